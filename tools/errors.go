@@ -1,0 +1,51 @@
+package tools
+
+import (
+	"fmt"
+
+	"github.com/precisiond/precisiond/contracts"
+)
+
+// Error codes of the wire-compatible error table (SPEC §5.2).
+const (
+	CodeUnknownTool        = "unknown_tool"
+	CodeToolDisabled       = "tool_disabled"
+	CodeContractMismatch   = "contract_mismatch"
+	CodeInputSchemaInvalid = "input_schema_invalid"
+	CodeExecution          = "tool_execution_error"
+	CodeCostLimit          = "cost_limit_exceeded"
+	CodeTimeout            = "timeout"
+	CodeResultTooLarge     = "tool_result_too_large"
+	CodeOutputSchema       = "output_schema_invalid"
+	CodeInternal           = "internal_error"
+	CodeOverloaded         = "overloaded"
+)
+
+// Error is a typed, client-visible error of the execution path. Tools return it
+// (through Fail and TooCostly) to refuse input on domain grounds; everything else a
+// tool returns is treated as an internal error and never shown to the client.
+type Error struct {
+	Code    string             // one of the Code* constants
+	Reason  string             // machine reason, e.g. "division_by_zero"; may be empty
+	Message string             // human message, safe to show
+	Details []contracts.Detail // schema error details, for input_schema_invalid
+}
+
+func (e *Error) Error() string {
+	if e.Reason != "" {
+		return e.Code + " (" + e.Reason + "): " + e.Message
+	}
+	return e.Code + ": " + e.Message
+}
+
+// Fail returns a tool_execution_error: the tool refuses the input on domain grounds,
+// with a machine reason such as "division_by_zero".
+func Fail(reason, format string, args ...any) *Error {
+	return &Error{Code: CodeExecution, Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+// TooCostly returns a cost_limit_exceeded error: the input would exceed a declared
+// cost limit (exponent, bits, iterations); check before the expensive work starts.
+func TooCostly(reason, format string, args ...any) *Error {
+	return &Error{Code: CodeCostLimit, Reason: reason, Message: fmt.Sprintf(format, args...)}
+}

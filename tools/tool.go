@@ -1,0 +1,108 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/evidence"
+)
+
+// Tool is one registered capability: a contract (data) plus a function from the
+// normalized, schema-valid arguments to facts. Describing a tool has no side effects.
+type Tool interface {
+	// Contract returns the tool's contract; the registry never mutates it.
+	Contract() *contracts.Contract
+	// Execute runs the tool on normalized arguments (schema defaults applied, input
+	// already validated). It returns the facts as a generic JSON value (objects as
+	// map[string]any, numbers as json.Number), the legacy `result` text and warnings.
+	Execute(ctx context.Context, args map[string]any) (Output, error)
+}
+
+// Output is what a tool produced for one call, before the envelope is built.
+type Output struct {
+	Facts    map[string]any
+	Text     string // legacy `result` text
+	Warnings []evidence.Warning
+}
+
+// Warning is one entry of an envelope's warnings list.
+type Warning = evidence.Warning
+
+// Func is the typed body of a tool: a pure function of its decoded input.
+type Func[In, Out any] func(ctx context.Context, in In) (Out, []Warning, error)
+
+// Def describes a typed tool for Define.
+type Def[In, Out any] struct {
+	// Name is the tool name; its contract is contracts/defs/<Name>.json.
+	Name string
+	// Run computes the facts.
+	Run Func[In, Out]
+	// Legacy renders the legacy `result` text. Nil means canonical(facts), as the
+	// reference does for its structured tools.
+	Legacy func(in In, out Out) string
+}
+
+// Define turns a typed function into a Tool. Input is decoded strictly from the
+// normalized arguments (unknown fields rejected, numbers kept as json.Number until
+// decoded into the field's type); facts are the JSON encoding of Out. Use
+// evidence.Float for float fields so that they keep Python's float form, and
+// pointers for nullable fields. It panics when the contract cannot be loaded, so
+// a broken contract is found at start-up, not at call time.
+func Define[In, Out any](d Def[In, Out]) Tool {
+	c := contracts.MustLoad(d.Name)
+	return &typedTool[In, Out]{def: d, contract: c}
+}
+
+type typedTool[In, Out any] struct {
+	def      Def[In, Out]
+	contract *contracts.Contract
+}
+
+var _ Tool = (*typedTool[struct{}, struct{}])(nil)
+
+func (t *typedTool[In, Out]) Contract() *contracts.Contract { return t.contract }
+
+func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
+	var in In
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return Output{}, fmt.Errorf("%s: re-encoding arguments: %w", t.def.Name, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		// The schema accepted these arguments, so a decoding failure means the Go
+		// type and the schema disagree: a bug, not bad input.
+		return Output{}, fmt.Errorf("%s: decoding validated arguments: %w", t.def.Name, err)
+	}
+	out, warnings, err := t.def.Run(ctx, in)
+	if err != nil {
+		return Output{}, err
+	}
+	facts, err := evidence.ToGeneric(out)
+	if err != nil {
+		return Output{}, fmt.Errorf("%s: encoding facts: %w", t.def.Name, err)
+	}
+	obj, ok := facts.(map[string]any)
+	if !ok {
+		return Output{}, fmt.Errorf("%s: facts are %T, not an object", t.def.Name, facts)
+	}
+	var text string
+	if t.def.Legacy != nil {
+		text = t.def.Legacy(in, out)
+	} else {
+		b, err := evidence.Canonical(obj)
+		if err != nil {
+			return Output{}, fmt.Errorf("%s: canonical facts: %w", t.def.Name, err)
+		}
+		text = string(b)
+	}
+	if warnings == nil {
+		warnings = []Warning{}
+	}
+	return Output{Facts: obj, Text: text, Warnings: warnings}, nil
+}
