@@ -1,6 +1,14 @@
 package tools
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/evidence"
+)
 
 // Deps are the services a few tools need from outside the pure-function world
 // (only generate_file writes, into its own store). Zero value: no such services.
@@ -21,4 +29,245 @@ func Builtin(deps Deps) []Tool {
 		unitTools(deps),       // group_unit.go
 		fileTools(deps),       // group_file.go
 	)
+}
+
+// Registry is the one catalogue of tools every surface serves. The tool list is
+// fixed at construction; the enabled state changes atomically, and readers see
+// either the old or the new catalogue, never a mix.
+type Registry struct {
+	tools  []entry
+	byName map[string]int
+	state  atomic.Pointer[snapshot]
+	mu     sync.Mutex // serialises state changes
+	limit  *Limiter
+
+	onChange []func()
+}
+
+type entry struct {
+	tool         Tool
+	contract     *contracts.Contract
+	contractHash string
+}
+
+// snapshot is one immutable view of the enabled state.
+type snapshot struct {
+	disabled    map[string]bool
+	catalogHash string
+}
+
+// NewRegistry builds a registry from tools in catalogue order. It panics on a
+// duplicate or malformed name, or a contract whose hash cannot be computed: these
+// are programming errors found at start-up.
+func NewRegistry(list []Tool) *Registry {
+	r := &Registry{byName: make(map[string]int, len(list))}
+	for _, t := range list {
+		c := t.Contract()
+		if c == nil || !validName(c.Tool) {
+			panic(fmt.Sprintf("tools: malformed tool %#v", c))
+		}
+		if _, dup := r.byName[c.Tool]; dup {
+			panic("tools: duplicate tool " + c.Tool)
+		}
+		h, err := evidence.ContractHash(c)
+		if err != nil {
+			panic(fmt.Sprintf("tools: hashing contract %s: %v", c.Tool, err))
+		}
+		r.byName[c.Tool] = len(r.tools)
+		r.tools = append(r.tools, entry{tool: t, contract: c, contractHash: h})
+	}
+	r.state.Store(r.newSnapshot(map[string]bool{}))
+	return r
+}
+
+func validName(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *Registry) newSnapshot(disabled map[string]bool) *snapshot {
+	items := make([]evidence.CatalogItem, len(r.tools))
+	for i, e := range r.tools {
+		items[i] = evidence.CatalogItem{Name: e.contract.Tool, ContractHash: e.contractHash, Enabled: !disabled[e.contract.Tool]}
+	}
+	h, err := evidence.CatalogHash(items)
+	if err != nil {
+		panic(err) // only strings and bools: cannot fail
+	}
+	return &snapshot{disabled: disabled, catalogHash: h}
+}
+
+// Names lists the registered tool names in catalogue order.
+func (r *Registry) Names() []string {
+	names := make([]string, len(r.tools))
+	for i, e := range r.tools {
+		names[i] = e.contract.Tool
+	}
+	return names
+}
+
+// Lookup returns the tool and its contract hash, or false for an unknown name.
+func (r *Registry) Lookup(name string) (Tool, string, bool) {
+	i, ok := r.byName[name]
+	if !ok {
+		return nil, "", false
+	}
+	return r.tools[i].tool, r.tools[i].contractHash, true
+}
+
+// Enabled reports whether a known tool is enabled.
+func (r *Registry) Enabled(name string) bool {
+	return !r.state.Load().disabled[name]
+}
+
+// Disabled lists the disabled tools, sorted.
+func (r *Registry) Disabled() []string {
+	s := r.state.Load()
+	out := make([]string, 0, len(s.disabled))
+	for n := range s.disabled {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// SetEnabled changes one tool's state and returns the previous state. It returns
+// false in ok for an unknown tool. Listeners registered with OnChange run after
+// the new state is visible.
+func (r *Registry) SetEnabled(name string, enabled bool) (previous bool, ok bool) {
+	if _, known := r.byName[name]; !known {
+		return false, false
+	}
+	r.mu.Lock()
+	cur := r.state.Load()
+	previous = !cur.disabled[name]
+	if previous != enabled {
+		next := make(map[string]bool, len(cur.disabled)+1)
+		for k := range cur.disabled {
+			next[k] = true
+		}
+		if enabled {
+			delete(next, name)
+		} else {
+			next[name] = true
+		}
+		r.state.Store(r.newSnapshot(next))
+	}
+	listeners := slices.Clone(r.onChange)
+	r.mu.Unlock()
+	if previous != enabled {
+		for _, f := range listeners {
+			f()
+		}
+	}
+	return previous, true
+}
+
+// SetDisabled replaces the whole disabled set (unknown names are ignored and
+// returned), e.g. when the persisted state is loaded at start.
+func (r *Registry) SetDisabled(names []string) (unknown []string) {
+	next := map[string]bool{}
+	for _, n := range names {
+		if _, ok := r.byName[n]; ok {
+			next[n] = true
+		} else {
+			unknown = append(unknown, n)
+		}
+	}
+	r.mu.Lock()
+	r.state.Store(r.newSnapshot(next))
+	listeners := slices.Clone(r.onChange)
+	r.mu.Unlock()
+	for _, f := range listeners {
+		f()
+	}
+	return unknown
+}
+
+// OnChange registers f to run after every change of the enabled state.
+func (r *Registry) OnChange(f func()) {
+	r.mu.Lock()
+	r.onChange = append(r.onChange, f)
+	r.mu.Unlock()
+}
+
+// SetLimiter bounds the number of concurrent executions across every surface.
+func (r *Registry) SetLimiter(l *Limiter) { r.limit = l }
+
+// Catalog is one consistent view of the catalogue (GET /tools).
+type Catalog struct {
+	Tools       []map[string]any `json:"tools"`
+	CatalogHash string           `json:"catalog_hash"`
+}
+
+// Catalog returns the catalogue entries, in order, with their enabled state taken
+// from one snapshot.
+func (r *Registry) Catalog() Catalog {
+	s := r.state.Load()
+	out := Catalog{Tools: make([]map[string]any, len(r.tools)), CatalogHash: s.catalogHash}
+	for i, e := range r.tools {
+		out.Tools[i] = catalogEntry(e, !s.disabled[e.contract.Tool])
+	}
+	return out
+}
+
+// Entry returns one tool's catalogue entry, or false.
+func (r *Registry) Entry(name string) (map[string]any, bool) {
+	i, ok := r.byName[name]
+	if !ok {
+		return nil, false
+	}
+	e := r.tools[i]
+	return catalogEntry(e, r.Enabled(name)), true
+}
+
+// CatalogHash returns the current catalog_hash.
+func (r *Registry) CatalogHash() string { return r.state.Load().catalogHash }
+
+func catalogEntry(e entry, enabled bool) map[string]any {
+	c := e.contract
+	required := []any{}
+	if req, ok := c.InputSchema["required"].([]any); ok {
+		required = req
+	}
+	args, _ := c.InputSchema["properties"].(map[string]any)
+	if args == nil {
+		args = map[string]any{}
+	}
+	examples := make([]any, len(c.Examples))
+	for i, ex := range c.Examples {
+		examples[i] = map[string]any{"title": ex.Title, "args": ex.Args, "facts": ex.Facts}
+	}
+	return map[string]any{
+		"name":                 c.Tool,
+		"title":                c.Title,
+		"description":          c.Description,
+		"enabled":              enabled,
+		"inputSchema":          c.InputSchema,
+		"args":                 args,
+		"required_args":        required,
+		"access_kind":          c.AccessKind,
+		"outputSchema":         c.OutputSchema,
+		"contract_id":          c.ContractID,
+		"contract_version":     c.ContractVersion,
+		"contract_hash":        e.contractHash,
+		"determinism":          c.Determinism,
+		"source_policy":        c.SourcePolicy,
+		"structured_result":    true,
+		"normalization_policy": c.NormalizationPolicy,
+		"retry_policy":         c.RetryPolicy,
+		"cache_policy":         c.CachePolicy,
+		"limits":               c.Limits,
+		"evidence_policy":      c.EvidencePolicy,
+		"annotations":          c.Annotations,
+		"examples":             examples,
+		"tool":                 c.Tool,
+	}
 }

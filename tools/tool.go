@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/big"
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
@@ -66,18 +67,16 @@ var _ Tool = (*typedTool[struct{}, struct{}])(nil)
 func (t *typedTool[In, Out]) Contract() *contracts.Contract { return t.contract }
 
 func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
-	var in In
-	raw, err := json.Marshal(args)
+	in, err := decodeStrict[In](args)
 	if err != nil {
-		return Output{}, fmt.Errorf("%s: re-encoding arguments: %w", t.def.Name, err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		// The schema accepted these arguments, so a decoding failure means the Go
-		// type and the schema disagree: a bug, not bad input.
-		return Output{}, fmt.Errorf("%s: decoding validated arguments: %w", t.def.Name, err)
+		// JSON Schema calls 2.0 an integer; Go's decoders do not. Retry with
+		// integral floats written as integers before calling it a bug.
+		var err2 error
+		if in, err2 = decodeStrict[In](integralFloatsAsInts(args).(map[string]any)); err2 != nil {
+			// The schema accepted these arguments, so a decoding failure means the
+			// Go type and the schema disagree: a bug, not bad input.
+			return Output{}, fmt.Errorf("%s: decoding validated arguments: %w", t.def.Name, err)
+		}
 	}
 	out, warnings, err := t.def.Run(ctx, in)
 	if err != nil {
@@ -105,4 +104,45 @@ func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (
 		warnings = []Warning{}
 	}
 	return Output{Facts: obj, Text: text, Warnings: warnings}, nil
+}
+
+func decodeStrict[In any](args map[string]any) (In, error) {
+	var in In
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return in, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	err = dec.Decode(&in)
+	return in, err
+}
+
+// integralFloatsAsInts rewrites float literals with an integral value (2.0, 1e3)
+// as integer literals. Exponents are already bounded by evidence.CheckNumbers.
+func integralFloatsAsInts(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if evidence.IsFloatLiteral(string(x)) {
+			r, ok := new(big.Rat).SetString(string(x))
+			if ok && r.IsInt() {
+				return json.Number(r.Num().String())
+			}
+		}
+		return x
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = integralFloatsAsInts(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = integralFloatsAsInts(e)
+		}
+		return s
+	}
+	return v
 }

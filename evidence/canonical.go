@@ -1,0 +1,343 @@
+// Package evidence implements the wire-compatible canonical JSON encoding, the
+// contract, result and catalogue hashes, and the evidence envelope (SPEC §2, §5.1).
+package evidence
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Float is a float64 fact. It marshals in Python repr form (`100.0`, `1e-05`,
+// `1.5e+300`), so a float stays a float on the wire and in every hash; a plain
+// float64 would marshal 100.0 as the integer 100 and change the hash.
+type Float float64
+
+// MarshalJSON writes f in Python repr form. NaN and infinities are refused: JSON
+// cannot carry them and no fact may hold them.
+func (f Float) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return nil, fmt.Errorf("evidence: float %v has no JSON form", float64(f))
+	}
+	return AppendPyFloat(nil, float64(f)), nil
+}
+
+// ErrNonFinite is returned for a number that is not a finite float64 (1e400).
+var ErrNonFinite = errors.New("number out of float range")
+
+// AppendPyFloat appends f in Python's repr form: shortest round-trip digits, plain
+// notation with at least one fractional digit when 1e-4 <= |f| < 1e16, otherwise
+// d[.ddd]e±XX with at least two exponent digits. f must be finite.
+func AppendPyFloat(b []byte, f float64) []byte {
+	if f == 0 {
+		if math.Signbit(f) {
+			return append(b, "-0.0"...)
+		}
+		return append(b, "0.0"...)
+	}
+	var buf [32]byte
+	s := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // -d.ddde±XX
+	if s[0] == '-' {
+		b = append(b, '-')
+		s = s[1:]
+	}
+	epos := bytes.IndexByte(s, 'e')
+	mant, expPart := s[:epos], s[epos+1:]
+	exp, _ := strconv.Atoi(string(expPart))
+	digits := make([]byte, 0, len(mant))
+	for _, c := range mant {
+		if c != '.' {
+			digits = append(digits, c)
+		}
+	}
+	if exp < -4 || exp >= 16 {
+		b = append(b, digits[0])
+		if len(digits) > 1 {
+			b = append(b, '.')
+			b = append(b, digits[1:]...)
+		}
+		b = append(b, 'e')
+		if exp < 0 {
+			b = append(b, '-')
+			exp = -exp
+		} else {
+			b = append(b, '+')
+		}
+		if exp < 10 {
+			b = append(b, '0')
+		}
+		return strconv.AppendInt(b, int64(exp), 10)
+	}
+	if exp < 0 {
+		b = append(b, "0."...)
+		for i := 0; i < -exp-1; i++ {
+			b = append(b, '0')
+		}
+		return append(b, digits...)
+	}
+	if len(digits) <= exp+1 {
+		b = append(b, digits...)
+		for i := len(digits); i < exp+1; i++ {
+			b = append(b, '0')
+		}
+		return append(b, ".0"...)
+	}
+	b = append(b, digits[:exp+1]...)
+	b = append(b, '.')
+	return append(b, digits[exp+1:]...)
+}
+
+// IsFloatLiteral reports whether a JSON number literal is a float in Python's
+// reading: written with '.', 'e' or 'E'.
+func IsFloatLiteral(n string) bool {
+	return strings.ContainsAny(n, ".eE")
+}
+
+// ParseJSON decodes one JSON document into generic values: objects as
+// map[string]any, arrays as []any, numbers as json.Number (so integers keep every
+// digit and floats keep their float-ness). Trailing data is an error.
+func ParseJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	if err := CheckNumbers(v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// MaxIntegerDigits bounds integer literals, as Python's int() does by default.
+const MaxIntegerDigits = 4300
+
+// CheckNumbers refuses number literals that cannot be carried exactly: a float
+// that overflows float64 or underflows a non-zero value to zero, or an integer of
+// more than MaxIntegerDigits digits. It keeps huge exponents (1e999999999) from
+// ever reaching big-number code.
+func CheckNumbers(v any) error {
+	switch x := v.(type) {
+	case json.Number:
+		s := string(x)
+		if IsFloatLiteral(s) {
+			if i := strings.IndexAny(s, "eE"); i >= 0 {
+				// Bound the exponent before anything (a schema validator's big.Rat)
+				// expands it: 1e-999999999 would take minutes.
+				if e, err := strconv.Atoi(s[i+1:]); err != nil || e > 400 || e < -400 {
+					return fmt.Errorf("number %.40s has an exponent outside ±400", s)
+				}
+			}
+			if _, err := strconv.ParseFloat(s, 64); err != nil {
+				return fmt.Errorf("number %.40s is outside the float range", s)
+			}
+			return nil
+		}
+		if len(strings.TrimPrefix(s, "-")) > MaxIntegerDigits {
+			return fmt.Errorf("integer of %d digits exceeds the limit of %d", len(s), MaxIntegerDigits)
+		}
+	case map[string]any:
+		for _, e := range x {
+			if err := CheckNumbers(e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := CheckNumbers(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ToGeneric converts a Go value (a facts struct) into generic JSON values via its
+// JSON encoding.
+func ToGeneric(v any) (any, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return ParseJSON(buf.Bytes())
+}
+
+// Canonical returns canonical(v) of SPEC §2: exactly what Python's
+// json.dumps(v, ensure_ascii=False, sort_keys=True, separators=(",", ":")) writes.
+// v is a generic value (see ParseJSON); json.Number, Float, *big.Int, ints, bool,
+// nil and string are accepted; other types go through their JSON encoding first.
+func Canonical(v any) ([]byte, error) {
+	return AppendCanonical(make([]byte, 0, 256), v)
+}
+
+// AppendCanonical appends canonical(v) to b.
+func AppendCanonical(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case bool:
+		if x {
+			return append(b, "true"...), nil
+		}
+		return append(b, "false"...), nil
+	case string:
+		return appendPyString(b, x), nil
+	case json.Number:
+		return appendNumber(b, string(x))
+	case Float:
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, ErrNonFinite
+		}
+		return AppendPyFloat(b, float64(x)), nil
+	case float64:
+		// A bare float64 is a float in Python too.
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, ErrNonFinite
+		}
+		return AppendPyFloat(b, x), nil
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case *big.Int:
+		return x.Append(b, 10), nil
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, compareCodePoints)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendPyString(b, k)
+			b = append(b, ':')
+			var err error
+			if b, err = AppendCanonical(b, x[k]); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = AppendCanonical(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	default:
+		g, err := ToGeneric(v)
+		if err != nil {
+			return nil, err
+		}
+		return AppendCanonical(b, g)
+	}
+}
+
+// compareCodePoints orders strings by Unicode code point, as Python sorts str keys.
+// For valid UTF-8, byte order equals code-point order.
+func compareCodePoints(a, b string) int { return strings.Compare(a, b) }
+
+func appendNumber(b []byte, n string) ([]byte, error) {
+	if IsFloatLiteral(n) {
+		f, err := strconv.ParseFloat(n, 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("%w: %s", ErrNonFinite, n)
+		}
+		return AppendPyFloat(b, f), nil
+	}
+	// An integer literal: normalise as Python's int() would ("-0" is 0).
+	var z big.Int
+	if _, ok := z.SetString(n, 10); !ok {
+		return nil, fmt.Errorf("evidence: invalid integer %q", n)
+	}
+	return z.Append(b, 10), nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+func appendPyString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			if c < utf8.RuneSelf {
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				// Invalid UTF-8 cannot come from a JSON decoder; write U+FFFD as
+				// encoding/json would have.
+				b = append(b, s[start:i]...)
+				b = append(b, "\uFFFD"...)
+				i++
+				start = i
+				continue
+			}
+			i += size
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// Hash returns H(v): the lowercase hex SHA-256 of canonical(v).
+func Hash(v any) (string, error) {
+	b, err := Canonical(v)
+	if err != nil {
+		return "", err
+	}
+	return HashBytes(b), nil
+}
+
+// HashBytes returns the lowercase hex SHA-256 of b.
+func HashBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

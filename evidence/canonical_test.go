@@ -1,0 +1,150 @@
+package evidence
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+)
+
+type vectorFile struct {
+	Cases []struct {
+		ValueJSON string `json:"value_json"`
+		Canonical string `json:"canonical"`
+		SHA256    string `json:"sha256"`
+	} `json:"cases"`
+}
+
+func readVectors(t *testing.T, path string) vectorFile {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading vectors: %v", err)
+	}
+	var vf vectorFile
+	if err := json.Unmarshal(data, &vf); err != nil {
+		t.Fatalf("parsing vectors: %v", err)
+	}
+	if len(vf.Cases) == 0 {
+		t.Fatalf("%s holds no cases", path)
+	}
+	return vf
+}
+
+// TestCanonicalVectors replays the shared vectors of the reference implementation
+// and the Python-oracle vectors byte for byte.
+func TestCanonicalVectors(t *testing.T) {
+	for _, path := range []string{"../../shared/vectors/canonical.json", "testdata/canonical_oracle.json"} {
+		vf := readVectors(t, path)
+		for i, c := range vf.Cases {
+			v, err := ParseJSON([]byte(c.ValueJSON))
+			if err != nil {
+				t.Fatalf("%s case %d: parse: %v", path, i, err)
+			}
+			got, err := Canonical(v)
+			if err != nil {
+				t.Fatalf("%s case %d: canonical: %v", path, i, err)
+			}
+			if string(got) != c.Canonical {
+				t.Errorf("%s case %d:\n got %s\nwant %s", path, i, got, c.Canonical)
+			}
+			if h := HashBytes(got); h != c.SHA256 {
+				t.Errorf("%s case %d: hash got %s want %s", path, i, h, c.SHA256)
+			}
+		}
+	}
+}
+
+func TestPyFloat(t *testing.T) {
+	cases := []struct {
+		f    float64
+		want string
+	}{
+		{100, "100.0"}, {1e16, "1e+16"}, {1e-5, "1e-05"}, {1e-4, "0.0001"},
+		{123456789012345.6, "123456789012345.6"}, {1.5e300, "1.5e+300"},
+		{math.Copysign(0, -1), "-0.0"}, {0, "0.0"}, {-2.5e-7, "-2.5e-07"},
+		{5e-324, "5e-324"}, {1e22, "1e+22"}, {0.1, "0.1"}, {-1234.5, "-1234.5"},
+	}
+	for _, c := range cases {
+		if got := string(AppendPyFloat(nil, c.f)); got != c.want {
+			t.Errorf("AppendPyFloat(%v) = %s, want %s", c.f, got, c.want)
+		}
+	}
+}
+
+func TestIntegerAndFloatHashDiffer(t *testing.T) {
+	a, _ := Hash(map[string]any{"v": json.Number("1")})
+	b, _ := Hash(map[string]any{"v": json.Number("1.0")})
+	if a == b {
+		t.Fatal("integer 1 and float 1.0 hash the same")
+	}
+}
+
+func TestCanonicalRefusesNonFinite(t *testing.T) {
+	if _, err := Canonical(json.Number("1e400")); err == nil {
+		t.Fatal("1e400 accepted")
+	}
+	if _, err := Canonical(Float(math.Inf(1))); err == nil {
+		t.Fatal("+Inf accepted")
+	}
+}
+
+// FuzzCanonical checks, for any JSON document, that canonical output is itself
+// valid JSON that decodes to the same value, and that canonicalisation is
+// idempotent.
+func FuzzCanonical(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[1,2,3]}`, `"\u2028<>&"`, `[1.0,1e+16,-0.0,1e-05]`,
+		`{"é":{"a":null}}`, `123456789012345678901234567890`, `"\ud800"`, `[[[[]]]]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := ParseJSON(data)
+		if err != nil {
+			return
+		}
+		c1, err := Canonical(v)
+		if err != nil {
+			return // e.g. a float outside float64 range
+		}
+		v2, err := ParseJSON(c1)
+		if err != nil {
+			t.Fatalf("canonical output is not JSON: %q: %v", c1, err)
+		}
+		c2, err := Canonical(v2)
+		if err != nil || !bytes.Equal(c1, c2) {
+			t.Fatalf("not idempotent: %q vs %q (%v)", c1, c2, err)
+		}
+		var std1, std2 any
+		if json.Unmarshal(data, &std1) == nil && json.Unmarshal(c1, &std2) == nil {
+			j1, _ := json.Marshal(std1)
+			j2, _ := json.Marshal(std2)
+			if !bytes.Equal(j1, j2) {
+				t.Fatalf("value changed: %s vs %s", j1, j2)
+			}
+		}
+	})
+}
+
+func BenchmarkCanonicalEnvelope(b *testing.B) {
+	v, _ := ParseJSON([]byte(`{"contract_hash":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","input_normalized":{"a":391,"b":299,"operation":"both"},"facts":{"a":391,"b":299,"operation":"both","gcd":23,"lcm":5083}}`))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Hash(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestParseJSONBoundsNumbers(t *testing.T) {
+	for _, s := range []string{`1e999999999`, `1e-999999999`, `{"a":[1e400]}`, `-1e309`, `1` + string(bytes.Repeat([]byte("0"), MaxIntegerDigits))} {
+		if _, err := ParseJSON([]byte(s)); err == nil {
+			t.Errorf("ParseJSON(%.30s) accepted", s)
+		}
+	}
+	for _, s := range []string{`1e300`, `-0.0`, `123456789012345678901234567890`, `2.5e-07`} {
+		if _, err := ParseJSON([]byte(s)); err != nil {
+			t.Errorf("ParseJSON(%s): %v", s, err)
+		}
+	}
+}

@@ -1,0 +1,260 @@
+package evidence
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/precisiond/precisiond/contracts"
+)
+
+// Warning is one entry of an envelope's warnings list.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// Source names what produced the facts (SPEC §5.1).
+type Source struct {
+	Kind    string `json:"kind"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	AsOf    any    `json:"as_of"`
+}
+
+// Envelope is the structured_result of a successful call.
+type Envelope struct {
+	Status          string         `json:"status"`
+	Tool            string         `json:"tool"`
+	ContractID      string         `json:"contract_id"`
+	ContractVersion string         `json:"contract_version"`
+	ContractHash    string         `json:"contract_hash"`
+	InputNormalized map[string]any `json:"input_normalized"`
+	Facts           map[string]any `json:"facts"`
+	Determinism     string         `json:"determinism"`
+	Source          Source         `json:"source"`
+	Warnings        []Warning      `json:"warnings"`
+	ResultHash      string         `json:"result_hash"`
+}
+
+// Generic returns the envelope as generic JSON values, ready for Canonical.
+func (e *Envelope) Generic() map[string]any {
+	warnings := make([]any, len(e.Warnings))
+	for i, w := range e.Warnings {
+		warnings[i] = map[string]any{"code": w.Code, "message": w.Message}
+	}
+	return map[string]any{
+		"status":           e.Status,
+		"tool":             e.Tool,
+		"contract_id":      e.ContractID,
+		"contract_version": e.ContractVersion,
+		"contract_hash":    e.ContractHash,
+		"input_normalized": e.InputNormalized,
+		"facts":            e.Facts,
+		"determinism":      e.Determinism,
+		"source": map[string]any{
+			"kind": e.Source.Kind, "name": e.Source.Name,
+			"version": e.Source.Version, "as_of": e.Source.AsOf,
+		},
+		"warnings":    warnings,
+		"result_hash": e.ResultHash,
+	}
+}
+
+// contractHashKeys are exactly the twelve keys SPEC §2 hashes into contract_hash.
+var contractHashKeys = []string{
+	"tool", "contract_id", "contract_version", "determinism", "source_policy",
+	"inputSchema", "outputSchema", "normalization_policy", "retry_policy",
+	"cache_policy", "evidence_policy", "limits",
+}
+
+// ContractHash returns contract_hash of a contract.
+func ContractHash(c *contracts.Contract) (string, error) {
+	return Hash(map[string]any{
+		"tool":                 c.Tool,
+		"contract_id":          c.ContractID,
+		"contract_version":     c.ContractVersion,
+		"determinism":          c.Determinism,
+		"source_policy":        c.SourcePolicy,
+		"inputSchema":          c.InputSchema,
+		"outputSchema":         c.OutputSchema,
+		"normalization_policy": c.NormalizationPolicy,
+		"retry_policy":         c.RetryPolicy,
+		"cache_policy":         c.CachePolicy,
+		"evidence_policy":      c.EvidencePolicy,
+		"limits":               c.Limits,
+	})
+}
+
+// EntryContractHash recomputes contract_hash from a catalogue entry (generic JSON),
+// taking exactly the twelve hashed keys.
+func EntryContractHash(entry map[string]any) (string, error) {
+	sub := make(map[string]any, len(contractHashKeys))
+	for _, k := range contractHashKeys {
+		v, ok := entry[k]
+		if !ok {
+			return "", fmt.Errorf("catalogue entry has no %q", k)
+		}
+		sub[k] = v
+	}
+	return Hash(sub)
+}
+
+// ResultHash returns H({contract_hash, input_normalized, facts}).
+func ResultHash(contractHash string, inputNormalized, facts map[string]any) (string, error) {
+	return Hash(map[string]any{
+		"contract_hash":    contractHash,
+		"input_normalized": inputNormalized,
+		"facts":            facts,
+	})
+}
+
+// CatalogItem is one element of the list hashed into catalog_hash.
+type CatalogItem struct {
+	Name         string
+	ContractHash string
+	Enabled      bool
+}
+
+// CatalogHash returns H of the list of {name, contract_hash, enabled} in order.
+func CatalogHash(items []CatalogItem) (string, error) {
+	list := make([]any, len(items))
+	for i, it := range items {
+		list[i] = map[string]any{"name": it.Name, "contract_hash": it.ContractHash, "enabled": it.Enabled}
+	}
+	return Hash(list)
+}
+
+// Redact returns a copy of args in which every field named in the contract's
+// evidence_policy.redact_input_fields that holds a string is replaced by
+// {"sha256": hex, "utf8_bytes": N}.
+func Redact(c *contracts.Contract, args map[string]any) map[string]any {
+	fields := c.RedactFields()
+	if len(fields) == 0 {
+		return args
+	}
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		out[k] = v
+	}
+	for _, f := range fields {
+		if s, ok := out[f].(string); ok {
+			out[f] = RedactedValue(s)
+		}
+	}
+	return out
+}
+
+// RedactedValue is the replacement of a redacted string field.
+func RedactedValue(s string) map[string]any {
+	return map[string]any{
+		"sha256":     HashBytes([]byte(s)),
+		"utf8_bytes": json.Number(fmt.Sprint(len(s))),
+	}
+}
+
+// SourceFor returns the envelope source of a contract: kind and name from its
+// source_policy, version from the policy's pinned version or else the Go toolchain
+// that built the binary.
+func SourceFor(c *contracts.Contract, asOf any) Source {
+	kind, _ := c.SourcePolicy["kind"].(string)
+	name, _ := c.SourcePolicy["name"].(string)
+	version, _ := c.SourcePolicy["version"].(string)
+	if version == "" {
+		version = runtime.Version()
+	}
+	return Source{Kind: kind, Name: name, Version: version, AsOf: asOf}
+}
+
+// Build assembles the envelope of a successful call. normalized are the arguments
+// after defaults (before redaction); facts have passed the outputSchema.
+func Build(c *contracts.Contract, contractHash string, normalized, facts map[string]any, warnings []Warning) (*Envelope, error) {
+	input := Redact(c, normalized)
+	rh, err := ResultHash(contractHash, input, facts)
+	if err != nil {
+		return nil, err
+	}
+	if warnings == nil {
+		warnings = []Warning{}
+	}
+	var asOf any
+	if v, ok := facts["as_of"]; ok {
+		asOf = v
+	}
+	return &Envelope{
+		Status:          "completed",
+		Tool:            c.Tool,
+		ContractID:      c.ContractID,
+		ContractVersion: c.ContractVersion,
+		ContractHash:    contractHash,
+		InputNormalized: input,
+		Facts:           facts,
+		Determinism:     c.Determinism,
+		Source:          SourceFor(c, asOf),
+		Warnings:        warnings,
+		ResultHash:      rh,
+	}, nil
+}
+
+// Verify checks a structured_result (generic JSON) against its catalogue entry the
+// way a careful orchestrator does: status, identity fields equal to the entry's,
+// contract_hash recomputed from the entry, facts valid against the entry's
+// outputSchema, a complete source, a warnings list and result_hash recomputed.
+// It returns nil or an error naming the first mismatch.
+func Verify(sr map[string]any, entry map[string]any) error {
+	if sr["status"] != "completed" {
+		return fmt.Errorf("status is %v, not completed", sr["status"])
+	}
+	for _, k := range []string{"tool", "contract_id", "contract_version", "contract_hash", "determinism"} {
+		want := entry[k]
+		if k == "tool" {
+			want = entry["name"]
+		}
+		if sr[k] != want || want == nil {
+			return fmt.Errorf("%s is %v, catalogue says %v", k, sr[k], want)
+		}
+	}
+	ch, err := EntryContractHash(entry)
+	if err != nil {
+		return err
+	}
+	if ch != entry["contract_hash"] {
+		return fmt.Errorf("catalogue contract_hash %v does not recompute (%s)", entry["contract_hash"], ch)
+	}
+	facts, ok := sr["facts"].(map[string]any)
+	if !ok {
+		return errors.New("facts is not an object")
+	}
+	input, ok := sr["input_normalized"].(map[string]any)
+	if !ok {
+		return errors.New("input_normalized is not an object")
+	}
+	if out, ok := entry["outputSchema"].(map[string]any); ok {
+		if err := contracts.ValidateAgainst(out, facts); err != nil {
+			return fmt.Errorf("facts fail the outputSchema: %w", err)
+		}
+	} else {
+		return errors.New("catalogue entry has no outputSchema")
+	}
+	src, ok := sr["source"].(map[string]any)
+	if !ok {
+		return errors.New("source is not an object")
+	}
+	for _, k := range []string{"kind", "name", "version"} {
+		if s, _ := src[k].(string); s == "" {
+			return fmt.Errorf("source.%s is empty", k)
+		}
+	}
+	if _, ok := sr["warnings"].([]any); !ok {
+		return errors.New("warnings is not a list")
+	}
+	rh, err := ResultHash(ch, input, facts)
+	if err != nil {
+		return err
+	}
+	if rh != sr["result_hash"] {
+		return fmt.Errorf("result_hash %v does not recompute (%s)", sr["result_hash"], rh)
+	}
+	return nil
+}

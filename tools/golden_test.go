@@ -1,0 +1,180 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/precisiond/precisiond/evidence"
+)
+
+var (
+	builtinOnce sync.Once
+	builtinReg  *Registry
+)
+
+// testRegistry returns one registry of every builtin tool, shared by tests.
+func testRegistry(t testing.TB) *Registry {
+	t.Helper()
+	builtinOnce.Do(func() { builtinReg = NewRegistry(Builtin(testDeps(t))) })
+	return builtinReg
+}
+
+// testDeps gives tools that need services a temporary home.
+var testDeps = func(t testing.TB) Deps { return Deps{} }
+
+var onlyTool = flag.String("golden.tool", "", "replay only this tool's golden cases")
+
+// goldenCase is one file-driven case: args plus either facts or an error.
+type goldenCase struct {
+	Name      string         `json:"name"`
+	Args      map[string]any `json:"args"`
+	Facts     map[string]any `json:"facts"`
+	ErrorCode string         `json:"error_code"`
+	Reason    string         `json:"reason"`
+	Warnings  []string       `json:"warnings"`
+}
+
+func loadGolden(t *testing.T, path string) []goldenCase {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := evidence.ParseJSON(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("%s: not an object", path)
+	}
+	var raw []any
+	if cs, ok := obj["cases"].([]any); ok {
+		raw = cs
+	} else {
+		raw = []any{obj}
+	}
+	cases := make([]goldenCase, 0, len(raw))
+	for i, r := range raw {
+		m, _ := r.(map[string]any)
+		var c goldenCase
+		c.Name, _ = m["name"].(string)
+		if c.Name == "" {
+			c.Name = strings.TrimSuffix(filepath.Base(path), ".json")
+			if len(raw) > 1 {
+				c.Name += "#" + itoa(i)
+			}
+		}
+		c.Args, _ = m["args"].(map[string]any)
+		c.Facts, _ = m["facts"].(map[string]any)
+		c.ErrorCode, _ = m["error_code"].(string)
+		c.Reason, _ = m["reason"].(string)
+		if ws, ok := m["warnings"].([]any); ok {
+			for _, w := range ws {
+				s, _ := w.(string)
+				c.Warnings = append(c.Warnings, s)
+			}
+		}
+		if c.Args == nil || (c.Facts == nil) == (c.ErrorCode == "") {
+			t.Fatalf("%s case %d: need args and exactly one of facts / error_code", path, i)
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// TestGolden replays every tools/testdata/<tool>/*.json case through the full
+// execution path and compares facts by canonical JSON, or the error code/reason.
+func TestGolden(t *testing.T) {
+	reg := testRegistry(t)
+	dirs, err := os.ReadDir("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for _, d := range dirs {
+		if !d.IsDir() || d.Name() == "oracle" {
+			continue
+		}
+		tool := d.Name()
+		if *onlyTool != "" && tool != *onlyTool {
+			continue
+		}
+		if _, _, ok := reg.Lookup(tool); !ok {
+			t.Errorf("testdata/%s has cases but no such tool is registered", tool)
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join("testdata", tool, "*.json"))
+		t.Run(tool, func(t *testing.T) {
+			for _, f := range files {
+				for _, c := range loadGolden(t, f) {
+					ran++
+					runGolden(t, reg, tool, c)
+				}
+			}
+		})
+	}
+	if ran == 0 {
+		t.Fatal("no golden cases ran")
+	}
+}
+
+func runGolden(t *testing.T, reg *Registry, tool string, c goldenCase) {
+	t.Helper()
+	resp, err := reg.Invoke(context.Background(), Request{Tool: tool, Args: c.Args})
+	if c.ErrorCode != "" {
+		var te *Error
+		if !errors.As(err, &te) {
+			t.Errorf("%s: got %v (response %v), want error %s", c.Name, err, resp != nil, c.ErrorCode)
+			return
+		}
+		if te.Code != c.ErrorCode || (c.Reason != "" && te.Reason != c.Reason) {
+			t.Errorf("%s: got error %s/%s (%s), want %s/%s", c.Name, te.Code, te.Reason, te.Message, c.ErrorCode, c.Reason)
+		}
+		return
+	}
+	if err != nil {
+		t.Errorf("%s: unexpected error %v", c.Name, err)
+		return
+	}
+	got, _ := evidence.Canonical(resp.Envelope.Facts)
+	want, err := evidence.Canonical(c.Facts)
+	if err != nil {
+		t.Fatalf("%s: expected facts: %v", c.Name, err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s:\n got %s\nwant %s", c.Name, got, want)
+	}
+	if c.Warnings != nil {
+		var codes []string
+		for _, w := range resp.Envelope.Warnings {
+			codes = append(codes, w.Code)
+		}
+		if strings.Join(codes, ",") != strings.Join(c.Warnings, ",") {
+			t.Errorf("%s: warnings %v, want %v", c.Name, codes, c.Warnings)
+		}
+	}
+}
+
+// TestExamples runs every contract example through the execution path: the facts
+// must equal the documented ones exactly.
+func TestExamples(t *testing.T) {
+	reg := testRegistry(t)
+	for _, name := range reg.Names() {
+		tool, _, _ := reg.Lookup(name)
+		t.Run(name, func(t *testing.T) {
+			for _, ex := range tool.Contract().Examples {
+				runGolden(t, reg, name, goldenCase{Name: ex.Title, Args: ex.Args, Facts: ex.Facts})
+			}
+		})
+	}
+}
