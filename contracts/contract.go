@@ -9,10 +9,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -381,6 +383,22 @@ func collectLeaves(e *jsonschema.ValidationError, out *[]Detail) {
 	keyword := "schema"
 	if len(kw) > 0 {
 		keyword = kw[0]
+	}
+	// A missing or an unknown property is reported at the property's own path,
+	// one detail each, so the client sees which field to fix.
+	var props []string
+	var msg string
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		props, msg = k.Missing, "missing required property"
+	case *kind.AdditionalProperties:
+		props, msg = k.Properties, "unknown property (not in the schema)"
+	}
+	if len(props) > 0 {
+		for _, p := range props {
+			*out = append(*out, Detail{Path: pointer(append(slices.Clone(e.InstanceLocation), p)), Keyword: keyword, Message: msg})
+		}
+		return
 	}
 	*out = append(*out, Detail{
 		Path:    pointer(e.InstanceLocation),

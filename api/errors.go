@@ -1,0 +1,146 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// Transport-level error codes (SPEC §5.2); tool-level codes live in package tools.
+const (
+	CodeInvalidRequest  = "invalid_request"
+	CodePayloadTooLarge = "payload_too_large"
+	CodeUnsupportedType = "unsupported_media_type"
+	CodeShuttingDown    = "shutting_down"
+	CodeNotFound        = "not_found"
+	CodeUnauthorized    = "unauthorized"
+	CodeForbidden       = "forbidden"
+	CodeMethodNotAllow  = "method_not_allowed"
+)
+
+// statusOf is the one table from error codes to HTTP statuses. /v1/invoke and
+// every non-invoke route use it; /invoke answers 200 for tool-level errors, as the
+// reference does.
+var statusOf = map[string]int{
+	tools.CodeUnknownTool:        http.StatusNotFound,
+	tools.CodeToolDisabled:       http.StatusForbidden,
+	tools.CodeContractMismatch:   http.StatusConflict,
+	tools.CodeInputSchemaInvalid: http.StatusBadRequest,
+	tools.CodeExecution:          http.StatusUnprocessableEntity,
+	tools.CodeCostLimit:          http.StatusUnprocessableEntity,
+	tools.CodeTimeout:            http.StatusGatewayTimeout,
+	tools.CodeResultTooLarge:     http.StatusUnprocessableEntity,
+	tools.CodeOutputSchema:       http.StatusInternalServerError,
+	tools.CodeInternal:           http.StatusInternalServerError,
+	tools.CodeOverloaded:         http.StatusServiceUnavailable,
+	CodeInvalidRequest:           http.StatusBadRequest,
+	CodePayloadTooLarge:          http.StatusRequestEntityTooLarge,
+	CodeUnsupportedType:          http.StatusUnsupportedMediaType,
+	CodeShuttingDown:             http.StatusServiceUnavailable,
+	CodeNotFound:                 http.StatusNotFound,
+	CodeUnauthorized:             http.StatusUnauthorized,
+	CodeForbidden:                http.StatusForbidden,
+	CodeMethodNotAllow:           http.StatusMethodNotAllowed,
+}
+
+// transportCodes are answered with their real status on /invoke as well.
+var transportCodes = map[string]bool{
+	CodeInvalidRequest: true, CodePayloadTooLarge: true, CodeUnsupportedType: true,
+	CodeShuttingDown: true, tools.CodeOverloaded: true, CodeNotFound: true,
+	CodeMethodNotAllow: true,
+}
+
+// apiError is what handlers return; writeError turns it into a response.
+type apiError struct {
+	Code    string
+	Reason  string
+	Message string
+	Tool    string
+	Details []contracts.Detail
+}
+
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+func newError(code, message string) *apiError { return &apiError{Code: code, Message: message} }
+
+// toAPIError converts any error of the execution path. Internal errors are logged
+// with the request id and shown as "internal error" only.
+func toAPIError(ctx context.Context, log *slog.Logger, tool string, err error) *apiError {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		if ae.Tool == "" {
+			ae.Tool = tool
+		}
+		return ae
+	}
+	var te *tools.Error
+	if errors.As(err, &te) {
+		if te.Code == tools.CodeOutputSchema {
+			log.Error("facts failed their schema", "request_id", requestID(ctx), "tool", tool, "err", te.Message)
+			return &apiError{Code: te.Code, Reason: te.Reason, Message: "internal error: the tool produced facts that fail its own schema", Tool: tool}
+		}
+		return &apiError{Code: te.Code, Reason: te.Reason, Message: te.Message, Tool: tool, Details: te.Details}
+	}
+	var ie *tools.InternalError
+	attrs := []any{"request_id", requestID(ctx), "tool", tool, "err", err.Error()}
+	if errors.As(err, &ie) && ie.Stack != nil {
+		attrs = append(attrs, "stack", string(ie.Stack))
+	}
+	log.Error("internal error", attrs...)
+	return &apiError{Code: tools.CodeInternal, Message: "internal error", Tool: tool}
+}
+
+// errorBody is the wire-compatible error shape.
+func errorBody(e *apiError) map[string]any {
+	body := map[string]any{"error": e.Message, "error_code": e.Code, "tool": e.Tool}
+	if e.Reason != "" {
+		body["reason"] = e.Reason
+	}
+	if len(e.Details) > 0 {
+		ds := make([]any, len(e.Details))
+		for i, d := range e.Details {
+			ds[i] = map[string]any{"path": d.Path, "keyword": d.Keyword, "message": d.Message}
+		}
+		body["details"] = ds
+	}
+	return body
+}
+
+// writeError writes e; legacy200 keeps tool-level errors at HTTP 200 (/invoke).
+func writeError(w http.ResponseWriter, e *apiError, legacy200 bool) {
+	status := statusOf[e.Code]
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	if legacy200 && !transportCodes[e.Code] {
+		status = http.StatusOK
+	}
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, status, errorBody(e))
+}
+
+// ErrorResponse converts an error of the execution path into the wire error body
+// and the status /v1/invoke would use. Internal errors are logged and hidden.
+func ErrorResponse(ctx context.Context, log *slog.Logger, tool string, err error) (int, map[string]any) {
+	e := toAPIError(ctx, log, tool, err)
+	status := statusOf[e.Code]
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	return status, errorBody(e)
+}
+
+// ResponseBody is the wire-compatible /invoke success body.
+func ResponseBody(resp *tools.Response) map[string]any {
+	return map[string]any{
+		"result":            resp.Result,
+		"tool":              resp.Tool,
+		"structured_result": resp.Envelope.Generic(),
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// Main is the whole service wired together: registry, HTTP surface, listener.
+// A test starts it on 127.0.0.1:0 exactly as the binary does.
+type Main struct {
+	Config   Config
+	Log      *slog.Logger
+	Registry *tools.Registry
+	API      *api.Server
+
+	ln     net.Listener
+	server *http.Server
+}
+
+// NewMain builds the service from cfg. It does not listen yet.
+func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
+	reg, err := newRegistry(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	srv := api.New(reg, api.Options{
+		Logger:       log,
+		CallTimeout:  cfg.CallTimeout,
+		MaxBodyBytes: cfg.MaxBodyBytes,
+		Version:      versionString(),
+	})
+	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv}
+	m.server = &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      cfg.CallTimeout + 30*time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	return m, nil
+}
+
+// newRegistry builds the registry every surface shares (HTTP, MCP, CLI).
+func newRegistry(cfg Config, log *slog.Logger) (*tools.Registry, error) {
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, nil))
+	if err := tools.CheckExamples(context.Background(), reg); err != nil {
+		return nil, fmt.Errorf("start-up self-check: %w", err)
+	}
+	return reg, nil
+}
+
+// Listen binds the configured address.
+func (m *Main) Listen() error {
+	ln, err := net.Listen("tcp", m.Config.Addr)
+	if err != nil {
+		return err
+	}
+	m.ln = ln
+	return nil
+}
+
+// Addr is the bound address (useful with port 0).
+func (m *Main) Addr() string { return m.ln.Addr().String() }
+
+// Run serves until ctx ends, then drains: new calls get 503 while in-flight calls
+// finish (at most 30 s).
+func (m *Main) Run(ctx context.Context) error {
+	if m.ln == nil {
+		if err := m.Listen(); err != nil {
+			return err
+		}
+	}
+	m.Log.Info("listening", "addr", m.Addr(), "tools", len(m.Registry.Names()), "version", versionString())
+	errc := make(chan error, 1)
+	go func() { errc <- m.server.Serve(m.ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	m.Log.Info("shutting down: draining in-flight calls")
+	m.API.Drain()
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := m.server.Shutdown(sctx)
+	if e := <-errc; e != nil && !errors.Is(e, http.ErrServerClosed) && err == nil {
+		err = e
+	}
+	m.Log.Info("stopped")
+	return err
+}
+
+// Close releases what NewMain and Listen acquired.
+func (m *Main) Close() error {
+	if m.ln != nil {
+		_ = m.server.Close()
+	}
+	return nil
+}

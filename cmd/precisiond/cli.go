@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// cmdCall runs one tool locally through the same execution path as /invoke and
+// prints the same JSON. Exit 0 on success, 1 on a tool-level error, 2 on usage.
+func cmdCall(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, rest, err := loadConfig("call", args, getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond call:", err)
+		return 2
+	}
+	if len(rest) < 1 || len(rest) > 2 {
+		fmt.Fprintln(stderr, "usage: precisiond call TOOL ['ARGS_JSON']  (ARGS_JSON '-' reads stdin)")
+		return 2
+	}
+	tool, argText := rest[0], "{}"
+	if len(rest) == 2 {
+		argText = rest[1]
+	}
+	if argText == "-" {
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, cfg.MaxBodyBytes+1))
+		if err != nil || int64(len(b)) > cfg.MaxBodyBytes {
+			fmt.Fprintln(stderr, "precisiond call: cannot read arguments from stdin (or over the body limit)")
+			return 2
+		}
+		argText = string(b)
+	}
+	v, err := evidence.ParseJSON([]byte(argText))
+	argMap, ok := v.(map[string]any)
+	if err != nil || !ok {
+		fmt.Fprintln(stderr, "precisiond call: ARGS_JSON must be a JSON object")
+		return 2
+	}
+	log := newLogger(stderr, cfg.LogLevel)
+	reg, err := newRegistry(cfg, log)
+	if err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.CallTimeout)
+	defer cancel()
+	resp, err := reg.Invoke(ctx, tools.Request{Tool: tool, Args: argMap})
+	if err != nil {
+		_, body := api.ErrorResponse(ctx, log, tool, err)
+		printJSON(stdout, body)
+		return 1
+	}
+	printJSON(stdout, api.ResponseBody(resp))
+	return 0
+}
+
+func printJSON(w io.Writer, v any) {
+	b, err := evidence.Canonical(v)
+	if err != nil {
+		fmt.Fprintln(w, `{"error":"internal error","error_code":"internal_error","tool":""}`)
+		return
+	}
+	fmt.Fprintln(w, string(b))
+}
+
+// cmdTools prints the catalogue exactly as GET /tools serves it.
+func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, _, err := loadConfig("tools", args, getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond tools:", err)
+		return 2
+	}
+	reg, err := newRegistry(cfg, newLogger(stderr, cfg.LogLevel))
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond tools:", err)
+		return 1
+	}
+	cat := reg.Catalog()
+	list := make([]any, len(cat.Tools))
+	for i, t := range cat.Tools {
+		list[i] = t
+	}
+	printJSON(stdout, map[string]any{"tools": list, "catalog_hash": cat.CatalogHash})
+	return 0
+}
+
+// cmdVerify reads an /invoke response (or a bare structured_result) from stdin and
+// rechecks it against a catalogue: this binary's own, a saved GET /tools document
+// (--catalog FILE) or a running server's (--url http://host:port). Exit 0 when
+// every check passes, 1 on any mismatch, 2 on usage or input errors.
+func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	fs := flag.NewFlagSet("precisiond verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	catalogFile := fs.String("catalog", "", "a saved GET /tools response to verify against")
+	url := fs.String("url", "", "a running server whose /tools to verify against")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	in, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond verify: reading stdin:", err)
+		return 2
+	}
+	v, err := evidence.ParseJSON(in)
+	doc, ok := v.(map[string]any)
+	if err != nil || !ok {
+		fmt.Fprintln(stderr, "precisiond verify: stdin is not a JSON object")
+		return 2
+	}
+	sr := doc
+	if inner, ok := doc["structured_result"].(map[string]any); ok {
+		sr = inner
+	}
+	tool, _ := sr["tool"].(string)
+	catalog, err := loadCatalog(*catalogFile, *url, getenv, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond verify:", err)
+		return 2
+	}
+	var entry map[string]any
+	for _, t := range catalog {
+		if m, ok := t.(map[string]any); ok && m["name"] == tool {
+			entry = m
+		}
+	}
+	if entry == nil {
+		fmt.Fprintf(stdout, "FAIL: tool %q is not in the catalogue\n", tool)
+		return 1
+	}
+	if err := evidence.Verify(sr, entry); err != nil {
+		fmt.Fprintln(stdout, "FAIL:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "OK: %s contract_hash %s result_hash %s\n", tool, sr["contract_hash"], sr["result_hash"])
+	return 0
+}
+
+func loadCatalog(file, url string, getenv func(string) string, stderr io.Writer) ([]any, error) {
+	var data []byte
+	switch {
+	case file != "":
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		data = b
+	case url != "":
+		b, err := httpGet(strings.TrimSuffix(url, "/") + "/tools")
+		if err != nil {
+			return nil, err
+		}
+		data = b
+	default:
+		cfg := DefaultConfig()
+		reg, err := newRegistry(cfg, newLogger(stderr, "error"))
+		if err != nil {
+			return nil, err
+		}
+		out := []any{}
+		for _, t := range reg.Catalog().Tools {
+			// Round-trip through JSON so the entry is generic like a fetched one.
+			b, _ := evidence.Canonical(t)
+			g, _ := evidence.ParseJSON(b)
+			out = append(out, g)
+		}
+		return out, nil
+	}
+	v, err := evidence.ParseJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue is not JSON: %v", err)
+	}
+	m, _ := v.(map[string]any)
+	list, ok := m["tools"].([]any)
+	if !ok {
+		return nil, fmt.Errorf("catalogue has no tools list")
+	}
+	return list, nil
+}
+
+func httpGet(url string) ([]byte, error) {
+	client := &http.Client{Timeout: 5 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return b, fmt.Errorf("%s answered %s", url, resp.Status)
+	}
+	return b, nil
+}
+
+// cmdHealth probes a running server's /health: exit 0 when it answers status ok.
+// Needs no shell, so a distroless container's HEALTHCHECK can run it.
+func cmdHealth(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, rest, err := loadConfig("health", args, getenv)
+	if err != nil || len(rest) > 0 {
+		fmt.Fprintln(stderr, "usage: precisiond health [--addr host:port]")
+		return 2
+	}
+	b, err := httpGet("http://" + cfg.Addr + "/health")
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond health:", err)
+		return 1
+	}
+	v, err := evidence.ParseJSON(b)
+	m, _ := v.(map[string]any)
+	if err != nil || m["status"] != "ok" {
+		fmt.Fprintln(stderr, "precisiond health: unhealthy:", string(b))
+		return 1
+	}
+	fmt.Fprintln(stdout, "ok")
+	return 0
+}
+
+// cmdMCP serves MCP over stdio.
+func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, _, err := loadConfig("mcp", args, getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond mcp:", err)
+		return 2
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	_ = cfg
+	log.Error("MCP over stdio is not built yet")
+	return 1
+}

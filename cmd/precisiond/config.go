@@ -1,0 +1,139 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Config is the whole service configuration. It starts from DefaultConfig; then
+// PRECISIOND_* environment variables, then flags override.
+type Config struct {
+	Addr           string
+	DataDir        string
+	AdminToken     string
+	MaxBodyBytes   int64
+	CallTimeout    time.Duration
+	MaxConcurrency int
+	QueueWait      time.Duration
+	DownloadTTL    time.Duration
+	MaxStoreBytes  int64
+	LogLevel       string
+	AllowedHosts   []string
+}
+
+// DefaultConfig works with no configuration at all (SPEC §11).
+func DefaultConfig() Config {
+	return Config{
+		Addr:           "127.0.0.1:8003",
+		DataDir:        "./data",
+		MaxBodyBytes:   1 << 20,
+		CallTimeout:    5 * time.Second,
+		MaxConcurrency: 4 * runtime.NumCPU(),
+		QueueWait:      250 * time.Millisecond,
+		DownloadTTL:    24 * time.Hour,
+		MaxStoreBytes:  1 << 30,
+		LogLevel:       "info",
+	}
+}
+
+// configFlag describes one setting: its flag, environment variable and help.
+type configFlag struct {
+	name, env, help string
+	bind            func(fs *flag.FlagSet, c *Config, name, help string)
+}
+
+var configFlags = []configFlag{
+	{"addr", "PRECISIOND_ADDR", "listen address host:port", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.Addr, n, c.Addr, h) }},
+	{"data-dir", "PRECISIOND_DATA_DIR", "data directory (toggle file, downloads)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.DataDir, n, c.DataDir, h) }},
+	{"admin-token", "PRECISIOND_ADMIN_TOKEN", "bearer token for admin endpoints; empty: they refuse", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.AdminToken, n, c.AdminToken, h) }},
+	{"max-body-bytes", "PRECISIOND_MAX_BODY_BYTES", "request body limit in bytes", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxBodyBytes, n, c.MaxBodyBytes, h) }},
+	{"call-timeout", "PRECISIOND_CALL_TIMEOUT", "per-call deadline", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.CallTimeout, n, c.CallTimeout, h) }},
+	{"max-concurrency", "PRECISIOND_MAX_CONCURRENCY", "tool calls running at once (default 4 x CPUs)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxConcurrency, n, c.MaxConcurrency, h) }},
+	{"queue-wait", "PRECISIOND_QUEUE_WAIT", "how long an excess call waits for a slot before 503", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.QueueWait, n, c.QueueWait, h) }},
+	{"download-ttl", "PRECISIOND_DOWNLOAD_TTL", "lifetime of generated files", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.DownloadTTL, n, c.DownloadTTL, h) }},
+	{"max-store-bytes", "PRECISIOND_MAX_STORE_BYTES", "download store size cap in bytes (oldest evicted first)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxStoreBytes, n, c.MaxStoreBytes, h) }},
+	{"log-level", "PRECISIOND_LOG_LEVEL", "debug, info, warn or error", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.LogLevel, n, c.LogLevel, h) }},
+	{"allowed-hosts", "PRECISIOND_ALLOWED_HOSTS", "comma-separated extra Host names allowed for MCP (loopback is always allowed)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Func(n, h, func(s string) error { c.AllowedHosts = splitList(s); return nil })
+	}},
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// loadConfig applies the environment to c, then parses args as flags over it.
+func loadConfig(cmd string, args []string, getenv func(string) string) (Config, []string, error) {
+	c := DefaultConfig()
+	if err := applyEnv(&c, getenv); err != nil {
+		return c, nil, err
+	}
+	fs := flag.NewFlagSet("precisiond "+cmd, flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	for _, f := range configFlags {
+		f.bind(fs, &c, f.name, f.help+" (env "+f.env+")")
+	}
+	if err := fs.Parse(args); err != nil {
+		return c, nil, err
+	}
+	return c, fs.Args(), c.validate()
+}
+
+func applyEnv(c *Config, getenv func(string) string) error {
+	// Parse each variable as its flag would, through a throwaway flag set.
+	fs := flag.NewFlagSet("env", flag.ContinueOnError)
+	fs.SetOutput(nopWriter{})
+	for _, f := range configFlags {
+		f.bind(fs, c, f.name, f.help)
+	}
+	for _, f := range configFlags {
+		if v := getenv(f.env); v != "" {
+			if err := fs.Set(f.name, v); err != nil {
+				return fmt.Errorf("%s=%q: %v", f.env, v, err)
+			}
+		}
+	}
+	return nil
+}
+
+type nopWriter struct{}
+
+func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+func (c Config) validate() error {
+	switch {
+	case c.MaxBodyBytes < 1024:
+		return fmt.Errorf("max-body-bytes must be at least 1024")
+	case c.CallTimeout <= 0:
+		return fmt.Errorf("call-timeout must be positive")
+	case c.MaxConcurrency < 1:
+		return fmt.Errorf("max-concurrency must be at least 1")
+	case c.QueueWait < 0:
+		return fmt.Errorf("queue-wait must not be negative")
+	case c.DownloadTTL <= 0:
+		return fmt.Errorf("download-ttl must be positive")
+	}
+	if _, err := parseLevel(c.LogLevel); err != nil {
+		return err
+	}
+	return nil
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return l, fmt.Errorf("log-level %q: use debug, info, warn or error", s)
+	}
+	return l, nil
+}
