@@ -1,0 +1,465 @@
+package poly
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"math/cmplx"
+	"slices"
+	"strings"
+)
+
+// Solution is one root.
+type Solution struct {
+	Exact   string // SymPy str() of the exact root, or CRootOf(poly, k)
+	Decimal string // SymPy str(N(root, 34))
+	IsReal  bool
+	Form    string // rational | radical | root_of | symbolic
+}
+
+// Result of solving one equation.
+type Result struct {
+	Degree    int
+	Solutions []Solution
+	Method    string
+	// OmittedNonReal counts non-real roots of irreducible factors of degree
+	// ≥ 3 that are not reported (only real roots are isolated there).
+	OmittedNonReal int
+	// Generic is set for symbolic solutions, valid where the leading
+	// coefficient (in the parameters) is non-zero.
+	Generic bool
+}
+
+// Methods reported in Result.Method.
+const (
+	MethodNoSolution     = "no_solution"
+	MethodLinear         = "linear"
+	MethodQuadratic      = "quadratic_formula"
+	MethodFactorization  = "factorization"
+	MethodNumeric        = "factorization+real_root_isolation"
+	MethodSymbolicLinear = "symbolic_linear"
+	MethodSymbolicQuad   = "symbolic_quadratic"
+)
+
+// Solve parses and solves the equation in variable v. Errors are *Error
+// (refusals and cost limits) or ctx.Err().
+func Solve(ctx context.Context, equation, v string, lim Limits) (*Result, error) {
+	eq, err := Parse(equation, v, lim)
+	if err != nil {
+		return nil, err
+	}
+	used := usedVars(eq.Poly, len(eq.Vars))
+	for i := 1; i < len(eq.Vars); i++ {
+		if used[i] {
+			return solveSymbolic(ctx, eq, used)
+		}
+	}
+	n := eq.Poly.degIn(0)
+	cs := make([]*big.Rat, n+1)
+	for i := range cs {
+		cs[i] = new(big.Rat)
+	}
+	for m, c := range eq.Poly {
+		d := 0
+		if len(m) > 0 {
+			d = int(m[0])
+		}
+		cs[d] = c
+	}
+	if n == 0 {
+		if cs[0].Sign() == 0 {
+			return nil, fail("identity_all_values", "the equation holds for every value of %s (both sides are identical)", v)
+		}
+		return &Result{Degree: 0, Solutions: []Solution{}, Method: MethodNoSolution}, nil
+	}
+	return solveNumeric(ctx, fromRats(cs), v)
+}
+
+func usedVars(p MPoly, n int) []bool {
+	used := make([]bool, n)
+	for m := range p {
+		for i, e := range []byte(m) {
+			if e > 0 {
+				used[i] = true
+			}
+		}
+	}
+	return used
+}
+
+type numericRoot struct {
+	factor IPoly
+	index  int
+	value  *big.Float
+}
+
+func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
+	res := &Result{Degree: f.deg()}
+	g := squarefree(f)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// 1. Rational roots: isolate the real roots; an exact hit at a dyadic
+	// point is rational, and every other isolated root is refined until
+	// rationality is decided (lc·root must be an integer).
+	iso, err := isolateReal(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	rationals := slices.Clone(iso.exact)
+	g2 := g
+	for _, r := range iso.exact {
+		g2 = divLinear(g2, r)
+	}
+	for _, iv := range iso.intervals {
+		rr, err := refineRoot(ctx, g2, iv)
+		if err != nil {
+			return nil, err
+		}
+		if rr.rational != nil {
+			rationals = append(rationals, rr.rational)
+		}
+	}
+	h := g
+	for _, r := range rationals {
+		h = divLinear(h, r)
+	}
+	var surds []Surd
+	for _, r := range rationals {
+		surds = append(surds, Surd{P: r})
+	}
+	// 2. Quadratic factors of the rest give radicals.
+	var quads []IPoly
+	if h.deg() == 2 {
+		quads = append(quads, h)
+		h = IPoly{big.NewInt(1)}
+	} else if h.deg() >= 4 {
+		quads, h = quadraticFactors(h)
+	}
+	for _, q := range quads {
+		surds = append(surds, quadraticRoots(q)...)
+	}
+	// 3. What remains has no rational roots and no quadratic factor we could
+	// find: isolate and refine its real roots.
+	var numeric []numericRoot
+	if h.deg() >= 1 {
+		iso2, err := isolateReal(ctx, h)
+		if err != nil {
+			return nil, err
+		}
+		for _, iv := range iso2.intervals {
+			rr, err := refineRoot(ctx, h, iv)
+			if err != nil {
+				return nil, err
+			}
+			numeric = append(numeric, numericRoot{factor: h, value: rr.approx})
+		}
+		slices.SortFunc(numeric, func(a, b numericRoot) int { return a.value.Cmp(b.value) })
+		for i := range numeric {
+			numeric[i].index = i
+		}
+		res.OmittedNonReal = h.deg() - len(numeric)
+	}
+	slices.SortStableFunc(surds, func(a, b Surd) int { return cmpKey(a.sortKey(), b.sortKey()) })
+	for _, s := range surds {
+		form := "radical"
+		if s.isRational() {
+			form = "rational"
+		}
+		res.Solutions = append(res.Solutions, Solution{Exact: s.String(), Decimal: s.Decimal(), IsReal: s.IsReal(), Form: form})
+	}
+	for _, nr := range numeric {
+		res.Solutions = append(res.Solutions, Solution{
+			Exact:   "CRootOf(" + upolyString(nr.factor, v) + ", " + itoa(nr.index) + ")",
+			Decimal: mpfString(roundMpf(nr.value), false),
+			IsReal:  true,
+			Form:    "root_of",
+		})
+	}
+	if res.Solutions == nil {
+		res.Solutions = []Solution{}
+	}
+	switch {
+	case h.deg() >= 1:
+		res.Method = MethodNumeric
+	case res.Degree == 1:
+		res.Method = MethodLinear
+	case res.Degree == 2:
+		res.Method = MethodQuadratic
+	default:
+		res.Method = MethodFactorization
+	}
+	return res, nil
+}
+
+// divLinear divides p by (den·x − num) for a rational root num/den.
+func divLinear(p IPoly, r *big.Rat) IPoly {
+	lin := IPoly{new(big.Int).Neg(r.Num()), new(big.Int).Set(r.Denom())}
+	q, ok := divExact(p, lin)
+	if !ok {
+		panic("poly: rational root does not divide")
+	}
+	return q
+}
+
+// quadraticRoots returns the two roots of an irreducible integer quadratic
+// a x² + b x + c as -b/(2a) ± (s/(2a))·sqrt(d), b² − 4ac = s²·d.
+func quadraticRoots(q IPoly) []Surd {
+	a, b, c := q[2], q[1], q[0]
+	disc := new(big.Int).Mul(b, b)
+	disc.Sub(disc, new(big.Int).Mul(big.NewInt(4), new(big.Int).Mul(a, c)))
+	s, d := splitSquare(disc)
+	twoA := new(big.Int).Lsh(a, 1)
+	P := new(big.Rat).SetFrac(new(big.Int).Neg(b), twoA)
+	Q := new(big.Rat).SetFrac(s, twoA)
+	return []Surd{
+		{P: P, Q: new(big.Rat).Neg(Q), D: d},
+		{P: new(big.Rat).Set(P), Q: Q, D: new(big.Int).Set(d)},
+	}
+}
+
+// splitSquare writes n = s²·d with d "square-free" as SymPy determines it:
+// all prime factors below 2^15 are taken out, and a remaining cofactor that
+// is a perfect power is reduced; larger repeated primes stay in d (SymPy's
+// automatic sqrt simplification does the same).
+func splitSquare(n *big.Int) (s, d *big.Int) {
+	s = big.NewInt(1)
+	d = big.NewInt(1)
+	if n.Sign() < 0 {
+		d.SetInt64(-1)
+	}
+	m := new(big.Int).Abs(n)
+	// perfect power of the whole number first (as SymPy does)
+	if base, k := perfectPower(m); k > 1 {
+		sb, db := splitSquare(base)
+		// (sb² db)^k
+		sk := new(big.Int).Exp(sb, big.NewInt(int64(k)), nil)
+		s.Mul(s, sk)
+		dk := new(big.Int).Exp(db, big.NewInt(int64(k/2)), nil)
+		s.Mul(s, dk)
+		if k%2 == 1 {
+			d.Mul(d, db)
+		}
+		return s, d
+	}
+	rem := new(big.Int).Set(m)
+	q, r := new(big.Int), new(big.Int)
+	for p := int64(2); p < 1<<15; p++ {
+		if p > 2 && p%2 == 0 {
+			continue
+		}
+		bp := big.NewInt(p)
+		e := 0
+		for {
+			q.QuoRem(rem, bp, r)
+			if r.Sign() != 0 {
+				break
+			}
+			rem.Set(q)
+			e++
+		}
+		if e/2 > 0 {
+			s.Mul(s, new(big.Int).Exp(bp, big.NewInt(int64(e/2)), nil))
+		}
+		if e%2 == 1 {
+			d.Mul(d, bp)
+		}
+		if rem.Cmp(big.NewInt(1)) == 0 {
+			break
+		}
+		if bp.Mul(bp, bp).Cmp(rem) > 0 {
+			break
+		}
+	}
+	if rem.Cmp(big.NewInt(1)) != 0 {
+		if base, k := perfectPower(rem); k > 1 {
+			s.Mul(s, new(big.Int).Exp(base, big.NewInt(int64(k/2)), nil))
+			if k%2 == 1 {
+				d.Mul(d, base)
+			}
+		} else {
+			d.Mul(d, rem)
+		}
+	}
+	return s, d
+}
+
+// perfectPower returns (b, k) with m = b^k and k maximal (k = 1 if none).
+func perfectPower(m *big.Int) (*big.Int, int) {
+	if m.Cmp(big.NewInt(3)) < 0 {
+		return m, 1
+	}
+	for k := m.BitLen(); k >= 2; k-- {
+		r := nthRoot(m, k)
+		if r.Cmp(big.NewInt(1)) <= 0 {
+			continue
+		}
+		if new(big.Int).Exp(r, big.NewInt(int64(k)), nil).Cmp(m) == 0 {
+			return r, k
+		}
+	}
+	return m, 1
+}
+
+// nthRoot returns floor(m^(1/k)) for m > 0.
+func nthRoot(m *big.Int, k int) *big.Int {
+	if k == 2 {
+		return new(big.Int).Sqrt(m)
+	}
+	// Newton on integers from an upper bound.
+	x := new(big.Int).Lsh(big.NewInt(1), uint(m.BitLen()/k+1))
+	km1 := big.NewInt(int64(k - 1))
+	bk := big.NewInt(int64(k))
+	for {
+		// y = ((k-1) x + m / x^(k-1)) / k
+		t := new(big.Int).Exp(x, km1, nil)
+		t.Quo(m, t)
+		y := new(big.Int).Mul(km1, x)
+		y.Add(y, t)
+		y.Quo(y, bk)
+		if y.Cmp(x) >= 0 {
+			return x
+		}
+		x = y
+	}
+}
+
+// quadraticFactors finds integer quadratic factors of a square-free
+// polynomial without rational roots by pairing numerically computed complex
+// roots; every candidate is confirmed by exact division, so a factor is
+// never wrong, only possibly missed (coefficients beyond float range).
+func quadraticFactors(h IPoly) (quads []IPoly, rest IPoly) {
+	rest = h
+	zs, ok := aberth(h)
+	if !ok {
+		return nil, h
+	}
+	used := make([]bool, len(zs))
+	for i := range zs {
+		for j := i + 1; j < len(zs); j++ {
+			if used[i] || used[j] || rest.deg() < 4 {
+				continue
+			}
+			L, _ := new(big.Float).SetInt(rest.lc()).Float64()
+			s := (zs[i] + zs[j]) * complex(L, 0)
+			p := zs[i] * zs[j] * complex(L, 0)
+			if math.Abs(imag(s)) > 1e-6*(1+cmplx.Abs(s)) || math.Abs(imag(p)) > 1e-6*(1+cmplx.Abs(p)) {
+				continue
+			}
+			S, P := math.Round(real(s)), math.Round(real(p))
+			if math.Abs(real(s)-S) > 1e-6*(1+math.Abs(S)) || math.Abs(real(p)-P) > 1e-6*(1+math.Abs(P)) {
+				continue
+			}
+			if math.Abs(S) > 1<<62 || math.Abs(P) > 1<<62 {
+				continue
+			}
+			cand := IPoly{big.NewInt(int64(P)), big.NewInt(int64(-S)), new(big.Int).Set(rest.lc())}.primitive()
+			if q, ok := divExact(rest, cand); ok {
+				quads = append(quads, cand)
+				rest = q
+				used[i], used[j] = true, true
+			}
+		}
+	}
+	if rest.deg() == 2 {
+		quads = append(quads, rest)
+		rest = IPoly{big.NewInt(1)}
+	}
+	return quads, rest
+}
+
+// aberth approximates all complex roots (Aberth–Ehrlich iteration in
+// complex128). ok is false when the coefficients do not fit or it fails.
+func aberth(p IPoly) ([]complex128, bool) {
+	n := p.deg()
+	c := make([]complex128, n+1)
+	lc, _ := new(big.Float).SetInt(p.lc()).Float64()
+	for i, v := range p {
+		f, _ := new(big.Float).SetInt(v).Float64()
+		c[i] = complex(f/lc, 0)
+		if math.IsInf(f, 0) || math.IsNaN(real(c[i])) || math.IsInf(real(c[i]), 0) {
+			return nil, false
+		}
+	}
+	r := 0.0
+	for i := 0; i < n; i++ {
+		r = math.Max(r, math.Pow(cmplx.Abs(c[i]), 1/float64(n-i)))
+	}
+	r = 2*r + 1e-3
+	z := make([]complex128, n)
+	for k := range z {
+		z[k] = cmplx.Rect(r*0.7, 2*math.Pi*float64(k)/float64(n)+0.4)
+	}
+	eval := func(x complex128) (complex128, complex128) {
+		v, d := c[n], complex(0, 0)
+		for i := n - 1; i >= 0; i-- {
+			d = d*x + v
+			v = v*x + c[i]
+		}
+		return v, d
+	}
+	for it := 0; it < 1000; it++ {
+		maxStep := 0.0
+		for k := range z {
+			v, d := eval(z[k])
+			if v == 0 {
+				continue
+			}
+			ratio := v / d
+			sum := complex(0, 0)
+			for j := range z {
+				if j != k {
+					sum += 1 / (z[k] - z[j])
+				}
+			}
+			w := ratio / (1 - ratio*sum)
+			if cmplx.IsNaN(w) || cmplx.IsInf(w) {
+				return nil, false
+			}
+			z[k] -= w
+			maxStep = math.Max(maxStep, cmplx.Abs(w)/(1+cmplx.Abs(z[k])))
+		}
+		if maxStep < 1e-15 {
+			return z, true
+		}
+	}
+	return z, true
+}
+
+// upolyString prints an integer polynomial as SymPy does: descending powers,
+// "2*x**3 - x + 5".
+func upolyString(p IPoly, v string) string {
+	var b strings.Builder
+	first := true
+	for i := len(p) - 1; i >= 0; i-- {
+		c := p[i]
+		if c.Sign() == 0 {
+			continue
+		}
+		mag := new(big.Int).Abs(c)
+		var body string
+		switch i {
+		case 0:
+			body = mag.String()
+		case 1:
+			body = v
+		default:
+			body = v + "**" + itoa(i)
+		}
+		if i > 0 && mag.Cmp(big.NewInt(1)) != 0 {
+			body = mag.String() + "*" + body
+		}
+		switch {
+		case first && c.Sign() < 0:
+			b.WriteString("-" + body)
+		case first:
+			b.WriteString(body)
+		case c.Sign() < 0:
+			b.WriteString(" - " + body)
+		default:
+			b.WriteString(" + " + body)
+		}
+		first = false
+	}
+	return b.String()
+}
