@@ -1,0 +1,623 @@
+// Package jmes evaluates JMESPath expressions over the ordered JSON values of
+// package structured. Expressions are parsed by
+// github.com/jmespath-community/go-jmespath (full JMESPath plus the community
+// extensions: let, $root, arithmetic); evaluation is ours so that it is bounded
+// (steps, built values, a context), never panics, keeps object key order, and
+// keeps numbers exact with Python's int/float distinction — the same answers as
+// Python's jmespath on json.loads output, the reference.
+package jmes
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/jmespath-community/go-jmespath/pkg/parsing"
+
+	"github.com/precisiond/precisiond/internal/structured"
+)
+
+// Error kinds, named as in the JMESPath specification and compliance suite.
+const (
+	KindSyntax            = "syntax"
+	KindInvalidType       = "invalid-type"
+	KindInvalidArity      = "invalid-arity"
+	KindInvalidValue      = "invalid-value"
+	KindUnknownFunction   = "unknown-function"
+	KindUndefinedVariable = "undefined-variable"
+	KindLimit             = "limit"
+)
+
+// Error is a typed JMESPath error: a syntax error at compile time, or a runtime
+// error (Kind invalid-type, invalid-arity, invalid-value, unknown-function,
+// undefined-variable) or KindLimit when evaluation would exceed its budget.
+type Error struct {
+	Kind    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Kind + ": " + e.Message }
+
+func errorf(kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// Limits bounds one evaluation.
+type Limits struct {
+	MaxSteps int // AST node evaluations, function iterations included
+	MaxCells int // array elements, object members and string bytes built
+}
+
+// DefaultLimits are the json_query limits.
+var DefaultLimits = Limits{MaxSteps: 5_000_000, MaxCells: 4_000_000}
+
+// MaxExpressionBytes bounds the expression text.
+const MaxExpressionBytes = 4096
+
+// Query is a compiled expression; it is safe for concurrent use.
+type Query struct {
+	ast  parsing.ASTNode
+	lits map[string]any // literal fingerprint -> exact value, see literals.go
+}
+
+// Compile parses expr; it returns *Error with Kind syntax when expr is not a
+// JMESPath expression or is longer than MaxExpressionBytes.
+func Compile(expr string) (q *Query, err error) {
+	if len(expr) > MaxExpressionBytes {
+		return nil, errorf(KindSyntax, "expression longer than %d bytes", MaxExpressionBytes)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			q, err = nil, errorf(KindSyntax, "expression cannot be parsed")
+		}
+	}()
+	ast, perr := parsing.NewParser().Parse(expr)
+	if perr != nil {
+		var se parsing.SyntaxError
+		if errors.As(perr, &se) {
+			return nil, errorf(KindSyntax, "%s", se.Error())
+		}
+		return nil, errorf(KindSyntax, "invalid literal: %s", perr.Error())
+	}
+	return &Query{ast: ast, lits: exactLiterals(expr)}, nil
+}
+
+// Search evaluates q against data (a value of package structured). The result
+// is again such a value. Errors: *Error for runtime errors and exhausted
+// budgets, ctx.Err() when the context ends.
+func (q *Query) Search(ctx context.Context, data any, lim Limits) (result any, err error) {
+	in := &interp{ctx: ctx, root: data, lim: lim, lits: q.lits}
+	defer func() {
+		if r := recover(); r != nil {
+			// Defence in depth: a bug must not take the process down.
+			result, err = nil, fmt.Errorf("jmes: internal error: %v", r)
+		}
+	}()
+	v, err := in.eval(&q.ast, data)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := v.(expref); ok {
+		return nil, errorf(KindInvalidValue, "an expression reference is not a value")
+	}
+	return v, nil
+}
+
+type scope struct {
+	name string
+	val  any
+	next *scope
+}
+
+type interp struct {
+	ctx   context.Context
+	root  any
+	lim   Limits
+	steps int
+	cells int
+	lits  map[string]any
+	vars  *scope
+}
+
+type expref struct{ node *parsing.ASTNode }
+
+// step accounts for one unit of work and checks the context every 4096 units.
+func (in *interp) step() error {
+	in.steps++
+	if in.lim.MaxSteps > 0 && in.steps > in.lim.MaxSteps {
+		return errorf(KindLimit, "evaluation exceeds %d steps", in.lim.MaxSteps)
+	}
+	if in.steps&4095 == 0 {
+		if err := in.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// grow accounts for n built cells (elements, members, string bytes).
+func (in *interp) grow(n int) error {
+	in.cells += n
+	if in.lim.MaxCells > 0 && in.cells > in.lim.MaxCells {
+		return errorf(KindLimit, "evaluation builds more than %d values or bytes", in.lim.MaxCells)
+	}
+	return nil
+}
+
+// truthy implements JMESPath truthiness: false, null, "", [] and {} are false.
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case []any:
+		return len(x) > 0
+	case *structured.Object:
+		return x.Len() > 0
+	}
+	return true
+}
+
+func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
+	if err := in.step(); err != nil {
+		return nil, err
+	}
+	switch node.NodeType {
+	case parsing.ASTField:
+		if o, ok := value.(*structured.Object); ok {
+			v, _ := o.Get(node.Value.(string))
+			return v, nil
+		}
+		return nil, nil
+	case parsing.ASTSubexpression, parsing.ASTIndexExpression:
+		left, err := in.eval(&node.Children[0], value)
+		if err != nil {
+			return nil, err
+		}
+		return in.eval(&node.Children[1], left)
+	case parsing.ASTIndex:
+		arr, ok := value.([]any)
+		if !ok {
+			return nil, nil
+		}
+		i := node.Value.(int)
+		if i < 0 {
+			i += len(arr)
+		}
+		if i < 0 || i >= len(arr) {
+			return nil, nil
+		}
+		return arr[i], nil
+	case parsing.ASTSlice:
+		arr, ok := value.([]any)
+		if !ok {
+			return nil, nil
+		}
+		return in.slice(arr, node.Value.([]*int))
+	case parsing.ASTProjection:
+		left, err := in.eval(&node.Children[0], value)
+		if err != nil {
+			return nil, err
+		}
+		arr, ok := left.([]any)
+		if !ok {
+			return nil, nil
+		}
+		return in.project(arr, &node.Children[1])
+	case parsing.ASTValueProjection:
+		left, err := in.eval(&node.Children[0], value)
+		if err != nil {
+			return nil, err
+		}
+		obj, ok := left.(*structured.Object)
+		if !ok {
+			return nil, nil
+		}
+		return in.project(obj.Values, &node.Children[1])
+	case parsing.ASTFilterProjection:
+		left, err := in.eval(&node.Children[0], value)
+		if err != nil {
+			return nil, err
+		}
+		arr, ok := left.([]any)
+		if !ok {
+			return nil, nil
+		}
+		out := []any{}
+		for _, el := range arr {
+			c, err := in.eval(&node.Children[2], el)
+			if err != nil {
+				return nil, err
+			}
+			if !truthy(c) {
+				continue
+			}
+			r, err := in.eval(&node.Children[1], el)
+			if err != nil {
+				return nil, err
+			}
+			if r != nil {
+				if err := in.grow(1); err != nil {
+					return nil, err
+				}
+				out = append(out, r)
+			}
+		}
+		return out, nil
+	case parsing.ASTFlatten:
+		left, err := in.eval(&node.Children[0], value)
+		if err != nil {
+			return nil, err
+		}
+		arr, ok := left.([]any)
+		if !ok {
+			return nil, nil
+		}
+		out := make([]any, 0, len(arr))
+		for _, el := range arr {
+			if sub, ok := el.([]any); ok {
+				if err := in.grow(len(sub)); err != nil {
+					return nil, err
+				}
+				out = append(out, sub...)
+			} else {
+				if err := in.grow(1); err != nil {
+					return nil, err
+				}
+				out = append(out, el)
+			}
+		}
+		return out, nil
+	case parsing.ASTIdentity, parsing.ASTCurrentNode:
+		return value, nil
+	case parsing.ASTRootNode:
+		return in.root, nil
+	case parsing.ASTLiteral:
+		return in.literal(node.Value)
+	case parsing.ASTMultiSelectList:
+		if value == nil {
+			return nil, nil
+		}
+		if err := in.grow(len(node.Children)); err != nil {
+			return nil, err
+		}
+		out := make([]any, 0, len(node.Children))
+		for i := range node.Children {
+			r, err := in.eval(&node.Children[i], value)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+		}
+		return out, nil
+	case parsing.ASTMultiSelectHash:
+		if value == nil {
+			return nil, nil
+		}
+		if err := in.grow(len(node.Children)); err != nil {
+			return nil, err
+		}
+		out := structured.NewObject(len(node.Children))
+		for i := range node.Children {
+			kv := &node.Children[i]
+			r, err := in.eval(&kv.Children[0], value)
+			if err != nil {
+				return nil, err
+			}
+			out.Set(kv.Value.(string), r)
+		}
+		return out, nil
+	case parsing.ASTKeyValPair:
+		return in.eval(&node.Children[0], value)
+	case parsing.ASTOrExpression:
+		left, err := in.eval(&node.Children[0], value)
+		if err != nil || truthy(left) {
+			return left, err
+		}
+		return in.eval(&node.Children[1], value)
+	case parsing.ASTAndExpression:
+		left, err := in.eval(&node.Children[0], value)
+		if err != nil || !truthy(left) {
+			return left, err
+		}
+		return in.eval(&node.Children[1], value)
+	case parsing.ASTNotExpression:
+		v, err := in.eval(&node.Children[0], value)
+		if err != nil {
+			return nil, err
+		}
+		return !truthy(v), nil
+	case parsing.ASTPipe:
+		result := value
+		for i := range node.Children {
+			var err error
+			if result, err = in.eval(&node.Children[i], result); err != nil {
+				return nil, err
+			}
+		}
+		return result, nil
+	case parsing.ASTComparator:
+		return in.compare(node, value)
+	case parsing.ASTExpRef:
+		return expref{node: &node.Children[0]}, nil
+	case parsing.ASTFunctionExpression:
+		args := make([]any, len(node.Children))
+		for i := range node.Children {
+			v, err := in.eval(&node.Children[i], value)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = v
+		}
+		return in.call(node.Value.(string), args)
+	case parsing.ASTArithmeticExpression:
+		return in.arithmetic(node, value)
+	case parsing.ASTArithmeticUnaryExpression:
+		v, err := in.eval(&node.Children[0], value)
+		if err != nil {
+			return nil, err
+		}
+		n, ok := isNum(v)
+		if !ok {
+			return nil, nil
+		}
+		if node.Value == parsing.TOKMinus {
+			return negate(n), nil
+		}
+		return n, nil
+	case parsing.ASTLetExpression:
+		saved := in.vars
+		defer func() { in.vars = saved }()
+		if _, err := in.eval(&node.Children[0], value); err != nil {
+			return nil, err
+		}
+		return in.eval(&node.Children[1], value)
+	case parsing.ASTBindings:
+		for i := range node.Children {
+			b := &node.Children[i]
+			v, err := in.eval(&b.Children[1], value)
+			if err != nil {
+				return nil, err
+			}
+			in.vars = &scope{name: b.Children[0].Value.(string), val: v, next: in.vars}
+		}
+		return value, nil
+	case parsing.ASTVariable:
+		name := node.Value.(string)
+		for s := in.vars; s != nil; s = s.next {
+			if s.name == name {
+				return s.val, nil
+			}
+		}
+		return nil, errorf(KindUndefinedVariable, "variable %s is not defined", name)
+	}
+	return nil, fmt.Errorf("jmes: unhandled node type %v", node.NodeType)
+}
+
+func (in *interp) project(arr []any, rhs *parsing.ASTNode) (any, error) {
+	out := make([]any, 0, len(arr))
+	for _, el := range arr {
+		r, err := in.eval(rhs, el)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			if err := in.grow(1); err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// slice follows Python's list slicing (which JMESPath adopted).
+func (in *interp) slice(arr []any, parts []*int) (any, error) {
+	step := 1
+	if len(parts) > 2 && parts[2] != nil {
+		step = *parts[2]
+		if step == 0 {
+			return nil, errorf(KindInvalidValue, "slice step cannot be 0")
+		}
+	}
+	n := len(arr)
+	capIdx := func(p *int, dflt int) int {
+		if p == nil {
+			return dflt
+		}
+		i := *p
+		if i < 0 {
+			i += n
+			if i < 0 {
+				if step < 0 {
+					return -1
+				}
+				return 0
+			}
+		} else if i >= n {
+			if step < 0 {
+				return n - 1
+			}
+			return n
+		}
+		return i
+	}
+	var start, stop int
+	if step > 0 {
+		start, stop = capIdx(parts[0], 0), capIdx(parts[1], n)
+	} else {
+		start, stop = capIdx(parts[0], n-1), capIdx(parts[1], -1)
+	}
+	out := []any{}
+	if step > 0 {
+		for i := start; i < stop; i += step {
+			out = append(out, arr[i])
+		}
+	} else {
+		for i := start; i > stop; i += step {
+			out = append(out, arr[i])
+		}
+	}
+	if err := in.grow(len(out)); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// equal is JMESPath equality: numbers by value (1 == 1.0), booleans never equal
+// numbers, arrays element-wise, objects by key set regardless of order.
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case number:
+		y, ok := b.(number)
+		return ok && cmpNum(x, y) == 0
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case *structured.Object:
+		y, ok := b.(*structured.Object)
+		if !ok || x.Len() != y.Len() {
+			return false
+		}
+		for i, k := range x.Keys {
+			yv, ok := y.Get(k)
+			if !ok || !equal(x.Values[i], yv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (in *interp) compare(node *parsing.ASTNode, value any) (any, error) {
+	left, err := in.eval(&node.Children[0], value)
+	if err != nil {
+		return nil, err
+	}
+	right, err := in.eval(&node.Children[1], value)
+	if err != nil {
+		return nil, err
+	}
+	op := node.Value.(parsing.TokType)
+	switch op {
+	case parsing.TOKEQ:
+		return equal(left, right), nil
+	case parsing.TOKNE:
+		return !equal(left, right), nil
+	}
+	// Ordering: numbers with numbers, strings with strings (code point order,
+	// as Python's jmespath does); anything else is null.
+	var c int
+	ln, lok := isNum(left)
+	rn, rok := isNum(right)
+	ls, lsok := left.(string)
+	rs, rsok := right.(string)
+	switch {
+	case lok && rok:
+		c = cmpNum(ln, rn)
+	case lsok && rsok:
+		c = strings.Compare(ls, rs)
+	default:
+		return nil, nil
+	}
+	switch op {
+	case parsing.TOKLT:
+		return c < 0, nil
+	case parsing.TOKLTE:
+		return c <= 0, nil
+	case parsing.TOKGT:
+		return c > 0, nil
+	case parsing.TOKGTE:
+		return c >= 0, nil
+	}
+	return nil, fmt.Errorf("jmes: unknown comparator %v", op)
+}
+
+// TypeName returns the JMESPath type of a value: number, string, boolean, array,
+// object or null.
+func TypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case number:
+		return "number"
+	case []any:
+		return "array"
+	case *structured.Object:
+		return "object"
+	case expref:
+		return "expref"
+	}
+	return "unknown"
+}
+
+// ToGeneric converts a result into plain JSON values for the facts: objects
+// become map[string]any, numbers json.Number (integers as digits, "-0" as "0";
+// floats in Python repr form). A float outside the double range is an error of
+// kind invalid-value, since JSON cannot carry infinities.
+func ToGeneric(v any) (any, error) {
+	switch x := v.(type) {
+	case nil, bool, string:
+		return x, nil
+	case number:
+		if x.IsInt() {
+			if x == "-0" {
+				return json.Number("0"), nil
+			}
+			return json.Number(x), nil
+		}
+		f, _ := float(x)
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, errorf(KindInvalidValue, "a number in the result is outside the double-precision range")
+		}
+		return json.Number(FormatFloat(f)), nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			g, err := ToGeneric(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = g
+		}
+		return out, nil
+	case *structured.Object:
+		out := make(map[string]any, x.Len())
+		for i, k := range x.Keys {
+			g, err := ToGeneric(x.Values[i])
+			if err != nil {
+				return nil, err
+			}
+			out[k] = g
+		}
+		return out, nil
+	}
+	return nil, errorf(KindInvalidValue, "a %s is not a JSON value", TypeName(v))
+}

@@ -1,0 +1,248 @@
+package jmes
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/precisiond/precisiond/internal/structured"
+)
+
+// The community parser decodes `json literals` with encoding/json, which turns
+// every number into a float64 and forgets key order. To answer like the
+// reference (Python keeps 1 and 1.0 apart and keeps key order), we re-read the
+// literal texts of the expression with our own parser and key them by the
+// fingerprint of their float64 decoding. A literal node then takes the exact
+// value with the same fingerprint; when two different literals share one
+// fingerprint (`1` and `1.0` in one expression) the float64 value is converted
+// instead (integral values within 2^53 as integers).
+
+const (
+	ambiguous = "\x00ambiguous"
+	rawKey    = "\x00raw:"
+)
+
+// exactLiterals scans expr for `...` literals the way the lexer does (skipping
+// "quoted identifiers" and 'raw strings') and parses each one exactly.
+func exactLiterals(expr string) map[string]any {
+	var out map[string]any
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; c {
+		case '"', '`':
+			j := i + 1
+			for j < len(expr) && expr[j] != c {
+				if expr[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(expr) {
+				return out
+			}
+			if c == '`' {
+				text := strings.ReplaceAll(expr[i+1:j], "\\`", "`")
+				v, _, f := structured.ParseJSON(strings.TrimSpace(text), structured.JSONOptions{Build: true, MaxDepth: 128})
+				if f == nil {
+					if out == nil {
+						out = map[string]any{}
+					}
+					fp := fingerprintExact(v)
+					if prev, ok := out[fp]; ok && !equalExact(prev, v) {
+						out[fp] = ambiguous
+					} else if !ok {
+						out[fp] = v
+					}
+				}
+			}
+			i = j
+		case '\'':
+			j := i + 1
+			for j < len(expr) && expr[j] != '\'' {
+				if expr[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(expr) {
+				return out
+			}
+			body := expr[i+1 : j]
+			if strings.Contains(body, `\\`) {
+				// The community lexer also turns \\ into \; JMESPath (and the
+				// compliance suite) only unescapes \'.
+				lexed := strings.NewReplacer(`\\`, `\`, `\'`, `'`).Replace(body)
+				want := strings.ReplaceAll(body, `\'`, `'`)
+				if out == nil {
+					out = map[string]any{}
+				}
+				key := rawKey + lexed
+				if prev, ok := out[key]; ok && prev != want {
+					out[key] = ambiguous
+				} else {
+					out[key] = want
+				}
+			}
+			i = j
+		}
+	}
+	return out
+}
+
+// equalExact is equality that also keeps int and float apart.
+func equalExact(a, b any) bool {
+	if fingerprintExact(a) != fingerprintExact(b) {
+		return false
+	}
+	return exactText(a) == exactText(b)
+}
+
+func exactText(v any) string {
+	var b strings.Builder
+	writeJSON(&b, v, false)
+	return b.String()
+}
+
+// fingerprintExact is the fingerprint of an exact value: what encoding/json
+// would have decoded, re-encoded with sorted keys.
+func fingerprintExact(v any) string {
+	var b strings.Builder
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case structured.Number:
+			f, _ := float(x)
+			writeFloatFP(&b, f)
+		case []any:
+			b.WriteByte('[')
+			for i, e := range x {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				walk(e)
+			}
+			b.WriteByte(']')
+		case *structured.Object:
+			idx := make([]int, x.Len())
+			for i := range idx {
+				idx[i] = i
+			}
+			sort.Slice(idx, func(i, j int) bool { return x.Keys[idx[i]] < x.Keys[idx[j]] })
+			b.WriteByte('{')
+			for n, i := range idx {
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				k, _ := json.Marshal(x.Keys[i])
+				b.Write(k)
+				b.WriteByte(':')
+				walk(x.Values[i])
+			}
+			b.WriteByte('}')
+		default:
+			k, _ := json.Marshal(x)
+			b.Write(k)
+		}
+	}
+	walk(v)
+	return b.String()
+}
+
+func fingerprintGo(v any) string {
+	var b strings.Builder
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case float64:
+			writeFloatFP(&b, x)
+		case []any:
+			b.WriteByte('[')
+			for i, e := range x {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				walk(e)
+			}
+			b.WriteByte(']')
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			b.WriteByte('{')
+			for n, k := range keys {
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				kb, _ := json.Marshal(k)
+				b.Write(kb)
+				b.WriteByte(':')
+				walk(x[k])
+			}
+			b.WriteByte('}')
+		default:
+			k, _ := json.Marshal(x)
+			b.Write(k)
+		}
+	}
+	walk(v)
+	return b.String()
+}
+
+func writeFloatFP(b *strings.Builder, f float64) {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		b.WriteString("inf")
+		return
+	}
+	b.WriteString(FormatFloat(f))
+}
+
+// literal returns the exact value of a literal node.
+func (in *interp) literal(v any) (any, error) {
+	switch x := v.(type) {
+	case nil, bool:
+		return v, nil
+	case string:
+		if fixed, ok := in.lits[rawKey+x].(string); ok && fixed != ambiguous {
+			return fixed, nil
+		}
+		return v, nil
+	}
+	if in.lits != nil {
+		if exact, ok := in.lits[fingerprintGo(v)]; ok && exact != ambiguous {
+			return exact, nil
+		}
+	}
+	return fromGo(v), nil
+}
+
+// fromGo converts an encoding/json value into the structured model.
+func fromGo(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+			return intNum(big.NewInt(int64(x)))
+		}
+		return floatNum(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = fromGo(e)
+		}
+		return out
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		o := structured.NewObject(len(keys))
+		for _, k := range keys {
+			o.Set(k, fromGo(x[k]))
+		}
+		return o
+	}
+	return v
+}
