@@ -1,0 +1,80 @@
+package docgen
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"time"
+)
+
+// zipEpoch is the modification time of every zip entry (the earliest MS-DOS date),
+// so that archives do not depend on the clock.
+var zipEpoch = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// zipPart is one entry of an Office Open XML package.
+type zipPart struct {
+	name string
+	data string
+}
+
+// writeZip writes the parts in the given order ([Content_Types].xml first, as
+// Office expects) with deflate compression and fixed timestamps.
+func writeZip(parts []zipPart) ([]byte, error) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, p := range parts {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: p.name, Method: zip.Deflate, Modified: zipEpoch})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write([]byte(p.data)); err != nil {
+			return nil, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// esc escapes text for XML character data and attribute values; characters that
+// XML 1.0 forbids become U+FFFD.
+func esc(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s))
+	return b.String()
+}
+
+// escKeepNL escapes like esc but keeps newlines and tabs raw (for text nodes).
+func escKeepNL(s string) string {
+	r := esc(s)
+	r = strings.ReplaceAll(r, "&#xA;", "\n")
+	return strings.ReplaceAll(r, "&#x9;", "\t")
+}
+
+const xmlHeader = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n"
+
+func corePropsXML(title string) string {
+	return xmlHeader + `<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:dcmitype="http://purl.org/dc/dcmitype/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">` +
+		`<dc:title>` + esc(title) + `</dc:title><dc:creator>precisiond</dc:creator><cp:lastModifiedBy>precisiond</cp:lastModifiedBy>` +
+		`<dcterms:created xsi:type="dcterms:W3CDTF">` + fixedTimestamp + `</dcterms:created>` +
+		`<dcterms:modified xsi:type="dcterms:W3CDTF">` + fixedTimestamp + `</dcterms:modified></cp:coreProperties>`
+}
+
+func appPropsXML() string {
+	return xmlHeader + `<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"><Application>precisiond</Application></Properties>`
+}
+
+const rootRels = xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+	`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="%s"/>` +
+	`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>` +
+	`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties" Target="docProps/app.xml"/>` +
+	`</Relationships>`
+
+// externalLink reports whether a link can be a hyperlink relationship of an OOXML
+// document (absolute http, https or mailto URL).
+func externalLink(u string) bool {
+	l := strings.ToLower(u)
+	return strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "mailto:")
+}

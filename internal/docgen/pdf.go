@@ -1,0 +1,927 @@
+package docgen
+
+import (
+	"bytes"
+	"compress/zlib"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf16"
+)
+
+//go:embed fonts/DejaVuSans.ttf
+var fontSans []byte
+
+//go:embed fonts/DejaVuSansMono.ttf
+var fontMono []byte
+
+//go:embed fonts/wqy-microhei.ttc
+var fontCJK []byte
+
+// Font slots of a PDF: 0 = sans, 1 = mono, 2 = CJK fallback.
+const (
+	fSans = iota
+	fMono
+	fCJK
+	numFonts
+)
+
+var (
+	fontsOnce sync.Once
+	fonts     [numFonts]*ttFont
+	fontsErr  error
+)
+
+func loadFonts() ([numFonts]*ttFont, error) {
+	fontsOnce.Do(func() {
+		for i, d := range []struct {
+			name string
+			data []byte
+		}{{"DejaVuSans", fontSans}, {"DejaVuSansMono", fontMono}, {"WenQuanYiMicroHei", fontCJK}} {
+			f, err := parseTTF(d.name, d.data)
+			if err != nil {
+				fontsErr = fmt.Errorf("font %s: %w", d.name, err)
+				return
+			}
+			fonts[i] = f
+		}
+	})
+	return fonts, fontsErr
+}
+
+// Page geometry in points (A4).
+const (
+	pageW    = 595.28
+	pageH    = 841.89
+	pMargin  = 56.69 // 20 mm
+	contentW = pageW - 2*pMargin
+	bodySize = 10.5
+	codeSize = 9.0
+	cellPad  = 4.0
+	leadMul  = 1.35
+	// MaxPDFPages bounds the output; a larger document is a *LimitError.
+	MaxPDFPages = 2000
+)
+
+var headingPt = [6]float64{20, 16, 13.5, 12, 11, 10.5}
+
+// textStyle is the style of a run of text as the PDF draws it.
+type textStyle struct {
+	size   float64
+	bold   bool
+	italic bool
+	strike bool
+	code   bool
+	link   string
+	gray   bool
+}
+
+// atom is an unbreakable piece of a line: a word, a space, one CJK character or
+// a hard line break.
+type atom struct {
+	text  string
+	st    textStyle
+	space bool
+	nl    bool
+	w     float64
+}
+
+type placed struct {
+	atom
+	x float64
+}
+
+type pdfLine struct {
+	atoms  []placed
+	height float64
+	ascent float64
+}
+
+type pdfPage struct {
+	content bytes.Buffer
+	annots  []string
+}
+
+type pdfWriter struct {
+	ctx   context.Context
+	fonts [numFonts]*ttFont
+	used  [numFonts]map[uint16]rune
+	pages []*pdfPage
+	page  *pdfPage
+	y     float64
+	count int
+}
+
+func renderPDF(ctx context.Context, doc *Document, title string) ([]byte, error) {
+	fs, err := loadFonts()
+	if err != nil {
+		return nil, err
+	}
+	w := &pdfWriter{ctx: ctx, fonts: fs}
+	for i := range w.used {
+		w.used[i] = map[uint16]rune{}
+	}
+	if err := w.newPage(); err != nil {
+		return nil, err
+	}
+	if err := w.blocks(doc.Blocks, 0); err != nil {
+		return nil, err
+	}
+	return w.finish(title)
+}
+
+func (w *pdfWriter) newPage() error {
+	if len(w.pages) >= MaxPDFPages {
+		return &LimitError{Reason: "too_many_pages", Message: fmt.Sprintf("the PDF would have more than %d pages", MaxPDFPages)}
+	}
+	w.page = &pdfPage{}
+	w.pages = append(w.pages, w.page)
+	w.y = pageH - pMargin
+	return nil
+}
+
+// ensure starts a new page unless h points fit above the bottom margin.
+func (w *pdfWriter) ensure(h float64) error {
+	if w.y-h < pMargin && w.y < pageH-pMargin-0.1 {
+		return w.newPage()
+	}
+	return nil
+}
+
+// fontFor picks the font slot and glyph for a rune: the style's primary font when
+// it has the glyph, else the other Latin font, else the CJK fallback, else the
+// primary font's .notdef.
+func (w *pdfWriter) fontFor(r rune, code bool) (int, uint16) {
+	order := [3]int{fSans, fMono, fCJK}
+	if code {
+		order = [3]int{fMono, fSans, fCJK}
+	}
+	for _, slot := range order {
+		if g, ok := w.fonts[slot].glyph(r); ok {
+			return slot, g
+		}
+	}
+	return order[0], 0
+}
+
+func (w *pdfWriter) runeWidth(r rune, st textStyle) float64 {
+	slot, g := w.fontFor(r, st.code)
+	f := w.fonts[slot]
+	return float64(f.advance(g)) * st.size / float64(f.unitsPerEm)
+}
+
+func (w *pdfWriter) textWidth(s string, st textStyle) float64 {
+	var t float64
+	for _, r := range s {
+		t += w.runeWidth(r, st)
+	}
+	return t
+}
+
+// breaksAlone reports whether a line may break before and after r (CJK scripts
+// have no spaces between words).
+func breaksAlone(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) ||
+		(r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF)
+}
+
+func (w *pdfWriter) atoms(in []Inline, base textStyle) []atom {
+	var out []atom
+	for _, r := range in {
+		if r.Break {
+			out = append(out, atom{nl: true})
+			continue
+		}
+		st := base
+		st.bold = st.bold || r.Bold
+		st.italic = st.italic || r.Italic
+		st.strike = r.Strike
+		st.code = st.code || r.Code
+		st.link = r.Link
+		var word strings.Builder
+		flush := func() {
+			if word.Len() > 0 {
+				s := word.String()
+				out = append(out, atom{text: s, st: st, w: w.textWidth(s, st)})
+				word.Reset()
+			}
+		}
+		for _, c := range r.Text {
+			switch {
+			case c == '\t':
+				c = ' '
+				fallthrough
+			case c == ' ' || c == '\n':
+				flush()
+				out = append(out, atom{text: " ", st: st, space: true, w: w.runeWidth(' ', st)})
+			case unicode.IsControl(c):
+			case breaksAlone(c):
+				flush()
+				out = append(out, atom{text: string(c), st: st, w: w.runeWidth(c, st)})
+			default:
+				word.WriteRune(c)
+			}
+		}
+		flush()
+	}
+	return out
+}
+
+// wrap breaks atoms into lines no wider than width.
+func (w *pdfWriter) wrap(atoms []atom, width float64, minSize float64) []pdfLine {
+	var lines []pdfLine
+	var cur pdfLine
+	x := 0.0
+	pendingSpace := 0.0
+	var spaceAtom *atom
+	emit := func() {
+		lines = append(lines, cur)
+		cur = pdfLine{}
+		x, pendingSpace, spaceAtom = 0, 0, nil
+	}
+	add := func(a atom) {
+		if spaceAtom != nil && len(cur.atoms) > 0 {
+			cur.atoms = append(cur.atoms, placed{*spaceAtom, x})
+			x += pendingSpace
+		}
+		spaceAtom, pendingSpace = nil, 0
+		cur.atoms = append(cur.atoms, placed{a, x})
+		x += a.w
+		cur.height = max(cur.height, a.st.size*leadMul)
+	}
+	for _, a := range atoms {
+		switch {
+		case a.nl:
+			if cur.height == 0 {
+				cur.height = minSize * leadMul
+			}
+			emit()
+		case a.space:
+			if len(cur.atoms) > 0 {
+				aa := a
+				spaceAtom, pendingSpace = &aa, a.w
+			}
+		default:
+			if len(cur.atoms) > 0 && x+pendingSpace+a.w > width {
+				emit()
+			}
+			if a.w > width {
+				// A word wider than the line is broken between characters.
+				var part strings.Builder
+				pw := 0.0
+				for _, r := range a.text {
+					rw := w.runeWidth(r, a.st)
+					if pw+rw > width-x && (part.Len() > 0 || len(cur.atoms) > 0) {
+						if part.Len() > 0 {
+							add(atom{text: part.String(), st: a.st, w: pw})
+						}
+						emit()
+						part.Reset()
+						pw = 0
+					}
+					part.WriteRune(r)
+					pw += rw
+				}
+				if part.Len() > 0 {
+					add(atom{text: part.String(), st: a.st, w: pw})
+				}
+				continue
+			}
+			add(a)
+		}
+	}
+	if len(cur.atoms) > 0 || len(lines) == 0 {
+		if cur.height == 0 {
+			cur.height = minSize * leadMul
+		}
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+func pdfNum(v float64) string {
+	s := strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+// drawLine draws one laid-out line with its left edge at x0 and its top at w.y,
+// then moves w.y down by the line height.
+func (w *pdfWriter) drawLine(l pdfLine, x0 float64) {
+	base := w.y - l.height/leadMul*0.95
+	c := &w.page.content
+	for _, p := range l.atoms {
+		if p.space && p.st.link == "" && !p.st.strike {
+			continue
+		}
+		x := x0 + p.x
+		st := p.st
+		// Split the atom into runs that use one font each.
+		type seg struct {
+			slot   int
+			glyphs []uint16
+		}
+		var segs []seg
+		for _, r := range p.text {
+			slot, g := w.fontFor(r, st.code)
+			if _, ok := w.used[slot][g]; !ok {
+				w.used[slot][g] = r
+			}
+			if n := len(segs); n > 0 && segs[n-1].slot == slot {
+				segs[n-1].glyphs = append(segs[n-1].glyphs, g)
+			} else {
+				segs = append(segs, seg{slot, []uint16{g}})
+			}
+		}
+		color := "0 0 0"
+		switch {
+		case st.link != "":
+			color = "0.02 0.35 0.75"
+		case st.gray:
+			color = "0.35 0.35 0.35"
+		}
+		c.WriteString("BT " + color + " rg " + color + " RG\n")
+		if st.bold {
+			fmt.Fprintf(c, "2 Tr %s w\n", pdfNum(st.size*0.035))
+		}
+		skew := "0"
+		if st.italic {
+			skew = "0.2"
+		}
+		sx := x
+		for _, s := range segs {
+			f := w.fonts[s.slot]
+			fmt.Fprintf(c, "/F%d %s Tf 1 0 %s 1 %s %s Tm <", s.slot+1, pdfNum(st.size), skew, pdfNum(sx), pdfNum(base))
+			var adv int
+			for _, g := range s.glyphs {
+				fmt.Fprintf(c, "%04X", g)
+				adv += f.advance(g)
+			}
+			c.WriteString("> Tj\n")
+			sx += float64(adv) * st.size / float64(f.unitsPerEm)
+		}
+		if st.bold {
+			c.WriteString("0 Tr\n")
+		}
+		c.WriteString("ET\n")
+		if st.link != "" || st.strike {
+			y := base - st.size*0.12
+			if st.strike {
+				y = base + st.size*0.3
+			}
+			fmt.Fprintf(c, "%s RG %s w %s %s m %s %s l S\n", color, pdfNum(st.size*0.06), pdfNum(x), pdfNum(y), pdfNum(x+p.w), pdfNum(y))
+		}
+		if st.link != "" && externalLink(st.link) {
+			w.page.annots = append(w.page.annots, fmt.Sprintf("<< /Type /Annot /Subtype /Link /Rect [%s %s %s %s] /Border [0 0 0] /A << /S /URI /URI %s >> >>",
+				pdfNum(x), pdfNum(base-st.size*0.25), pdfNum(x+p.w), pdfNum(base+st.size*0.85), pdfASCIIString(st.link)))
+		}
+	}
+	w.y -= l.height
+}
+
+// pdfASCIIString writes s as a PDF literal string; non-ASCII bytes are
+// percent-encoded (URIs are ASCII).
+func pdfASCIIString(s string) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '(' || c == ')' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c >= 0x7F:
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// paragraph lays out and draws runs at indentation x0 with the given width.
+func (w *pdfWriter) paragraph(in []Inline, st textStyle, x0, width float64, after float64, keepWith float64) error {
+	lines := w.wrap(w.atoms(in, st), width, st.size)
+	for i, l := range lines {
+		need := l.height
+		if i == 0 {
+			need += keepWith
+		}
+		if err := w.ensure(need); err != nil {
+			return err
+		}
+		w.drawLine(l, x0)
+	}
+	w.y -= after
+	return nil
+}
+
+func (w *pdfWriter) rule(x0, x1, y float64, gray float64, width float64) {
+	fmt.Fprintf(&w.page.content, "%s G %s w %s %s m %s %s l S\n", pdfNum(gray), pdfNum(width), pdfNum(x0), pdfNum(y), pdfNum(x1), pdfNum(y))
+}
+
+func (w *pdfWriter) blocks(bs []Block, indent float64) error {
+	width := contentW - indent
+	x0 := pMargin + indent
+	for _, b := range bs {
+		w.count++
+		if w.count%16 == 0 {
+			if err := w.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		switch b.Kind {
+		case Heading:
+			size := headingPt[min(max(b.Level, 1), 6)-1]
+			w.y -= size * 0.6
+			if err := w.paragraph(b.Inlines, textStyle{size: size, bold: true}, x0, width, size*0.35, 3*bodySize*leadMul); err != nil {
+				return err
+			}
+		case Paragraph:
+			if err := w.paragraph(b.Inlines, textStyle{size: bodySize}, x0, width, 6, 0); err != nil {
+				return err
+			}
+		case List:
+			if err := w.list(b, indent); err != nil {
+				return err
+			}
+		case Table:
+			if err := w.table(b, x0, width); err != nil {
+				return err
+			}
+		case Code:
+			if err := w.code(b.Text, x0, width); err != nil {
+				return err
+			}
+		case Quote:
+			top := w.y
+			startPage := w.page
+			if err := w.blocks(b.Children, indent+14); err != nil {
+				return err
+			}
+			if w.page == startPage {
+				// The bar is drawn for the part on the quote's last page only when
+				// it started there; a quote across pages keeps its indentation.
+				fmt.Fprintf(&w.page.content, "0.75 G 2 w %s %s m %s %s l S\n", pdfNum(x0+4), pdfNum(top), pdfNum(x0+4), pdfNum(w.y+6))
+			}
+		case Rule:
+			if err := w.ensure(14); err != nil {
+				return err
+			}
+			w.y -= 7
+			w.rule(x0, x0+width, w.y, 0.6, 0.75)
+			w.y -= 7
+		}
+	}
+	return nil
+}
+
+func (w *pdfWriter) list(b Block, indent float64) error {
+	const step = 18.0
+	x0 := pMargin + indent
+	for k, it := range b.Items {
+		marker := "•"
+		if b.Ordered {
+			marker = strconv.Itoa(b.Start+k) + "."
+		}
+		if it.Task != nil {
+			if *it.Task {
+				marker = "☒"
+			} else {
+				marker = "☐"
+			}
+		}
+		st := textStyle{size: bodySize}
+		if err := w.ensure(bodySize * leadMul); err != nil {
+			return err
+		}
+		mw := w.textWidth(marker, st)
+		markLine := pdfLine{atoms: []placed{{atom{text: marker, st: st, w: mw}, 0}}, height: bodySize * leadMul}
+		saved := w.y
+		w.drawLine(markLine, x0+step-4-mw)
+		w.y = saved
+		if len(it.Blocks) == 0 {
+			w.y -= bodySize * leadMul
+		}
+		for i, child := range it.Blocks {
+			if err := w.blocks([]Block{child}, indent+step); err != nil {
+				return err
+			}
+			if i == len(it.Blocks)-1 && child.Kind == Paragraph {
+				w.y += 4 // list items sit closer than paragraphs
+			}
+		}
+	}
+	w.y -= 4
+	return nil
+}
+
+func (w *pdfWriter) code(text string, x0, width float64) error {
+	st := textStyle{size: codeSize, code: true}
+	lh := codeSize * leadMul
+	var lines []pdfLine
+	for _, src := range strings.Split(text, "\n") {
+		src = strings.ReplaceAll(src, "\t", "    ")
+		// Keep leading spaces: render them as one word of spaces.
+		trimmed := strings.TrimLeft(src, " ")
+		lead := len(src) - len(trimmed)
+		var atoms []atom
+		if lead > 0 {
+			sp := strings.Repeat(" ", lead)
+			atoms = append(atoms, atom{text: sp, st: st, w: w.textWidth(sp, st)})
+		}
+		atoms = append(atoms, w.atoms([]Inline{{Text: trimmed, Code: true}}, st)...)
+		lines = append(lines, w.wrap(atoms, width-12, codeSize)...)
+	}
+	w.y -= 2
+	for _, l := range lines {
+		if err := w.ensure(lh); err != nil {
+			return err
+		}
+		fmt.Fprintf(&w.page.content, "0.95 g %s %s %s %s re f\n", pdfNum(x0), pdfNum(w.y-l.height), pdfNum(width), pdfNum(l.height))
+		w.drawLine(l, x0+6)
+	}
+	w.y -= 8
+	return nil
+}
+
+type tableLayout struct {
+	x0     float64
+	widths []float64
+	align  []string
+}
+
+func (w *pdfWriter) table(t Block, x0, avail float64) error {
+	ncol := len(t.Align)
+	if ncol == 0 {
+		return nil
+	}
+	size := bodySize - 1
+	head := textStyle{size: size, bold: true}
+	body := textStyle{size: size}
+	rows := append([][][]Inline{t.Header}, t.Rows...)
+	natural := make([]float64, ncol)
+	minW := make([]float64, ncol)
+	for r, row := range rows {
+		st := body
+		if r == 0 {
+			st = head
+		}
+		for c := 0; c < ncol && c < len(row); c++ {
+			var lineW float64
+			for _, a := range w.atoms(row[c], st) {
+				if a.nl {
+					lineW = 0
+					continue
+				}
+				lineW += a.w
+				natural[c] = max(natural[c], lineW)
+				if !a.space {
+					minW[c] = max(minW[c], min(a.w, avail/float64(ncol)))
+				}
+			}
+		}
+	}
+	widths := make([]float64, ncol)
+	total := 0.0
+	for c := range natural {
+		natural[c] += 2 * cellPad
+		minW[c] += 2 * cellPad
+		total += natural[c]
+	}
+	if total <= avail {
+		copy(widths, natural)
+	} else {
+		// Give every column its longest word, then share the rest in proportion
+		// to how much more each column would like.
+		base := 0.0
+		for c := range minW {
+			base += minW[c]
+		}
+		if base > avail {
+			for c := range widths {
+				widths[c] = avail / float64(ncol)
+			}
+		} else {
+			extra := avail - base
+			want := 0.0
+			for c := range natural {
+				want += natural[c] - minW[c]
+			}
+			for c := range widths {
+				widths[c] = minW[c]
+				if want > 0 {
+					widths[c] += extra * (natural[c] - minW[c]) / want
+				}
+			}
+		}
+	}
+	lay := &tableLayout{x0: x0, widths: widths, align: t.Align}
+	layoutRow := func(row [][]Inline, st textStyle) [][]pdfLine {
+		cells := make([][]pdfLine, ncol)
+		for c := 0; c < ncol; c++ {
+			var in []Inline
+			if c < len(row) {
+				in = row[c]
+			}
+			cells[c] = w.wrap(w.atoms(in, st), widths[c]-2*cellPad, st.size)
+		}
+		return cells
+	}
+	header := layoutRow(t.Header, head)
+	w.y -= 2
+	if err := w.drawRow(lay, header, true, nil); err != nil {
+		return err
+	}
+	for i, row := range t.Rows {
+		if i%32 == 0 {
+			if err := w.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := w.drawRow(lay, layoutRow(row, body), false, header); err != nil {
+			return err
+		}
+	}
+	w.y -= 8
+	return nil
+}
+
+// drawRow draws one table row; a row that does not fit continues on the next page
+// (with the header repeated), split between lines if it is taller than a page.
+func (w *pdfWriter) drawRow(lay *tableLayout, cells [][]pdfLine, isHeader bool, header [][]pdfLine) error {
+	pos := make([]int, len(cells))
+	first := true
+	for {
+		remaining := 0.0
+		for c := range cells {
+			h := 0.0
+			for _, l := range cells[c][pos[c]:] {
+				h += l.height
+			}
+			remaining = max(remaining, h)
+		}
+		if !first && remaining == 0 {
+			return nil
+		}
+		avail := w.y - pMargin - 2*cellPad
+		if remaining > avail && (first || avail < 2*bodySize*leadMul) {
+			freshPage := w.y >= pageH-pMargin-0.1
+			if !freshPage {
+				if err := w.newPage(); err != nil {
+					return err
+				}
+				if !isHeader && header != nil {
+					if err := w.drawRow(lay, header, true, nil); err != nil {
+						return err
+					}
+				}
+				avail = w.y - pMargin - 2*cellPad
+			}
+		}
+		first = false
+		// Take as many lines of each cell as fit.
+		rowH := 0.0
+		take := make([]int, len(cells))
+		for c := range cells {
+			h := 0.0
+			for _, l := range cells[c][pos[c]:] {
+				if h+l.height > avail && take[c] > 0 {
+					break
+				}
+				h += l.height
+				take[c]++
+			}
+			rowH = max(rowH, h)
+		}
+		rowH += 2 * cellPad
+		top := w.y
+		x := lay.x0
+		content := &w.page.content
+		if isHeader {
+			fmt.Fprintf(content, "0.9 g %s %s %s %s re f\n", pdfNum(lay.x0), pdfNum(top-rowH), pdfNum(sum(lay.widths)), pdfNum(rowH))
+		}
+		for c := range cells {
+			w.y = top - cellPad
+			for _, l := range cells[c][pos[c] : pos[c]+take[c]] {
+				lw := 0.0
+				if n := len(l.atoms); n > 0 {
+					lw = l.atoms[n-1].x + l.atoms[n-1].w
+				}
+				off := cellPad
+				switch lay.align[c] {
+				case "right":
+					off = lay.widths[c] - cellPad - lw
+				case "center":
+					off = (lay.widths[c] - lw) / 2
+				}
+				w.drawLine(l, x+off)
+			}
+			pos[c] += take[c]
+			fmt.Fprintf(content, "0.5 G 0.5 w %s %s %s %s re S\n", pdfNum(x), pdfNum(top-rowH), pdfNum(lay.widths[c]), pdfNum(rowH))
+			x += lay.widths[c]
+		}
+		w.y = top - rowH
+		done := true
+		for c := range cells {
+			if pos[c] < len(cells[c]) {
+				done = false
+			}
+		}
+		if done {
+			return nil
+		}
+		if err := w.newPage(); err != nil {
+			return err
+		}
+	}
+}
+
+func sum(v []float64) float64 {
+	t := 0.0
+	for _, x := range v {
+		t += x
+	}
+	return t
+}
+
+// pdfTextString encodes s as a PDF text string (UTF-16BE with BOM, hex).
+func pdfTextString(s string) string {
+	var b strings.Builder
+	b.WriteString("<FEFF")
+	for _, u := range utf16.Encode([]rune(s)) {
+		fmt.Fprintf(&b, "%04X", u)
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+func deflate(data []byte) []byte {
+	var b bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&b, zlib.BestCompression)
+	_, _ = zw.Write(data)
+	_ = zw.Close()
+	return b.Bytes()
+}
+
+// finish writes the PDF file: catalog, page tree, pages, fonts, info, xref.
+func (w *pdfWriter) finish(title string) ([]byte, error) {
+	var objs [][]byte // object i+1
+	alloc := func() int { objs = append(objs, nil); return len(objs) }
+	set := func(id int, s string) { objs[id-1] = []byte(s) }
+	stream := func(id int, dict string, data []byte) {
+		z := deflate(data)
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "<< %s /Filter /FlateDecode /Length %d >>\nstream\n", dict, len(z))
+		b.Write(z)
+		b.WriteString("\nendstream")
+		objs[id-1] = b.Bytes()
+	}
+	catalog := alloc()
+	pagesID := alloc()
+	info := alloc()
+
+	// Fonts actually used.
+	var fontRes strings.Builder
+	for slot := 0; slot < numFonts; slot++ {
+		used := w.used[slot]
+		if len(used) == 0 {
+			continue
+		}
+		f := w.fonts[slot]
+		gids := make([]int, 0, len(used))
+		gset := map[uint16]bool{}
+		for g := range used {
+			gids = append(gids, int(g))
+			gset[g] = true
+		}
+		sort.Ints(gids)
+		tag := subsetTag(f.name, gids)
+		baseFont := tag + "+" + f.name
+		scale := func(v int) int { return int(math.Round(float64(v) * 1000 / float64(f.unitsPerEm))) }
+
+		type0, cid, desc, file, toUni := alloc(), alloc(), alloc(), alloc(), alloc()
+		fmt.Fprintf(&fontRes, "/F%d %d 0 R ", slot+1, type0)
+		set(type0, fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /%s /Encoding /Identity-H /DescendantFonts [%d 0 R] /ToUnicode %d 0 R >>", baseFont, cid, toUni))
+		var wArr strings.Builder
+		for i := 0; i < len(gids); {
+			j := i
+			for j+1 < len(gids) && gids[j+1] == gids[j]+1 {
+				j++
+			}
+			fmt.Fprintf(&wArr, "%d [", gids[i])
+			for k := i; k <= j; k++ {
+				if k > i {
+					wArr.WriteByte(' ')
+				}
+				wArr.WriteString(strconv.Itoa(scale(f.advance(uint16(gids[k])))))
+			}
+			wArr.WriteString("] ")
+			i = j + 1
+		}
+		set(cid, fmt.Sprintf("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /%s /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor %d 0 R /DW 1000 /W [%s] /CIDToGIDMap /Identity >>",
+			baseFont, desc, strings.TrimSpace(wArr.String())))
+		flags := 32
+		if f.fixedPitch {
+			flags |= 1
+		}
+		set(desc, fmt.Sprintf("<< /Type /FontDescriptor /FontName /%s /Flags %d /FontBBox [%d %d %d %d] /ItalicAngle 0 /Ascent %d /Descent %d /CapHeight %d /StemV 80 /FontFile2 %d 0 R >>",
+			baseFont, flags, scale(f.bbox[0]), scale(f.bbox[1]), scale(f.bbox[2]), scale(f.bbox[3]), scale(f.ascent), scale(f.descent), scale(f.capHeight), file))
+		sub := f.subset(gset)
+		stream(file, fmt.Sprintf("/Length1 %d", len(sub)), sub)
+		stream(toUni, "", toUnicodeCMap(used, gids))
+	}
+
+	pageIDs := make([]int, len(w.pages))
+	for i, p := range w.pages {
+		pageIDs[i] = alloc()
+		contentID := alloc()
+		annots := ""
+		if len(p.annots) > 0 {
+			annots = " /Annots [" + strings.Join(p.annots, " ") + "]"
+		}
+		set(pageIDs[i], fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %s %s] /Resources << /Font << %s>> >> /Contents %d 0 R%s >>",
+			pagesID, pdfNum(pageW), pdfNum(pageH), fontRes.String(), contentID, annots))
+		stream(contentID, "", p.content.Bytes())
+	}
+	var kids strings.Builder
+	for i, id := range pageIDs {
+		if i > 0 {
+			kids.WriteByte(' ')
+		}
+		fmt.Fprintf(&kids, "%d 0 R", id)
+	}
+	set(pagesID, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids.String(), len(pageIDs)))
+	set(catalog, fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pagesID))
+	set(info, fmt.Sprintf("<< /Title %s /Producer (precisiond) >>", pdfTextString(title)))
+
+	var out bytes.Buffer
+	out.WriteString("%PDF-1.7\n%\xE2\xE3\xCF\xD3\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = out.Len()
+		fmt.Fprintf(&out, "%d 0 obj\n", i+1)
+		out.Write(o)
+		out.WriteString("\nendobj\n")
+	}
+	xref := out.Len()
+	fmt.Fprintf(&out, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&out, "%010d 00000 n \n", off)
+	}
+	sumID := sha256.Sum256(out.Bytes())
+	fmt.Fprintf(&out, "trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R /ID [<%x> <%x>] >>\nstartxref\n%d\n%%%%EOF\n",
+		len(objs)+1, catalog, info, sumID[:16], sumID[:16], xref)
+	return out.Bytes(), nil
+}
+
+// subsetTag derives the six-letter subset prefix from the glyph set, so that the
+// same document always gets the same tag.
+func subsetTag(name string, gids []int) string {
+	h := sha256.New()
+	h.Write([]byte(name))
+	for _, g := range gids {
+		fmt.Fprintf(h, "%d,", g)
+	}
+	sum := h.Sum(nil)
+	tag := make([]byte, 6)
+	for i := range tag {
+		tag[i] = 'A' + sum[i]%26
+	}
+	return string(tag)
+}
+
+func toUnicodeCMap(used map[uint16]rune, gids []int) []byte {
+	var b bytes.Buffer
+	b.WriteString("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n")
+	var entries []int
+	for _, g := range gids {
+		if g != 0 {
+			entries = append(entries, g)
+		}
+	}
+	for i := 0; i < len(entries); i += 100 {
+		chunk := entries[i:min(i+100, len(entries))]
+		fmt.Fprintf(&b, "%d beginbfchar\n", len(chunk))
+		for _, g := range chunk {
+			fmt.Fprintf(&b, "<%04X> <", g)
+			for _, u := range utf16.Encode([]rune{used[uint16(g)]}) {
+				fmt.Fprintf(&b, "%04X", u)
+			}
+			b.WriteString(">\n")
+		}
+		b.WriteString("endbfchar\n")
+	}
+	b.WriteString("endcmap\nCMapName currentdict /CIDInit /ProcSet findresource /CMapName get exch defineresource pop\nend\nend\n")
+	return b.Bytes()
+}
