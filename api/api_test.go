@@ -1,0 +1,331 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// fakeContract is a minimal valid contract for the behaviour tool below.
+const fakeContract = `{
+ "tool": "behave", "contract_version": "1.0.0", "title": "Test tool",
+ "description": "Behaves as its mode says; for API tests only.",
+ "determinism": "input_only", "source_policy": {"kind": "test", "name": "test"},
+ "access_kind": "read", "evidence_policy": {"redact_input_fields": ["secret"], "replacement": "sha256_and_utf8_bytes"},
+ "limits": {"max_result_chars": 10},
+ "inputSchema": {"type": "object", "additionalProperties": false, "required": ["mode"],
+   "properties": {"mode": {"type": "string", "description": "what to do"},
+                  "n": {"type": "integer", "maximum": 5, "default": 1, "description": "a number"},
+                  "secret": {"type": "string", "description": "redacted"}}},
+ "outputSchema": {"type": "object", "additionalProperties": false, "required": ["n"],
+   "properties": {"n": {"type": "integer", "description": "echo"}}},
+ "examples": [{"title": "ok", "args": {"mode": "ok"}, "facts": {"n": 1}},
+              {"title": "ok 2", "args": {"mode": "ok", "n": 2}, "facts": {"n": 2}}]
+}`
+
+// behaveTool fails in whichever way its mode asks, to exercise every error row.
+type behaveTool struct{ c *contracts.Contract }
+
+func (b behaveTool) Contract() *contracts.Contract { return b.c }
+
+func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Output, error) {
+	n := args["n"]
+	switch args["mode"] {
+	case "domain":
+		return tools.Output{}, tools.Fail("division_by_zero", "division by zero")
+	case "cost":
+		return tools.Output{}, tools.TooCostly("exponent_too_large", "exponent too large")
+	case "slow":
+		<-ctx.Done()
+		return tools.Output{}, ctx.Err()
+	case "stuck": // ignores its context: the deadline must still hold
+		time.Sleep(300 * time.Millisecond)
+	case "panic":
+		panic("boom with a secret inside")
+	case "bug":
+		return tools.Output{}, errors.New("database password is hunter2")
+	case "badfacts":
+		return tools.Output{Facts: map[string]any{"n": "not a number"}, Text: "x", Warnings: []tools.Warning{}}, nil
+	case "long":
+		return tools.Output{Facts: map[string]any{"n": n}, Text: "more than ten characters", Warnings: []tools.Warning{}}, nil
+	}
+	return tools.Output{Facts: map[string]any{"n": n}, Text: "ok", Warnings: []tools.Warning{}}, nil
+}
+
+func newTestServer(t *testing.T, limiter *tools.Limiter) (*httptest.Server, *tools.Registry, *syncBuf) {
+	t.Helper()
+	c, err := contracts.Parse([]byte(fakeContract))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcd := tools.Builtin(tools.Deps{})[0]
+	reg := tools.NewRegistry([]tools.Tool{gcd, behaveTool{c}})
+	if limiter != nil {
+		reg.SetLimiter(limiter)
+	}
+	logs := &syncBuf{}
+	srv := New(reg, Options{Logger: newBufLogger(logs), CallTimeout: 100 * time.Millisecond, MaxBodyBytes: 1 << 20})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return ts, reg, logs
+}
+
+func post(t *testing.T, url, contentType, body string) (int, map[string]any, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("response is not JSON: %q", raw)
+	}
+	return resp.StatusCode, m, resp.Header
+}
+
+// TestErrorTable exercises every row of SPEC §5.2 on both routes.
+func TestErrorTable(t *testing.T) {
+	ts, reg, logs := newTestServer(t, nil)
+	_, pin, _ := reg.Lookup("behave")
+	big := `{"tool":"behave","args":{"mode":"` + strings.Repeat("a", 2<<20) + `"}}`
+	cases := []struct {
+		name, body, ct   string
+		code, reason     string
+		legacy, v1Status int
+	}{
+		{"unknown tool", `{"tool":"nope","args":{}}`, "application/json", "unknown_tool", "", 200, 404},
+		{"contract mismatch", `{"tool":"behave","args":{"mode":"ok"},"contract_hash":"` + strings.Repeat("0", 64) + `"}`, "application/json", "contract_mismatch", "", 200, 409},
+		{"pin matches", `{"tool":"behave","args":{"mode":"ok"},"contract_hash":"` + pin + `"}`, "application/json", "", "", 200, 200},
+		{"unknown argument", `{"tool":"behave","args":{"mode":"ok","zzz":1}}`, "application/json", "input_schema_invalid", "", 200, 400},
+		{"wrong type", `{"tool":"behave","args":{"mode":5}}`, "application/json", "input_schema_invalid", "", 200, 400},
+		{"out of range", `{"tool":"behave","args":{"mode":"ok","n":6}}`, "application/json", "input_schema_invalid", "", 200, 400},
+		{"huge exponent", `{"tool":"behave","args":{"mode":"ok","n":1e999999999}}`, "application/json", "invalid_request", "", 400, 400},
+		{"domain error", `{"tool":"behave","args":{"mode":"domain"}}`, "application/json", "tool_execution_error", "division_by_zero", 200, 422},
+		{"cost limit", `{"tool":"behave","args":{"mode":"cost"}}`, "application/json", "cost_limit_exceeded", "exponent_too_large", 200, 422},
+		{"timeout", `{"tool":"behave","args":{"mode":"slow"}}`, "application/json", "timeout", "deadline_exceeded", 200, 504},
+		{"timeout, tool ignores ctx", `{"tool":"behave","args":{"mode":"stuck"}}`, "application/json", "timeout", "deadline_exceeded", 200, 504},
+		{"result too large", `{"tool":"behave","args":{"mode":"long"}}`, "application/json", "tool_result_too_large", "max_result_chars", 200, 422},
+		{"facts fail schema", `{"tool":"behave","args":{"mode":"badfacts"}}`, "application/json", "output_schema_invalid", "", 200, 500},
+		{"panic", `{"tool":"behave","args":{"mode":"panic"}}`, "application/json", "internal_error", "", 200, 500},
+		{"internal error", `{"tool":"behave","args":{"mode":"bug"}}`, "application/json", "internal_error", "", 200, 500},
+		{"malformed JSON", `{"tool":`, "application/json", "invalid_request", "", 400, 400},
+		{"not an object", `[1,2]`, "application/json", "invalid_request", "", 400, 400},
+		{"unknown top-level field", `{"tool":"behave","args":{},"extra":1}`, "application/json", "invalid_request", "", 400, 400},
+		{"args not an object", `{"tool":"behave","args":[1]}`, "application/json", "invalid_request", "", 400, 400},
+		{"tool missing", `{"args":{}}`, "application/json", "invalid_request", "", 400, 400},
+		{"wrong content type", `{"tool":"behave","args":{"mode":"ok"}}`, "text/plain", "unsupported_media_type", "", 415, 415},
+		{"form content type", `{"tool":"behave","args":{"mode":"ok"}}`, "application/x-www-form-urlencoded", "unsupported_media_type", "", 415, 415},
+		{"2 MiB body", big, "application/json", "payload_too_large", "", 413, 413},
+		{"no content type is JSON", `{"tool":"behave","args":{"mode":"ok"}}`, "", "", "", 200, 200},
+	}
+	for _, c := range cases {
+		for _, route := range []string{"/invoke", "/v1/invoke"} {
+			t.Run(c.name+" "+route, func(t *testing.T) {
+				status, body, _ := post(t, ts.URL+route, c.ct, c.body)
+				want := c.legacy
+				if route == "/v1/invoke" {
+					want = c.v1Status
+				}
+				if status != want {
+					t.Errorf("status %d, want %d (body %v)", status, want, body)
+				}
+				if c.code == "" {
+					if body["structured_result"] == nil {
+						t.Errorf("no structured_result: %v", body)
+					}
+					return
+				}
+				if body["error_code"] != c.code {
+					t.Errorf("error_code %v, want %s (%v)", body["error_code"], c.code, body)
+				}
+				if c.reason != "" && body["reason"] != c.reason {
+					t.Errorf("reason %v, want %s", body["reason"], c.reason)
+				}
+				if _, ok := body["error"].(string); !ok {
+					t.Errorf("no error message: %v", body)
+				}
+				if _, ok := body["tool"].(string); !ok {
+					t.Errorf("no tool field: %v", body)
+				}
+			})
+		}
+	}
+	if strings.Contains(logs.String(), "hunter2") == false {
+		t.Error("the internal error was not logged for operators")
+	}
+	// Internal details never reach the client.
+	_, body, _ := post(t, ts.URL+"/invoke", "application/json", `{"tool":"behave","args":{"mode":"bug"}}`)
+	if strings.Contains(fmt.Sprint(body), "hunter2") || strings.Contains(fmt.Sprint(body), "secret") {
+		t.Errorf("internal details leaked: %v", body)
+	}
+}
+
+func TestSchemaErrorDetails(t *testing.T) {
+	ts, _, _ := newTestServer(t, nil)
+	_, body, _ := post(t, ts.URL+"/invoke", "application/json", `{"tool":"gcd_lcm","args":{"a":"x","c":1}}`)
+	if body["error"] != "/a:type" {
+		t.Errorf("error = %v, want /a:type", body["error"])
+	}
+	details, _ := body["details"].([]any)
+	got := map[string]bool{}
+	for _, d := range details {
+		m := d.(map[string]any)
+		got[m["path"].(string)+":"+m["keyword"].(string)] = true
+	}
+	for _, want := range []string{"/a:type", "/b:required", "/c:additionalProperties"} {
+		if !got[want] {
+			t.Errorf("details lack %s: %v", want, details)
+		}
+	}
+}
+
+func TestRedactionAndRequestID(t *testing.T) {
+	ts, _, logs := newTestServer(t, nil)
+	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/invoke", strings.NewReader(`{"tool":"behave","args":{"mode":"ok","secret":"päss"}}`))
+	req.Header.Set("X-Request-Id", "abc-123")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if got := resp.Header.Get("X-Request-Id"); got != "abc-123" {
+		t.Errorf("X-Request-Id = %q", got)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	v, _ := evidence.ParseJSON(raw)
+	sr := v.(map[string]any)["structured_result"].(map[string]any)
+	in := sr["input_normalized"].(map[string]any)
+	want := map[string]any{"sha256": evidence.HashBytes([]byte("päss")), "utf8_bytes": json.Number("5")}
+	if fmt.Sprint(in["secret"]) != fmt.Sprint(want) {
+		t.Errorf("secret = %v, want %v", in["secret"], want)
+	}
+	if strings.Contains(string(raw), "päss") || strings.Contains(logs.String(), "päss") {
+		t.Error("redacted value appears in the response or the logs")
+	}
+	if !strings.Contains(logs.String(), `"request_id":"abc-123"`) {
+		t.Error("request id missing from the access log")
+	}
+	// A hostile request id is replaced, not echoed.
+	req, _ = http.NewRequest(http.MethodPost, ts.URL+"/invoke", strings.NewReader(`{"tool":"behave","args":{"mode":"ok"}}`))
+	req.Header.Set("X-Request-Id", "evil\"id with spaces")
+	resp2, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp2.Body.Close()
+	if got := resp2.Header.Get("X-Request-Id"); got == "" || strings.Contains(got, " ") {
+		t.Errorf("hostile request id handled badly: %q", got)
+	}
+}
+
+func TestDisabledTool(t *testing.T) {
+	ts, reg, _ := newTestServer(t, nil)
+	before := reg.CatalogHash()
+	reg.SetEnabled("behave", false)
+	status, body, _ := post(t, ts.URL+"/v1/invoke", "application/json", `{"tool":"behave","args":{"mode":"ok"}}`)
+	if status != 403 || body["error_code"] != "tool_disabled" || body["reason"] != "disabled" {
+		t.Errorf("disabled: %d %v", status, body)
+	}
+	status, body, _ = post(t, ts.URL+"/invoke", "application/json", `{"tool":"behave","args":{"mode":"ok"}}`)
+	if status != 200 || body["error_code"] != "tool_disabled" {
+		t.Errorf("disabled legacy: %d %v", status, body)
+	}
+	if reg.CatalogHash() == before {
+		t.Error("catalog_hash did not change when a tool was disabled")
+	}
+	resp, err := http.Get(ts.URL + "/tools/behave")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entry map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&entry)
+	resp.Body.Close()
+	if entry["enabled"] != false {
+		t.Errorf("catalogue entry enabled = %v", entry["enabled"])
+	}
+}
+
+func TestOverloaded(t *testing.T) {
+	lim := tools.NewLimiter(1, time.Millisecond, nil)
+	ts, _, _ := newTestServer(t, lim)
+	done := make(chan struct{})
+	go func() { // occupies the only slot for the deadline (100 ms)
+		defer close(done)
+		post(t, ts.URL+"/invoke", "application/json", `{"tool":"behave","args":{"mode":"slow"}}`)
+	}()
+	time.Sleep(30 * time.Millisecond)
+	status, body, hdr := post(t, ts.URL+"/invoke", "application/json", `{"tool":"behave","args":{"mode":"ok"}}`)
+	<-done
+	if status != 503 || body["error_code"] != "overloaded" || hdr.Get("Retry-After") == "" {
+		t.Errorf("overload: %d %v retry-after %q", status, body, hdr.Get("Retry-After"))
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	ts, reg, _ := newTestServer(t, nil)
+	resp, err := http.Get(ts.URL + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&h)
+	resp.Body.Close()
+	if h["status"] != "ok" || fmt.Sprint(h["tools"]) != "[gcd_lcm behave]" || h["catalog_hash"] != reg.CatalogHash() {
+		t.Errorf("health = %v", h)
+	}
+	for _, c := range []struct {
+		method, path string
+		status       int
+	}{
+		{"GET", "/tools/nope", 404}, {"GET", "/nowhere", 404}, {"GET", "/invoke", 405}, {"GET", "/tools", 200},
+	} {
+		req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]any
+		decErr := json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status || decErr != nil {
+			t.Errorf("%s %s: %d (%v), want %d", c.method, c.path, resp.StatusCode, decErr, c.status)
+		}
+	}
+}
+
+// FuzzInvokeBody: request decoding never panics and accepts only well-formed bodies.
+func FuzzInvokeBody(f *testing.F) {
+	for _, s := range []string{`{"tool":"gcd_lcm","args":{"a":1,"b":2}}`, `{"tool":"x"}`, `{`, `[]`, `{"tool":1}`,
+		`{"tool":"a","args":null,"contract_hash":"x"}`, `{"tool":"a","args":{"n":1e999}}`, `"\u0000"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		req, aerr := parseInvokeBody(data)
+		if aerr != nil {
+			if aerr.Code != CodeInvalidRequest {
+				t.Fatalf("unexpected code %s", aerr.Code)
+			}
+			return
+		}
+		if req.Tool == "" || req.Args == nil {
+			t.Fatalf("accepted an incomplete request: %+v", req)
+		}
+	})
+}

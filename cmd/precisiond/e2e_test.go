@@ -1,0 +1,359 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/evidence"
+)
+
+// startMain runs the real wiring on 127.0.0.1:0 and returns its base URL.
+func startMain(t *testing.T, mutate func(*Config)) (string, *Main) {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.DataDir = t.TempDir()
+	if mutate != nil {
+		mutate(&cfg)
+	}
+	m, err := NewMain(cfg, newLogger(io.Discard, "error"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+		m.Close()
+	})
+	return "http://" + m.Addr(), m
+}
+
+func getJSON(t *testing.T, url string) map[string]any {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	v, err := evidence.ParseJSON(b)
+	if err != nil {
+		t.Fatalf("%s: %v", url, err)
+	}
+	return v.(map[string]any)
+}
+
+func invokeRaw(t *testing.T, base string, body []byte) []byte {
+	t.Helper()
+	resp, err := http.Post(base+"/invoke", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, b)
+	}
+	return b
+}
+
+// orchestratorCheck validates a response the way the replaced sidecar's client
+// does, independently of evidence.Verify: identity fields equal to the catalogue
+// entry, input_normalized = sent args + schema defaults (+ redaction), facts valid
+// against the entry's outputSchema, non-empty source, warnings a list, and
+// result_hash recomputed with canonical JSON.
+func orchestratorCheck(t *testing.T, entry map[string]any, sent map[string]any, resp map[string]any) {
+	t.Helper()
+	sr, ok := resp["structured_result"].(map[string]any)
+	if !ok {
+		t.Fatalf("no structured_result: %v", resp)
+	}
+	if sr["status"] != "completed" {
+		t.Errorf("status %v", sr["status"])
+	}
+	if sr["tool"] != entry["name"] || resp["tool"] != entry["name"] {
+		t.Errorf("tool %v / %v, want %v", sr["tool"], resp["tool"], entry["name"])
+	}
+	for _, k := range []string{"contract_id", "contract_version", "contract_hash", "determinism"} {
+		if sr[k] != entry[k] {
+			t.Errorf("%s = %v, catalogue %v", k, sr[k], entry[k])
+		}
+	}
+	// input_normalized: the sent args with top-level defaults applied, redacted.
+	want := map[string]any{}
+	for k, v := range sent {
+		want[k] = v
+	}
+	props, _ := entry["inputSchema"].(map[string]any)["properties"].(map[string]any)
+	for name, p := range props {
+		if d, ok := p.(map[string]any)["default"]; ok {
+			if _, present := want[name]; !present {
+				want[name] = d
+			}
+		}
+	}
+	if ep, ok := entry["evidence_policy"].(map[string]any); ok {
+		if fields, ok := ep["redact_input_fields"].([]any); ok {
+			for _, f := range fields {
+				if s, ok := want[f.(string)].(string); ok {
+					want[f.(string)] = map[string]any{"sha256": evidence.HashBytes([]byte(s)), "utf8_bytes": json.Number(fmt.Sprint(len(s)))}
+				}
+			}
+		}
+	}
+	gotIn, _ := evidence.Canonical(sr["input_normalized"])
+	wantIn, _ := evidence.Canonical(want)
+	if !bytes.Equal(gotIn, wantIn) {
+		t.Errorf("input_normalized %s, want %s", gotIn, wantIn)
+	}
+	facts, _ := sr["facts"].(map[string]any)
+	if err := contracts.ValidateAgainst(entry["outputSchema"].(map[string]any), facts); err != nil {
+		t.Errorf("facts fail outputSchema: %v", err)
+	}
+	src, _ := sr["source"].(map[string]any)
+	for _, k := range []string{"kind", "name", "version"} {
+		if s, _ := src[k].(string); s == "" {
+			t.Errorf("source.%s empty", k)
+		}
+	}
+	if _, ok := sr["warnings"].([]any); !ok {
+		t.Errorf("warnings is not a list: %v", sr["warnings"])
+	}
+	canon, err := evidence.Canonical(map[string]any{"contract_hash": entry["contract_hash"], "input_normalized": sr["input_normalized"], "facts": facts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rh := evidence.HashBytes(canon); rh != sr["result_hash"] {
+		t.Errorf("result_hash %v, recomputed %s", sr["result_hash"], rh)
+	}
+	if _, ok := resp["result"].(string); !ok {
+		t.Errorf("result is not a string")
+	}
+}
+
+// TestEndToEndExamples runs every example of every tool through the real server
+// and checks each response as an orchestrator would; two servers must give
+// byte-identical structured_results.
+func TestEndToEndExamples(t *testing.T) {
+	base1, _ := startMain(t, nil)
+	base2, _ := startMain(t, nil)
+	cat := getJSON(t, base1+"/tools")
+	list := cat["tools"].([]any)
+	if len(list) == 0 {
+		t.Fatal("empty catalogue")
+	}
+	health := getJSON(t, base1+"/health")
+	if health["status"] != "ok" || health["catalog_hash"] != cat["catalog_hash"] || len(health["tools"].([]any)) != len(list) {
+		t.Errorf("health %v disagrees with the catalogue", health)
+	}
+	for _, e := range list {
+		entry := e.(map[string]any)
+		name := entry["name"].(string)
+		h, err := evidence.EntryContractHash(entry)
+		if err != nil || h != entry["contract_hash"] {
+			t.Errorf("%s: contract_hash does not recompute from the catalogue entry (%v)", name, err)
+		}
+		examples := entry["examples"].([]any)
+		if len(examples) < 2 {
+			t.Errorf("%s has %d examples", name, len(examples))
+		}
+		for _, x := range examples {
+			ex := x.(map[string]any)
+			args := ex["args"].(map[string]any)
+			body, _ := evidence.Canonical(map[string]any{"tool": name, "args": args})
+			raw1 := invokeRaw(t, base1, body)
+			raw2 := invokeRaw(t, base2, body)
+			raw1b := invokeRaw(t, base1, body)
+			v, err := evidence.ParseJSON(raw1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp := v.(map[string]any)
+			t.Run(name+"/"+ex["title"].(string), func(t *testing.T) {
+				orchestratorCheck(t, entry, args, resp)
+				gotFacts, _ := evidence.Canonical(resp["structured_result"].(map[string]any)["facts"])
+				wantFacts, _ := evidence.Canonical(ex["facts"])
+				if !bytes.Equal(gotFacts, wantFacts) {
+					t.Errorf("facts %s, documented %s", gotFacts, wantFacts)
+				}
+				if !bytes.Equal(raw1, raw2) || !bytes.Equal(raw1, raw1b) {
+					t.Errorf("responses differ between calls or servers:\n%s\n%s", raw1, raw2)
+				}
+				if err := evidence.Verify(resp["structured_result"].(map[string]any), entry); err != nil {
+					t.Errorf("Verify: %v", err)
+				}
+			})
+		}
+	}
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// buildBinary builds cmd/precisiond once per test run.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "precisiond-bin")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "precisiond")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestBinary runs the real binary: serve in a separate process with flags and env,
+// health, call, verify (good and tampered), version, and graceful SIGTERM.
+func TestBinary(t *testing.T) {
+	bin := buildBinary(t)
+	addr := freeAddr(t)
+	srv := exec.Command(bin, "serve", "--addr", addr)
+	srv.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+t.TempDir(), "PRECISIOND_ADDR=127.0.0.1:1")
+	var stderr bytes.Buffer
+	srv.Stderr = &stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Process.Kill()
+	base := "http://" + addr
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if resp, err := http.Get(base + "/health"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not come up (the flag must override the env): %s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if out, err := exec.Command(bin, "health", "--addr", addr).CombinedOutput(); err != nil {
+		t.Errorf("health: %v %s", err, out)
+	}
+	if err := exec.Command(bin, "health", "--addr", freeAddr(t)).Run(); err == nil {
+		t.Error("health succeeded against a closed port")
+	}
+
+	body := []byte(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`)
+	served := invokeRaw(t, base, body)
+	local, err := exec.Command(bin, "call", "gcd_lcm", `{"a":391,"b":299}`).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(string(local)) != string(served) {
+		t.Errorf("call output differs from /invoke:\n%s\n%s", local, served)
+	}
+	var legacy map[string]any
+	_ = json.Unmarshal(served, &legacy)
+	if legacy["result"] != "GCD(391, 299) = 23  |  LCM(391, 299) = 5083" {
+		t.Errorf("legacy result %q", legacy["result"])
+	}
+
+	verify := func(input []byte, args ...string) (string, error) {
+		cmd := exec.Command(bin, append([]string{"verify"}, args...)...)
+		cmd.Stdin = bytes.NewReader(input)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := verify(served); err != nil {
+		t.Errorf("verify of a genuine response failed: %v %s", err, out)
+	}
+	if out, err := verify(served, "--url", base); err != nil {
+		t.Errorf("verify --url failed: %v %s", err, out)
+	}
+	tampered := bytes.Replace(served, []byte(`"lcm":5083`), []byte(`"lcm":5084`), 1)
+	if out, err := verify(tampered); err == nil {
+		t.Errorf("verify accepted tampered facts: %s", out)
+	}
+
+	if out, err := exec.Command(bin, "version").Output(); err != nil || !strings.HasPrefix(string(out), "precisiond ") {
+		t.Errorf("version: %v %q", err, out)
+	}
+	if err := exec.Command(bin, "bogus").Run(); err == nil {
+		t.Error("unknown command exited 0")
+	}
+
+	if err := srv.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- srv.Wait() }()
+	select {
+	case err := <-waitErr:
+		if err != nil {
+			t.Errorf("server exit: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("server did not stop on SIGINT")
+	}
+	if !strings.Contains(stderr.String(), `"msg":"stopped"`) {
+		t.Errorf("no orderly stop logged: %s", stderr.String())
+	}
+}
+
+func TestConfigPrecedence(t *testing.T) {
+	env := map[string]string{"PRECISIOND_ADDR": "127.0.0.1:9001", "PRECISIOND_CALL_TIMEOUT": "2s", "PRECISIOND_ALLOWED_HOSTS": "a.example, b.example"}
+	cfg, _, err := loadConfig("serve", []string{"--addr", "127.0.0.1:9002"}, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "127.0.0.1:9002" || cfg.CallTimeout != 2*time.Second || !reflect.DeepEqual(cfg.AllowedHosts, []string{"a.example", "b.example"}) {
+		t.Errorf("config = %+v", cfg)
+	}
+	if _, _, err := loadConfig("serve", nil, func(k string) string {
+		if k == "PRECISIOND_CALL_TIMEOUT" {
+			return "soon"
+		}
+		return ""
+	}); err == nil {
+		t.Error("a malformed env value was accepted")
+	}
+	def := DefaultConfig()
+	if def.Addr != "127.0.0.1:8003" || def.DataDir != "./data" || def.MaxBodyBytes != 1<<20 || def.CallTimeout != 5*time.Second || def.DownloadTTL != 24*time.Hour || def.LogLevel != "info" {
+		t.Errorf("defaults = %+v", def)
+	}
+}
