@@ -2,5 +2,5 @@ package tools
 
 // structuredTools lists, in catalogue order: structured_validate, json_query.
 func structuredTools(deps Deps) []Tool {
-	return nil
+	return []Tool{jsonQuery()}
 }

@@ -108,4 +108,6 @@ func TestCompliance(t *testing.T) {
 	t.Logf("%d compliance cases", total)
 }
 
-func itoa(i int) string { return json.Number(string(rune('0'+i/100%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))).String() }
+func itoa(i int) string {
+	return json.Number(string(rune('0'+i/100%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))).String()
+}

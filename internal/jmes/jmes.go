@@ -588,6 +588,9 @@ func ToGeneric(v any) (any, error) {
 		return x, nil
 	case number:
 		if x.IsInt() {
+			if len(strings.TrimPrefix(string(x), "-")) > MaxIntegerDigits {
+				return nil, errorf(KindInvalidValue, "an integer in the result has more than %d digits", MaxIntegerDigits)
+			}
 			if x == "-0" {
 				return json.Number("0"), nil
 			}
@@ -620,4 +623,67 @@ func ToGeneric(v any) (any, error) {
 		return out, nil
 	}
 	return nil, errorf(KindInvalidValue, "a %s is not a JSON value", TypeName(v))
+}
+
+// Input limits of RunQuery.
+const (
+	MaxJSONBytes = 1 << 20 // json_str, UTF-8 bytes
+	MaxJSONDepth = 512     // container nesting of json_str
+	MaxJSONNodes = 1 << 20 // values in json_str
+	// MaxIntegerDigits is Python's default int conversion limit: json.loads
+	// refuses longer integers, and so do we, in input and in results.
+	MaxIntegerDigits = 4300
+)
+
+// InputError describes why json_str was refused: Reason is invalid_json,
+// json_too_large, json_too_deep or integer_too_long.
+type InputError struct {
+	Reason  string
+	Message string
+}
+
+func (e *InputError) Error() string { return e.Reason + ": " + e.Message }
+
+// ParseInput parses json_str under the json_query limits. Syntax errors carry
+// Python's json message, line and column.
+func ParseInput(s string) (any, error) {
+	if len(s) > MaxJSONBytes {
+		return nil, &InputError{"json_too_large", fmt.Sprintf("json_str is %d UTF-8 bytes; the limit is %d", len(s), MaxJSONBytes)}
+	}
+	v, _, f := structured.ParseJSON(s, structured.JSONOptions{Build: true, MaxDepth: MaxJSONDepth, MaxNodes: MaxJSONNodes})
+	if f != nil {
+		switch f.Code {
+		case structured.CodeDepthLimit:
+			return nil, &InputError{"json_too_deep", fmt.Sprintf("json_str nests deeper than %d levels", MaxJSONDepth)}
+		case structured.CodeNodeLimit:
+			return nil, &InputError{"json_too_large", fmt.Sprintf("json_str has more than %d values", MaxJSONNodes)}
+		}
+		return nil, &InputError{"invalid_json", fmt.Sprintf("%s: line %d column %d", strings.TrimPrefix(f.Message, "JSON syntax error: "), *f.Line, *f.Column)}
+	}
+	if err := checkDigits(v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func checkDigits(v any) error {
+	switch x := v.(type) {
+	case number:
+		if x.IsInt() && len(strings.TrimPrefix(string(x), "-")) > MaxIntegerDigits {
+			return &InputError{"integer_too_long", fmt.Sprintf("an integer has more than %d digits", MaxIntegerDigits)}
+		}
+	case []any:
+		for _, e := range x {
+			if err := checkDigits(e); err != nil {
+				return err
+			}
+		}
+	case *structured.Object:
+		for _, e := range x.Values {
+			if err := checkDigits(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
