@@ -1,6 +1,37 @@
 package tools
 
+import (
+	"errors"
+
+	"github.com/precisiond/precisiond/internal/calendar"
+	"github.com/precisiond/precisiond/internal/tzdb"
+)
+
 // timeTools lists, in catalogue order: calendar_facts, day_of_week, time_facts, timezone_convert, date_diff, date_add.
 func timeTools(deps Deps) []Tool {
-	return nil
+	return []Tool{calendarFacts(), dayOfWeek(), timeFacts(), timezoneConvert(), dateDiff(), dateAdd()}
+}
+
+// calendarError turns an error of internal/calendar or internal/tzdb into the
+// tool's typed error. invalid names the reason for malformed or impossible input
+// ("invalid_date" or "invalid_datetime"); anything unrecognised stays an internal
+// error.
+func calendarError(err error, invalid string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, calendar.ErrGap):
+		return Fail("nonexistent_local_time_gap", "%v", err)
+	case errors.Is(err, calendar.ErrAmbiguous):
+		return Fail("ambiguous_local_time_fold_required", "%v", err)
+	case errors.Is(err, calendar.ErrYearRange):
+		return Fail("year_out_of_range", "%v", err)
+	case errors.Is(err, tzdb.ErrUnknownZone):
+		return Fail("unknown_timezone", "%v", err)
+	case errors.Is(err, calendar.ErrLocale):
+		return Fail("unsupported_locale", "%v", err)
+	case errors.Is(err, calendar.ErrSyntax), errors.Is(err, calendar.ErrInvalid), errors.Is(err, calendar.ErrRange):
+		return Fail(invalid, "%v", err)
+	}
+	return err
 }
