@@ -17,7 +17,7 @@ import (
 const Digits = 34
 
 const (
-	mpfPrec = 116                // dps_to_prec(34)
+	mpfPrec  = 116                // dps_to_prec(34)
 	log2of10 = 3.3219280948873626 // Python's math.log(10, 2)
 )
 

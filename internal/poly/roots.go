@@ -190,7 +190,7 @@ func refineRoot(ctx context.Context, g IPoly, iv interval) (*refined, error) {
 	}
 	mid = new(big.Float).SetPrec(prec).SetInt(new(big.Int).Add(ml, mh))
 	mid.SetMantExp(mid, -(e + 1))
-	return finishRational(g, mid), nil
+	return finishRational(g, mid, D), nil
 }
 
 func certify(g IPoly, x *big.Float, D int, ml, mh *big.Int, e int) (*refined, bool) {
@@ -222,12 +222,12 @@ func certify(g IPoly, x *big.Float, D int, ml, mh *big.Int, e int) (*refined, bo
 	if sa == 0 || sb == 0 || sa == sb {
 		return nil, false
 	}
-	return finishRational(g, x), true
+	return finishRational(g, x, D), true
 }
 
 // finishRational decides rationality of the root approximated by x (error
 // below 1/(4·lc)): the only candidate is round(lc·x)/lc.
-func finishRational(g IPoly, x *big.Float) *refined {
+func finishRational(g IPoly, x *big.Float, D int) *refined {
 	lc := g.lc()
 	t := new(big.Float).SetPrec(x.Prec() + uint(lc.BitLen()) + 8).SetInt(lc)
 	t.Mul(t, x)
@@ -238,7 +238,13 @@ func finishRational(g IPoly, x *big.Float) *refined {
 		t.Add(t, half)
 	}
 	m, _ := t.Int(nil) // truncation of t ± 0.5 = rounding
-	if g.signAt(m, lc) == 0 {
+	// The candidate must lie in the certified interval [x-2^-D, x+2^-D]: it may
+	// be another rational root of g elsewhere.
+	diff := new(big.Float).SetPrec(x.Prec() + uint(lc.BitLen()) + 8).SetInt(m)
+	diff.Quo(diff, new(big.Float).SetPrec(diff.Prec()).SetInt(lc))
+	diff.Sub(diff, x)
+	inside := diff.Sign() == 0 || diff.MantExp(nil) <= -D
+	if inside && g.signAt(m, lc) == 0 {
 		return &refined{approx: x, rational: new(big.Rat).SetFrac(m, lc)}
 	}
 	return &refined{approx: x}

@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""Oracle for solve_equation: SymPy (sympy.solve, sympy.N(root, 34)).
+
+Writes
+  tools/testdata/solve_equation/oracle_exact.json    golden cases, facts compared exactly
+  tools/testdata/solve_equation/oracle_errors.json   golden error cases
+  internal/poly/testdata/oracle_numeric.json         roots of irreducible factors of degree >= 3
+                                                     (compared digit by digit on the real roots)
+  internal/poly/testdata/oracle_symbolic.json        equations with symbolic parameters
+
+Run from the repository root:  python3 tools/testdata/oracle/gen_solve.py
+The cases are generated from a fixed random seed; the expected values come from SymPy only.
+
+Semantics that the oracle fixes (the tool's documented contract):
+  * decimal literals are exact rationals (SymPy's `rationalize` transformation);
+  * `solutions` are str(r) for r in sympy.solve(lhs - rhs, x) in SymPy's order, each with
+    decimal = str(sympy.N(r, 34)) and is_real = r.is_real;
+  * method: degree 1 -> "linear", degree 2 -> "quadratic_formula", higher degree with every
+    irreducible factor of degree <= 2 -> "factorization"; a contradiction -> "no_solution";
+    symbolic linear/quadratic -> "symbolic_linear"/"symbolic_quadratic".
+"""
+import json
+import os
+import random
+import sys
+
+import sympy as sp
+from sympy.parsing.sympy_parser import (convert_xor, parse_expr, rationalize,
+                                        standard_transformations)
+
+T = standard_transformations + (convert_xor, rationalize)
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+rng = random.Random(20261130)
+
+
+def parse(eq, var, params=()):
+    local = {var: sp.Symbol(var)}
+    for p in params:
+        local[p] = sp.Symbol(p)
+    if "=" in eq:
+        lhs, rhs = eq.split("=")
+        return parse_expr(lhs, transformations=T, local_dict=local) - parse_expr(rhs, transformations=T, local_dict=local)
+    return parse_expr(eq, transformations=T, local_dict=local)
+
+
+def method_for(degree, factors_max_deg):
+    if degree == 1:
+        return "linear"
+    if degree == 2:
+        return "quadratic_formula"
+    return "factorization"
+
+
+def exact_case(name, eq, var="x"):
+    expr = parse(eq, var)
+    x = sp.Symbol(var)
+    poly = sp.Poly(expr, x)
+    deg = poly.degree()
+    _, facs = poly.factor_list()
+    maxdeg = max([f.degree() for f, _ in facs] or [0])
+    assert maxdeg <= 2, (eq, facs)
+    sols = sp.solve(expr, x)
+    out = []
+    for r in sols:
+        out.append({"exact": str(r), "decimal": str(sp.N(r, 34)), "is_real": bool(r.is_real)})
+    facts = {
+        "equation": eq, "variable": var, "degree": int(deg), "parameters": [],
+        "solutions": out, "solution_count": len(out),
+        "method": method_for(deg, maxdeg), "nonreal_roots_omitted": 0,
+    }
+    return {"name": name, "args": {"equation": eq, "variable": var}, "facts": facts}
+
+
+def numeric_case(name, eq, var="x"):
+    expr = parse(eq, var)
+    x = sp.Symbol(var)
+    poly = sp.Poly(expr, x)
+    _, facs = poly.factor_list()
+    assert max(f.degree() for f, _ in facs) >= 3, (eq, facs)
+    sqf = sp.Poly(sp.prod([f.as_expr() for f, _ in facs]), x)
+    reals = sorted(set(sqf.real_roots()), key=lambda r: sp.N(r, 60))
+    # roots SymPy gives as rationals or quadratic surds (irreducible factors of degree <= 2)
+    exact = []
+    for f, _ in facs:
+        if f.degree() <= 2:
+            exact += [str(r) for r in sp.solve(f.as_expr(), x)]
+    nonexact_real = []
+    nonexact_nonreal = 0
+    for f, _ in facs:
+        if f.degree() >= 3:
+            rr = f.real_roots()
+            nonexact_real += [str(sp.N(r, 34)) for r in rr]
+            nonexact_nonreal += f.degree() - len(rr)
+    return {"name": name, "equation": eq, "variable": var, "degree": int(poly.degree()),
+            "exact": sorted(exact), "real_decimals": [str(sp.N(r, 34)) for r in reals],
+            "root_of_real_decimals": sorted(nonexact_real, key=lambda s: sp.Float(s, 40)),
+            "nonreal_roots_omitted": nonexact_nonreal,
+            "sympy_solution_count": len(sp.solve(expr, x))}
+
+
+def rat(maxn=9, maxd=1):
+    n = rng.randint(-maxn, maxn)
+    d = rng.randint(1, maxd)
+    return sp.Rational(n, d)
+
+
+def fmt(c):
+    c = sp.Rational(c)
+    if c.q == 1:
+        return str(c.p)
+    return "%d/%d" % (c.p, c.q)
+
+
+def poly_str(coeffs, var="x"):
+    """coeffs highest degree first -> Python expression text."""
+    n = len(coeffs) - 1
+    parts = []
+    for i, c in enumerate(coeffs):
+        d = n - i
+        if c == 0:
+            continue
+        mon = "" if d == 0 else (var if d == 1 else "%s**%d" % (var, d))
+        cs = fmt(c)
+        if mon == "":
+            t = cs
+        elif c == 1:
+            t = mon
+        elif c == -1:
+            t = "-" + mon
+        else:
+            t = "(%s)*%s" % (cs, mon) if "/" in cs else "%s*%s" % (cs, mon)
+        parts.append(t)
+    if not parts:
+        return "0"
+    s = parts[0]
+    for t in parts[1:]:
+        s += " - " + t[1:] if t.startswith("-") else " + " + t
+    return s
+
+
+def main():
+    exact, numeric, errors, symbolic = [], [], [], []
+    seen = set()
+
+    def add_exact(name, eq, var="x"):
+        if (eq, var) in seen:
+            return
+        seen.add((eq, var))
+        exact.append(exact_case(name, eq, var))
+
+    # Required by the brief / spec.
+    add_exact("must_quadratic_difference_of_squares", "x**2 - 4 = 0")
+    add_exact("must_linear", "2*x + 5 = 13")
+    add_exact("must_cubic_three_rational", "x**3 - 6*x**2 + 11*x - 6 = 0")
+    add_exact("golden_ratio", "x**2 - x - 1 = 0")
+    add_exact("complex_pair", "x**2 + 2*x + 3 = 0")
+    add_exact("sqrt8_simplifies", "x**2 = 8")
+    add_exact("rational_coefficients", "2*x**2 + 3*x - 4 = 0")
+    add_exact("expression_equal_zero", "x**2 + x - 1")
+    add_exact("xor_power", "x^2 - 2 = 0")
+    add_exact("other_variable", "t**2 - 3*t + 1 = 0", "t")
+    add_exact("decimal_coefficients", "0.5*x**2 - 1.25*x + 0.5 = 0")
+    add_exact("decimal_linear", "0.1*x + 0.2 = 0.3")
+    add_exact("biquadratic_rational", "x**4 - 5*x**2 + 4 = 0")
+    add_exact("biquadratic_surds", "x**4 - 5*x**2 + 6 = 0")
+    add_exact("biquadratic_mixed", "x**4 + x**2 - 6 = 0")
+    add_exact("quartic_two_quadratics", "x**4 - 3*x**2 + 1 = 0")
+    add_exact("sophie_germain", "x**4 + 4 = 0")
+    add_exact("repeated_root", "(x - 1)**2*(x + 2) = 0")
+    add_exact("perfect_square", "x**2 - 6*x + 9 = 0")
+    add_exact("zero_root", "2*x**2 + 3*x = 0")
+    add_exact("imaginary_unit", "x**2 + 1 = 0")
+    add_exact("both_sides", "x**2 + 3*x = 2*x + 5")
+    add_exact("parentheses_expanded", "(x + 1)*(x - 3) = 2*(x - 1)")
+    add_exact("big_rational_root", "1234567*x - 7654321 = 0")
+    add_exact("large_root_exponent_notation", "x - 12345678901234567890123456789012345678 = 0")
+    add_exact("tiny_root", "x - 1/1000000000000000 = 0")
+    add_exact("unary_minus_power", "-x**2 + 2 = 0")
+
+    # Degree 1 with rational coefficients.
+    for i in range(40):
+        a = 0
+        while a == 0:
+            a = rat(12, rng.choice([1, 1, 2, 3, 7]))
+        b, c = rat(30, rng.choice([1, 2, 5])), rat(30, 1)
+        add_exact("linear_%02d" % i, "%s = %s" % (poly_str([a, b]), fmt(c)))
+    # Degree 2 with integer coefficients (real/complex/irrational/rational roots).
+    for i in range(70):
+        a = 0
+        while a == 0:
+            a = rng.randint(-9, 9)
+        b, c = rng.randint(-20, 20), rng.randint(-30, 30)
+        if c == 0 and b == 0:
+            c = 1
+        add_exact("quadratic_int_%02d" % i, poly_str([a, b, c]) + " = 0")
+    # Degree 2 with fractions and decimals.
+    for i in range(25):
+        a = 0
+        while a == 0:
+            a = rat(9, rng.choice([1, 2, 3, 4, 5]))
+        b, c = rat(15, rng.choice([1, 2, 3, 7])), rat(15, rng.choice([1, 2, 3, 8]))
+        add_exact("quadratic_frac_%02d" % i, poly_str([a, b, c]) + " = 0")
+    for i in range(15):
+        a = rng.choice(["0.5", "1.5", "2.25", "0.1", "3", "-0.75"])
+        b = rng.choice(["0.3", "-1.2", "2", "0", "-0.05"])
+        c = rng.choice(["1", "-2.5", "0.125", "-0.4", "3.2"])
+        add_exact("quadratic_decimal_%02d" % i, "%s*x**2 + %s*x + %s = 0" % (a, b, c))
+    # Products of linear factors: repeated roots, degree 3-6.
+    for i in range(40):
+        k = rng.randint(3, 6)
+        roots = [rat(6, rng.choice([1, 1, 2, 3])) for _ in range(k)]
+        if rng.random() < 0.5:
+            roots[1] = roots[0]
+        x = sp.Symbol("x")
+        lead = rng.choice([1, 1, 2, -3])
+        p = sp.Poly(lead * sp.prod([(x - r) for r in roots]), x)
+        form = rng.random()
+        if form < 0.4:
+            eq = " * ".join(["(x - %s)" % ("(" + fmt(r) + ")" if r < 0 or r.q != 1 else fmt(r)) for r in roots]) + " = 0"
+        else:
+            eq = poly_str(p.all_coeffs()) + " = 0"
+        add_exact("rational_roots_%02d" % i, eq)
+    # Linear and quadratic factors mixed.
+    for i in range(45):
+        x = sp.Symbol("x")
+        facs = []
+        for _ in range(rng.randint(1, 2)):
+            a = rng.randint(1, 4)
+            b, c = rng.randint(-6, 6), rng.randint(-8, 8)
+            q = sp.Poly(a * x**2 + b * x + c, x)
+            facs.append(q.as_expr())
+        for _ in range(rng.randint(0, 2)):
+            facs.append(x - rat(5, rng.choice([1, 2])))
+        p = sp.Poly(sp.expand(sp.prod(facs)), x)
+        if p.degree() < 3:
+            continue
+        eq = poly_str(p.all_coeffs()) + " = 0"
+        if rng.random() < 0.3:
+            eq = " * ".join("(" + str(f).replace(" ", "") + ")" for f in facs) + " = 0"
+        add_exact("mixed_factors_%02d" % i, eq)
+    # Biquadratics that split over the rationals.
+    for i in range(25):
+        x = sp.Symbol("x")
+        p1, p2 = rat(9, rng.choice([1, 4])), rat(9, 1)
+        if p1 == p2:
+            p2 += 1
+        e = sp.expand((x**2 - p1) * (x**2 - p2))
+        add_exact("biquadratic_%02d" % i, poly_str(sp.Poly(e, x).all_coeffs()) + " = 0")
+    # Quartics that are products of two quadratics.
+    for i in range(15):
+        x = sp.Symbol("x")
+        q1 = x**2 + rng.randint(-4, 4) * x + rng.randint(-5, 5)
+        q2 = rng.randint(1, 3) * x**2 + rng.randint(-4, 4) * x + rng.randint(-5, 5)
+        e = sp.Poly(sp.expand(q1 * q2), x)
+        _, facs = e.factor_list()
+        if max(f.degree() for f, _ in facs) > 2:
+            continue
+        add_exact("two_quadratics_%02d" % i, poly_str(e.all_coeffs()) + " = 0")
+
+    # Irreducible factors of degree >= 3: real roots compared digit by digit.
+    num_seen = set()
+    def add_num(name, eq):
+        if eq in num_seen:
+            return
+        num_seen.add(eq)
+        numeric.append(numeric_case(name, eq))
+    for eq in ["x**3 - 2 = 0", "x**3 - x - 1 = 0", "x**5 - x - 1 = 0", "x**3 - 3*x + 1 = 0",
+               "x**4 - 10*x**2 + 1 = 0", "x**4 + 1 = 0", "x**4 - 2 = 0", "x**5 - 5*x + 12 = 0",
+               "(x**2 + 1)*(x**3 - x - 1) = 0", "(x - 5)*(x**3 - 2)*(x**2 + x + 1) = 0",
+               "x**7 - 3*x**5 + x - 1 = 0", "x**6 - 2*x**3 - 1 = 0", "2*x**3 + 0.5*x - 7 = 0",
+               "x**9 - 9*x**7 + 27*x**5 - 30*x**3 + 9*x - 1 = 0", "(x**3 - 2)**2 = 0",
+               "x**20 - x**19 + 7*x**3 - 1 = 0", "1000000*x**3 - 3*x + 1 = 0"]:
+        add_num("fixed_%02d" % len(numeric), eq)
+    for i in range(30):
+        x = sp.Symbol("x")
+        deg = rng.choice([3, 3, 4, 5, 5, 6])
+        coeffs = [rng.randint(1, 5)] + [rng.randint(-9, 9) for _ in range(deg)]
+        p = sp.Poly(coeffs, x)
+        _, facs = p.factor_list()
+        if max(f.degree() for f, _ in facs) < 3:
+            continue
+        add_num("random_%02d" % i, poly_str(coeffs) + " = 0")
+
+    # Errors.
+    def add_err(name, eq, reason, code="tool_execution_error", var="x"):
+        errors.append({"name": name, "args": {"equation": eq, "variable": var}, "error_code": code, "reason": reason})
+    for name, eq in [("sin", "sin(x) = 0"), ("exponential", "2**x = 8"), ("reciprocal", "1/x = 2"),
+                     ("fractional_power", "x**0.5 = 2"), ("sqrt_function", "sqrt(x) = 3"),
+                     ("negative_power", "x**-1 = 4"), ("x_to_x", "x**x = 4"), ("exp", "exp(x) = 1"),
+                     ("log", "log(x) = 0"), ("division_by_poly", "(x + 1)/(x - 1) = 2"),
+                     ("abs", "Abs(x) = 1")]:
+        x = sp.Symbol("x")
+        try:
+            e = parse(eq, "x")
+            assert not e.is_polynomial(x), eq
+        except Exception:  # noqa: BLE001 - sympy may refuse outright; still not a polynomial
+            pass
+        add_err("not_polynomial_" + name, eq, "not_polynomial")
+    add_err("identity", "x = x", "identity_all_values")
+    add_err("identity_expanded", "(x + 1)**2 = x**2 + 2*x + 1", "identity_all_values")
+    add_err("syntax_two_equals", "x = 1 = 2", "invalid_syntax")
+    add_err("syntax_unbalanced", "(x + 1 = 2", "invalid_syntax")
+    add_err("syntax_implicit_mult", "2x + 1 = 0", "invalid_syntax")
+    add_err("syntax_empty_side", "x**2 = ", "invalid_syntax")
+    add_err("syntax_bad_char", "x $ 2 = 0", "invalid_syntax")
+    add_err("constant_pi", "x - pi = 0", "unsupported_constant")
+    add_err("constant_I", "x**2 + I = 0", "unsupported_constant")
+    add_err("constant_E", "x - E = 0", "unsupported_constant")
+    add_err("irrational_coefficient", "x**2 - 2**0.5 = 0", "irrational_coefficient")
+    add_err("division_by_zero", "x/0 = 1", "division_by_zero")
+    add_err("degree_too_large", "x**65 - 1 = 0", "degree_too_large", "cost_limit_exceeded")
+    add_err("degree_too_large_product", "(x**40 + 1)*(x**30 + 1) = 0", "degree_too_large", "cost_limit_exceeded")
+    add_err("huge_power_of_number", "x - 10**100000 = 0", "coefficient_too_large", "cost_limit_exceeded")
+    add_err("too_deep", "(" * 120 + "x" + ")" * 120 + " = 1", "nesting_too_deep", "cost_limit_exceeded")
+
+    # Contradiction: no solution (sympy.solve returns []).
+    for name, eq in [("contradiction", "1 = 2"), ("contradiction_cancelled", "x + 1 = x + 2")]:
+        e = parse(eq, "x")
+        assert sp.solve(e, sp.Symbol("x")) == []
+        exact.append({"name": name, "args": {"equation": eq, "variable": "x"}, "facts": {
+            "equation": eq, "variable": "x", "degree": 0, "parameters": [], "solutions": [],
+            "solution_count": 0, "method": "no_solution", "nonreal_roots_omitted": 0}})
+
+    # Symbolic parameters.
+    for eq, params in [("a*x + b = 0", "ab"), ("a*x**2 + b*x + c = 0", "abc"), ("x**2 + b*x + 1 = 0", "b"),
+                       ("a*x + b - c = 0", "abc"), ("2*a*x + b = 0", "ab"), ("x**2 - a = 0", "a"),
+                       ("k*x = 3", "k"), ("x + p = 2*p", "p"), ("m*x - m**2 = 0", "m"),
+                       ("x**2 + p*x + q = 0", "pq"), ("a*x**2 - 4*a = 0", "a"), ("(x - a)*(x - b) = 0", "ab"),
+                       ("x**2 - 2*a*x + a**2 = 0", "a"), ("a*x + 2*b = 3*c", "abc"), ("x/2 + a = 1", "a"),
+                       ("x**2 + a**2 = 0", "a"), ("a*x**2 + b = 0", "ab"), ("x**2 + x + c = 0", "c"),
+                       ("(a + 1)*x = a - 1", "a"), ("3*x**2 + b*x = 0", "b")]:
+        x = sp.Symbol("x")
+        e = parse(eq, "x", params)
+        sols = sp.solve(e, x)
+        symbolic.append({"equation": eq, "variable": "x", "parameters": sorted(set(params)),
+                         "degree": int(sp.Poly(e, x).degree()),
+                         "solutions": [str(s) for s in sols]})
+
+    def write(path, obj):
+        full = os.path.join(ROOT, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8") as fh:
+            json.dump(obj, fh, ensure_ascii=False, indent=1, sort_keys=True)
+            fh.write("\n")
+        return full
+
+    write("tools/testdata/solve_equation/oracle_exact.json", {"cases": exact})
+    write("tools/testdata/solve_equation/oracle_errors.json", {"cases": errors})
+    write("internal/poly/testdata/oracle_numeric.json", {"cases": numeric})
+    write("internal/poly/testdata/oracle_symbolic.json", {"cases": symbolic})
+    print("exact %d, errors %d, numeric %d, symbolic %d, total %d" % (
+        len(exact), len(errors), len(numeric), len(symbolic), len(exact) + len(errors) + len(numeric) + len(symbolic)),
+        file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
