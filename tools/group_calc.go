@@ -2,5 +2,5 @@ package tools
 
 // calcTools lists, in catalogue order: calculate, prime_factorize.
 func calcTools(deps Deps) []Tool {
-	return nil
+	return []Tool{calculate(), primeFactorize()}
 }

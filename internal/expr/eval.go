@@ -1,0 +1,491 @@
+package expr
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strings"
+)
+
+// MaxPrecision is the largest number of significant digits accepted.
+const MaxPrecision = 1000
+
+// Kinds of results.
+const (
+	KindInteger    = "integer"
+	KindRational   = "rational"
+	KindIrrational = "irrational"
+)
+
+// Result is an evaluated expression.
+type Result struct {
+	// Value is the decimal result: the exact value for integers and terminating
+	// rationals, otherwise the value correctly rounded (half-even) to Precision
+	// significant digits, in Python Decimal string form (e.g. 0.3333, 1.414E+50).
+	Value string
+	// Exact is true when Value is exactly the value of the expression.
+	Exact bool
+	// Fraction is the exact value as "p/q" (or "p" for integers) when the value is
+	// rational, else "".
+	Fraction string
+	// Kind is integer, rational or irrational.
+	Kind string
+}
+
+// Eval parses and evaluates src, rounding inexact results to digits significant
+// digits (1..MaxPrecision). Errors are *Error (syntax, domain, cost) or the
+// context's error.
+func Eval(ctx context.Context, src string, digits int) (res *Result, err error) {
+	if digits < 1 || digits > MaxPrecision {
+		return nil, &Error{Reason: ReasonDomain, Msg: fmt.Sprintf("precision must be 1..%d", MaxPrecision)}
+	}
+	tree, perr := parse(src)
+	if perr != nil {
+		return nil, perr
+	}
+	ev := &evaluator{ctx: ctx}
+	defer func() {
+		if r := recover(); r != nil {
+			switch e := r.(type) {
+			case *Error:
+				res, err = nil, e
+			case abort:
+				res, err = nil, e.err
+			default:
+				panic(r)
+			}
+		}
+	}()
+	v := ev.eval(tree)
+	return ev.finish(v, digits), nil
+}
+
+func (ev *evaluator) eval(n Node) *value {
+	ev.tick()
+	switch n := n.(type) {
+	case *numNode:
+		return ratV(n.v)
+	case *identNode:
+		switch n.name {
+		case "pi":
+			return piV(big.NewRat(1, 1))
+		case "tau":
+			return piV(big.NewRat(2, 1))
+		case "e":
+			return expV(big.NewRat(1, 1))
+		}
+		if _, ok := functions[n.name]; ok {
+			fail(ReasonSyntax, "%s at position %d is a function; call it as %s(...)", n.name, n.pos, n.name)
+		}
+		fail(ReasonUnknownIdentifier, "unknown name %q at position %d; constants are pi, e, tau", n.name, n.pos)
+	case *unaryNode:
+		x := ev.eval(n.x)
+		if n.op == "-" {
+			return ev.neg(x)
+		}
+		return x
+	case *percentNode:
+		p := ev.div(ev.eval(n.x), intV(100))
+		if n.of != nil {
+			return ev.mul(p, ev.eval(n.of))
+		}
+		return p
+	case *binNode:
+		l := ev.eval(n.l)
+		r := ev.eval(n.r)
+		switch n.op {
+		case "+":
+			return ev.add(l, r)
+		case "-":
+			return ev.sub(l, r)
+		case "*":
+			return ev.mul(l, r)
+		case "/":
+			return ev.div(l, r)
+		case "//":
+			return ev.floorDiv(l, r)
+		case "%":
+			return ev.mod(l, r)
+		case "**":
+			return ev.pow(l, r)
+		}
+	case *callNode:
+		return ev.call(n)
+	}
+	panic(fmt.Sprintf("expr: unknown node %T", n))
+}
+
+type fnSpec struct{ min, max int } // max < 0: variadic
+
+var functions = map[string]fnSpec{
+	"sqrt": {1, 1}, "abs": {1, 1}, "round": {1, 2}, "floor": {1, 1}, "ceil": {1, 1},
+	"exp": {1, 1}, "log": {1, 2}, "log10": {1, 1}, "log2": {1, 1},
+	"sin": {1, 1}, "cos": {1, 1}, "tan": {1, 1}, "asin": {1, 1}, "acos": {1, 1}, "atan": {1, 1},
+	"factorial": {1, 1}, "gcd": {0, -1}, "lcm": {0, -1}, "min": {1, -1}, "max": {1, -1},
+	"comb": {2, 2}, "perm": {1, 2}, "hypot": {0, -1}, "atan2": {2, 2},
+}
+
+// FunctionNames lists the supported functions, sorted.
+func FunctionNames() []string {
+	names := make([]string, 0, len(functions))
+	for n := range functions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (ev *evaluator) intArg(fn string, v *value) *big.Int {
+	if !v.isInt() {
+		fail(ReasonIntegerRequired, "%s() needs integer arguments", fn)
+	}
+	return v.q.Num()
+}
+
+func (ev *evaluator) call(n *callNode) *value {
+	spec, ok := functions[n.name]
+	if !ok {
+		if n.name == "pi" || n.name == "e" || n.name == "tau" {
+			fail(ReasonSyntax, "%s at position %d is a constant, not a function", n.name, n.pos)
+		}
+		fail(ReasonUnknownFunction, "unknown function %q at position %d; known: %s", n.name, n.pos, strings.Join(FunctionNames(), ", "))
+	}
+	if len(n.args) < spec.min || spec.max >= 0 && len(n.args) > spec.max {
+		want := fmt.Sprint(spec.min)
+		switch {
+		case spec.max < 0:
+			want = fmt.Sprintf("at least %d", spec.min)
+		case spec.max != spec.min:
+			want = fmt.Sprintf("%d to %d", spec.min, spec.max)
+		}
+		fail(ReasonArgCount, "%s() takes %s argument(s), got %d (position %d)", n.name, want, len(n.args), n.pos)
+	}
+	args := make([]*value, len(n.args))
+	for i, a := range n.args {
+		args[i] = ev.eval(a)
+	}
+	switch n.name {
+	case "sqrt":
+		return ev.sqrtOf(args[0])
+	case "abs":
+		return ev.absOf(args[0])
+	case "floor":
+		return bigV(ev.floorInt(args[0]))
+	case "ceil":
+		f := ev.floorInt(ev.neg(args[0]))
+		return bigV(f.Neg(f))
+	case "round":
+		if len(args) == 1 {
+			return bigV(ev.roundHalfEven(args[0], 0))
+		}
+		nd := ev.intArg("round", args[1])
+		if nd.CmpAbs(big.NewInt(maxLiteralExp)) > 0 {
+			costly(ReasonExponent, "round() ndigits must be within ±%d", maxLiteralExp)
+		}
+		k := nd.Int64()
+		r := ev.roundHalfEven(args[0], k)
+		return ev.mul(bigV(r), ev.powInt(intV(10), big.NewInt(-k)))
+	case "exp":
+		return ev.expOf(args[0])
+	case "log":
+		if len(args) == 2 {
+			return ev.logBase(args[0], args[1])
+		}
+		return ev.logOf(args[0])
+	case "log10":
+		return ev.logBase(args[0], intV(10))
+	case "log2":
+		return ev.logBase(args[0], intV(2))
+	case "sin", "cos", "tan":
+		return ev.trig(n.name, args[0])
+	case "asin":
+		return ev.arcsin(args[0], false)
+	case "acos":
+		return ev.arcsin(args[0], true)
+	case "atan":
+		return ev.arctan(args[0])
+	case "atan2":
+		return ev.atan2(args[0], args[1])
+	case "hypot":
+		sum := intV(0)
+		for _, a := range args {
+			sum = ev.add(sum, ev.mul(a, a))
+		}
+		return ev.sqrtOf(sum)
+	case "factorial":
+		k := ev.intArg("factorial", args[0])
+		if k.Sign() < 0 {
+			fail(ReasonDomain, "factorial() not defined for negative values")
+		}
+		if k.Cmp(big.NewInt(MaxFactorial)) > 0 {
+			costly(ReasonFactorial, "factorial(n) needs n <= %d", MaxFactorial)
+		}
+		if log2Factorial(float64(k.Int64())) > MaxBits {
+			costly(ReasonResultTooLarge, "factorial(%d) exceeds %d bits", k.Int64(), MaxBits)
+		}
+		return bigV(new(big.Int).MulRange(1, max(k.Int64(), 1)))
+	case "gcd", "lcm":
+		acc := big.NewInt(0)
+		if n.name == "lcm" {
+			acc = big.NewInt(1)
+		}
+		for _, a := range args {
+			x := new(big.Int).Abs(ev.intArg(n.name, a))
+			if n.name == "gcd" {
+				acc = new(big.Int).GCD(nil, nil, acc, x)
+				continue
+			}
+			if x.Sign() == 0 || acc.Sign() == 0 {
+				acc = big.NewInt(0)
+				continue
+			}
+			g := new(big.Int).GCD(nil, nil, acc, x)
+			acc = new(big.Int).Mul(acc, new(big.Int).Quo(x, g))
+			if acc.BitLen() > MaxBits {
+				costly(ReasonResultTooLarge, "lcm exceeds %d bits", MaxBits)
+			}
+		}
+		return bigV(acc)
+	case "min", "max":
+		best := args[0]
+		for _, a := range args[1:] {
+			c := ev.cmp(a, best)
+			if n.name == "min" && c < 0 || n.name == "max" && c > 0 {
+				best = a
+			}
+		}
+		return best
+	case "comb", "perm":
+		nn := ev.intArg(n.name, args[0])
+		var kk *big.Int
+		if len(args) == 2 {
+			kk = ev.intArg(n.name, args[1])
+		} else {
+			kk = nn
+		}
+		if nn.Sign() < 0 || kk.Sign() < 0 {
+			fail(ReasonDomain, "%s() needs non-negative arguments", n.name)
+		}
+		if kk.Cmp(nn) > 0 {
+			return intV(0)
+		}
+		return bigV(ev.combPerm(n.name == "perm", nn, kk))
+	}
+	panic("expr: function without implementation: " + n.name)
+}
+
+// combPerm computes perm(n,k) = n!/(n-k)! or comb(n,k) = perm(n,k)/k! for
+// 0 <= k <= n, refusing results beyond MaxBits before computing them.
+func (ev *evaluator) combPerm(perm bool, n, k *big.Int) *big.Int {
+	if !perm {
+		if nk := new(big.Int).Sub(n, k); nk.Cmp(k) < 0 {
+			k = nk
+		}
+	}
+	if k.Sign() == 0 {
+		return big.NewInt(1)
+	}
+	// Lower bound of the result's bits: perm >= (n-k+1)^k, comb >= (n/k)^k.
+	if k.BitLen() > 31 {
+		costly(ReasonResultTooLarge, "result exceeds %d bits", MaxBits)
+	}
+	ki := k.Int64()
+	var est float64
+	if n.BitLen() < 1000 {
+		nf, _ := new(big.Float).SetInt(n).Float64()
+		kf := float64(ki)
+		est = log2Factorial(nf) - log2Factorial(nf-kf)
+		if !perm {
+			est -= log2Factorial(kf)
+		}
+	} else {
+		est = float64(ki) * float64(n.BitLen()-1-big.NewInt(ki).BitLen())
+	}
+	if est > MaxBits+64 {
+		costly(ReasonResultTooLarge, "result exceeds %d bits", MaxBits)
+	}
+	acc := big.NewInt(1)
+	t := new(big.Int)
+	for i := int64(0); i < ki; i++ {
+		if i%64 == 0 {
+			ev.tick()
+		}
+		acc.Mul(acc, t.Sub(n, big.NewInt(i)))
+		if !perm {
+			acc.Quo(acc, big.NewInt(i+1)) // exact: product of i+1 consecutive integers
+		}
+	}
+	if acc.BitLen() > MaxBits {
+		costly(ReasonResultTooLarge, "result exceeds %d bits", MaxBits)
+	}
+	return acc
+}
+
+// finish turns a value into a Result.
+func (ev *evaluator) finish(v *value, digits int) *Result {
+	if v.k == kRat {
+		q := v.q
+		res := &Result{Fraction: q.RatString(), Kind: KindRational}
+		if q.IsInt() {
+			res.Kind = KindInteger
+			res.Value = q.Num().String()
+			res.Exact = true
+			return res
+		}
+		if s, ok := terminating(q); ok {
+			res.Value, res.Exact = s, true
+			return res
+		}
+		neg, ds, e := roundRatSig(q, digits)
+		res.Value = formatSci(neg, ds, e)
+		return res
+	}
+	x := ev.real(v)
+	// Known-nonzero forms may be far below 2^-decisionCap; search further for them.
+	var k int
+	if v.k == kReal {
+		_, k = x.decide()
+	} else {
+		k = decideFar(x)
+	}
+	dbits := int(math.Ceil(float64(digits)*math.Log2(10))) + 8
+	for extra := 32; ; extra *= 2 {
+		p := dbits + k + extra
+		m := x.approx(p)
+		lo := new(big.Rat).SetFrac(new(big.Int).Sub(m, big1), new(big.Int).Lsh(big1, uint(max(p, 0))))
+		hi := new(big.Rat).SetFrac(new(big.Int).Add(m, big1), new(big.Int).Lsh(big1, uint(max(p, 0))))
+		if p < 0 {
+			sc := new(big.Rat).SetInt(new(big.Int).Lsh(big1, uint(-p)))
+			lo = new(big.Rat).Mul(new(big.Rat).SetInt(new(big.Int).Sub(m, big1)), sc)
+			hi = new(big.Rat).Mul(new(big.Rat).SetInt(new(big.Int).Add(m, big1)), sc)
+		}
+		if lo.Sign() == hi.Sign() && lo.Sign() != 0 {
+			n1, d1, e1 := roundRatSig(lo, digits)
+			n2, d2, e2 := roundRatSig(hi, digits)
+			if n1 == n2 && d1 == d2 && e1 == e2 {
+				return &Result{Value: formatSci(n1, d1, e1), Kind: KindIrrational}
+			}
+		}
+		if extra > 8192 {
+			fail(ReasonPrecisionExhausted, "cannot decide the rounding of the result to %d digits: the value lies within 2^-%d of a rounding boundary (it may be exactly rational)", digits, p)
+		}
+	}
+}
+
+// decideFar finds k with |x| >= 2^-k for a value known to be non-zero.
+func decideFar(x *real) int {
+	for p := 32; ; p *= 2 {
+		m := x.approx(p)
+		a := new(big.Int).Abs(m)
+		if a.Cmp(big2) >= 0 {
+			a.Sub(a, big1)
+			return p - a.BitLen() + 1
+		}
+		if p > 4*MaxBits {
+			panic(&Error{Reason: ReasonPrecisionExhausted, Msg: "the result is too close to zero to round"})
+		}
+	}
+}
+
+// terminating returns the exact decimal expansion of q when it terminates.
+func terminating(q *big.Rat) (string, bool) {
+	d := new(big.Int).Set(q.Denom())
+	twos := d.TrailingZeroBits()
+	d.Rsh(d, twos)
+	fives := uint(0)
+	five := big.NewInt(5)
+	m := new(big.Int)
+	for {
+		t, r := new(big.Int).QuoRem(d, five, m)
+		if r.Sign() != 0 {
+			break
+		}
+		d = t
+		fives++
+	}
+	if d.Cmp(big1) != 0 {
+		return "", false
+	}
+	scale := max(twos, fives)
+	num := new(big.Int).Mul(q.Num(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+	num.Quo(num, q.Denom())
+	neg := num.Sign() < 0
+	s := new(big.Int).Abs(num).String()
+	if len(s) <= int(scale) {
+		s = strings.Repeat("0", int(scale)-len(s)+1) + s
+	}
+	s = s[:len(s)-int(scale)] + "." + s[len(s)-int(scale):]
+	if neg {
+		s = "-" + s
+	}
+	return s, true
+}
+
+var bigTen = big.NewInt(10)
+
+func pow10Rat(e int) *big.Rat {
+	p := new(big.Int).Exp(bigTen, big.NewInt(int64(abs(e))), nil)
+	if e >= 0 {
+		return new(big.Rat).SetInt(p)
+	}
+	return new(big.Rat).SetFrac(big1, p)
+}
+
+// roundRatSig rounds q != 0 to d significant digits, half-even. It returns the
+// sign, the d digits and the decimal exponent E of the first digit (value =
+// 0.digits × 10^(E+1)).
+func roundRatSig(q *big.Rat, d int) (bool, string, int) {
+	neg := q.Sign() < 0
+	a := new(big.Rat).Abs(q)
+	e := int(math.Floor(float64(a.Num().BitLen()-a.Denom().BitLen()) * math.Log10(2)))
+	for pow10Rat(e).Cmp(a) > 0 {
+		e--
+	}
+	for pow10Rat(e+1).Cmp(a) <= 0 {
+		e++
+	}
+	s := new(big.Rat).Mul(a, pow10Rat(d-1-e))
+	fl := floorRat(s)
+	frac := new(big.Rat).Sub(s, new(big.Rat).SetInt(fl))
+	switch c := frac.Cmp(big.NewRat(1, 2)); {
+	case c > 0, c == 0 && fl.Bit(0) == 1:
+		fl.Add(fl, big1)
+	}
+	ds := fl.String()
+	if len(ds) > d {
+		ds = ds[:d]
+		e++
+	}
+	return neg, ds, e
+}
+
+// formatSci renders sign, digits and the exponent of the first digit the way
+// Python's str(Decimal) does: plain notation when the exponent of the last
+// digit is <= 0 and the first digit is not below 10^-6, else d.dddE±n.
+func formatSci(neg bool, ds string, e int) string {
+	exp := e - (len(ds) - 1)
+	left := e + 1
+	var s string
+	if exp <= 0 && left > -6 {
+		switch {
+		case left <= 0:
+			s = "0." + strings.Repeat("0", -left) + ds
+		case left >= len(ds):
+			s = ds
+		default:
+			s = ds[:left] + "." + ds[left:]
+		}
+	} else {
+		s = ds[:1]
+		if len(ds) > 1 {
+			s += "." + ds[1:]
+		}
+		s += fmt.Sprintf("E%+d", e)
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}

@@ -1,0 +1,526 @@
+package expr
+
+import (
+	"math/big"
+	"sync"
+)
+
+// This file holds a small constructive-real engine: every non-rational value is a
+// node that can produce, for any binary precision p, an integer m with
+// |x - m·2^-p| <= 2^-p. Nodes compose (sum, product, inverse, square root, exp, log,
+// sin/cos, atan), each asking its operands for just enough precision so that the
+// bound holds for the result. Final decimal rounding (Ziv's strategy) asks for more
+// precision until the rounding of the whole error interval is decided, so results
+// are correctly rounded. Decisions that cannot be made (the value may be exactly a
+// rounding boundary or exactly zero) fail with precision_exhausted after a cap.
+
+// decisionCap is the finest binary precision used to decide a sign, a floor or a
+// comparison before giving up with precision_exhausted.
+const decisionCap = 16384
+
+// real is a node of the constructive-real graph.
+type real struct {
+	ev     *evaluator
+	f      func(p int) *big.Int
+	has    bool
+	cacheP int
+	cacheV *big.Int
+	// lowK, when lowOK, is k with |x| >= 2^-k, and lowSign the sign of x.
+	lowOK   bool
+	lowK    int
+	lowSign int
+}
+
+func (ev *evaluator) newReal(f func(p int) *big.Int) *real {
+	return &real{ev: ev, f: f}
+}
+
+// approx returns m with |x - m·2^-p| <= 2^-p. The result must not be mutated.
+func (x *real) approx(p int) *big.Int {
+	if x.has && x.cacheP >= p {
+		if x.cacheP == p {
+			return x.cacheV
+		}
+		// The cached value has error <= 2^-(p+1); rounding adds <= 2^-(p+1).
+		return shiftRound(x.cacheV, p-x.cacheP)
+	}
+	x.ev.tick()
+	v := x.f(p)
+	x.has, x.cacheP, x.cacheV = true, p, v
+	return v
+}
+
+// mag returns e >= 1 with |x| <= 2^e.
+func (x *real) mag() int {
+	m := x.approx(0)
+	t := new(big.Int).Abs(m)
+	t.Add(t, big1)
+	return t.BitLen()
+}
+
+// decide finds the sign of x and a lower bound 2^-k on |x|; it fails with
+// precision_exhausted when |x| < 2^-decisionCap (x may be exactly zero).
+func (x *real) decide() (sign, k int) {
+	if x.lowOK {
+		return x.lowSign, x.lowK
+	}
+	for p := 32; ; p *= 4 {
+		if p > decisionCap {
+			p = decisionCap
+		}
+		m := x.approx(p)
+		a := new(big.Int).Abs(m)
+		if a.Cmp(big2) >= 0 {
+			a.Sub(a, big1)
+			x.lowOK, x.lowSign, x.lowK = true, m.Sign(), p-a.BitLen()+1
+			return x.lowSign, x.lowK
+		}
+		if p == decisionCap {
+			panic(&Error{Reason: ReasonPrecisionExhausted, Msg: "cannot decide the sign of an intermediate value: it is within 2^-16384 of zero and may be exactly zero"})
+		}
+	}
+}
+
+var (
+	big1 = big.NewInt(1)
+	big2 = big.NewInt(2)
+)
+
+// shiftRound returns m·2^n rounded to the nearest integer (ties away from zero).
+func shiftRound(m *big.Int, n int) *big.Int {
+	if n >= 0 {
+		return new(big.Int).Lsh(m, uint(n))
+	}
+	s := uint(-n)
+	neg := m.Sign() < 0
+	a := new(big.Int).Abs(m)
+	a.Add(a, new(big.Int).Lsh(big1, s-1))
+	a.Rsh(a, s)
+	if neg {
+		a.Neg(a)
+	}
+	return a
+}
+
+// roundDiv returns n/d rounded to the nearest integer (ties away from +inf
+// direction irrelevant here: callers only rely on an error of at most 1/2); d != 0.
+func roundDiv(n, d *big.Int) *big.Int {
+	nn, dd := n, d
+	if d.Sign() < 0 {
+		nn = new(big.Int).Neg(n)
+		dd = new(big.Int).Neg(d)
+	}
+	// floor((2n + d) / 2d) with d > 0.
+	num := new(big.Int).Lsh(nn, 1)
+	num.Add(num, dd)
+	den := new(big.Int).Lsh(dd, 1)
+	return num.Div(num, den)
+}
+
+// ratReal is an exact rational as a node.
+func (ev *evaluator) ratReal(q *big.Rat) *real {
+	num := new(big.Int).Set(q.Num())
+	den := new(big.Int).Set(q.Denom())
+	return ev.newReal(func(p int) *big.Int {
+		if p >= 0 {
+			return roundDiv(new(big.Int).Lsh(num, uint(p)), den)
+		}
+		return roundDiv(num, new(big.Int).Lsh(den, uint(-p)))
+	})
+}
+
+func (ev *evaluator) negReal(a *real) *real {
+	return ev.newReal(func(p int) *big.Int { return new(big.Int).Neg(a.approx(p)) })
+}
+
+func (ev *evaluator) absReal(a *real) *real {
+	return ev.newReal(func(p int) *big.Int { return new(big.Int).Abs(a.approx(p)) })
+}
+
+func (ev *evaluator) addReal(a, b *real) *real {
+	return ev.newReal(func(p int) *big.Int {
+		s := new(big.Int).Add(a.approx(p+2), b.approx(p+2))
+		return shiftRound(s, -2)
+	})
+}
+
+func (ev *evaluator) mulReal(a, b *real) *real {
+	return ev.newReal(func(p int) *big.Int {
+		ea, eb := a.mag(), b.mag()
+		pa := max(p+eb+3, 0)
+		pb := max(p+ea+2, 0)
+		m := new(big.Int).Mul(a.approx(pa), b.approx(pb))
+		return shiftRound(m, p-pa-pb)
+	})
+}
+
+// invReal is 1/a; a must be decidably non-zero (decide is called first).
+func (ev *evaluator) invReal(a *real) *real {
+	_, k := a.decide()
+	return ev.newReal(func(p int) *big.Int {
+		pa := max(p+2*k+2, k+2)
+		m := a.approx(pa)
+		e := p + pa
+		if e >= 0 {
+			return roundDiv(new(big.Int).Lsh(big1, uint(e)), m)
+		}
+		return roundDiv(big1, new(big.Int).Lsh(m, uint(-e)))
+	})
+}
+
+// sqrtReal is sqrt(a) for a >= 0 (checked by the caller).
+func (ev *evaluator) sqrtReal(a *real) *real {
+	return ev.newReal(func(p int) *big.Int {
+		q := 2 * (p + 2)
+		m := a.approx(q)
+		if m.Sign() <= 0 {
+			return new(big.Int)
+		}
+		s := new(big.Int).Sqrt(m)
+		return shiftRound(s, -2)
+	})
+}
+
+// guardBits is the number of extra bits a series at working precision around p
+// needs so that its accumulated truncation errors stay below 2^-(p+1).
+func guardBits(p, extra int) int {
+	if p < 0 {
+		p = -p
+	}
+	return big.NewInt(int64(p+256)).BitLen() + extra + 8
+}
+
+// ---- constants, cached process-wide at the highest precision computed ----
+
+type constCache struct {
+	mu   sync.Mutex
+	p    int
+	v    *big.Int
+	calc func(w int, tick func()) *big.Int
+}
+
+func (c *constCache) get(p int, tick func()) *big.Int {
+	c.mu.Lock()
+	if c.v != nil && c.p >= p {
+		v, cp := c.v, c.p
+		c.mu.Unlock()
+		if cp == p {
+			return new(big.Int).Set(v)
+		}
+		return shiftRound(v, p-cp)
+	}
+	c.mu.Unlock()
+	q := max(p, 64)
+	g := guardBits(q, 4)
+	v := shiftRound(c.calc(q+g, tick), -g) // error <= 2^-(q+1)
+	// Store at precision q+1 semantics: v has error <= 2^-q, good for any p <= q.
+	c.mu.Lock()
+	if c.v == nil || c.p < q {
+		c.v, c.p = v, q
+	}
+	c.mu.Unlock()
+	if q == p {
+		return new(big.Int).Set(v)
+	}
+	return shiftRound(v, p-q)
+}
+
+// atanInvFixed returns atan(1/n)·2^w with error <= (number of terms + 1) units.
+func atanInvFixed(n int64, w int, tick func()) *big.Int {
+	bn := big.NewInt(n)
+	n2 := big.NewInt(n * n)
+	term := new(big.Int).Lsh(big1, uint(w))
+	term.Quo(term, bn)
+	sum := new(big.Int).Set(term)
+	t := new(big.Int)
+	for k := int64(1); ; k++ {
+		if k%32 == 0 {
+			tick()
+		}
+		term.Quo(term, n2)
+		t.Quo(term, big.NewInt(2*k+1))
+		if t.Sign() == 0 {
+			break
+		}
+		if k%2 == 1 {
+			sum.Sub(sum, t)
+		} else {
+			sum.Add(sum, t)
+		}
+	}
+	return sum
+}
+
+// atanhInvFixed returns atanh(1/n)·2^w.
+func atanhInvFixed(n int64, w int, tick func()) *big.Int {
+	bn := big.NewInt(n)
+	n2 := big.NewInt(n * n)
+	term := new(big.Int).Lsh(big1, uint(w))
+	term.Quo(term, bn)
+	sum := new(big.Int).Set(term)
+	t := new(big.Int)
+	for k := int64(1); ; k++ {
+		if k%32 == 0 {
+			tick()
+		}
+		term.Quo(term, n2)
+		t.Quo(term, big.NewInt(2*k+1))
+		if t.Sign() == 0 {
+			break
+		}
+		sum.Add(sum, t)
+	}
+	return sum
+}
+
+var piCache = &constCache{calc: func(w int, tick func()) *big.Int {
+	// Machin: pi = 16 atan(1/5) - 4 atan(1/239).
+	a := atanInvFixed(5, w, tick)
+	b := atanInvFixed(239, w, tick)
+	a.Lsh(a, 4)
+	b.Lsh(b, 2)
+	return a.Sub(a, b)
+}}
+
+var ln2Cache = &constCache{calc: func(w int, tick func()) *big.Int {
+	// ln 2 = 2 atanh(1/3).
+	a := atanhInvFixed(3, w, tick)
+	return a.Lsh(a, 1)
+}}
+
+func (ev *evaluator) piReal() *real {
+	if ev.pi == nil {
+		ev.pi = ev.newReal(func(p int) *big.Int { return piCache.get(p, ev.tick) })
+	}
+	return ev.pi
+}
+
+func (ev *evaluator) ln2Real() *real {
+	if ev.ln2 == nil {
+		ev.ln2 = ev.newReal(func(p int) *big.Int { return ln2Cache.get(p, ev.tick) })
+	}
+	return ev.ln2
+}
+
+// ---- elementary functions ----
+
+// expReal is exp(a); the caller has checked |a| <= maxExpArg.
+func (ev *evaluator) expReal(a *real) *real {
+	// n = round(a / ln 2), r = a - n·ln2 with |r| <= ~0.35; exp(a) = 2^n·exp(r).
+	t := ev.mulReal(a, ev.invReal(ev.ln2Real()))
+	n := shiftRound(t.approx(2), -2).Int64()
+	r := ev.addReal(a, ev.mulReal(ev.ratReal(new(big.Rat).SetInt64(-n)), ev.ln2Real()))
+	ni := int(n)
+	return ev.newReal(func(p int) *big.Int {
+		g := guardBits(p+ni, 2)
+		w := max(p+ni+g, g)
+		rm := r.approx(w)
+		e := expFixed(rm, w, ev.tick)
+		return shiftRound(e, p+ni-w)
+	})
+}
+
+// expFixed returns exp(r)·2^w for |r·2^-w| < 1 with error <= terms+1 units.
+func expFixed(r *big.Int, w int, tick func()) *big.Int {
+	one := new(big.Int).Lsh(big1, uint(w))
+	sum := new(big.Int).Set(one)
+	term := new(big.Int).Set(one)
+	for k := int64(1); ; k++ {
+		if k%32 == 0 {
+			tick()
+		}
+		term.Mul(term, r)
+		term.Rsh(term, uint(w))
+		term.Quo(term, big.NewInt(k))
+		if term.Sign() == 0 {
+			break
+		}
+		sum.Add(sum, term)
+	}
+	return sum
+}
+
+// logReal is ln(a) for a > 0 (decided by the caller).
+func (ev *evaluator) logReal(a *real) *real {
+	// a = y·2^kk with y in (1/4, 1]: ln a = ln y + kk·ln 2.
+	_, k := a.decide()
+	pd := k + 24
+	m := a.approx(pd)
+	kk := m.BitLen() - pd
+	y := ev.mulReal(a, ev.ratReal(pow2Rat(-kk)))
+	const s = 8
+	ly := ev.newReal(func(p int) *big.Int {
+		g := guardBits(p, s+4)
+		w := max(p+g, g+8)
+		ym := y.approx(w)
+		return shiftRound(logFixed(ym, w, s, ev.tick), p-w)
+	})
+	return ev.addReal(ly, ev.mulReal(ev.ratReal(new(big.Rat).SetInt64(int64(kk))), ev.ln2Real()))
+}
+
+func pow2Rat(e int) *big.Rat {
+	if e >= 0 {
+		return new(big.Rat).SetInt(new(big.Int).Lsh(big1, uint(e)))
+	}
+	return new(big.Rat).SetFrac(big1, new(big.Int).Lsh(big1, uint(-e)))
+}
+
+// logFixed returns ln(y)·2^w for y·2^-w in (1/8, 2), using s square roots and
+// the atanh series.
+func logFixed(y *big.Int, w, s int, tick func()) *big.Int {
+	one := new(big.Int).Lsh(big1, uint(w))
+	v := new(big.Int).Set(y)
+	for i := 0; i < s; i++ {
+		v.Lsh(v, uint(w))
+		v.Sqrt(v)
+	}
+	num := new(big.Int).Sub(v, one)
+	den := new(big.Int).Add(v, one)
+	num.Lsh(num, uint(w))
+	z := num.Quo(num, den)
+	z2 := new(big.Int).Mul(z, z)
+	z2.Rsh(z2, uint(w))
+	sum := new(big.Int).Set(z)
+	pw := new(big.Int).Set(z)
+	t := new(big.Int)
+	for k := int64(1); ; k++ {
+		if k%32 == 0 {
+			tick()
+		}
+		pw.Mul(pw, z2)
+		pw.Rsh(pw, uint(w))
+		t.Quo(pw, big.NewInt(2*k+1))
+		if t.Sign() == 0 {
+			break
+		}
+		sum.Add(sum, t)
+	}
+	return sum.Lsh(sum, uint(s+1))
+}
+
+// sinCosReal returns sin(a) (cos=false) or cos(a) (cos=true); the caller has
+// checked |a| < 2^maxTrigBits.
+func (ev *evaluator) sinCosReal(a *real, cos bool) *real {
+	halfPi := ev.mulReal(ev.ratReal(big.NewRat(1, 2)), ev.piReal())
+	t := ev.mulReal(a, ev.invReal(halfPi))
+	n := shiftRound(t.approx(2), -2)
+	r := ev.addReal(a, ev.mulReal(ev.ratReal(new(big.Rat).SetInt(new(big.Int).Neg(n))), halfPi))
+	q := int(new(big.Int).And(n, big.NewInt(3)).Int64())
+	if cos {
+		q = (q + 1) % 4
+	}
+	// sin(r + q·pi/2) = [sin r, cos r, -sin r, -cos r][q].
+	useCos := q%2 == 1
+	neg := q >= 2
+	return ev.newReal(func(p int) *big.Int {
+		g := guardBits(p, 2)
+		w := max(p+g, g)
+		rm := r.approx(w)
+		v := sinCosFixed(rm, w, useCos, ev.tick)
+		if neg {
+			v.Neg(v)
+		}
+		return shiftRound(v, p-w)
+	})
+}
+
+// sinCosFixed returns sin(r)·2^w or cos(r)·2^w for |r·2^-w| < 1.
+func sinCosFixed(r *big.Int, w int, cos bool, tick func()) *big.Int {
+	r2 := new(big.Int).Mul(r, r)
+	r2.Rsh(r2, uint(w))
+	var term *big.Int
+	k := int64(1)
+	if cos {
+		term = new(big.Int).Lsh(big1, uint(w))
+	} else {
+		term = new(big.Int).Set(r)
+		k = 2
+	}
+	sum := new(big.Int).Set(term)
+	for i := 1; ; i++ {
+		if i%32 == 0 {
+			tick()
+		}
+		term.Mul(term, r2)
+		term.Rsh(term, uint(w))
+		term.Quo(term, big.NewInt(k*(k+1)))
+		k += 2
+		if term.Sign() == 0 {
+			break
+		}
+		if i%2 == 1 {
+			sum.Sub(sum, term)
+		} else {
+			sum.Add(sum, term)
+		}
+	}
+	return sum
+}
+
+// atanReal is atan(a) for any real a.
+func (ev *evaluator) atanReal(a *real) *real {
+	m := a.approx(8)
+	if m.CmpAbs(big.NewInt(256)) > 0 {
+		// |a| > 1: atan(a) = sign(a)·pi/2 - atan(1/a).
+		half := big.NewRat(1, 2)
+		if m.Sign() < 0 {
+			half.Neg(half)
+		}
+		return ev.addReal(ev.mulReal(ev.ratReal(half), ev.piReal()), ev.negReal(ev.atanSmall(ev.invReal(a))))
+	}
+	return ev.atanSmall(a)
+}
+
+// atanSmall is atan(a) for |a| <= ~1.01.
+func (ev *evaluator) atanSmall(a *real) *real {
+	const s = 8
+	return ev.newReal(func(p int) *big.Int {
+		g := guardBits(p, s+4)
+		w := max(p+g, g)
+		t := new(big.Int).Set(a.approx(w))
+		one := new(big.Int).Lsh(big1, uint(w))
+		oneSq := new(big.Int).Lsh(big1, uint(2*w))
+		tmp := new(big.Int)
+		for i := 0; i < s; i++ {
+			// atan(t) = 2·atan(t / (1 + sqrt(1 + t²))).
+			tmp.Mul(t, t)
+			tmp.Add(tmp, oneSq)
+			tmp.Sqrt(tmp)
+			tmp.Add(tmp, one)
+			t.Lsh(t, uint(w))
+			t.Quo(t, tmp)
+		}
+		t2 := new(big.Int).Mul(t, t)
+		t2.Rsh(t2, uint(w))
+		sum := new(big.Int).Set(t)
+		pw := new(big.Int).Set(t)
+		q := new(big.Int)
+		for k := int64(1); ; k++ {
+			if k%32 == 0 {
+				ev.tick()
+			}
+			pw.Mul(pw, t2)
+			pw.Rsh(pw, uint(w))
+			q.Quo(pw, big.NewInt(2*k+1))
+			if q.Sign() == 0 {
+				break
+			}
+			if k%2 == 1 {
+				sum.Sub(sum, q)
+			} else {
+				sum.Add(sum, q)
+			}
+		}
+		sum.Lsh(sum, s)
+		return shiftRound(sum, p-w)
+	})
+}
+
+// asinReal is asin(a) for |a| <= 1 (checked by the caller):
+// asin(a) = 2·atan(a / (1 + sqrt(1 - a²))), whose denominator is >= 1.
+func (ev *evaluator) asinReal(a *real) *real {
+	one := ev.ratReal(big.NewRat(1, 1))
+	root := ev.sqrtReal(ev.addReal(one, ev.negReal(ev.mulReal(a, a))))
+	arg := ev.mulReal(a, ev.invReal(ev.addReal(one, root)))
+	return ev.mulReal(ev.ratReal(big.NewRat(2, 1)), ev.atanSmall(arg))
+}

@@ -1,0 +1,383 @@
+// Package primes factors integers below 2^256: trial division by the primes
+// below 2^16, perfect-power detection, Pollard–Brent rho with fixed seeds (so the
+// output and the work done are reproducible), and primality proven by
+// deterministic Miller–Rabin below 2^64 and Baillie–PSW (strong base-2
+// Miller–Rabin plus strong Lucas with Selfridge's parameters) above.
+//
+// BPSW has no known counterexample, and none exists below 2^64; above 2^64 a
+// "prime" verdict is therefore BPSW-probable, which the contract states.
+package primes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"sort"
+	"strings"
+)
+
+// MaxBits is the largest input size: n < 2^MaxBits.
+const MaxBits = 256
+
+// DefaultMaxIterations is the default budget of Pollard–Brent iterations (each
+// one a modular squaring) over the whole factorization.
+const DefaultMaxIterations = 1 << 21
+
+// ErrCostLimit is returned (wrapped) when the iteration budget runs out.
+var ErrCostLimit = errors.New("pollard-brent iteration budget exhausted")
+
+// Factor is one prime power of a factorization.
+type Factor struct {
+	Prime    *big.Int
+	Exponent int
+}
+
+// Result is a complete factorization of N.
+type Result struct {
+	N          *big.Int
+	Factors    []Factor // ascending primes
+	IsPrime    bool
+	Iterations int64 // Pollard–Brent iterations used (reproducible)
+}
+
+// Factorization renders "2^3 × 3^2 × 5".
+func (r *Result) Factorization() string {
+	parts := make([]string, len(r.Factors))
+	for i, f := range r.Factors {
+		if f.Exponent == 1 {
+			parts[i] = f.Prime.String()
+		} else {
+			parts[i] = fmt.Sprintf("%s^%d", f.Prime, f.Exponent)
+		}
+	}
+	return strings.Join(parts, " × ")
+}
+
+// DivisorCount is the product of (exponent + 1).
+func (r *Result) DivisorCount() *big.Int {
+	d := big.NewInt(1)
+	for _, f := range r.Factors {
+		d.Mul(d, big.NewInt(int64(f.Exponent+1)))
+	}
+	return d
+}
+
+var smallPrimes = func() []uint64 {
+	const limit = 1 << 16
+	sieve := make([]bool, limit)
+	var ps []uint64
+	for i := 2; i < limit; i++ {
+		if !sieve[i] {
+			ps = append(ps, uint64(i))
+			for j := i * i; j < limit; j += i {
+				sieve[j] = true
+			}
+		}
+	}
+	return ps
+}()
+
+// Factorize factors n (2 <= n < 2^256) within maxIter Pollard–Brent iterations.
+// It returns an error wrapping ErrCostLimit when the budget runs out, and the
+// context's error when it ends.
+func Factorize(ctx context.Context, n *big.Int, maxIter int64) (*Result, error) {
+	if n.Cmp(big.NewInt(2)) < 0 || n.BitLen() > MaxBits {
+		return nil, fmt.Errorf("primes: n out of range")
+	}
+	f := &factorer{ctx: ctx, budget: maxIter, counts: map[string]int{}, primes: map[string]*big.Int{}}
+	if err := f.run(new(big.Int).Set(n)); err != nil {
+		return nil, err
+	}
+	res := &Result{N: new(big.Int).Set(n), Iterations: f.used}
+	for k, e := range f.counts {
+		res.Factors = append(res.Factors, Factor{Prime: f.primes[k], Exponent: e})
+	}
+	sort.Slice(res.Factors, func(i, j int) bool { return res.Factors[i].Prime.Cmp(res.Factors[j].Prime) < 0 })
+	res.IsPrime = len(res.Factors) == 1 && res.Factors[0].Exponent == 1
+	return res, nil
+}
+
+type factorer struct {
+	ctx    context.Context
+	budget int64
+	used   int64
+	counts map[string]int
+	primes map[string]*big.Int
+}
+
+func (f *factorer) add(p *big.Int, e int) {
+	k := p.String()
+	if _, ok := f.primes[k]; !ok {
+		f.primes[k] = new(big.Int).Set(p)
+	}
+	f.counts[k] += e
+}
+
+func (f *factorer) run(n *big.Int) error {
+	m := new(big.Int)
+	for i, p := range smallPrimes {
+		if i%256 == 0 {
+			if err := f.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		bp := new(big.Int).SetUint64(p)
+		if new(big.Int).Mul(bp, bp).Cmp(n) > 0 {
+			break
+		}
+		e := 0
+		for {
+			q, r := new(big.Int).QuoRem(n, bp, m)
+			if r.Sign() != 0 {
+				break
+			}
+			n.Set(q)
+			e++
+		}
+		if e > 0 {
+			f.add(bp, e)
+		}
+	}
+	if n.Cmp(big1) == 0 {
+		return nil
+	}
+	if n.Cmp(new(big.Int).SetUint64(1<<32)) < 0 {
+		// No factor below 2^16 and n < 2^32: n is prime.
+		f.add(n, 1)
+		return nil
+	}
+	return f.split(n, 1)
+}
+
+// split factors n (no prime factor below 2^16), multiplicity mult.
+func (f *factorer) split(n *big.Int, mult int) error {
+	if err := f.ctx.Err(); err != nil {
+		return err
+	}
+	if IsPrime(n) {
+		f.add(n, mult)
+		return nil
+	}
+	if r, k := perfectPower(n); k > 1 {
+		return f.split(r, mult*k)
+	}
+	d, err := f.brent(n)
+	if err != nil {
+		return err
+	}
+	q := new(big.Int).Quo(n, d)
+	// d and q may share primes; gcd-splitting keeps both parts honest.
+	if err := f.split(d, mult); err != nil {
+		return err
+	}
+	return f.split(q, mult)
+}
+
+// perfectPower returns (r, k) with n = r^k and k maximal, or (n, 1).
+func perfectPower(n *big.Int) (*big.Int, int) {
+	best, bk := n, 1
+	for k := 2; k <= n.BitLen(); k++ {
+		if r, ok := intRoot(n, k); ok {
+			// Take the largest exponent by recursing on the root.
+			rr, kk := perfectPower(r)
+			best, bk = rr, k*kk
+			break
+		}
+	}
+	return best, bk
+}
+
+func intRoot(n *big.Int, k int) (*big.Int, bool) {
+	x := new(big.Int).Lsh(big1, uint((n.BitLen()+k-1)/k))
+	km1 := big.NewInt(int64(k - 1))
+	bk := big.NewInt(int64(k))
+	for {
+		t := new(big.Int).Exp(x, km1, nil)
+		t.Quo(n, t)
+		y := new(big.Int).Mul(km1, x)
+		y.Add(y, t)
+		y.Quo(y, bk)
+		if y.Cmp(x) >= 0 {
+			break
+		}
+		x = y
+	}
+	return x, new(big.Int).Exp(x, bk, nil).Cmp(n) == 0
+}
+
+var big1 = big.NewInt(1)
+
+// brent finds a non-trivial factor of the composite n with Pollard–Brent rho,
+// f(x) = x² + c, x0 = 2, trying c = 1, 2, 3, ... in order.
+func (f *factorer) brent(n *big.Int) (*big.Int, error) {
+	if n.Bit(0) == 0 {
+		return big.NewInt(2), nil
+	}
+	for c := uint64(1); ; c++ {
+		var d *big.Int
+		var err error
+		if n.IsUint64() {
+			var d64 uint64
+			d64, err = f.brent64(n.Uint64(), c)
+			if d64 != 0 {
+				d = new(big.Int).SetUint64(d64)
+			}
+		} else {
+			d, err = f.brentBig(n, c)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if d != nil {
+			return d, nil
+		}
+	}
+}
+
+const batch = 128
+
+func (f *factorer) spend(k int64) error {
+	f.used += k
+	if f.used > f.budget {
+		return fmt.Errorf("%w after %d iterations", ErrCostLimit, f.budget)
+	}
+	if f.used%(batch*8) < k {
+		return f.ctx.Err()
+	}
+	return nil
+}
+
+func mulmod(a, b, m uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	_, r := bits.Div64(hi, lo, m)
+	return r
+}
+
+func gcd64(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// brent64 returns a factor of n, 0 when this c failed, or an error.
+func (f *factorer) brent64(n, c uint64) (uint64, error) {
+	step := func(x uint64) uint64 {
+		y := mulmod(x, x, n)
+		y, carry := bits.Add64(y, c%n, 0)
+		if carry != 0 || y >= n {
+			y -= n
+		}
+		return y
+	}
+	y, r, q := uint64(2), int64(1), uint64(1)
+	var x, ys, g uint64 = 0, 0, 1
+	for g == 1 {
+		x = y
+		for i := int64(0); i < r; i++ {
+			y = step(y)
+		}
+		if err := f.spend(r); err != nil {
+			return 0, err
+		}
+		for k := int64(0); k < r && g == 1; k += batch {
+			ys = y
+			lim := min(batch, r-k)
+			for i := int64(0); i < lim; i++ {
+				y = step(y)
+				d := x - y
+				if y > x {
+					d = y - x
+				}
+				q = mulmod(q, d, n)
+			}
+			if err := f.spend(lim); err != nil {
+				return 0, err
+			}
+			g = gcd64(q, n)
+		}
+		r *= 2
+	}
+	if g == n {
+		for {
+			ys = step(ys)
+			d := x - ys
+			if ys > x {
+				d = ys - x
+			}
+			g = gcd64(d, n)
+			if err := f.spend(1); err != nil {
+				return 0, err
+			}
+			if g > 1 {
+				break
+			}
+		}
+	}
+	if g == n {
+		return 0, nil
+	}
+	return g, nil
+}
+
+func (f *factorer) brentBig(n *big.Int, c uint64) (*big.Int, error) {
+	bc := new(big.Int).SetUint64(c)
+	tmp := new(big.Int)
+	step := func(x *big.Int) {
+		tmp.Mul(x, x)
+		tmp.Add(tmp, bc)
+		x.Mod(tmp, n)
+	}
+	y := big.NewInt(2)
+	x := new(big.Int)
+	ys := new(big.Int)
+	q := big.NewInt(1)
+	g := big.NewInt(1)
+	d := new(big.Int)
+	r := int64(1)
+	for g.Cmp(big1) == 0 {
+		x.Set(y)
+		for i := int64(0); i < r; i++ {
+			step(y)
+		}
+		if err := f.spend(r); err != nil {
+			return nil, err
+		}
+		for k := int64(0); k < r && g.Cmp(big1) == 0; k += batch {
+			ys.Set(y)
+			lim := min(batch, r-k)
+			for i := int64(0); i < lim; i++ {
+				step(y)
+				d.Sub(x, y)
+				d.Abs(d)
+				q.Mul(q, d)
+				q.Mod(q, n)
+			}
+			if err := f.spend(lim); err != nil {
+				return nil, err
+			}
+			g.GCD(nil, nil, q, n)
+		}
+		r *= 2
+	}
+	if g.Cmp(n) == 0 {
+		for {
+			step(ys)
+			d.Sub(x, ys)
+			d.Abs(d)
+			g.GCD(nil, nil, d, n)
+			if err := f.spend(1); err != nil {
+				return nil, err
+			}
+			if g.Cmp(big1) > 0 {
+				break
+			}
+		}
+	}
+	if g.Cmp(n) == 0 {
+		return nil, nil
+	}
+	return new(big.Int).Set(g), nil
+}
