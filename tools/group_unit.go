@@ -2,5 +2,5 @@ package tools
 
 // unitTools lists, in catalogue order: unit_convert.
 func unitTools(deps Deps) []Tool {
-	return nil
+	return []Tool{unitConvert()}
 }

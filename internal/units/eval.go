@@ -261,7 +261,7 @@ func ConvertExpr(value *big.Rat, fe, te Expr) (Result, error) {
 	res := Result{Dims: fe.D, From: fe, To: te}
 	if fe.Offset == nil && te.Offset == nil {
 		ratio := fe.F.Div(te.F)
-		if ratio.IsRational() {
+		if ratio.IsRational() || value.Sign() == 0 {
 			res.Exact = new(big.Rat).Mul(value, ratio.Q)
 			return res, nil
 		}

@@ -54,6 +54,9 @@ func DecimalString(q *big.Rat) (s string, exact bool) {
 // RoundSig rounds q half-to-even to n significant digits, returning the sign,
 // the digit string and the exponent of its last digit (q ≈ ±digits·10^exp).
 func RoundSig(q *big.Rat, n int) (neg bool, digits string, exp int) {
+	if q.Sign() == 0 {
+		return false, "0", 0
+	}
 	a := new(big.Rat).Abs(q)
 	// Estimate the decimal exponent of a from the sizes of its integers, then
 	// correct it so that 10^e ≤ a < 10^(e+1).

@@ -358,7 +358,7 @@ func describe(t token) string {
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
-func (p *parser) next() token  { t := p.toks[p.i]; p.i++; return t }
+func (p *parser) next() token { t := p.toks[p.i]; p.i++; return t }
 
 func (p *parser) enter(pos int) error {
 	p.depth++
@@ -726,4 +726,23 @@ func writeNode(b *strings.Builder, n Node, ctx int) {
 			b.WriteByte(')')
 		}
 	}
+}
+
+// ParseDecimal converts a JSON number (optional '-', digits, fraction,
+// exponent) to an exact rational. It refuses literals longer than 1000
+// characters or with a decimal exponent beyond ±400 before doing big arithmetic.
+func ParseDecimal(s string) (*big.Rat, error) {
+	neg := strings.HasPrefix(s, "-")
+	body := strings.TrimPrefix(s, "-")
+	if body == "" || scanNumber(body, 0) != len(body) {
+		return nil, fmt.Errorf("not a decimal number")
+	}
+	v, err := parseLiteral(body)
+	if err != nil {
+		return nil, err
+	}
+	if neg {
+		v.Neg(v)
+	}
+	return v, nil
 }
