@@ -2,5 +2,5 @@ package tools
 
 // structuredTools lists, in catalogue order: structured_validate, json_query.
 func structuredTools(deps Deps) []Tool {
-	return []Tool{jsonQuery()}
+	return []Tool{structuredValidate(), jsonQuery()}
 }

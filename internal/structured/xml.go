@@ -1,0 +1,167 @@
+package structured
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// XIncludeNS is the XInclude namespace; elements in it are refused.
+const XIncludeNS = "http://www.w3.org/2001/XInclude"
+
+// validateXML checks one XML document with encoding/xml in strict mode and no
+// entity map, so nothing is ever expanded or fetched. Findings: xml_dtd_refused
+// (any <!...> directive, e.g. <!DOCTYPE>), xml_entity_refused (an entity
+// reference other than the five predefined ones and character references),
+// xinclude_refused, depth_limit, node_limit (elements + attributes, namespace
+// declarations excluded), xml_syntax (including a missing, repeated or
+// trailing-text root element).
+func validateXML(ctx context.Context, src string, lim Limits) (Stats, *Finding, error) {
+	d := xml.NewDecoder(strings.NewReader(src))
+	d.Strict = true
+	d.Entity = nil
+	d.CharsetReader = nil // non-UTF-8 encodings are refused as syntax errors
+	var stats Stats
+	var stack []string
+	roots := 0
+	at := func(off int64, code, msg string) *Finding {
+		l, c := LineCol(src, int(off))
+		f := &Finding{Code: code, Message: msg, Line: &l, Column: &c}
+		if len(stack) > 0 {
+			f.Path = ptr("/" + strings.Join(stack, "/"))
+		}
+		return f
+	}
+	for n := 0; ; n++ {
+		if n&1023 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return Stats{}, nil, err
+			}
+		}
+		start := d.InputOffset()
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Stats{}, xmlError(src, d, err, stack), nil
+		}
+		switch t := tok.(type) {
+		case xml.Directive:
+			return Stats{}, at(start, CodeXMLDTDRefused, "DTDs and other <!...> declarations are refused"), nil
+		case xml.ProcInst:
+			if t.Target == "xml" && start != 0 {
+				return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: the XML declaration must come first"), nil
+			}
+			if t.Target != "xml" && strings.EqualFold(t.Target, "xml") {
+				return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: reserved processing instruction target"), nil
+			}
+			if t.Target == "xml" {
+				if enc := procInstAttr(string(t.Inst), "encoding"); enc != "" && !strings.EqualFold(enc, "utf-8") {
+					return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: only UTF-8 documents are accepted"), nil
+				}
+			}
+		case xml.StartElement:
+			if len(stack) == 0 {
+				roots++
+				if roots > 1 {
+					return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: junk after document element"), nil
+				}
+			}
+			if len(stack)+1 > lim.MaxDepth {
+				return Stats{}, at(start, CodeDepthLimit, "nesting deeper than "+strconv.Itoa(lim.MaxDepth)+" levels"), nil
+			}
+			stack = append(stack, t.Name.Local)
+			if len(stack) > stats.Depth {
+				stats.Depth = len(stack)
+			}
+			if t.Name.Space == XIncludeNS {
+				return Stats{}, at(start, CodeXIncludeRefused, "XInclude elements are refused"), nil
+			}
+			stats.Nodes++
+			for _, a := range t.Attr {
+				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+					continue
+				}
+				stats.Nodes++
+			}
+			if stats.Nodes > lim.MaxNodes {
+				return Stats{}, at(start, CodeNodeLimit, "document has more than "+strconv.Itoa(lim.MaxNodes)+" elements and attributes"), nil
+			}
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		case xml.CharData:
+			if len(stack) == 0 && len(bytes.TrimLeft(t, " \t\r\n")) > 0 {
+				return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: text outside the document element"), nil
+			}
+		}
+	}
+	if roots == 0 {
+		return Stats{}, at(int64(len(src)), CodeXMLSyntax, "XML syntax error: no element found"), nil
+	}
+	return stats, nil, nil
+}
+
+// procInstAttr reads a pseudo-attribute of the XML declaration.
+func procInstAttr(inst, name string) string {
+	i := strings.Index(inst, name)
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimLeft(inst[i+len(name):], " \t\r\n")
+	if !strings.HasPrefix(rest, "=") {
+		return ""
+	}
+	rest = strings.TrimLeft(rest[1:], " \t\r\n")
+	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
+		return ""
+	}
+	end := strings.IndexByte(rest[1:], rest[0])
+	if end < 0 {
+		return ""
+	}
+	return rest[1 : 1+end]
+}
+
+// xmlError turns a decoder error into a finding, separating refused entity
+// references from plain syntax errors.
+func xmlError(src string, d *xml.Decoder, err error, stack []string) *Finding {
+	off := d.InputOffset()
+	l, c := LineCol(src, int(off))
+	f := &Finding{Code: CodeXMLSyntax, Message: "XML syntax error", Line: &l, Column: &c}
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		msg := se.Msg
+		if strings.HasPrefix(msg, "invalid character entity &") && !strings.HasPrefix(msg, "invalid character entity &#") {
+			f.Code = CodeXMLEntityRefused
+			f.Message = "entity references other than &lt; &gt; &amp; &quot; &apos; are refused"
+		} else {
+			f.Message = "XML syntax error: " + xmlSyntaxReason(msg)
+		}
+	}
+	if len(stack) > 0 {
+		f.Path = ptr("/" + strings.Join(stack, "/"))
+	}
+	return f
+}
+
+// xmlSyntaxReason keeps the decoder's message only when it cannot quote the
+// payload (messages with quoted text are replaced by a generic reason).
+func xmlSyntaxReason(msg string) string {
+	if strings.ContainsAny(msg, "\"'`&<>") || strings.Contains(msg, "element <") {
+		switch {
+		case strings.HasPrefix(msg, "element <"):
+			return "mismatched end tag"
+		case strings.HasPrefix(msg, "unexpected end element"):
+			return "unexpected end tag"
+		case strings.HasPrefix(msg, "invalid character entity"):
+			return "invalid character reference"
+		}
+		return "malformed markup"
+	}
+	return msg
+}

@@ -1,0 +1,229 @@
+package structured
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/lexer"
+	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/token"
+)
+
+// blockFrame is one open block collection in the token-level depth estimate.
+type blockFrame struct {
+	col int
+	seq bool
+}
+
+// yamlCheckTokens refuses anchors, aliases, tags and directives by token type,
+// and estimates the nesting depth from flow brackets and block indentation so
+// that a hostile nesting (the parser is quadratic in depth) is refused before
+// parsing. The estimate bounds the depth from above closely; the exact depth is
+// measured on the AST afterwards.
+func yamlCheckTokens(toks token.Tokens, maxDepth int) *Finding {
+	var stack []blockFrame
+	flow := 0
+	at := func(tk *token.Token) (*int, *int) {
+		if tk.Position == nil {
+			return nil, nil
+		}
+		return ptr(tk.Position.Line), ptr(tk.Position.Column)
+	}
+	push := func(col int, seq bool) {
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			switch {
+			case top.col > col:
+				stack = stack[:len(stack)-1]
+				continue
+			case top.col == col && top.seq == seq:
+				return
+			case top.col == col && top.seq && !seq:
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			break
+		}
+		stack = append(stack, blockFrame{col: col, seq: seq})
+	}
+	for _, tk := range toks {
+		switch tk.Type {
+		case token.AnchorType:
+			l, c := at(tk)
+			return &Finding{Code: CodeYAMLAnchorRefused, Message: "YAML anchors are refused", Line: l, Column: c}
+		case token.AliasType:
+			l, c := at(tk)
+			return &Finding{Code: CodeYAMLAliasRefused, Message: "YAML aliases are refused", Line: l, Column: c}
+		case token.TagType:
+			l, c := at(tk)
+			return &Finding{Code: CodeYAMLTagRefused, Message: "YAML tags are refused", Line: l, Column: c}
+		case token.DirectiveType:
+			l, c := at(tk)
+			return &Finding{Code: CodeYAMLDirective, Message: "YAML directives (%YAML, %TAG) are refused", Line: l, Column: c}
+		case token.SequenceStartType, token.MappingStartType:
+			flow++
+		case token.SequenceEndType, token.MappingEndType:
+			if flow > 0 {
+				flow--
+			}
+		case token.SequenceEntryType, token.MappingKeyType:
+			if flow == 0 && tk.Position != nil {
+				push(tk.Position.Column, true)
+			}
+		case token.MappingValueType:
+			if flow == 0 && tk.Prev != nil && tk.Prev.Position != nil {
+				push(tk.Prev.Position.Column, false)
+			}
+		default:
+			continue
+		}
+		if len(stack)+flow > 2*maxDepth {
+			l, c := at(tk)
+			return &Finding{Code: CodeDepthLimit, Message: "nesting deeper than " + strconv.Itoa(maxDepth) + " levels", Line: l, Column: c}
+		}
+	}
+	return nil
+}
+
+type yamlWalker struct {
+	ctx      context.Context
+	maxDepth int
+	maxNodes int
+	stats    Stats
+	err      error
+	finding  *Finding
+}
+
+func nodePos(n ast.Node) (*int, *int) {
+	if n == nil {
+		return nil, nil
+	}
+	tk := n.GetToken()
+	if tk == nil || tk.Position == nil {
+		return nil, nil
+	}
+	return ptr(tk.Position.Line), ptr(tk.Position.Column)
+}
+
+func (w *yamlWalker) walk(n ast.Node, depth int, path string) bool {
+	w.stats.Nodes++
+	if w.stats.Nodes > w.maxNodes {
+		l, c := nodePos(n)
+		w.finding = &Finding{Code: CodeNodeLimit, Message: "document has more than " + strconv.Itoa(w.maxNodes) + " values", Line: l, Column: c, Path: ptr(path)}
+		return false
+	}
+	if w.stats.Nodes&1023 == 0 {
+		if err := w.ctx.Err(); err != nil {
+			w.err = err
+			return false
+		}
+	}
+	enter := func() bool {
+		if depth+1 > w.maxDepth {
+			l, c := nodePos(n)
+			w.finding = &Finding{Code: CodeDepthLimit, Message: "nesting deeper than " + strconv.Itoa(w.maxDepth) + " levels", Line: l, Column: c, Path: ptr(path)}
+			return false
+		}
+		if depth+1 > w.stats.Depth {
+			w.stats.Depth = depth + 1
+		}
+		return true
+	}
+	switch x := n.(type) {
+	case *ast.MappingNode:
+		if !enter() {
+			return false
+		}
+		for _, mv := range x.Values {
+			if !w.walk(mv.Value, depth+1, path+"/"+EscapePointer(yamlKey(mv.Key))) {
+				return false
+			}
+		}
+	case *ast.MappingValueNode:
+		// A single-pair mapping.
+		if !enter() {
+			return false
+		}
+		return w.walk(x.Value, depth+1, path+"/"+EscapePointer(yamlKey(x.Key)))
+	case *ast.SequenceNode:
+		if !enter() {
+			return false
+		}
+		for i, v := range x.Values {
+			if !w.walk(v, depth+1, path+"/"+strconv.Itoa(i)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func yamlKey(k ast.MapKeyNode) string {
+	if k == nil {
+		return ""
+	}
+	if s, ok := k.(*ast.StringNode); ok {
+		return s.Value
+	}
+	return k.String()
+}
+
+// validateYAML checks one YAML document. Findings: yaml_anchor_refused,
+// yaml_alias_refused, yaml_tag_refused, yaml_directive_refused (all from the
+// lexer's tokens, before parsing), depth_limit, node_limit, yaml_syntax,
+// yaml_multiple_documents.
+func validateYAML(ctx context.Context, src string, lim Limits) (Stats, *Finding, error) {
+	toks := lexer.Tokenize(src)
+	if f := yamlCheckTokens(toks, lim.MaxDepth); f != nil {
+		return Stats{}, f, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return Stats{}, nil, err
+	}
+	file, err := parseYAML(toks)
+	if err != nil {
+		f := &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error"}
+		var se *yaml.SyntaxError
+		if errors.As(err, &se) && se.Token != nil && se.Token.Position != nil {
+			f.Line, f.Column = ptr(se.Token.Position.Line), ptr(se.Token.Position.Column)
+		}
+		return Stats{}, f, nil
+	}
+	docs := 0
+	var body ast.Node
+	for _, d := range file.Docs {
+		if d == nil {
+			continue
+		}
+		docs++
+		if docs == 1 {
+			body = d.Body
+		} else {
+			l, c := nodePos(d)
+			return Stats{}, &Finding{Code: CodeYAMLMultiDoc, Message: "more than one YAML document", Line: l, Column: c}, nil
+		}
+	}
+	w := &yamlWalker{ctx: ctx, maxDepth: lim.MaxDepth, maxNodes: lim.MaxNodes}
+	if body == nil {
+		// An empty document is one null, as yaml.safe_load says.
+		return Stats{Nodes: 1}, nil, nil
+	}
+	if !w.walk(body, 0, "") {
+		return Stats{}, w.finding, w.err
+	}
+	return w.stats, nil, nil
+}
+
+// parseYAML runs the parser with a recover: a panic in a third-party parser is
+// a syntax finding, never a crash.
+func parseYAML(toks token.Tokens) (f *ast.File, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, errors.New("yaml parser failed")
+		}
+	}()
+	return parser.Parse(toks, 0, parser.AllowDuplicateMapKey())
+}
