@@ -222,10 +222,14 @@ func (ev *evaluator) call(n *callNode) *value {
 		if k.Cmp(big.NewInt(MaxFactorial)) > 0 {
 			costly(ReasonFactorial, "factorial(n) needs n <= %d", MaxFactorial)
 		}
-		if log2Factorial(float64(k.Int64())) > MaxBits {
+		if log2Factorial(float64(k.Int64())) > MaxBits+1 {
 			costly(ReasonResultTooLarge, "factorial(%d) exceeds %d bits", k.Int64(), MaxBits)
 		}
-		return bigV(new(big.Int).MulRange(1, max(k.Int64(), 1)))
+		f := new(big.Int).MulRange(1, max(k.Int64(), 1))
+		if f.BitLen() > MaxBits {
+			costly(ReasonResultTooLarge, "factorial(%d) exceeds %d bits", k.Int64(), MaxBits)
+		}
+		return bigV(f)
 	case "gcd", "lcm":
 		acc := big.NewInt(0)
 		if n.name == "lcm" {

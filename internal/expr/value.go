@@ -403,8 +403,9 @@ func (ev *evaluator) powInt(a *value, n *big.Int) *value {
 			}
 			return intV(1)
 		}
-		bits := max(q.Num().BitLen(), q.Denom().BitLen()) - 1
-		if n.BitLen() > 31 || int64(bits)*abs64(n.Int64()) > MaxBits {
+		// bitlen(x^k) = floor(k·log2 x) + 1, so refuse when k·log2 x >= MaxBits
+		// (a float estimate; checkRat below catches the last-ulp cases).
+		if n.BitLen() > 31 || float64(abs64(n.Int64()))*math.Max(log2Big(q.Num()), log2Big(q.Denom())) >= MaxBits-0.5 {
 			costly(ReasonExponent, "the power would exceed %d bits", MaxBits)
 		}
 		e := new(big.Int).Abs(n)
@@ -904,4 +905,16 @@ func log2Factorial(n float64) float64 {
 
 func ratCmpAbs(a, b *big.Rat) int {
 	return new(big.Rat).Abs(a).Cmp(new(big.Rat).Abs(b))
+}
+
+// log2Big returns log2(|x|) as a float (x != 0).
+func log2Big(x *big.Int) float64 {
+	b := x.BitLen()
+	if b <= 53 {
+		f, _ := new(big.Float).SetInt(x).Float64()
+		return math.Log2(math.Abs(f))
+	}
+	top := new(big.Int).Rsh(new(big.Int).Abs(x), uint(b-53))
+	f, _ := new(big.Float).SetInt(top).Float64()
+	return math.Log2(f) + float64(b-53)
 }
