@@ -8,11 +8,15 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/filestore"
 )
 
 // Deps are the services a few tools need from outside the pure-function world
 // (only generate_file writes, into its own store). Zero value: no such services.
 type Deps struct {
+	// Files is generate_file's download store; nil makes generate_file answer
+	// tool_execution_error reason store_unavailable.
+	Files *filestore.Store
 }
 
 // Builtin lists every tool of the service, in catalogue order. The order is

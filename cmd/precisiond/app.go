@@ -7,9 +7,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -51,7 +53,17 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 
 // newRegistry builds the registry every surface shares (HTTP, MCP, CLI).
 func newRegistry(cfg Config, log *slog.Logger) (*tools.Registry, error) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	// generate_file's download store (<data dir>/downloads). The janitor and the
+	// /downloads handler (store.Handler()) still need wiring by the api/Run side.
+	store, err := filestore.Open(filestore.Config{
+		Dir:      filepath.Join(cfg.DataDir, "downloads"),
+		TTL:      cfg.DownloadTTL,
+		MaxBytes: cfg.MaxStoreBytes,
+	})
+	if err != nil {
+		return nil, err
+	}
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
 	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, nil))
 	if err := tools.CheckExamples(context.Background(), reg); err != nil {
 		return nil, fmt.Errorf("start-up self-check: %w", err)

@@ -1,0 +1,440 @@
+// Package filestore is the download store of generate_file: a directory of
+// content-addressed files (<12 hex of sha256>_<name>.<ext>) written atomically,
+// expired after a TTL (on read and by a janitor), bounded in total size (oldest
+// evicted first), and read without ever following a symbolic link or leaving the
+// directory.
+package filestore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Defaults of Config.
+const (
+	DefaultTTL             = 24 * time.Hour
+	DefaultMaxBytes        = 1 << 30  // 1 GiB for the whole store
+	DefaultMaxFileBytes    = 64 << 20 // 64 MiB for one file
+	DefaultMaxContentBytes = 1 << 20  // 1 MiB of Markdown per generate_file call
+	maxBaseLen             = 64
+	tempPrefix             = ".tmp-"
+)
+
+// Extensions the store writes and serves.
+var Extensions = []string{"html", "md", "txt", "docx", "pptx", "pdf", "xlsx", "csv"}
+
+// NamePattern matches every name the store writes and the only names it serves:
+// 12 lowercase hex digits, '_', a sanitized base name (starting with a letter or
+// digit; no '/', no "..", no '%'), '.', a known extension. Temporary files start
+// with '.' and never match.
+var NamePattern = regexp.MustCompile(`^[0-9a-f]{12}_[A-Za-z0-9](?:[A-Za-z0-9_-]|\.[A-Za-z0-9_-]){0,63}\.(?:html|md|txt|docx|pptx|pdf|xlsx|csv)$`)
+
+// Errors returned by the store.
+var (
+	// ErrNotFound: no such file, an invalid name, an expired file, a symlink or
+	// anything else the store will not serve.
+	ErrNotFound = errors.New("file not found")
+	// ErrTooLarge: a file larger than MaxFileBytes or than the whole store.
+	ErrTooLarge = errors.New("file too large for the store")
+)
+
+// Config configures a Store. Zero fields take the defaults.
+type Config struct {
+	Dir             string           // the directory, created if missing (e.g. <data dir>/downloads)
+	TTL             time.Duration    // files older than this are gone (default 24h)
+	MaxBytes        int64            // total size cap; oldest files are evicted first (default 1 GiB)
+	MaxFileBytes    int64            // size cap of one file (default 64 MiB)
+	MaxContentBytes int              // Markdown accepted by generate_file (default 1 MiB)
+	Now             func() time.Time // clock (default time.Now); files' mtimes are set from it
+}
+
+// Store is a download directory. Its methods are safe for concurrent use; several
+// processes may share the directory (writes are atomic renames).
+type Store struct {
+	cfg Config
+	dir string
+	mu  sync.Mutex // serializes writes and sweeps of this process
+
+	// testHookAfterWrite, when set, runs after the temporary file is written and
+	// before it is renamed into place; tests use it to simulate a crash.
+	testHookAfterWrite func(tmp string) error
+}
+
+// Entry describes one stored file.
+type Entry struct {
+	Name    string
+	Size    int64
+	SHA256  string // hex of the full content
+	ModTime time.Time
+}
+
+// Open opens (creating if needed, mode 0750) the store directory. The directory
+// itself must not be a symbolic link.
+func Open(cfg Config) (*Store, error) {
+	if cfg.Dir == "" {
+		return nil, errors.New("filestore: no directory configured")
+	}
+	if cfg.TTL <= 0 {
+		cfg.TTL = DefaultTTL
+	}
+	if cfg.MaxBytes <= 0 {
+		cfg.MaxBytes = DefaultMaxBytes
+	}
+	if cfg.MaxFileBytes <= 0 {
+		cfg.MaxFileBytes = DefaultMaxFileBytes
+	}
+	if cfg.MaxContentBytes <= 0 {
+		cfg.MaxContentBytes = DefaultMaxContentBytes
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	dir, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("filestore: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("filestore: %w", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("filestore: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("filestore: %s is not a directory (symbolic links are refused)", dir)
+	}
+	return &Store{cfg: cfg, dir: dir}, nil
+}
+
+// Dir is the absolute path of the store directory.
+func (s *Store) Dir() string { return s.dir }
+
+// TTL is the lifetime of a file.
+func (s *Store) TTL() time.Duration { return s.cfg.TTL }
+
+// MaxContentBytes is the largest Markdown input generate_file accepts.
+func (s *Store) MaxContentBytes() int { return s.cfg.MaxContentBytes }
+
+// MaxFileBytes is the largest file the store accepts.
+func (s *Store) MaxFileBytes() int64 { return s.cfg.MaxFileBytes }
+
+// FileName is the content-addressed name of data: the first 12 hex digits of its
+// SHA-256, '_', base (already sanitized), '.', ext.
+func FileName(data []byte, base, ext string) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:6]) + "_" + base + "." + ext
+}
+
+var translit = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "Ä", "Ae", "Ö", "Oe", "Ü", "Ue", "ß", "ss", "ẞ", "SS", "æ", "ae", "Æ", "AE", "ø", "o", "Ø", "O", "œ", "oe", "Œ", "OE", "ł", "l", "Ł", "L", "đ", "d", "Đ", "D", "þ", "th", "Þ", "Th")
+
+// SanitizeBase turns a user-supplied file name into a safe base name: German
+// umlauts and ß transliterated, other accents dropped (é → e), every character
+// outside [A-Za-z0-9._-] replaced by '_', runs of '_' and '.' collapsed, leading and
+// trailing '.', '_', '-' trimmed, a trailing ".<ext>" (the requested format's
+// extension, any case) removed, at most 64 bytes; "output" when nothing is left.
+// The result joined as FileName always matches NamePattern.
+func SanitizeBase(name, ext string) string {
+	name = strings.TrimSpace(name)
+	if ext != "" && len(name) > len(ext)+1 && strings.EqualFold(name[len(name)-len(ext)-1:], "."+ext) {
+		name = name[:len(name)-len(ext)-1]
+	}
+	name = translit.Replace(name)
+	var b strings.Builder
+	for _, r := range norm.NFKD.String(name) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			// combining accent of a decomposed letter: dropped
+		case r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_'):
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	for {
+		before := out
+		out = strings.ReplaceAll(out, "__", "_")
+		out = strings.ReplaceAll(out, "..", ".")
+		out = strings.ReplaceAll(out, "._", "_")
+		out = strings.ReplaceAll(out, "_.", "_")
+		out = strings.ReplaceAll(out, ".-", "-")
+		out = strings.ReplaceAll(out, "-.", "-")
+		if out == before {
+			break
+		}
+	}
+	out = strings.Trim(out, "._-")
+	if len(out) > maxBaseLen {
+		out = strings.TrimRight(out[:maxBaseLen], "._-")
+	}
+	if out == "" {
+		return "output"
+	}
+	return out
+}
+
+// Put stores data as FileName(data, base, ext) and returns its entry. base must be
+// sanitized (SanitizeBase) and ext one of Extensions. The write is atomic (temporary
+// file, fsync, rename, fsync of the directory); storing the same bytes again
+// renews the file's lifetime. Afterwards the oldest other files are evicted until
+// the store fits MaxBytes. Errors: ErrTooLarge, or an I/O error.
+func (s *Store) Put(base, ext string, data []byte) (Entry, error) {
+	if int64(len(data)) > s.cfg.MaxFileBytes || int64(len(data)) > s.cfg.MaxBytes {
+		return Entry{}, ErrTooLarge
+	}
+	name := FileName(data, base, ext)
+	if !NamePattern.MatchString(name) {
+		return Entry{}, fmt.Errorf("filestore: generated name %q does not match the store pattern", name)
+	}
+	sum := sha256.Sum256(data)
+	now := s.cfg.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+
+	tmp, err := os.CreateTemp(s.dir, tempPrefix+"*")
+	if err != nil {
+		return Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	tmpName := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			_ = tmp.Close()
+			_ = os.Remove(tmpName)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	if err := tmp.Chmod(0o640); err != nil {
+		return Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	if err := os.Chtimes(tmpName, now, now); err != nil {
+		return Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	if s.testHookAfterWrite != nil {
+		if err := s.testHookAfterWrite(tmpName); err != nil {
+			return Entry{}, err
+		}
+	}
+	// rename replaces a directory entry (even a planted symlink) and never
+	// follows it.
+	if err := os.Rename(tmpName, filepath.Join(s.dir, name)); err != nil {
+		return Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	ok = true
+	syncDir(s.dir)
+	if err := s.evictLocked(name); err != nil {
+		return Entry{}, err
+	}
+	return Entry{Name: name, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), ModTime: now}, nil
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+}
+
+// ReadFile returns the content and entry of a stored file. It returns ErrNotFound
+// for a name outside NamePattern, a missing or expired file, a symbolic link or
+// other non-regular file, a file over MaxFileBytes, or content whose hash does not
+// match its name.
+func (s *Store) ReadFile(name string) ([]byte, Entry, error) {
+	if !NamePattern.MatchString(name) {
+		return nil, Entry{}, ErrNotFound
+	}
+	// O_NOFOLLOW: a symlink planted under a valid name fails to open (ELOOP).
+	f, err := os.OpenFile(filepath.Join(s.dir, name), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ELOOP) {
+			return nil, Entry{}, ErrNotFound
+		}
+		return nil, Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > s.cfg.MaxFileBytes {
+		return nil, Entry{}, ErrNotFound
+	}
+	if s.expired(fi.ModTime()) {
+		return nil, Entry{}, ErrNotFound
+	}
+	data, err := io.ReadAll(io.LimitReader(f, s.cfg.MaxFileBytes+1))
+	if err != nil {
+		return nil, Entry{}, fmt.Errorf("filestore: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	hexSum := hex.EncodeToString(sum[:])
+	if int64(len(data)) > s.cfg.MaxFileBytes || !strings.HasPrefix(name, hexSum[:12]+"_") {
+		return nil, Entry{}, ErrNotFound
+	}
+	return data, Entry{Name: name, Size: int64(len(data)), SHA256: hexSum, ModTime: fi.ModTime()}, nil
+}
+
+func (s *Store) expired(mtime time.Time) bool {
+	return s.cfg.Now().Sub(mtime) >= s.cfg.TTL
+}
+
+type fileInfo struct {
+	name  string
+	size  int64
+	mtime time.Time
+}
+
+// scan lists the store's own files (names matching NamePattern, regular files).
+// Planted symlinks or other non-regular entries under a valid name are removed;
+// stale temporary files (older than the TTL) too. Foreign names are left alone.
+func (s *Store) scan() ([]fileInfo, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, fmt.Errorf("filestore: %w", err)
+	}
+	var out []fileInfo
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, tempPrefix):
+			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && s.expired(fi.ModTime()) {
+				_ = os.Remove(filepath.Join(s.dir, name))
+			}
+		case NamePattern.MatchString(name):
+			fi, err := e.Info() // lstat: does not follow links
+			if err != nil {
+				continue
+			}
+			if !fi.Mode().IsRegular() {
+				_ = os.Remove(filepath.Join(s.dir, name)) // removes the link itself
+				continue
+			}
+			out = append(out, fileInfo{name, fi.Size(), fi.ModTime()})
+		}
+	}
+	return out, nil
+}
+
+// evictLocked removes expired files, then the oldest files (never keep) until the
+// total size fits MaxBytes.
+func (s *Store) evictLocked(keep string) error {
+	files, err := s.scan()
+	if err != nil {
+		return err
+	}
+	var live []fileInfo
+	var total int64
+	for _, f := range files {
+		if s.expired(f.mtime) && f.name != keep {
+			_ = os.Remove(filepath.Join(s.dir, f.name))
+			continue
+		}
+		live = append(live, f)
+		total += f.size
+	}
+	if total <= s.cfg.MaxBytes {
+		return nil
+	}
+	sort.Slice(live, func(i, j int) bool {
+		if !live[i].mtime.Equal(live[j].mtime) {
+			return live[i].mtime.Before(live[j].mtime)
+		}
+		return live[i].name < live[j].name
+	})
+	for _, f := range live {
+		if total <= s.cfg.MaxBytes {
+			break
+		}
+		if f.name == keep {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.dir, f.name)); err == nil || errors.Is(err, fs.ErrNotExist) {
+			total -= f.size
+		}
+	}
+	return nil
+}
+
+// Sweep deletes expired files and stale temporary files and enforces the size
+// cap. The janitor calls it periodically.
+func (s *Store) Sweep() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.evictLocked("")
+}
+
+// Janitor runs Sweep every interval until ctx ends; errors go to onErr (may be nil).
+func (s *Store) Janitor(ctx context.Context, interval time.Duration, onErr func(error)) {
+	if interval <= 0 {
+		interval = time.Minute
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := s.Sweep(); err != nil && onErr != nil {
+				onErr(err)
+			}
+		}
+	}
+}
+
+// List returns the live (unexpired) files, newest first; for MCP resources/list.
+func (s *Store) List() ([]Entry, error) {
+	s.mu.Lock()
+	files, err := s.scan()
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, f := range files {
+		if !s.expired(f.mtime) {
+			out = append(out, Entry{Name: f.name, Size: f.size, ModTime: f.mtime})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].ModTime.Equal(out[j].ModTime) {
+			return out[i].ModTime.After(out[j].ModTime)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out, nil
+}
+
+// Usage returns the number and total size of live files (for metrics).
+func (s *Store) Usage() (files int, bytes int64, err error) {
+	list, err := s.List()
+	for _, e := range list {
+		files++
+		bytes += e.Size
+	}
+	return files, bytes, err
+}

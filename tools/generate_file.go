@@ -1,0 +1,91 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/internal/docgen"
+	"github.com/precisiond/precisiond/internal/filestore"
+)
+
+type generateFileInput struct {
+	Content  string `json:"content"`
+	Filename string `json:"filename"`
+	Format   string `json:"format"`
+}
+
+type generateFileFacts struct {
+	Filename     string `json:"filename"`
+	Format       string `json:"format"`
+	Bytes        int    `json:"bytes"`
+	SHA256       string `json:"sha256"`
+	DownloadPath string `json:"download_path"`
+	MediaType    string `json:"media_type"`
+}
+
+// maxTitleRunes bounds the document title taken from the file name.
+const maxTitleRunes = 200
+
+// formatKB renders a size as the reference does: Python f"{n/1024:.1f}" (n/1024
+// is exact in binary for every size we write, and both Python and strconv round
+// the exact value half-to-even).
+func formatKB(n int) string {
+	return strconv.FormatFloat(float64(n)/1024, 'f', 1, 64)
+}
+
+func generateFile(store *filestore.Store) Tool {
+	return Define(Def[generateFileInput, generateFileFacts]{
+		Name: "generate_file",
+		Run: func(ctx context.Context, in generateFileInput) (generateFileFacts, []Warning, error) {
+			if store == nil {
+				return generateFileFacts{}, nil, Fail("store_unavailable", "the download store is not configured on this server")
+			}
+			if len(in.Content) > store.MaxContentBytes() {
+				return generateFileFacts{}, nil, TooCostly("content_too_large", "content is %d bytes of UTF-8; at most %d are accepted", len(in.Content), store.MaxContentBytes())
+			}
+			format, ok := docgen.ParseFormat(in.Format)
+			if !ok {
+				return generateFileFacts{}, nil, Fail("unsupported_format", "format %q is not supported", in.Format)
+			}
+			title := in.Filename
+			if utf8.RuneCountInString(title) > maxTitleRunes {
+				title = string([]rune(title)[:maxTitleRunes])
+			}
+			data, err := docgen.Render(ctx, format, []byte(in.Content), title)
+			if err != nil {
+				var limit *docgen.LimitError
+				var bad *docgen.InputError
+				switch {
+				case errors.As(err, &limit):
+					return generateFileFacts{}, nil, TooCostly(limit.Reason, "%s", limit.Message)
+				case errors.As(err, &bad):
+					return generateFileFacts{}, nil, Fail(bad.Reason, "%s", bad.Message)
+				}
+				return generateFileFacts{}, nil, err
+			}
+			if err := ctx.Err(); err != nil {
+				return generateFileFacts{}, nil, err
+			}
+			e, err := store.Put(filestore.SanitizeBase(in.Filename, format.Ext()), format.Ext(), data)
+			if errors.Is(err, filestore.ErrTooLarge) {
+				return generateFileFacts{}, nil, TooCostly("file_too_large", "the generated %s file is %d bytes; the store accepts at most %d", format, len(data), store.MaxFileBytes())
+			}
+			if err != nil {
+				return generateFileFacts{}, nil, err
+			}
+			return generateFileFacts{
+				Filename:     e.Name,
+				Format:       string(format),
+				Bytes:        len(data),
+				SHA256:       e.SHA256,
+				DownloadPath: "/downloads/" + e.Name,
+				MediaType:    format.MediaType(),
+			}, nil, nil
+		},
+		Legacy: func(_ generateFileInput, out generateFileFacts) string {
+			return "File generated: " + out.Filename + " (" + formatKB(out.Bytes) + " KB)\nDownload: " + out.DownloadPath
+		},
+	})
+}
