@@ -2,5 +2,5 @@ package tools
 
 // equationTools lists, in catalogue order: solve_equation.
 func equationTools(deps Deps) []Tool {
-	return nil
+	return []Tool{solveEquation()}
 }

@@ -9,6 +9,7 @@ package poly
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 )
 
@@ -397,10 +398,13 @@ func (p *parser) sum() (MPoly, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.text == "+" {
-			acc = acc.add(rhs, 1)
-		} else {
-			acc = acc.add(rhs, -1)
+		// acc is owned by this call (every parser step returns a fresh
+		// polynomial), so the sum is accumulated in place: linear, not quadratic.
+		for m, c := range rhs {
+			if t.text == "-" {
+				c = new(big.Rat).Neg(c)
+			}
+			addInto(acc, m, c)
 		}
 		if err := p.checkSize(acc); err != nil {
 			return nil, err
@@ -655,4 +659,40 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// String prints the polynomial in a canonical, parseable form (terms sorted
+// by their monomial text), used to check that parsing round-trips.
+func (p MPoly) String(vars []string) string {
+	type term struct{ mon, text string }
+	var ts []term
+	for m, c := range p {
+		var fs []string
+		for i, e := range []byte(m) {
+			if e == 0 {
+				continue
+			}
+			if e == 1 {
+				fs = append(fs, vars[i])
+			} else {
+				fs = append(fs, vars[i]+"**"+itoa(int(e)))
+			}
+		}
+		slices.Sort(fs)
+		mon := strings.Join(fs, "*")
+		text := "(" + c.Num().String() + "/" + c.Denom().String() + ")"
+		if mon != "" {
+			text += "*" + mon
+		}
+		ts = append(ts, term{mon, text})
+	}
+	if len(ts) == 0 {
+		return "0"
+	}
+	slices.SortFunc(ts, func(a, b term) int { return strings.Compare(a.mon, b.mon) })
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.text
+	}
+	return strings.Join(out, " + ")
 }

@@ -28,6 +28,8 @@ type Result struct {
 	// Generic is set for symbolic solutions, valid where the leading
 	// coefficient (in the parameters) is non-zero.
 	Generic bool
+	// Parameters are the symbolic parameters that occur, sorted.
+	Parameters []string
 }
 
 // Methods reported in Result.Method.
