@@ -1,0 +1,59 @@
+package tools
+
+import (
+	"context"
+	"errors"
+
+	"github.com/precisiond/precisiond/internal/exactdec"
+)
+
+type decimalFinanceInput struct {
+	Operation string   `json:"operation"`
+	Operands  []string `json:"operands"`
+	Currency  string   `json:"currency"`
+	Scale     int      `json:"scale"`
+	Rounding  string   `json:"rounding"`
+}
+
+type decimalFinanceFacts struct {
+	Operation            string   `json:"operation"`
+	Operands             []string `json:"operands"`
+	Currency             string   `json:"currency"`
+	Scale                int      `json:"scale"`
+	Rounding             string   `json:"rounding"`
+	CalculationPrecision int      `json:"calculation_precision"`
+	CalculationValue     string   `json:"calculation_value"`
+	Result               string   `json:"result"`
+}
+
+// decimalFinance is the wire-compatible decimal_finance tool (SPEC §7.1): Python
+// decimal arithmetic at 128 digits, reproduced in internal/exactdec.
+func decimalFinance() Tool {
+	return Define(Def[decimalFinanceInput, decimalFinanceFacts]{
+		Name: "decimal_finance",
+		Run: func(_ context.Context, in decimalFinanceInput) (decimalFinanceFacts, []Warning, error) {
+			mode, ok := exactdec.ParseRounding(in.Rounding)
+			if !ok {
+				return decimalFinanceFacts{}, nil, Fail("unknown_rounding", "unknown rounding mode %q", in.Rounding)
+			}
+			res, err := exactdec.Finance(in.Operation, in.Operands, in.Scale, mode)
+			if err != nil {
+				var de *exactdec.DomainError
+				if errors.As(err, &de) {
+					return decimalFinanceFacts{}, nil, Fail(de.Reason, "%s", de.Message)
+				}
+				return decimalFinanceFacts{}, nil, err
+			}
+			return decimalFinanceFacts{
+				Operation:            in.Operation,
+				Operands:             in.Operands,
+				Currency:             in.Currency,
+				Scale:                in.Scale,
+				Rounding:             in.Rounding,
+				CalculationPrecision: exactdec.FinancePrec,
+				CalculationValue:     res.Plain,
+				Result:               res.Result,
+			}, nil, nil
+		},
+	})
+}
