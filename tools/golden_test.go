@@ -194,3 +194,5 @@ func TestExamples(t *testing.T) {
 		})
 	}
 }
+
+func jsonNum(s string) json.Number { return json.Number(s) }

@@ -1,0 +1,71 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// FuzzRomanNumeral: any string either parses to a numeral whose rendering reads
+// back to the same value, or is refused with a typed error.
+func FuzzRomanNumeral(f *testing.F) {
+	for _, s := range []string{"MCMXCIV", "iiii", "", "MMMCMXCIX", "4000", "-1", "IΙ", "mmxxvi"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, ok := fromRoman(s)
+		if !ok {
+			return
+		}
+		if n < 1 || n > 3999 || !strings.EqualFold(toRoman(n), s) {
+			t.Fatalf("fromRoman(%q) = %d, renders %s", s, n, toRoman(n))
+		}
+	})
+}
+
+// FuzzBase64Decode: decoding never panics; what decodes re-encodes to the input
+// (modulo padding and line breaks).
+func FuzzBase64Decode(f *testing.F) {
+	for _, s := range []string{"aGVsbG8=", "aGVsbG8", "a", "====", "ab\r\ncd", "w7w_Pg", ""} {
+		f.Add(s)
+	}
+	reg := NewRegistry([]Tool{base64Codec()})
+	f.Fuzz(func(t *testing.T, s string) {
+		resp, err := reg.Invoke(context.Background(), Request{Tool: "base64_codec", Args: map[string]any{"text": s, "mode": "decode"}})
+		if err != nil {
+			if te, ok := err.(*Error); !ok || (te.Code != CodeExecution && te.Code != CodeInputSchemaInvalid) {
+				t.Fatalf("untyped error %v", err)
+			}
+			return
+		}
+		if resp.Envelope.Facts["result_encoding"] == nil {
+			t.Fatal("no result_encoding")
+		}
+	})
+}
+
+func BenchmarkHashText(b *testing.B) {
+	reg := NewRegistry([]Tool{hashText()})
+	for _, size := range []int{16, 1 << 20} {
+		args := map[string]any{"text": strings.Repeat("a", size), "algorithm": "sha256"}
+		b.Run(itoa(size), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := reg.Invoke(context.Background(), Request{Tool: "hash_text", Args: args}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkGCDLCM(b *testing.B) {
+	reg := NewRegistry([]Tool{gcdLCM()})
+	args := map[string]any{"a": jsonNum("391"), "b": jsonNum("299")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reg.Invoke(context.Background(), Request{Tool: "gcd_lcm", Args: args}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
