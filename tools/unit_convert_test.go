@@ -1,0 +1,113 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func unitArgs(value, from, to string) map[string]any {
+	return map[string]any{"value": json.Number(value), "from_unit": from, "to_unit": to}
+}
+
+// The legacy result line is the rendered fact (SPEC §7.1: unit_convert keeps its
+// text line); value prints as Python prints the float the reference received.
+func TestUnitConvertLegacyText(t *testing.T) {
+	reg := testRegistry(t)
+	cases := []struct{ value, from, to, want string }{
+		{"100", "km/h", "m/s", "100.0 km/h = 27.77777778 m/s"},
+		{"1e-05", "km", "m", "1e-05 km = 0.01 m"},
+		{"2.5", "ft", "in", "2.5 ft = 30 in"},
+		{"12345678901234567", "mm", "m", "1.2345678901234568e+16 mm = 1.23456789e+13 m"},
+	}
+	for _, c := range cases {
+		resp, err := reg.Invoke(context.Background(), Request{Tool: "unit_convert", Args: unitArgs(c.value, c.from, c.to)})
+		if err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
+		if resp.Result != c.want {
+			t.Errorf("got %q, want %q", resp.Result, c.want)
+		}
+		if resp.Envelope.Facts["rendered"] != c.want {
+			t.Errorf("rendered %v, want %q", resp.Envelope.Facts["rendered"], c.want)
+		}
+	}
+}
+
+func TestUnitConvertLimits(t *testing.T) {
+	reg := testRegistry(t)
+	cases := []struct {
+		value, from, to string
+		code, reason    string
+	}{
+		{"1", "a_u_intensity**128", "W/m**2", CodeCostLimit, "exponent_too_large"},
+		{"1", "m**128*m**128*m", "m", CodeCostLimit, "exponent_too_large"},
+		{"1" + strings.Repeat("0", 400), "m", "km", CodeExecution, "value_out_of_range"}, // an integer beyond the double range
+		{"1e308", "ly", "qm", CodeExecution, "result_out_of_range"},
+		{"1", "m**" + strings.Repeat("-", 60) + "1", "m", CodeExecution, "invalid_unit_expression"}, // nesting depth
+		{"1", "m", "parsec**(1/3)", CodeExecution, "invalid_unit_expression"},
+	}
+	for _, c := range cases {
+		_, err := reg.Invoke(context.Background(), Request{Tool: "unit_convert", Args: unitArgs(c.value, c.from, c.to)})
+		var te *Error
+		if !errors.As(err, &te) || te.Code != c.code || te.Reason != c.reason {
+			t.Errorf("%s %s -> %s: got %v, want %s/%s", c.value, c.from, c.to, err, c.code, c.reason)
+		}
+	}
+}
+
+// A result below the double range keeps its exact decimal and says so.
+func TestUnitConvertUnderflow(t *testing.T) {
+	reg := testRegistry(t)
+	resp, err := reg.Invoke(context.Background(), Request{Tool: "unit_convert", Args: unitArgs("1e-300", "ym", "Ym")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Envelope.Facts["exact_value"]; got != "1e-348" {
+		t.Errorf("exact_value %v, want 1e-348", got)
+	}
+	if len(resp.Envelope.Warnings) != 1 || resp.Envelope.Warnings[0].Code != "float_underflow" {
+		t.Errorf("warnings %v, want float_underflow", resp.Envelope.Warnings)
+	}
+}
+
+// Error messages name the offending token and both dimensions.
+func TestUnitConvertMessages(t *testing.T) {
+	reg := testRegistry(t)
+	cases := []struct{ from, to, want string }{
+		{"furlong/fortnite", "m/s", `from_unit "furlong/fortnite": unknown unit "fortnite"`},
+		{"m", "s", `cannot convert from "m" ([length]) to "s" ([time])`},
+		{"imperial gallon", "L", `from_unit "imperial gallon": unknown unit "imperial" (did you mean "imperial_gallon"?)`},
+	}
+	for _, c := range cases {
+		_, err := reg.Invoke(context.Background(), Request{Tool: "unit_convert", Args: unitArgs("1", c.from, c.to)})
+		var te *Error
+		if !errors.As(err, &te) || te.Message != c.want {
+			t.Errorf("%s -> %s: got %v, want message %q", c.from, c.to, err, c.want)
+		}
+	}
+}
+
+func BenchmarkUnitConvertSmall(b *testing.B) {
+	reg := testRegistry(b)
+	req := Request{Tool: "unit_convert", Args: unitArgs("100", "km/h", "m/s")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reg.Invoke(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkUnitConvertLarge(b *testing.B) {
+	reg := testRegistry(b)
+	req := Request{Tool: "unit_convert", Args: unitArgs("-123456.789e-3", "planck_mass*(nmi/h)**2*kWh**(3/2)/(µs**-1*Btu*sr)", "kg*(ft/min)**2*J**(3/2)/(Hz*cal)*deg**-2")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reg.Invoke(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
