@@ -83,7 +83,12 @@ func validateXML(ctx context.Context, src string, lim Limits) (Stats, *Finding, 
 				return Stats{}, at(start, CodeXIncludeRefused, "XInclude elements are refused"), nil
 			}
 			stats.Nodes++
-			for _, a := range t.Attr {
+			for i, a := range t.Attr {
+				for _, b := range t.Attr[:i] {
+					if a.Name == b.Name {
+						return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: duplicate attribute"), nil
+					}
+				}
 				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
 					continue
 				}
@@ -130,19 +135,24 @@ func procInstAttr(inst, name string) string {
 // xmlError turns a decoder error into a finding, separating refused entity
 // references from plain syntax errors.
 func xmlError(src string, d *xml.Decoder, err error, stack []string) *Finding {
-	off := d.InputOffset()
-	l, c := LineCol(src, int(off))
-	f := &Finding{Code: CodeXMLSyntax, Message: "XML syntax error", Line: &l, Column: &c}
+	off := int(d.InputOffset())
+	f := &Finding{Code: CodeXMLSyntax, Message: "XML syntax error"}
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
 		msg := se.Msg
 		if strings.HasPrefix(msg, "invalid character entity &") && !strings.HasPrefix(msg, "invalid character entity &#") {
 			f.Code = CodeXMLEntityRefused
 			f.Message = "entity references other than &lt; &gt; &amp; &quot; &apos; are refused"
+			// The decoder stops after the reference; point at its '&'.
+			if amp := strings.LastIndexByte(src[:min(off, len(src))], '&'); amp >= 0 {
+				off = amp
+			}
 		} else {
 			f.Message = "XML syntax error: " + xmlSyntaxReason(msg)
 		}
 	}
+	l, c := LineCol(src, off)
+	f.Line, f.Column = &l, &c
 	if len(stack) > 0 {
 		f.Path = ptr("/" + strings.Join(stack, "/"))
 	}
