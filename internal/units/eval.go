@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 )
 
 // Expr is an evaluated unit expression.
@@ -154,7 +155,7 @@ func (r *Registry) collect(n Node, halves int, c *container, src string) error {
 		}
 		p, u, ok := r.Lookup(n.Text)
 		if !ok {
-			return &UnknownUnitError{Token: n.Text, Hint: r.hint(src)}
+			return &UnknownUnitError{Token: n.Text, Hint: r.hint(src, n.Text)}
 		}
 		key := u.Name
 		if p != nil {
@@ -191,9 +192,11 @@ func (r *Registry) collect(n Node, halves int, c *container, src string) error {
 	return fmt.Errorf("units: unknown node %T", n)
 }
 
-// hint suggests the underscore-joined spelling when an expression written with
-// spaces ("imperial gallon") is a single known unit.
-func (r *Registry) hint(src string) string {
+// hint suggests what an unknown token may have meant: the underscore-joined
+// spelling when an expression written with spaces ("imperial gallon") is one
+// known unit, else the token in lower case ("Celsius" -> "celsius"), since
+// pint's names are case-sensitive.
+func (r *Registry) hint(src, token string) string {
 	var b []rune
 	inSpace := false
 	for _, c := range src {
@@ -207,12 +210,15 @@ func (r *Registry) hint(src string) string {
 		inSpace = false
 		b = append(b, c)
 	}
-	joined := string(b)
-	if joined == src || len(joined) > 64 {
-		return ""
+	if joined := string(b); joined != src && len(joined) <= 64 {
+		if _, _, ok := r.Lookup(joined); ok {
+			return joined
+		}
 	}
-	if _, _, ok := r.Lookup(joined); ok {
-		return joined
+	if lower := strings.ToLower(token); lower != token {
+		if _, _, ok := r.Lookup(lower); ok {
+			return lower
+		}
 	}
 	return ""
 }

@@ -61,11 +61,18 @@ func (f Factor) IsRational() bool {
 func (f Factor) Mul(g Factor) Factor {
 	out := Factor{
 		Q:      new(big.Rat).Mul(f.Q, g.Q),
-		R:      new(big.Rat).Mul(f.R, g.R),
 		H:      f.H + g.H,
 		Approx: f.Approx || g.Approx,
 	}
-	out.foldRoot()
+	switch {
+	case g.R.Cmp(ratOne) == 0:
+		out.R = f.R // factors are immutable, so sharing is safe
+	case f.R.Cmp(ratOne) == 0:
+		out.R = g.R
+	default:
+		out.R = new(big.Rat).Mul(f.R, g.R)
+		out.foldRoot()
+	}
 	return out
 }
 
@@ -121,8 +128,11 @@ func (f Factor) Pow(halves int) (Factor, error) {
 }
 
 func (f Factor) powInt(k int) (Factor, error) {
-	if k == 0 {
+	switch k {
+	case 0:
 		return One(), nil
+	case 1:
+		return f, nil
 	}
 	abs := k
 	if abs < 0 {

@@ -359,3 +359,13 @@ func TestStringRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestUnknownUnitCaseHint(t *testing.T) {
+	for token, want := range map[string]string{"Celsius": "celsius", "Kelvin": "kelvin", "Fahrenheit": "fahrenheit", "KM": "km", "Zorch": ""} {
+		_, err := Default().Parse(token)
+		var u *UnknownUnitError
+		if !errors.As(err, &u) || u.Token != token || u.Hint != want {
+			t.Errorf("%s: got %v, want hint %q", token, err, want)
+		}
+	}
+}

@@ -88,13 +88,13 @@ func TestResolveSample(t *testing.T) {
 			t.Errorf("%s: got q=%s r=%s h=%d approx=%v, want q=%s r=%s h=%d approx=%v", name, u.Q, u.R, u.H, u.Approx, q, r, h, approx)
 		}
 	}
-	check("inch", "127/5000", "", 0, false) // 0.9144/36
-	check("turn", "2", "", 2, false)        // 2π
-	check("degree", "1/180", "", 2, false)  // π/180
-	check("pi", "1", "", 2, false)          // the literal is replaced by π
+	check("inch", "127/5000", "", 0, false)                                                                                                   // 0.9144/36
+	check("turn", "2", "", 2, false)                                                                                                          // 2π
+	check("degree", "1/180", "", 2, false)                                                                                                    // π/180
+	check("pi", "1", "", 2, false)                                                                                                            // the literal is replaced by π
 	check("tansec", "9696273622266688335079285895770570331769750776163/2000000000000000000000000000000000000000000000000000000", "", 0, true) // 4.848...e-6, reduced
-	check("root2m", "1", "2", 0, false) // √2 m
-	check("areaish", "2", "", 0, false) // √4 = 2 exactly
+	check("root2m", "1", "2", 0, false)                                                                                                       // √2 m
+	check("areaish", "2", "", 0, false)                                                                                                       // √4 = 2 exactly
 	check("degree_Fahrenheit", "5/9", "", 0, false)
 	if o := byName["degree_Fahrenheit"].Offset; o != "45967/180" { // 233.15 + 200/9
 		t.Errorf("degF offset %s", o)
