@@ -2,5 +2,5 @@ package tools
 
 // decimalTools lists, in catalogue order: decimal_finance, exact_probability, statistics_calc.
 func decimalTools(deps Deps) []Tool {
-	return []Tool{decimalFinance(), exactProbability()}
+	return []Tool{decimalFinance(), exactProbability(), statisticsCalc()}
 }

@@ -12,12 +12,12 @@ import (
 
 // Limits of the exact_probability contract.
 const (
-	MaxN          = 4096  // n and k
-	MaxBits       = 65536 // result numerator/denominator, operands, bitlen(den)·n+n
-	MaxScale      = 18    // decimal_scale
+	MaxN     = 4096  // n and k
+	MaxBits  = 65536 // result numerator/denominator, operands, bitlen(den)·n+n
+	MaxScale = 18    // decimal_scale
 	// MaxDigits bounds every integer in the facts: JSON integers are limited to
 	// 4300 digits (Python's int/str conversion limit, enforced by the envelope too).
-	MaxDigits = 4300
+	MaxDigits     = 4300
 	maxOperandLen = 19730 // decimal digits of a 65536-bit integer, plus a sign
 )
 

@@ -1,0 +1,104 @@
+package exactstats
+
+import (
+	"math/big"
+
+	"github.com/precisiond/precisiond/internal/exactdec"
+)
+
+// RatString renders num/den (den != 0) as a decimal string. When the decimal
+// expansion terminates within maxExactDigits significant digits it is written in
+// full (plain notation, no trailing zeros) and exact is true; otherwise the value
+// is rounded half-even to Precision significant digits (trailing zeros kept, so
+// the precision shows) and exact is false.
+func RatString(num, den *big.Int) (s string, exact bool) {
+	n, d := new(big.Int).Set(num), new(big.Int).Set(den)
+	if d.Sign() < 0 {
+		n.Neg(n)
+		d.Neg(d)
+	}
+	if n.Sign() == 0 {
+		return "0", true
+	}
+	// num/den terminates iff num·10^M is divisible by den, where M bounds the
+	// exponents of 2 and 5 in den: the 2-adic one exactly, the 5-adic one by
+	// log5(den) <= 0.431·bitlen(den).
+	m := int(d.TrailingZeroBits())
+	if b := int(float64(d.BitLen())*0.4307) + 1; b > m {
+		m = b
+	}
+	scaledNum := new(big.Int).Mul(n, exactdec.Pow10(m))
+	q, r := new(big.Int).QuoRem(scaledNum, d, new(big.Int))
+	if r.Sign() == 0 {
+		v := exactdec.Decimal{Coef: q, Exp: -m}
+		if significantDigits(v) <= maxExactDigits {
+			return exactdec.Plain(v), true
+		}
+	}
+	coef, exp := exactdec.RatSig(n, d, Precision, exactdec.HalfEven)
+	return exactdec.Fixed(exactdec.Decimal{Coef: coef, Exp: exp}), false
+}
+
+// significantDigits counts the digits of the coefficient without trailing zeros.
+func significantDigits(v exactdec.Decimal) int {
+	s := new(big.Int).Abs(v.Coef).String()
+	end := len(s)
+	for end > 1 && s[end-1] == '0' {
+		end--
+	}
+	return end
+}
+
+// SqrtRatString renders sqrt(num/den) for num/den >= 0: exact when it is a
+// terminating decimal (num/den reduced is a ratio of perfect squares whose root
+// terminates), otherwise correctly rounded half-even to Precision significant
+// digits (the root is then irrational or non-terminating, never a tie).
+func SqrtRatString(num, den *big.Int) (string, bool) {
+	n, d := new(big.Int).Set(num), new(big.Int).Set(den)
+	if d.Sign() < 0 {
+		n.Neg(n)
+		d.Neg(d)
+	}
+	if n.Sign() <= 0 {
+		return "0", true
+	}
+	g := new(big.Int).GCD(nil, nil, n, d)
+	n.Quo(n, g)
+	d.Quo(d, g)
+	rn, rd := new(big.Int).Sqrt(n), new(big.Int).Sqrt(d)
+	if new(big.Int).Mul(rn, rn).Cmp(n) == 0 && new(big.Int).Mul(rd, rd).Cmp(d) == 0 {
+		// A rational root: exact if it terminates, else correctly rounded.
+		return RatString(rn, rd)
+	}
+	// Irrational: S = floor(sqrt(n·10^(2t)/d)) with at least Precision+1 digits,
+	// then round with a sticky bit (the root is never exactly representable).
+	t := Precision + 2 - (exactdec.NumDigits(n)-exactdec.NumDigits(d))/2
+	for {
+		var x *big.Int
+		if t >= 0 {
+			x = new(big.Int).Mul(n, exactdec.Pow10(2*t))
+			x.Quo(x, d)
+		} else {
+			x = new(big.Int).Quo(n, new(big.Int).Mul(d, exactdec.Pow10(-2*t)))
+		}
+		s := x.Sqrt(x)
+		if exactdec.NumDigits(s) > Precision {
+			v := exactdec.Decimal{Coef: s, Exp: -t}
+			r := roundSticky(v)
+			return exactdec.Fixed(r), false
+		}
+		t += 2
+	}
+}
+
+// roundSticky rounds v (which has more than Precision digits and stands for a
+// value slightly above it in magnitude) half-even to Precision digits.
+func roundSticky(v exactdec.Decimal) exactdec.Decimal {
+	// Append a non-zero digit below the last one: the true value lies strictly
+	// between v and the next representable value, which is exactly what a sticky
+	// digit 1 expresses for every rounding mode.
+	c := new(big.Int).Mul(v.Coef, big.NewInt(10))
+	c.Add(c, big.NewInt(1))
+	r, _ := exactdec.RoundSig(exactdec.Decimal{Coef: c, Exp: v.Exp - 1}, Precision, exactdec.HalfEven)
+	return r
+}
