@@ -37,29 +37,39 @@ TRUNCATED = {"tansec", "ln10", "wien_x", "wien_u", "eulers_number"}
 
 # ---------------------------------------------------------------- numbers --
 class Num:
-    """c * pi**p exactly, or an mpf approximation (approx=True)."""
+    """c * sqrt(r) * pi**p exactly (c, r, p Fractions; p a multiple of 1/2), or an
+    mpf approximation m (approx=True) when that form cannot hold the value."""
 
-    __slots__ = ("c", "p", "m", "approx")
+    __slots__ = ("c", "r", "p", "m", "approx")
 
-    def __init__(self, c=Fraction(1), p=0, m=None, approx=False):
-        self.c, self.p, self.m, self.approx = Fraction(c), p, m, approx
+    def __init__(self, c=Fraction(1), p=0, m=None, approx=False, r=Fraction(1)):
+        self.c, self.r, self.p, self.m, self.approx = Fraction(c), Fraction(r), Fraction(p), m, approx
+        if self.m is None and self.r != 1:
+            root = sqrt_fraction(self.r)
+            if root is not None:
+                self.c, self.r = self.c * root, Fraction(1)
 
     def value(self):
         if self.m is not None:
             return self.m
-        return mpmath.mpf(self.c.numerator) / self.c.denominator * mpmath.pi ** self.p
+        v = mpmath.mpf(self.c.numerator) / self.c.denominator
+        v *= mpmath.sqrt(mpmath.mpf(self.r.numerator) / self.r.denominator)
+        return v * mpmath.pi ** (mpmath.mpf(self.p.numerator) / self.p.denominator)
 
     def exact(self):
         return self.m is None and not self.approx
 
+    def rational(self):
+        return self.exact() and self.r == 1 and self.p == 0
+
     def __mul__(self, o):
         if self.m is None and o.m is None:
-            return Num(self.c * o.c, self.p + o.p, None, self.approx or o.approx)
+            return Num(self.c * o.c, self.p + o.p, None, self.approx or o.approx, self.r * o.r)
         return Num(m=self.value() * o.value(), approx=True)
 
     def inv(self):
         if self.m is None:
-            return Num(1 / self.c, -self.p, None, self.approx)
+            return Num(1 / self.c, -self.p, None, self.approx, 1 / self.r)
         return Num(m=1 / self.m, approx=True)
 
     def __truediv__(self, o):
@@ -70,12 +80,10 @@ class Num:
         if e.denominator == 1:
             k = e.numerator
             if self.m is None:
-                return Num(self.c ** k, self.p * k, None, self.approx)
+                return Num(self.c ** k, self.p * k, None, self.approx, self.r ** k)
             return Num(m=self.m ** k, approx=True)
-        if e.denominator == 2 and self.m is None and self.p % 2 == 0:
-            r = sqrt_fraction(self.c)
-            if r is not None:
-                return Num(r, self.p // 2, None, self.approx).pow(e.numerator)
+        if e.denominator == 2 and self.m is None and self.r == 1 and self.c > 0:
+            return Num(1, self.p / 2, None, self.approx, self.c).pow(e.numerator)
         return Num(m=self.value() ** (mpmath.mpf(e.numerator) / e.denominator), approx=True)
 
 
@@ -493,7 +501,7 @@ def convert(reg, value_text, frm, to):
         r = fv / tv
         if v == 0:
             return Fraction(0), fd
-        if r.exact() and r.p == 0:
+        if r.rational():
             return v * r.c, fd
         return mpmath.mpf(v.numerator) / v.denominator * r.value(), fd
     base = v * fv.c + (fo["offset"] if fo else 0)
@@ -592,6 +600,7 @@ def main():
     for v, a, b in MUST:
         add(v, a, b)
     k = 0
+    per_category = {}
     for cat, names in CATEGORIES.items():
         pairs = [(a, b) for a in names for b in names if a != b]
         rng.shuffle(pairs)
@@ -601,9 +610,52 @@ def main():
             chosen.append(next(p for p in pairs if p[0] == a))
             chosen.append(next(p for p in pairs if p[1] == a))
         chosen += pairs[: max(0, 40 - len(chosen))]
+        before = len(cases)
         for a, b in chosen:
             add(VALUES[k % len(VALUES)], a, b)
             k += 1
+        per_category[cat] = len(cases) - before
+    # Compound expressions: products, quotients and powers (integer and half)
+    # of units of the same categories on both sides, in assorted spellings.
+    simple = re.compile(r"^[^\s*/^()²³·]+$")
+    pools = {c: [n for n in CATEGORIES[c] if simple.match(n) and n not in ("1", "dimensionless", "%")]
+             for c in ("length", "area", "volume", "mass", "time", "force", "pressure", "energy", "power",
+                       "angle", "data", "frequency", "temperature_delta", "viscosity", "kinematic_viscosity")}
+    sup = {2: "²", 3: "³", -1: "⁻¹", -2: "⁻²"}
+
+    def power(name, e):
+        if e == 1:
+            return name
+        if e.denominator == 2:
+            return name + rng.choice(["**%s" % float(e), "**(%d/2)" % e.numerator])
+        forms = ["**%d" % e, "^%d" % e]
+        if e in sup:
+            forms.append(sup[e])
+        return name + rng.choice(forms)
+
+    made = 0
+    while made < 300:
+        terms = []
+        for _ in range(rng.choice([1, 2, 2, 3])):
+            cat = rng.choice(sorted(pools))
+            e = Fraction(rng.choice([1, 1, 1, 2, 3, -1, -2, "1/2", "-1/2", "3/2"]))
+            terms.append((rng.choice(pools[cat]), rng.choice(pools[cat]), e))
+        frm, to = "", ""
+        for i, (a, b, e) in enumerate(terms):
+            if i == 0:
+                frm += power(a, e)
+                to += power(b, e)
+                continue
+            sep = rng.choice(["*", " ", "/", "·", " * ", " / "])
+            fe = -e if sep.strip() == "/" else e
+            frm += sep + power(a, fe if sep.strip() != "/" else e)
+            to += ("/" + power(b, -fe)) if fe < 0 and rng.random() < 0.5 else ("*" + power(b, fe))
+        if len(frm) > 64 or len(to) > 64 or frm == to:
+            continue
+        before = len(cases)
+        add(VALUES[made % len(VALUES)], frm, to)
+        if len(cases) > before:
+            made += 1
     table = [c for c in cases if "facts" in c]
     errors = [c for c in cases if "facts" not in c]
     # cross-dimension and refused expressions, decided by the oracle too
@@ -633,6 +685,7 @@ def main():
     for c in table:
         cats[c["facts"]["dimension"]] = cats.get(c["facts"]["dimension"], 0) + 1
     print("conversions:", len(table), "errors:", len(errors))
+    print("per category:", ", ".join("%s %d" % kv for kv in per_category.items()), "| compound 300 | named", len(MUST))
 
 
 if __name__ == "__main__":
