@@ -369,3 +369,29 @@ func TestUnknownUnitCaseHint(t *testing.T) {
 		}
 	}
 }
+
+// The registry and its shared factors are read by many calls at once.
+func TestConcurrentConversions(t *testing.T) {
+	r := Default()
+	done := make(chan string, 8)
+	for i := 0; i < 8; i++ {
+		go func() {
+			var got string
+			for j := 0; j < 50; j++ {
+				res, err := r.Convert(big.NewRat(1, 1), "planck_length*deg**2/km", "mm*rad**2/ft")
+				if err != nil {
+					done <- err.Error()
+					return
+				}
+				got, _ = res.Decimal()
+			}
+			done <- got
+		}()
+	}
+	first := <-done
+	for i := 1; i < 8; i++ {
+		if got := <-done; got != first {
+			t.Fatalf("concurrent results differ: %s vs %s", got, first)
+		}
+	}
+}
