@@ -23,7 +23,7 @@ const MaxBits = 256
 
 // DefaultMaxIterations is the default budget of Pollard–Brent iterations (each
 // one a modular squaring) over the whole factorization.
-const DefaultMaxIterations = 1 << 21
+const DefaultMaxIterations = 1 << 22
 
 // ErrCostLimit is returned (wrapped) when the iteration budget runs out.
 var ErrCostLimit = errors.New("pollard-brent iteration budget exhausted")
@@ -224,6 +224,8 @@ func (f *factorer) brent(n *big.Int) (*big.Int, error) {
 			if d64 != 0 {
 				d = new(big.Int).SetUint64(d64)
 			}
+		} else if n.BitLen() <= 256 {
+			d, err = f.brentMont(n, c)
 		} else {
 			d, err = f.brentBig(n, c)
 		}

@@ -1,0 +1,88 @@
+package primes
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/precisiond/precisiond/evidence"
+)
+
+// TestOracleVectors replays tools/testdata/prime_factorize/oracle_*.json
+// (sympy.factorint / sympy.isprime, written by gen_primes.py) against Factorize.
+// Schema-level refusals are left to the tools golden test.
+func TestOracleVectors(t *testing.T) {
+	files, _ := filepath.Glob("../../tools/testdata/prime_factorize/oracle_*.json")
+	if len(files) == 0 {
+		t.Fatal("no oracle vectors")
+	}
+	n := 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := evidence.ParseJSON(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, raw := range doc.(map[string]any)["cases"].([]any) {
+			c := raw.(map[string]any)
+			name := c["name"].(string)
+			arg := c["args"].(map[string]any)["n"]
+			s := strings.TrimSpace(toString(arg))
+			x, ok := new(big.Int).SetString(s, 10)
+			if !ok || x.Cmp(big.NewInt(2)) < 0 || x.BitLen() > MaxBits || strings.ContainsAny(s, ".eE+") {
+				continue // refused before Factorize; see the golden test
+			}
+			n++
+			facts, hasFacts := c["facts"].(map[string]any)
+			budget := int64(DefaultMaxIterations)
+			if !hasFacts {
+				// Numbers with only huge prime factors exhaust any budget; a small
+				// one keeps this test fast (the golden test uses the real one).
+				budget = 1 << 16
+			}
+			got, err := Factorize(context.Background(), x, budget)
+			if !hasFacts {
+				if c["reason"] == "iteration_limit" && !errors.Is(err, ErrCostLimit) {
+					t.Errorf("%s: got %v, %v; want the iteration limit", name, got, err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
+			}
+			if got.Factorization() != facts["factorization"] {
+				t.Errorf("%s: got %s, want %s", name, got.Factorization(), facts["factorization"])
+			}
+			if got.IsPrime != facts["is_prime"] {
+				t.Errorf("%s: is_prime %v, want %v", name, got.IsPrime, facts["is_prime"])
+			}
+			if got.DivisorCount().String() != toString(facts["divisor_count"]) {
+				t.Errorf("%s: divisor_count %s, want %v", name, got.DivisorCount(), facts["divisor_count"])
+			}
+			if IsPrime(x) != facts["is_prime"] {
+				t.Errorf("%s: IsPrime disagrees", name)
+			}
+		}
+	}
+	if n < 300 {
+		t.Errorf("only %d cases", n)
+	}
+}
+
+func toString(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case interface{ String() string }:
+		return v.String()
+	}
+	return ""
+}
