@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/units"
 )
 
 func unitArgs(value, from, to string) map[string]any {
@@ -109,5 +111,43 @@ func BenchmarkUnitConvertLarge(b *testing.B) {
 		if _, err := reg.Invoke(context.Background(), req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestUnitConvertOracleWarnings checks the oracle's warning lists exactly,
+// including the empty ones (an exact, terminating result must not warn), which
+// the generic golden replay does not compare.
+func TestUnitConvertOracleWarnings(t *testing.T) {
+	reg := testRegistry(t)
+	n := 0
+	for _, c := range loadGolden(t, "testdata/unit_convert/oracle_table.json") {
+		resp, err := reg.Invoke(context.Background(), Request{Tool: "unit_convert", Args: c.Args})
+		if err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+			continue
+		}
+		var codes []string
+		for _, w := range resp.Envelope.Warnings {
+			codes = append(codes, w.Code)
+		}
+		if strings.Join(codes, ",") != strings.Join(c.Warnings, ",") {
+			t.Errorf("%s: warnings %v, want %v", c.Name, codes, c.Warnings)
+		}
+		n++
+	}
+	if n < 500 {
+		t.Fatalf("only %d oracle conversions", n)
+	}
+}
+
+// The contract pins the pint commit the embedded registry was generated from.
+func TestUnitConvertSourcePinned(t *testing.T) {
+	tool, _, ok := testRegistry(t).Lookup("unit_convert")
+	if !ok {
+		t.Fatal("unit_convert not registered")
+	}
+	got := tool.Contract().SourcePolicy["version"]
+	if want := "pint@" + units.Default().Source.Commit; got != want || len(want) != len("pint@")+40 {
+		t.Fatalf("source_policy.version %v, want %s", got, want)
 	}
 }
