@@ -15,6 +15,7 @@ type Solution struct {
 	Decimal string // SymPy str(N(root, 34))
 	IsReal  bool
 	Form    string // rational | radical | root_of | symbolic
+	sym     *SymRoot
 }
 
 // Result of solving one equation.
