@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/internal/docgen"
@@ -27,13 +26,6 @@ type generateFileFacts struct {
 
 // maxTitleRunes bounds the document title taken from the file name.
 const maxTitleRunes = 200
-
-// formatKB renders a size as the reference does: Python f"{n/1024:.1f}" (n/1024
-// is exact in binary for every size we write, and both Python and strconv round
-// the exact value half-to-even).
-func formatKB(n int) string {
-	return strconv.FormatFloat(float64(n)/1024, 'f', 1, 64)
-}
 
 func generateFile(store *filestore.Store) Tool {
 	return Define(Def[generateFileInput, generateFileFacts]{
@@ -85,7 +77,7 @@ func generateFile(store *filestore.Store) Tool {
 			}, nil, nil
 		},
 		Legacy: func(_ generateFileInput, out generateFileFacts) string {
-			return "File generated: " + out.Filename + " (" + formatKB(out.Bytes) + " KB)\nDownload: " + out.DownloadPath
+			return "File generated: " + out.Filename + " (" + filestore.FormatKB(out.Bytes) + " KB)\nDownload: " + out.DownloadPath
 		},
 	})
 }

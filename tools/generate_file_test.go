@@ -1,9 +1,14 @@
 package tools
 
 import (
+	"context"
+	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/precisiond/precisiond/internal/docgen"
 	"github.com/precisiond/precisiond/internal/filestore"
 )
 
@@ -20,5 +25,70 @@ func init() {
 			t.Fatal(err)
 		}
 		return Deps{Files: st}
+	}
+}
+
+func TestGenerateFileWithoutStore(t *testing.T) {
+	_, err := generateFile(nil).Execute(context.Background(), map[string]any{"content": "x", "filename": "output", "format": "html"})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeExecution || e.Reason != "store_unavailable" {
+		t.Fatalf("err %v, want tool_execution_error store_unavailable", err)
+	}
+}
+
+func TestGenerateFileEveryFormatThroughStore(t *testing.T) {
+	st, err := filestore.Open(filestore.Config{Dir: filepath.Join(t.TempDir(), "dl"), MaxContentBytes: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := generateFile(st)
+	src := "# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+	for _, f := range []string{"html", "md", "markdown", "txt", "text", "docx", "pptx", "ppt", "powerpoint", "pdf", "xlsx", "csv"} {
+		args := map[string]any{"content": src, "filename": "Grüße.pdf", "format": f}
+		out, err := tool.Execute(context.Background(), args)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		again, err := tool.Execute(context.Background(), args)
+		if err != nil || again.Text != out.Text {
+			t.Fatalf("%s: second call differs: %q vs %q (%v)", f, again.Text, out.Text, err)
+		}
+		name := out.Facts["filename"].(string)
+		canon, _ := docgen.ParseFormat(f)
+		if out.Facts["format"] != string(canon) || out.Facts["media_type"] != filestore.MediaType(string(canon)) || out.Facts["download_path"] != "/downloads/"+name {
+			t.Errorf("%s: facts %v", f, out.Facts)
+		}
+		data, e, err := st.ReadFile(name)
+		if err != nil || e.SHA256 != out.Facts["sha256"] {
+			t.Fatalf("%s: stored file %v %v", f, e, err)
+		}
+		want := "File generated: " + name + " (" + filestore.FormatKB(len(data)) + " KB)\nDownload: /downloads/" + name
+		if out.Text != want {
+			t.Errorf("%s: legacy %q, want %q", f, out.Text, want)
+		}
+		base := "Gruesse.pdf"
+		if canon == docgen.PDF {
+			base = "Gruesse" // a trailing .pdf is the format's own extension
+		}
+		if !strings.HasSuffix(name, "_"+base+"."+string(canon)) {
+			t.Errorf("%s: name %q", f, name)
+		}
+	}
+	// Content over the store's cap is refused before any rendering.
+	_, err = tool.Execute(context.Background(), map[string]any{"content": strings.Repeat("x", 4097), "filename": "big", "format": "pdf"})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeCostLimit || e.Reason != "content_too_large" {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestMediaTypesAgree(t *testing.T) {
+	for _, f := range docgen.Formats {
+		if f.MediaType() == "" || f.MediaType() != filestore.MediaType(f.Ext()) {
+			t.Errorf("%s: docgen %q, filestore %q", f, f.MediaType(), filestore.MediaType(f.Ext()))
+		}
+	}
+	if len(docgen.Formats) != len(filestore.Extensions) {
+		t.Errorf("docgen has %d formats, the store %d extensions", len(docgen.Formats), len(filestore.Extensions))
 	}
 }

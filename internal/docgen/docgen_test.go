@@ -360,7 +360,7 @@ func checkDOCX(t *testing.T, out []byte) {
 	}
 }
 
-var slideTitleRe = regexp.MustCompile(`<p:ph type="(?:title|ctrTitle)"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr><a:normAutofit/></a:bodyPr><a:lstStyle/><a:p><a:r><a:rPr lang="en-US" dirty="0"></a:rPr><a:t>([^<]*)</a:t>`)
+var slideTitleRe = regexp.MustCompile(`<p:ph type="(?:title|ctrTitle)"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr><a:normAutofit/></a:bodyPr><a:lstStyle/><a:p>(?:<a:pPr algn="ctr"/>)?<a:r><a:rPr lang="en-US" dirty="0"></a:rPr><a:t>([^<]*)</a:t>`)
 
 func checkPPTX(t *testing.T, out []byte) {
 	parts := zipParts(t, out)
@@ -568,52 +568,76 @@ func TestSubsetFontParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := fs[fCJK]
-	used := map[uint16]bool{}
-	for _, r := range "中文한국어ü" {
-		if g, ok := f.glyph(r); ok {
-			used[g] = true
-		} else {
-			t.Errorf("CJK font lacks %q", r)
+	for _, slot := range []int{fSans, fCJK} {
+		f := fs[slot]
+		gs := newGlyphSet()
+		text := "中文한국어ü"
+		if slot == fSans {
+			text = "Ǘǘ ÄÖÜ äöü ß" // precomposed letters are often composite glyphs
 		}
-	}
-	sub := f.subset(used)
-	if len(sub) > len(fontCJK)/4 {
-		t.Errorf("subset is %d bytes of %d", len(sub), len(fontCJK))
-	}
-	g, err := parseTTFNoCmap(sub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for gid := range used {
-		if len(g.glyphData(int(gid))) == 0 {
-			t.Errorf("glyph %d lost its outline", gid)
+		var want []uint16
+		for _, r := range text {
+			g, ok := f.glyph(r)
+			if !ok {
+				t.Fatalf("font %s lacks %q", f.name, r)
+			}
+			gs.cid(g, r)
+			want = append(want, g)
 		}
-		if g.advance(gid) != f.advance(gid) {
-			t.Errorf("glyph %d advance %d, want %d", gid, g.advance(gid), f.advance(gid))
+		sub := f.subset(gs)
+		if len(sub) > 64<<10 {
+			t.Errorf("%s: subset is %d bytes", f.name, len(sub))
 		}
-	}
-	if checksum(sub) != 0xB1B0AFBA {
-		t.Errorf("file checksum %#x, want 0xB1B0AFBA", checksum(sub))
+		if checksum(sub) != 0xB1B0AFBA {
+			t.Errorf("%s: file checksum %#x, want 0xB1B0AFBA", f.name, checksum(sub))
+		}
+		g, err := parseTTFNoCmap(sub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.numGlyphs != len(gs.order) {
+			t.Fatalf("%s: %d glyphs in the subset, %d numbered", f.name, g.numGlyphs, len(gs.order))
+		}
+		for _, old := range want {
+			cid := gs.ids[old]
+			if old != 0 && len(f.glyphData(int(old))) > 0 && len(g.glyphData(int(cid))) == 0 {
+				t.Errorf("%s: glyph %d (cid %d) lost its outline", f.name, old, cid)
+			}
+			if g.advance(cid) != f.advance(old) {
+				t.Errorf("%s: cid %d advance %d, want %d", f.name, cid, g.advance(cid), f.advance(old))
+			}
+		}
+		// Composite glyphs refer to components by CID, inside the subset.
+		for cid := 0; cid < g.numGlyphs; cid++ {
+			gd := g.glyphData(cid)
+			if len(gd) >= 10 {
+				if nc, _ := i16(gd, 0); nc < 0 {
+					comp, _ := u16(gd, 12)
+					if comp >= g.numGlyphs {
+						t.Errorf("%s: cid %d refers to component %d outside the subset", f.name, cid, comp)
+					}
+				}
+			}
+		}
 	}
 }
 
 // parseTTFNoCmap parses a subset (which has no cmap) for the test above.
 func parseTTFNoCmap(data []byte) (*ttFont, error) {
-	withCmap := map[string][]byte{}
-	f := &ttFont{data: data, tables: withCmap}
+	tables := map[string][]byte{}
+	f := &ttFont{data: data, tables: tables}
 	n, _ := u16(data, 4)
 	for i := 0; i < n; i++ {
 		rec := 12 + 16*i
 		off, _ := u32(data, rec+8)
 		l, _ := u32(data, rec+12)
-		withCmap[string(data[rec:rec+4])] = data[off : off+l]
+		tables[string(data[rec:rec+4])] = data[off : off+l]
 	}
-	f.numHMetrics, _ = u16(withCmap["hhea"], 34)
-	f.numGlyphs, _ = u16(withCmap["maxp"], 4)
-	lf, _ := i16(withCmap["head"], 50)
+	f.numHMetrics, _ = u16(tables["hhea"], 34)
+	f.numGlyphs, _ = u16(tables["maxp"], 4)
+	lf, _ := i16(tables["head"], 50)
 	f.locaLong = lf == 1
-	if f.numHMetrics == 0 || !f.locaLong {
+	if f.numHMetrics == 0 || !f.locaLong || len(tables["loca"]) != 4*(f.numGlyphs+1) {
 		return nil, errBadFont
 	}
 	return f, nil

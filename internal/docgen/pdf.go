@@ -110,13 +110,13 @@ type pdfPage struct {
 }
 
 type pdfWriter struct {
-	ctx   context.Context
-	fonts [numFonts]*ttFont
-	used  [numFonts]map[uint16]rune
-	pages []*pdfPage
-	page  *pdfPage
-	y     float64
-	count int
+	ctx    context.Context
+	fonts  [numFonts]*ttFont
+	glyphs [numFonts]*glyphSet
+	pages  []*pdfPage
+	page   *pdfPage
+	y      float64
+	count  int
 }
 
 func renderPDF(ctx context.Context, doc *Document, title string) ([]byte, error) {
@@ -125,8 +125,8 @@ func renderPDF(ctx context.Context, doc *Document, title string) ([]byte, error)
 		return nil, err
 	}
 	w := &pdfWriter{ctx: ctx, fonts: fs}
-	for i := range w.used {
-		w.used[i] = map[uint16]rune{}
+	for i := range w.glyphs {
+		w.glyphs[i] = newGlyphSet()
 	}
 	if err := w.newPage(); err != nil {
 		return nil, err
@@ -327,20 +327,20 @@ func (w *pdfWriter) drawLine(l pdfLine, x0 float64) {
 		st := p.st
 		// Split the atom into runs that use one font each.
 		type seg struct {
-			slot   int
-			glyphs []uint16
+			slot int
+			cids []uint16
+			adv  int // font units
 		}
 		var segs []seg
 		for _, r := range p.text {
 			slot, g := w.fontFor(r, st.code)
-			if _, ok := w.used[slot][g]; !ok {
-				w.used[slot][g] = r
+			cid := w.glyphs[slot].cid(g, r)
+			if n := len(segs); n == 0 || segs[n-1].slot != slot {
+				segs = append(segs, seg{slot: slot})
 			}
-			if n := len(segs); n > 0 && segs[n-1].slot == slot {
-				segs[n-1].glyphs = append(segs[n-1].glyphs, g)
-			} else {
-				segs = append(segs, seg{slot, []uint16{g}})
-			}
+			sg := &segs[len(segs)-1]
+			sg.cids = append(sg.cids, cid)
+			sg.adv += w.fonts[slot].advance(g)
 		}
 		color := "0 0 0"
 		switch {
@@ -361,13 +361,11 @@ func (w *pdfWriter) drawLine(l pdfLine, x0 float64) {
 		for _, s := range segs {
 			f := w.fonts[s.slot]
 			fmt.Fprintf(c, "/F%d %s Tf 1 0 %s 1 %s %s Tm <", s.slot+1, pdfNum(st.size), skew, pdfNum(sx), pdfNum(base))
-			var adv int
-			for _, g := range s.glyphs {
-				fmt.Fprintf(c, "%04X", g)
-				adv += f.advance(g)
+			for _, cid := range s.cids {
+				fmt.Fprintf(c, "%04X", cid)
 			}
 			c.WriteString("> Tj\n")
-			sx += float64(adv) * st.size / float64(f.unitsPerEm)
+			sx += float64(s.adv) * st.size / float64(f.unitsPerEm)
 		}
 		if st.bold {
 			c.WriteString("0 Tr\n")
@@ -768,7 +766,7 @@ func pdfTextString(s string) string {
 
 func deflate(data []byte) []byte {
 	var b bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&b, zlib.BestCompression)
+	zw, _ := zlib.NewWriterLevel(&b, zlib.DefaultCompression)
 	_, _ = zw.Write(data)
 	_ = zw.Close()
 	return b.Bytes()
@@ -794,19 +792,13 @@ func (w *pdfWriter) finish(title string) ([]byte, error) {
 	// Fonts actually used.
 	var fontRes strings.Builder
 	for slot := 0; slot < numFonts; slot++ {
-		used := w.used[slot]
-		if len(used) == 0 {
+		gs := w.glyphs[slot]
+		if !gs.used() {
 			continue
 		}
 		f := w.fonts[slot]
-		gids := make([]int, 0, len(used))
-		gset := map[uint16]bool{}
-		for g := range used {
-			gids = append(gids, int(g))
-			gset[g] = true
-		}
-		sort.Ints(gids)
-		tag := subsetTag(f.name, gids)
+		sub := f.subset(gs) // may number composite components: before W and tag
+		tag := subsetTag(f.name, gs.order)
 		baseFont := tag + "+" + f.name
 		scale := func(v int) int { return int(math.Round(float64(v) * 1000 / float64(f.unitsPerEm))) }
 
@@ -814,32 +806,24 @@ func (w *pdfWriter) finish(title string) ([]byte, error) {
 		fmt.Fprintf(&fontRes, "/F%d %d 0 R ", slot+1, type0)
 		set(type0, fmt.Sprintf("<< /Type /Font /Subtype /Type0 /BaseFont /%s /Encoding /Identity-H /DescendantFonts [%d 0 R] /ToUnicode %d 0 R >>", baseFont, cid, toUni))
 		var wArr strings.Builder
-		for i := 0; i < len(gids); {
-			j := i
-			for j+1 < len(gids) && gids[j+1] == gids[j]+1 {
-				j++
+		wArr.WriteString("0 [")
+		for i, g := range gs.order {
+			if i > 0 {
+				wArr.WriteByte(' ')
 			}
-			fmt.Fprintf(&wArr, "%d [", gids[i])
-			for k := i; k <= j; k++ {
-				if k > i {
-					wArr.WriteByte(' ')
-				}
-				wArr.WriteString(strconv.Itoa(scale(f.advance(uint16(gids[k])))))
-			}
-			wArr.WriteString("] ")
-			i = j + 1
+			wArr.WriteString(strconv.Itoa(scale(f.advance(g))))
 		}
+		wArr.WriteString("]")
 		set(cid, fmt.Sprintf("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /%s /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor %d 0 R /DW 1000 /W [%s] /CIDToGIDMap /Identity >>",
-			baseFont, desc, strings.TrimSpace(wArr.String())))
+			baseFont, desc, wArr.String()))
 		flags := 32
 		if f.fixedPitch {
 			flags |= 1
 		}
 		set(desc, fmt.Sprintf("<< /Type /FontDescriptor /FontName /%s /Flags %d /FontBBox [%d %d %d %d] /ItalicAngle 0 /Ascent %d /Descent %d /CapHeight %d /StemV 80 /FontFile2 %d 0 R >>",
 			baseFont, flags, scale(f.bbox[0]), scale(f.bbox[1]), scale(f.bbox[2]), scale(f.bbox[3]), scale(f.ascent), scale(f.descent), scale(f.capHeight), file))
-		sub := f.subset(gset)
 		stream(file, fmt.Sprintf("/Length1 %d", len(sub)), sub)
-		stream(toUni, "", toUnicodeCMap(used, gids))
+		stream(toUni, "", toUnicodeCMap(gs))
 	}
 
 	pageIDs := make([]int, len(w.pages))
@@ -885,9 +869,9 @@ func (w *pdfWriter) finish(title string) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// subsetTag derives the six-letter subset prefix from the glyph set, so that the
-// same document always gets the same tag.
-func subsetTag(name string, gids []int) string {
+// subsetTag derives the six-letter subset prefix from the glyph list, so that
+// the same document always gets the same tag.
+func subsetTag(name string, gids []uint16) string {
 	h := sha256.New()
 	h.Write([]byte(name))
 	for _, g := range gids {
@@ -901,21 +885,20 @@ func subsetTag(name string, gids []int) string {
 	return string(tag)
 }
 
-func toUnicodeCMap(used map[uint16]rune, gids []int) []byte {
+func toUnicodeCMap(gs *glyphSet) []byte {
 	var b bytes.Buffer
 	b.WriteString("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n")
-	var entries []int
-	for _, g := range gids {
-		if g != 0 {
-			entries = append(entries, g)
-		}
+	var cids []int
+	for c := range gs.uni {
+		cids = append(cids, int(c))
 	}
-	for i := 0; i < len(entries); i += 100 {
-		chunk := entries[i:min(i+100, len(entries))]
+	sort.Ints(cids)
+	for i := 0; i < len(cids); i += 100 {
+		chunk := cids[i:min(i+100, len(cids))]
 		fmt.Fprintf(&b, "%d beginbfchar\n", len(chunk))
-		for _, g := range chunk {
-			fmt.Fprintf(&b, "<%04X> <", g)
-			for _, u := range utf16.Encode([]rune{used[uint16(g)]}) {
+		for _, c := range chunk {
+			fmt.Fprintf(&b, "<%04X> <", c)
+			for _, u := range utf16.Encode([]rune{gs.uni[uint16(c)]}) {
 				fmt.Fprintf(&b, "%04X", u)
 			}
 			b.WriteString(">\n")

@@ -340,6 +340,9 @@ func slideXML(s slide) (string, string) {
 	}
 	w.placeholder(2, "Title 1", titlePh, func() {
 		w.b.WriteString(`<a:p>`)
+		if s.isTitle {
+			w.b.WriteString(`<a:pPr algn="ctr"/>`)
+		}
 		w.runs([]Inline{{Text: s.title}}, 0, false)
 		w.b.WriteString(`</a:p>`)
 	})
@@ -347,7 +350,8 @@ func slideXML(s slide) (string, string) {
 	case s.isTitle:
 		if len(s.subtitle) > 0 {
 			w.placeholder(3, "Subtitle 2", `type="subTitle" idx="1"`, func() {
-				w.b.WriteString(`<a:p>`)
+				// No bullet: the subtitle inherits the master's body style otherwise.
+				w.b.WriteString(`<a:p><a:pPr marL="0" indent="0" algn="ctr"><a:buNone/></a:pPr>`)
 				w.runs(s.subtitle, 0, false)
 				w.b.WriteString(`</a:p>`)
 			})

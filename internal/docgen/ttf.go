@@ -81,6 +81,9 @@ func parseTTF(name string, data []byte) (*ttFont, error) {
 			return nil, fmt.Errorf("%w: no %s table", errBadFont, t)
 		}
 	}
+	if len(f.tables["head"]) < 54 || len(f.tables["hhea"]) < 36 || len(f.tables["maxp"]) < 6 {
+		return nil, fmt.Errorf("%w: short head, hhea or maxp", errBadFont)
+	}
 	head := f.tables["head"]
 	if f.unitsPerEm, err = u16(head, 18); err != nil || f.unitsPerEm == 0 {
 		return nil, errBadFont
@@ -142,6 +145,16 @@ func (f *ttFont) parseCmap() error {
 		}
 	}
 	f.cmap = map[rune]uint16{}
+	// A damaged table could describe billions of code points; a real font maps
+	// at most every Unicode scalar once.
+	budget := 2 * 0x110000
+	spend := func(n int) error {
+		budget -= n
+		if budget < 0 {
+			return fmt.Errorf("%w: cmap too large", errBadFont)
+		}
+		return nil
+	}
 	switch bestFmt {
 	case 12:
 		groups, err := u32(cm, best+12)
@@ -155,6 +168,12 @@ func (f *ttFont) parseCmap() error {
 			gid, err3 := u32(cm, base+8)
 			if err1 != nil || err2 != nil || err3 != nil {
 				return errBadFont
+			}
+			if end < start || end > 0x10FFFF {
+				continue
+			}
+			if err := spend(end - start + 1); err != nil {
+				return err
 			}
 			for c := start; c <= end && c <= 0x10FFFF; c++ {
 				if g := gid + c - start; g > 0 && g < f.numGlyphs {
@@ -178,6 +197,11 @@ func (f *ttFont) parseCmap() error {
 			ro, err := u16(cm, ranges+2*s)
 			if err != nil {
 				return err
+			}
+			if end >= start {
+				if err := spend(end - start + 1); err != nil {
+					return err
+				}
 			}
 			for c := start; c <= end && c != 0xFFFF; c++ {
 				var g int
@@ -235,23 +259,66 @@ func (f *ttFont) glyphData(g int) []byte {
 	return glyf[a:b]
 }
 
-// components returns the glyph ids a composite glyph refers to.
-func components(gd []byte) []int {
+// glyphSet numbers the glyphs of one font a document uses densely, in order of
+// first use; the number is the PDF CID (CIDToGIDMap /Identity over the subset),
+// so the embedded subset holds just these glyphs.
+type glyphSet struct {
+	ids   map[uint16]uint16 // font glyph id -> CID
+	order []uint16          // CID -> font glyph id
+	uni   map[uint16]rune   // CID -> the character it shows (for ToUnicode)
+}
+
+func newGlyphSet() *glyphSet {
+	return &glyphSet{ids: map[uint16]uint16{0: 0}, order: []uint16{0}, uni: map[uint16]rune{}}
+}
+
+// cid returns the CID of glyph g, numbering it on first use; r < 0 means the
+// glyph shows no character of its own (a composite's component).
+func (s *glyphSet) cid(g uint16, r rune) uint16 {
+	c, ok := s.ids[g]
+	if !ok {
+		c = uint16(len(s.order))
+		s.ids[g] = c
+		s.order = append(s.order, g)
+	}
+	if _, has := s.uni[c]; !has && r >= 0 && c != 0 {
+		s.uni[c] = r
+	}
+	return c
+}
+
+func (s *glyphSet) used() bool { return len(s.order) > 1 }
+
+// lsb returns the left side bearing bytes of glyph g.
+func (f *ttFont) lsb(g int) []byte {
+	src := f.tables["hmtx"]
+	if g < f.numHMetrics {
+		return src[4*g+2 : 4*g+4]
+	}
+	if o := 4*f.numHMetrics + 2*(g-f.numHMetrics); o+2 <= len(src) {
+		return src[o : o+2]
+	}
+	return []byte{0, 0}
+}
+
+// remapComponents copies a composite glyph with its component glyph ids replaced
+// by their CIDs (numbering new components as needed).
+func remapComponents(gd []byte, s *glyphSet) []byte {
 	if len(gd) < 10 {
-		return nil
+		return gd
 	}
 	if nc, _ := i16(gd, 0); nc >= 0 {
-		return nil
+		return gd
 	}
-	var out []int
+	out := append([]byte(nil), gd...)
 	off := 10
 	for {
-		flags, err1 := u16(gd, off)
-		gid, err2 := u16(gd, off+2)
+		flags, err1 := u16(out, off)
+		gid, err2 := u16(out, off+2)
 		if err1 != nil || err2 != nil {
 			return out
 		}
-		out = append(out, gid)
+		binary.BigEndian.PutUint16(out[off+2:], s.cid(uint16(gid), -1))
 		off += 4
 		if flags&0x0001 != 0 {
 			off += 4
@@ -272,65 +339,35 @@ func components(gd []byte) []int {
 	}
 }
 
-// subset returns a TrueType file that keeps the glyph ids 0..max(used) but the
-// outlines of the used glyphs (and their composite components) only. Keeping the
-// ids lets the PDF use CIDToGIDMap /Identity with CID = glyph id.
-func (f *ttFont) subset(used map[uint16]bool) []byte {
-	keep := map[int]bool{0: true}
-	var stack []int
-	for g := range used {
-		stack = append(stack, int(g))
-	}
-	for len(stack) > 0 {
-		g := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if keep[g] && g != 0 || g >= f.numGlyphs {
+// subset returns a TrueType file holding the glyphs of s in CID order (glyph i of
+// the subset is CID i), composite components included and renumbered.
+func (f *ttFont) subset(s *glyphSet) []byte {
+	var glyf []byte
+	var loca []byte
+	for i := 0; i < len(s.order); i++ { // s.order grows as components are found
+		loca = binary.BigEndian.AppendUint32(loca, uint32(len(glyf)))
+		gid := int(s.order[i])
+		if gid >= f.numGlyphs {
 			continue
 		}
-		keep[g] = true
-		stack = append(stack, components(f.glyphData(g))...)
-	}
-	maxG := 0
-	for g := range keep {
-		maxG = max(maxG, g)
-	}
-	n := maxG + 1
-
-	var glyf []byte
-	loca := make([]byte, 4*(n+1))
-	for g := 0; g < n; g++ {
-		binary.BigEndian.PutUint32(loca[4*g:], uint32(len(glyf)))
-		if keep[g] {
-			glyf = append(glyf, f.glyphData(g)...)
-			for len(glyf)%4 != 0 {
-				glyf = append(glyf, 0)
-			}
+		glyf = append(glyf, remapComponents(f.glyphData(gid), s)...)
+		for len(glyf)%4 != 0 {
+			glyf = append(glyf, 0)
 		}
 	}
-	binary.BigEndian.PutUint32(loca[4*n:], uint32(len(glyf)))
-
-	nh := min(f.numHMetrics, n)
-	hmtx := make([]byte, 0, 4*nh+2*(n-nh))
-	src := f.tables["hmtx"]
-	hmtx = append(hmtx, src[:4*nh]...)
-	for g := nh; g < n; g++ {
-		// Glyphs past the long metrics keep only their left side bearing.
-		var lsb []byte
-		if g < f.numHMetrics {
-			lsb = src[4*g+2 : 4*g+4]
-		} else if o := 4*f.numHMetrics + 2*(g-f.numHMetrics); o+2 <= len(src) {
-			lsb = src[o : o+2]
-		} else {
-			lsb = []byte{0, 0}
-		}
-		hmtx = append(hmtx, lsb...)
+	loca = binary.BigEndian.AppendUint32(loca, uint32(len(glyf)))
+	n := len(s.order)
+	hmtx := make([]byte, 0, 4*n)
+	for _, g := range s.order {
+		hmtx = binary.BigEndian.AppendUint16(hmtx, uint16(f.advance(g)))
+		hmtx = append(hmtx, f.lsb(int(g))...)
 	}
 
 	head := append([]byte(nil), f.tables["head"]...)
-	binary.BigEndian.PutUint32(head[8:], 0)  // checkSumAdjustment, set below
+	binary.BigEndian.PutUint32(head[8:], 0)  // checkSumAdjustment, set by writeSFNT
 	binary.BigEndian.PutUint16(head[50:], 1) // long loca
 	hhea := append([]byte(nil), f.tables["hhea"]...)
-	binary.BigEndian.PutUint16(hhea[34:], uint16(nh))
+	binary.BigEndian.PutUint16(hhea[34:], uint16(n))
 	maxp := append([]byte(nil), f.tables["maxp"]...)
 	binary.BigEndian.PutUint16(maxp[4:], uint16(n))
 

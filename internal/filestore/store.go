@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -139,6 +140,13 @@ func (s *Store) MaxFileBytes() int64 { return s.cfg.MaxFileBytes }
 func FileName(data []byte, base, ext string) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:6]) + "_" + base + "." + ext
+}
+
+// FormatKB renders a size in KiB with one decimal as the reference's legacy text
+// does (Python f"{n/1024:.1f}"): n/1024 is exact in binary for any file size, and
+// both Python and strconv round that exact value half-to-even.
+func FormatKB(n int) string {
+	return strconv.FormatFloat(float64(n)/1024, 'f', 1, 64)
 }
 
 var translit = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "Ä", "Ae", "Ö", "Oe", "Ü", "Ue", "ß", "ss", "ẞ", "SS", "æ", "ae", "Æ", "AE", "ø", "o", "Ø", "O", "œ", "oe", "Œ", "OE", "ł", "l", "Ł", "L", "đ", "d", "Đ", "D", "þ", "th", "Þ", "Th")

@@ -1,0 +1,622 @@
+package filestore
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock is an injected clock tests move by hand.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func newStore(t *testing.T, cfg Config) (*Store, *fakeClock) {
+	t.Helper()
+	clock := &fakeClock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
+	if cfg.Dir == "" {
+		cfg.Dir = filepath.Join(t.TempDir(), "downloads")
+	}
+	cfg.Now = clock.Now
+	s, err := Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, clock
+}
+
+func TestPutReadRoundTrip(t *testing.T) {
+	s, _ := newStore(t, Config{})
+	data := []byte("# hello\n")
+	e, err := s.Put("report", "md", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	want := hex.EncodeToString(sum[:])
+	if e.SHA256 != want || e.Name != want[:12]+"_report.md" || e.Size != int64(len(data)) {
+		t.Fatalf("entry %+v", e)
+	}
+	got, e2, err := s.ReadFile(e.Name)
+	if err != nil || string(got) != string(data) || e2.SHA256 != want {
+		t.Fatalf("read %q %+v %v", got, e2, err)
+	}
+	// The same bytes again: same name, one file.
+	e3, err := s.Put("report", "md", data)
+	if err != nil || e3.Name != e.Name {
+		t.Fatalf("second put %+v %v", e3, err)
+	}
+	list, _ := s.List()
+	if len(list) != 1 {
+		t.Fatalf("%d files, want 1", len(list))
+	}
+	fi, _ := os.Stat(filepath.Join(s.Dir(), e.Name))
+	if fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v", fi.Mode().Perm())
+	}
+}
+
+func TestTTLOnReadAndJanitor(t *testing.T) {
+	s, clock := newStore(t, Config{TTL: time.Hour})
+	old, _ := s.Put("old", "txt", []byte("old"))
+	clock.Add(40 * time.Minute)
+	fresh, _ := s.Put("fresh", "txt", []byte("fresh"))
+	clock.Add(21 * time.Minute) // old is 61 min, fresh 21 min
+
+	if _, _, err := s.ReadFile(old.Name); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("expired file readable: %v", err)
+	}
+	if _, _, err := s.ReadFile(fresh.Name); err != nil {
+		t.Fatalf("fresh file: %v", err)
+	}
+	// Expired but not yet swept: still on disk, never served.
+	if _, err := os.Lstat(filepath.Join(s.Dir(), old.Name)); err != nil {
+		t.Fatalf("expected the expired file on disk before the sweep: %v", err)
+	}
+	if err := s.Sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(s.Dir(), old.Name)); !os.IsNotExist(err) {
+		t.Fatalf("janitor left the expired file: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(s.Dir(), fresh.Name)); err != nil {
+		t.Fatalf("janitor removed a fresh file: %v", err)
+	}
+	// Storing the same bytes again renews the lifetime.
+	clock.Add(30 * time.Minute) // fresh is 51 min
+	if _, err := s.Put("fresh", "txt", []byte("fresh")); err != nil {
+		t.Fatal(err)
+	}
+	clock.Add(30 * time.Minute)
+	if _, _, err := s.ReadFile(fresh.Name); err != nil {
+		t.Fatalf("renewed file expired: %v", err)
+	}
+
+	// Through HTTP: the expired file is 404.
+	srv := serve(t, s)
+	if code, _ := get(t, srv, "/downloads/"+old.Name); code != http.StatusNotFound {
+		t.Fatalf("expired via HTTP: %d", code)
+	}
+}
+
+func TestJanitorLoopRuns(t *testing.T) {
+	s, clock := newStore(t, Config{TTL: time.Minute})
+	e, _ := s.Put("x", "txt", []byte("x"))
+	clock.Add(2 * time.Minute)
+	done := make(chan struct{})
+	ctx, cancel := contextWithCancel()
+	go func() { s.Janitor(ctx, time.Millisecond, nil); close(done) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := os.Lstat(filepath.Join(s.Dir(), e.Name)); os.IsNotExist(err) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("janitor did not remove the expired file")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	<-done
+}
+
+func TestSizeCapEvictsOldestFirst(t *testing.T) {
+	s, clock := newStore(t, Config{MaxBytes: 250})
+	var names []string
+	for i := 0; i < 3; i++ {
+		e, err := s.Put("f"+strconv.Itoa(i), "txt", []byte(strings.Repeat(strconv.Itoa(i), 100)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, e.Name)
+		clock.Add(time.Minute)
+	}
+	// 300 bytes > 250: the oldest (f0) went, f1 and f2 stay.
+	exists := func(n string) bool { _, err := os.Lstat(filepath.Join(s.Dir(), n)); return err == nil }
+	if exists(names[0]) || !exists(names[1]) || !exists(names[2]) {
+		t.Fatalf("after cap: f0 %v f1 %v f2 %v", exists(names[0]), exists(names[1]), exists(names[2]))
+	}
+	// A file larger than the whole store is refused, nothing evicted for it.
+	if _, err := s.Put("big", "txt", make([]byte, 251)); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("oversized put: %v", err)
+	}
+	if !exists(names[1]) || !exists(names[2]) {
+		t.Fatal("an oversized put evicted files")
+	}
+	_, total, _ := s.Usage()
+	if total != 200 {
+		t.Fatalf("usage %d, want 200", total)
+	}
+}
+
+func TestMaxFileBytes(t *testing.T) {
+	s, _ := newStore(t, Config{MaxFileBytes: 10})
+	if _, err := s.Put("x", "txt", make([]byte, 11)); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := s.Put("x", "txt", make([]byte, 10)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCrashMidWriteLeavesNothingVisible(t *testing.T) {
+	s, clock := newStore(t, Config{TTL: time.Hour})
+	crash := errors.New("simulated crash")
+	var tmpSeen string
+	s.testHookAfterWrite = func(tmp string) error {
+		tmpSeen = filepath.Base(tmp)
+		// The temporary name can never be served.
+		if NamePattern.MatchString(tmpSeen) {
+			t.Errorf("temporary name %q matches the serving pattern", tmpSeen)
+		}
+		return crash
+	}
+	data := []byte("partial?")
+	if _, err := s.Put("doc", "txt", data); !errors.Is(err, crash) {
+		t.Fatalf("err %v", err)
+	}
+	name := FileName(data, "doc", "txt")
+	if _, _, err := s.ReadFile(name); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("file visible after a failed write: %v", err)
+	}
+	entries, _ := os.ReadDir(s.Dir())
+	if len(entries) != 0 {
+		t.Fatalf("left behind: %v", entries)
+	}
+
+	// A process killed mid-write leaves a temporary file (no cleanup ran): it is
+	// not listed, not served, and the janitor removes it once stale.
+	s.testHookAfterWrite = nil
+	stale := filepath.Join(s.Dir(), tempPrefix+"123456")
+	if err := os.WriteFile(stale, []byte("half a fi"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(stale, clock.Now(), clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, s)
+	if code, _ := get(t, srv, "/downloads/"+tempPrefix+"123456"); code != http.StatusNotFound {
+		t.Fatalf("temp file served: %d", code)
+	}
+	if list, _ := s.List(); len(list) != 0 {
+		t.Fatalf("temp file listed: %v", list)
+	}
+	if err := s.Sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(stale); err != nil {
+		t.Fatal("a fresh temporary file (maybe a write in progress) was removed")
+	}
+	clock.Add(2 * time.Hour)
+	if err := s.Sweep(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(stale); !os.IsNotExist(err) {
+		t.Fatal("stale temporary file not removed")
+	}
+}
+
+func TestCorruptedFileNotServed(t *testing.T) {
+	s, _ := newStore(t, Config{})
+	e, _ := s.Put("doc", "txt", []byte("original"))
+	if err := os.WriteFile(filepath.Join(s.Dir(), e.Name), []byte("tampered"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.ReadFile(e.Name); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("tampered file served: %v", err)
+	}
+}
+
+func TestOpenRefusesSymlinkDir(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	if err := os.Mkdir(real, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(Config{Dir: link}); err == nil {
+		t.Fatal("a symlinked store directory was accepted")
+	}
+}
+
+// --- HTTP ---
+
+func serve(t *testing.T, s *Store) *httptest.Server {
+	t.Helper()
+	// The handler is the whole server: no router cleans or redirects paths, so
+	// hostile paths reach it exactly as sent.
+	srv := httptest.NewServer(s.Handler()) // loopback
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// rawGet sends the request path exactly as written (no client-side cleaning).
+func rawGet(t *testing.T, srv *httptest.Server, method, rawPath string, hdr map[string]string) (int, http.Header, string) {
+	t.Helper()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req := method + " " + rawPath + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+	for k, v := range hdr {
+		req += k + ": " + v + "\r\n"
+	}
+	if _, err := io.WriteString(conn, req+"\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufioReader(conn), &http.Request{Method: method})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+func get(t *testing.T, srv *httptest.Server, path string) (int, string) {
+	code, _, body := rawGet(t, srv, "GET", path, nil)
+	return code, body
+}
+
+func TestHandlerServesWithHeaders(t *testing.T) {
+	s, _ := newStore(t, Config{})
+	srv := serve(t, s)
+	for _, ext := range Extensions {
+		data := []byte("content of " + ext)
+		e, err := s.Put("Bericht", ext, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, h, body := rawGet(t, srv, "GET", "/downloads/"+e.Name, nil)
+		if code != 200 || body != string(data) {
+			t.Fatalf("%s: %d %q", ext, code, body)
+		}
+		wantType := map[string]string{
+			"html": "text/html; charset=utf-8", "md": "text/markdown; charset=utf-8", "txt": "text/plain; charset=utf-8",
+			"csv": "text/csv; charset=utf-8", "pdf": "application/pdf",
+			"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+			"pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+			"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+		}[ext]
+		checks := map[string]string{
+			"Content-Type":           wantType,
+			"Content-Disposition":    `attachment; filename="` + e.Name + `"`,
+			"X-Content-Type-Options": "nosniff",
+			"Etag":                   `"` + e.SHA256 + `"`,
+			"Content-Length":         strconv.Itoa(len(data)),
+		}
+		for k, v := range checks {
+			if h.Get(k) != v {
+				t.Errorf("%s: %s = %q, want %q", ext, k, h.Get(k), v)
+			}
+		}
+		if !strings.Contains(h.Get("Content-Security-Policy"), "default-src 'none'") {
+			t.Errorf("%s: CSP %q", ext, h.Get("Content-Security-Policy"))
+		}
+		// Conditional GET.
+		code, _, body = rawGet(t, srv, "GET", "/downloads/"+e.Name, map[string]string{"If-None-Match": `"` + e.SHA256 + `"`})
+		if code != http.StatusNotModified || body != "" {
+			t.Errorf("%s: If-None-Match → %d %q", ext, code, body)
+		}
+		code, _, _ = rawGet(t, srv, "GET", "/downloads/"+e.Name, map[string]string{"If-None-Match": `"0000"`})
+		if code != 200 {
+			t.Errorf("%s: non-matching If-None-Match → %d", ext, code)
+		}
+		// HEAD: headers, no body.
+		code, h, body = rawGet(t, srv, "HEAD", "/downloads/"+e.Name, nil)
+		if code != 200 || body != "" || h.Get("Etag") != `"`+e.SHA256+`"` || h.Get("Content-Length") != strconv.Itoa(len(data)) {
+			t.Errorf("%s: HEAD %d %q %v", ext, code, body, h)
+		}
+	}
+	code, h, body := rawGet(t, srv, "POST", "/downloads/x", nil)
+	if code != http.StatusMethodNotAllowed || h.Get("Allow") != "GET, HEAD" || !strings.Contains(body, `"error_code":"method_not_allowed"`) {
+		t.Errorf("POST: %d %v %q", code, h, body)
+	}
+}
+
+func TestHandlerNeverEscapes(t *testing.T) {
+	base := t.TempDir()
+	s, _ := newStore(t, Config{Dir: filepath.Join(base, "downloads")})
+	srv := serve(t, s)
+	e, _ := s.Put("ok", "txt", []byte("ok"))
+
+	// A secret outside the store, and links to it planted inside under valid names.
+	secret := filepath.Join(base, "secret.txt")
+	if err := os.WriteFile(secret, []byte("TOP SECRET"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("TOP SECRET"))
+	linkName := hex.EncodeToString(sum[:6]) + "_secret.txt" // hash matches the target
+	if err := os.Symlink(secret, filepath.Join(s.Dir(), linkName)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(s.Dir(), "aaaaaaaaaaaa_passwd.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(e.Name, filepath.Join(s.Dir(), "bbbbbbbbbbbb_alias.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(s.Dir(), "cccccccccccc_dir.txt"), 0o750); err != nil {
+		t.Fatal(err)
+	}
+
+	paths := []string{
+		"/downloads/" + linkName,
+		"/downloads/aaaaaaaaaaaa_passwd.txt",
+		"/downloads/bbbbbbbbbbbb_alias.txt",
+		"/downloads/cccccccccccc_dir.txt",
+		"/downloads/../secret.txt",
+		"/downloads/..%2fsecret.txt",
+		"/downloads/%2e%2e/secret.txt",
+		"/downloads/%2e%2e%2fsecret.txt",
+		"/downloads/%2E%2E%2F" + linkName,
+		"/downloads/..",
+		"/downloads/.",
+		"/downloads/",
+		"/downloads//etc/passwd",
+		"/downloads/%2Fetc%2Fpasswd",
+		"/downloads/" + e.Name + "%00",
+		"/downloads/" + strings.Replace(e.Name, "_", "%5F", 1),
+		"/downloads/" + e.Name + "/",
+		"/downloads/" + e.Name + "/..",
+		"/downloads/" + strings.ToUpper(e.Name),
+		"/downloads/" + e.Name[:12] + "_ok.exe",
+		"/downloads/" + tempPrefix + "x",
+		"/downloads/..%5csecret.txt",
+		"/downloads/x/../../secret.txt",
+		"/downloads/secret.txt",
+		"/downloads/" + e.Name[:12] + "_..txt",
+	}
+	for _, p := range paths {
+		code, h, body := rawGet(t, srv, "GET", p, nil)
+		if code != http.StatusNotFound {
+			t.Errorf("%s: status %d body %q", p, code, body)
+			continue
+		}
+		if strings.Contains(body, "SECRET") || strings.Contains(body, "root:") || body == "ok" {
+			t.Errorf("%s: leaked %q", p, body)
+		}
+		if code == http.StatusNotFound {
+			var m map[string]string
+			if err := json.Unmarshal([]byte(body), &m); err != nil || m["error_code"] != "not_found" || m["error"] != "not found" || m["tool"] != "generate_file" {
+				t.Errorf("%s: body %q", p, body)
+			}
+			if h.Get("Content-Type") != "application/json" {
+				t.Errorf("%s: content type %q", p, h.Get("Content-Type"))
+			}
+		}
+	}
+	// The janitor removes the planted links (not their targets).
+	if err := s.Sweep(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{linkName, "aaaaaaaaaaaa_passwd.txt", "bbbbbbbbbbbb_alias.txt"} {
+		if _, err := os.Lstat(filepath.Join(s.Dir(), n)); !os.IsNotExist(err) {
+			t.Errorf("symlink %s survived the sweep", n)
+		}
+	}
+	if b, err := os.ReadFile(secret); err != nil || string(b) != "TOP SECRET" {
+		t.Fatal("the sweep touched the link target")
+	}
+	if _, err := os.Stat("/etc/passwd"); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := get(t, srv, "/downloads/"+e.Name); code != 200 {
+		t.Fatalf("the genuine file is no longer served: %d", code)
+	}
+}
+
+func TestHandlerDirectRequests(t *testing.T) {
+	// Requests built in-process (no client or server path cleaning) with hostile
+	// URL paths.
+	s, _ := newStore(t, Config{})
+	e, _ := s.Put("ok", "txt", []byte("ok"))
+	h := s.Handler()
+	for _, p := range []string{"/downloads/../" + e.Name, "../" + e.Name, "/downloads/a\x00b", e.Name, "/downloads/" + e.Name} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.URL.Path = p
+		r.URL.RawPath = ""
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		// Only names that are exactly a stored file's name in the last segment
+		// are served; "../<name>" resolves to the name inside the store only.
+		want := http.StatusNotFound
+		if strings.HasSuffix(p, "/"+e.Name) {
+			want = http.StatusOK
+		}
+		if w.Code != want {
+			t.Errorf("%q: %d, want %d", p, w.Code, want)
+		}
+	}
+}
+
+func TestSanitizeBase(t *testing.T) {
+	cases := map[[2]string]string{
+		{"report", "pdf"}:                   "report",
+		{"report.pdf", "pdf"}:               "report",
+		{"Report.PDF", "pdf"}:               "Report",
+		{"report.docx", "pdf"}:              "report.docx",
+		{"Grüße aus Köln", "md"}:            "Gruesse_aus_Koeln",
+		{"Café résumé", "md"}:               "Cafe_resume",
+		{"../../etc/passwd", "txt"}:         "etc_passwd",
+		{"/abs/path", "txt"}:                "abs_path",
+		{"a..b", "txt"}:                     "a.b",
+		{"...", "txt"}:                      "output",
+		{"", "txt"}:                         "output",
+		{"中文", "txt"}:                       "output",
+		{"a\x00b", "txt"}:                   "a_b",
+		{"C:\\Users\\x", "txt"}:             "C_Users_x",
+		{"  spaced  name  ", "txt"}:         "spaced_name",
+		{".hidden", "txt"}:                  "hidden",
+		{"name.", "txt"}:                    "name",
+		{"%2e%2e%2f", "txt"}:                "2e_2e_2f",
+		{strings.Repeat("x", 100), "txt"}:   strings.Repeat("x", 64),
+		{strings.Repeat("ab_", 30), "txt"}:  strings.TrimRight(strings.Repeat("ab_", 30)[:64], "_"),
+		{"Straße ẞ Æsir Øre", "csv"}:        "Strasse_SS_AEsir_Ore",
+		{"x.csv.csv", "csv"}:                "x.csv",
+		{"file-name_v1.2", "html"}:          "file-name_v1.2",
+		{"a-.b", "html"}:                    "a-b",
+		{"ﬁle", "html"}:                     "file", // NFKD splits the ligature
+		{"\u202eevil\u202dtxt.exe", "html"}: "evil_txt.exe",
+	}
+	for in, want := range cases {
+		got := SanitizeBase(in[0], in[1])
+		if got != want {
+			t.Errorf("SanitizeBase(%q, %q) = %q, want %q", in[0], in[1], got, want)
+		}
+		if name := FileName([]byte("x"), got, in[1]); !NamePattern.MatchString(name) {
+			t.Errorf("%q does not match the pattern", name)
+		}
+	}
+}
+
+func TestKBMatchesPythonVectors(t *testing.T) {
+	// The legacy text's KB figure is Python's f"{n/1024:.1f}"; the vectors come
+	// from tools/testdata/oracle/gen_generate_file.py.
+	b, err := os.ReadFile("testdata/oracle_kb.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Cases []struct {
+			Bytes int    `json:"bytes"`
+			KB    string `json:"kb"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Cases) < 100 {
+		t.Fatalf("%d vectors", len(v.Cases))
+	}
+	for _, c := range v.Cases {
+		if got := FormatKB(c.Bytes); got != c.KB {
+			t.Errorf("%d bytes: %s, Python %s", c.Bytes, got, c.KB)
+		}
+	}
+}
+
+func TestConcurrentPuts(t *testing.T) {
+	s, _ := newStore(t, Config{MaxBytes: 5000})
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < 10; j++ {
+				data := []byte(fmt.Sprintf("%02d-%02d-%s", i, j, strings.Repeat("x", 100)))
+				e, err := s.Put("c", "txt", data)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got, _, err := s.ReadFile(e.Name); err == nil && string(got) != string(data) {
+					t.Errorf("read back %q", got)
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+	_, total, _ := s.Usage()
+	if total > 5000 {
+		t.Fatalf("store holds %d bytes over its 5000 cap", total)
+	}
+}
+
+func contextWithCancel() (context.Context, context.CancelFunc) {
+	return context.WithCancel(context.Background())
+}
+
+func bufioReader(c net.Conn) *bufio.Reader { return bufio.NewReader(c) }
+
+// BenchmarkPut measures an atomic store write (temp file, fsync, rename, cap
+// check) of a 1 KB and a 1 MB file.
+func BenchmarkPut(b *testing.B) {
+	for _, size := range []int{1 << 10, 1 << 20} {
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			s, err := Open(Config{Dir: filepath.Join(b.TempDir(), "dl")})
+			if err != nil {
+				b.Fatal(err)
+			}
+			data := make([]byte, size)
+			b.ReportAllocs()
+			b.SetBytes(int64(size))
+			i := 0
+			for b.Loop() {
+				data[0], data[1], data[2] = byte(i), byte(i>>8), byte(i>>16)
+				i++
+				if _, err := s.Put("bench", "txt", data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkServe measures GET of a stored 64 KB file through the handler.
+func BenchmarkServe(b *testing.B) {
+	s, err := Open(Config{Dir: filepath.Join(b.TempDir(), "dl")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e, err := s.Put("bench", "pdf", make([]byte, 64<<10))
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := s.Handler()
+	b.ReportAllocs()
+	for b.Loop() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/downloads/"+e.Name, nil))
+		if w.Code != 200 {
+			b.Fatal(w.Code)
+		}
+	}
+}
