@@ -159,7 +159,7 @@ func (r *Registry) collect(n Node, halves int, c *container, src string) error {
 		}
 		key := u.Name
 		if p != nil {
-			key = p.Name + key
+			key = p.Name + "|" + key // "|" never occurs in a name
 		}
 		c.add(key, term{prefix: p, unit: u, name: n.Text}, halves)
 		return nil

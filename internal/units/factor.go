@@ -209,8 +209,8 @@ func PiFloat(prec uint) *big.Float {
 	return p
 }
 
-// Float returns f rounded to prec bits (exactly rounded for rational factors; for
-// roots and powers of π within a few ulps, far below the 34 digits reported).
+// Float returns f to prec bits: computed with 64 guard bits and rounded, so
+// within an ulp or so of the true value, far below the 34 digits ever reported.
 func (f Factor) Float(prec uint) *big.Float {
 	work := prec + 64
 	v := new(big.Float).SetPrec(work).SetRat(f.Q)
