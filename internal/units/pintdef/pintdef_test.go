@@ -1,7 +1,11 @@
 package pintdef
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"math/big"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -165,5 +169,42 @@ func TestReadErrors(t *testing.T) {
 		if err == nil {
 			t.Errorf("%q: no error", bad)
 		}
+	}
+}
+
+// ReadDir follows @import and records the commit and file hashes.
+func TestReadDir(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"default_en.txt":   "meter = [length] = m\nsecond = [time] = s\n@import constants_en.txt\nknotish = lightish / 1000\n",
+		"constants_en.txt": "lightish = 299792458 m/s = cc\n",
+		"SOURCE":           "from commit 0123456789abcdef0123456789abcdef01234567 of somewhere\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Source.Commit != "0123456789abcdef0123456789abcdef01234567" {
+		t.Errorf("commit %q", f.Source.Commit)
+	}
+	sum := sha256.Sum256([]byte(files["constants_en.txt"]))
+	if f.Source.ConstantsSHA256 != hex.EncodeToString(sum[:]) {
+		t.Errorf("constants hash %q", f.Source.ConstantsSHA256)
+	}
+	reg, err := units.NewRegistry(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := reg.Convert(big.NewRat(1, 1), "knotish", "m/s")
+	if err != nil || res.Exact == nil || res.Exact.RatString() != "149896229/500" {
+		t.Fatalf("knotish: %v %v", res.Exact, err)
+	}
+	if _, err := ReadDir(filepath.Join(dir, "missing")); err == nil {
+		t.Fatal("missing directory: no error")
 	}
 }
