@@ -44,7 +44,6 @@ type def struct {
 	offset  string
 	log     bool
 	line    string // file:line, for errors
-	delta   *def   // for delta_ units: the offset unit they derive from
 }
 
 type prefixDef struct {
@@ -216,7 +215,7 @@ func (r *Reader) addDefinition(line, where string) error {
 		}
 		if off.Sign() != 0 {
 			// pint defines delta_<name> for every offset unit: same scale, no offset.
-			dd := &def{name: "delta_" + name, expr: d.expr, line: where, delta: d}
+			dd := &def{name: "delta_" + name, expr: d.expr, line: where}
 			if symbol != "" {
 				dd.symbol = "Δ" + symbol
 			}
