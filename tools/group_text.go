@@ -2,5 +2,5 @@ package tools
 
 // textTools lists, in catalogue order: regex_extract, subnet_calc, text_analyze.
 func textTools(deps Deps) []Tool {
-	return []Tool{subnetCalc(), textAnalyze()}
+	return []Tool{regexExtract(), subnetCalc(), textAnalyze()}
 }

@@ -1,0 +1,382 @@
+package regexpy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp/syntax"
+	"strings"
+	"unicode"
+)
+
+// Regexp is a compiled Python pattern.
+type Regexp struct {
+	prog     *syntax.Prog
+	groupCap []int          // Python group k -> Go capture index
+	names    map[string]int // group name -> Python group number
+	markers  []int          // Go capture index -> assertion kind
+	ncap     int            // slots per thread (2 per Go capture)
+	anchored bool           // every match must start at position 0
+	// GoPattern is the translated pattern (for diagnostics and tests).
+	GoPattern string
+}
+
+// Compile translates and compiles a Python pattern. flags holds any of "i", "m",
+// "s" (re.IGNORECASE, re.MULTILINE, re.DOTALL). It returns *SyntaxError,
+// *UnsupportedError or *TooLargeError.
+func Compile(pattern, flags string) (*Regexp, error) {
+	var fl flagSet
+	for _, c := range flags {
+		switch c {
+		case 'i':
+			fl.i = true
+		case 'm':
+			fl.m = true
+		case 's':
+			fl.s = true
+		default:
+			return nil, &SyntaxError{Msg: fmt.Sprintf("unknown flag %q (allowed: i, m, s)", c)}
+		}
+	}
+	t, err := translate(pattern, fl)
+	if err != nil {
+		return nil, err
+	}
+	goPat := t.out.String()
+	re, err := syntax.Parse(goPat, syntax.Perl)
+	if err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) && (se.Code == syntax.ErrLarge || se.Code == syntax.ErrNestingDepth || se.Code == syntax.ErrInvalidRepeatSize) {
+			return nil, &TooLargeError{Msg: string(se.Code)}
+		}
+		return nil, fmt.Errorf("regexpy: translated pattern rejected (a bug): %w", err)
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return nil, fmt.Errorf("regexpy: compile: %w", err)
+	}
+	if len(prog.Inst) > maxInst {
+		return nil, &TooLargeError{Msg: fmt.Sprintf("compiled program has %d instructions (limit %d)", len(prog.Inst), maxInst)}
+	}
+	markers := make([]int, t.goCaps+1)
+	for c, k := range t.markers {
+		markers[c] = k
+	}
+	ncap := prog.NumCap
+	if ncap < 2*(t.goCaps+1) {
+		ncap = 2 * (t.goCaps + 1)
+	}
+	return &Regexp{
+		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, ncap: ncap,
+		anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
+	}, nil
+}
+
+// maxInst bounds the compiled program (and so the per-position work).
+const maxInst = 20000
+
+// NumGroups is the number of Python capture groups.
+func (re *Regexp) NumGroups() int { return len(re.groupCap) - 1 }
+
+// GroupNames maps each group name to its Python group number.
+func (re *Regexp) GroupNames() map[string]int { return re.names }
+
+// Match is one match: Groups[0] is the whole match; each entry is [start, end) in
+// code points, or [-1, -1] for a group that did not take part.
+type Match struct {
+	Groups [][2]int
+}
+
+// CostError reports that the matching work or match count exceeded its budget.
+type CostError struct{ Msg string }
+
+func (e *CostError) Error() string { return e.Msg }
+
+// Limits bound a FindAll call.
+type Limits struct {
+	MaxSteps   int64 // VM thread steps over the whole call
+	MaxMatches int   // matches counted
+}
+
+// FindAll visits every match of Python's re.finditer over text, in order. visit
+// returns false to stop early. It returns ctx.Err() when the context ends and a
+// *CostError when a limit is reached.
+func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit func(Match) bool) error {
+	m := &machine{re: re, text: text, lim: lim}
+	m.q0 = newQueue(len(re.prog.Inst))
+	m.q1 = newQueue(len(re.prog.Inst))
+	m.ctx = ctx
+	pos := 0
+	mustAdvance := false
+	count := 0
+	for pos <= len(text) {
+		caps, err := m.search(pos, mustAdvance)
+		if err != nil {
+			return err
+		}
+		if caps == nil {
+			return nil
+		}
+		count++
+		if lim.MaxMatches > 0 && count > lim.MaxMatches {
+			return &CostError{Msg: fmt.Sprintf("more than %d matches", lim.MaxMatches)}
+		}
+		g := make([][2]int, len(re.groupCap))
+		for k, c := range re.groupCap {
+			s, e := caps[2*c], caps[2*c+1]
+			if s < 0 || e < 0 {
+				g[k] = [2]int{-1, -1}
+			} else {
+				g[k] = [2]int{s, e}
+			}
+		}
+		if !visit(Match{Groups: g}) {
+			return nil
+		}
+		mustAdvance = g[0][0] == g[0][1]
+		pos = g[0][1]
+	}
+	return nil
+}
+
+type thread struct {
+	pc  uint32
+	cap []int
+}
+
+type entry struct {
+	pc uint32
+	t  *thread
+}
+
+// queue is a sparse set of program counters in priority order.
+type queue struct {
+	sparse []uint32
+	dense  []entry
+}
+
+func newQueue(n int) *queue {
+	return &queue{sparse: make([]uint32, n), dense: make([]entry, 0, n)}
+}
+
+func (q *queue) contains(pc uint32) bool {
+	j := q.sparse[pc]
+	return int(j) < len(q.dense) && q.dense[j].pc == pc
+}
+
+func (q *queue) insert(pc uint32) *entry {
+	q.sparse[pc] = uint32(len(q.dense))
+	q.dense = append(q.dense, entry{pc: pc})
+	return &q.dense[len(q.dense)-1]
+}
+
+type machine struct {
+	re      *Regexp
+	text    []rune
+	lim     Limits
+	ctx     context.Context
+	q0, q1  *queue
+	pool    []*thread
+	steps   int64
+	matched []int
+}
+
+func (m *machine) alloc() *thread {
+	if n := len(m.pool); n > 0 {
+		t := m.pool[n-1]
+		m.pool = m.pool[:n-1]
+		return t
+	}
+	return &thread{cap: make([]int, m.re.ncap)}
+}
+
+func isWordU(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r) }
+
+func isWordA(r rune) bool {
+	return r == '_' || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+}
+
+// assert evaluates a zero-width assertion at pos with Python's rules.
+func (m *machine) assert(kind int, pos int) bool {
+	n := len(m.text)
+	switch kind {
+	case assertDollar:
+		return pos == n || (pos == n-1 && m.text[pos] == '\n')
+	case assertWordU, assertNonWordU, assertWordA, assertNonWordA:
+		if n == 0 {
+			return false
+		}
+		isWord := isWordU
+		if kind == assertWordA || kind == assertNonWordA {
+			isWord = isWordA
+		}
+		before := pos > 0 && isWord(m.text[pos-1])
+		after := pos < n && isWord(m.text[pos])
+		if kind == assertWordU || kind == assertWordA {
+			return before != after
+		}
+		return before == after
+	}
+	return false
+}
+
+func (m *machine) emptyOK(op syntax.EmptyOp, pos int) bool {
+	n := len(m.text)
+	if op&syntax.EmptyBeginText != 0 && pos != 0 {
+		return false
+	}
+	if op&syntax.EmptyEndText != 0 && pos != n {
+		return false
+	}
+	if op&syntax.EmptyBeginLine != 0 && !(pos == 0 || m.text[pos-1] == '\n') {
+		return false
+	}
+	if op&syntax.EmptyEndLine != 0 && !(pos == n || m.text[pos] == '\n') {
+		return false
+	}
+	if op&syntax.EmptyWordBoundary != 0 && !m.assert(assertWordU, pos) {
+		return false
+	}
+	if op&syntax.EmptyNoWordBoundary != 0 && !m.assert(assertNonWordU, pos) {
+		return false
+	}
+	return true
+}
+
+// add follows non-consuming instructions from pc at pos, appending consuming ones
+// (and Match) to q in priority order. cap is scratch, restored on return.
+func (m *machine) add(q *queue, pc uint32, pos int, cap []int) {
+	if pc == 0 || q.contains(pc) {
+		return
+	}
+	m.steps++
+	e := q.insert(pc)
+	inst := &m.re.prog.Inst[pc]
+	switch inst.Op {
+	case syntax.InstFail:
+	case syntax.InstAlt, syntax.InstAltMatch:
+		m.add(q, inst.Out, pos, cap)
+		m.add(q, inst.Arg, pos, cap)
+	case syntax.InstEmptyWidth:
+		if m.emptyOK(syntax.EmptyOp(inst.Arg), pos) {
+			m.add(q, inst.Out, pos, cap)
+		}
+	case syntax.InstNop:
+		m.add(q, inst.Out, pos, cap)
+	case syntax.InstCapture:
+		idx := int(inst.Arg >> 1)
+		if idx < len(m.re.markers) && m.re.markers[idx] != assertNone {
+			if inst.Arg&1 == 0 && !m.assert(m.re.markers[idx], pos) {
+				return
+			}
+			m.add(q, inst.Out, pos, cap)
+			return
+		}
+		if int(inst.Arg) < len(cap) {
+			old := cap[inst.Arg]
+			cap[inst.Arg] = pos
+			m.add(q, inst.Out, pos, cap)
+			cap[inst.Arg] = old
+		} else {
+			m.add(q, inst.Out, pos, cap)
+		}
+	case syntax.InstMatch, syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+		t := m.alloc()
+		copy(t.cap, cap)
+		e.t = t
+	}
+}
+
+func (m *machine) clear(q *queue) {
+	for _, e := range q.dense {
+		if e.t != nil {
+			m.pool = append(m.pool, e.t)
+		}
+	}
+	q.dense = q.dense[:0]
+}
+
+// search finds the leftmost-first match starting at or after start. With
+// mustAdvance, an empty match at start is rejected (the VM then takes the next
+// alternative, as CPython's search does).
+func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
+	clist, nlist := m.q0, m.q1
+	m.clear(clist)
+	m.clear(nlist)
+	var matched []int
+	scratch := make([]int, m.re.ncap)
+	n := len(m.text)
+	for pos := start; ; pos++ {
+		if (pos-start)&1023 == 0 {
+			if err := m.ctx.Err(); err != nil {
+				return nil, err
+			}
+			if m.lim.MaxSteps > 0 && m.steps > m.lim.MaxSteps {
+				return nil, &CostError{Msg: fmt.Sprintf("matching needs more than %d steps", m.lim.MaxSteps)}
+			}
+		}
+		if matched == nil && (!m.re.anchored || pos == 0) {
+			for i := range scratch {
+				scratch[i] = -1
+			}
+			scratch[0] = pos
+			m.add(clist, uint32(m.re.prog.Start), pos, scratch)
+		}
+		if len(clist.dense) == 0 {
+			break
+		}
+		r := rune(-1)
+		if pos < n {
+			r = m.text[pos]
+		}
+		for j := 0; j < len(clist.dense); j++ {
+			e := clist.dense[j]
+			t := e.t
+			if t == nil {
+				continue
+			}
+			m.steps++
+			inst := &m.re.prog.Inst[e.pc]
+			ok := false
+			switch inst.Op {
+			case syntax.InstMatch:
+				if mustAdvance && pos == start {
+					break
+				}
+				if matched == nil {
+					matched = make([]int, m.re.ncap)
+				}
+				copy(matched, t.cap)
+				matched[1] = pos
+				// leftmost-first: lower-priority threads are cut off
+				for _, d := range clist.dense[j+1:] {
+					if d.t != nil {
+						m.pool = append(m.pool, d.t)
+					}
+				}
+				clist.dense = clist.dense[:j+1]
+			case syntax.InstRune1:
+				ok = r == inst.Rune[0]
+			case syntax.InstRune:
+				ok = r >= 0 && inst.MatchRune(r)
+			case syntax.InstRuneAny:
+				ok = r >= 0
+			case syntax.InstRuneAnyNotNL:
+				ok = r >= 0 && r != '\n'
+			}
+			if ok {
+				m.add(nlist, inst.Out, pos+1, t.cap)
+			}
+		}
+		m.clear(clist)
+		clist, nlist = nlist, clist
+		if pos >= n {
+			break
+		}
+	}
+	m.clear(clist)
+	return matched, nil
+}
+
+// String returns the translated Go pattern.
+func (re *Regexp) String() string { return strings.Clone(re.GoPattern) }
