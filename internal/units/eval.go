@@ -137,7 +137,7 @@ func (r *Registry) Parse(s string) (Expr, error) {
 			return Expr{}, &ExponentError{Msg: fmt.Sprintf("power of %s gives a dimension exponent that is not a multiple of 1/2 or beyond ±%d", t.name, maxDimHalves/2)}
 		}
 		f = f.Mul(p)
-		if f.Bits() > 4*maxFactorBits {
+		if f.Bits() > maxFactorBits {
 			return Expr{}, ErrTooLarge
 		}
 		d = d.Mul(dp)
