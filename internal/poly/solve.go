@@ -401,7 +401,7 @@ func aberth(p IPoly) ([]complex128, bool) {
 		}
 		return v, d
 	}
-	for it := 0; it < 1000; it++ {
+	for it := 0; it < 300; it++ {
 		maxStep := 0.0
 		for k := range z {
 			v, d := eval(z[k])
@@ -422,7 +422,7 @@ func aberth(p IPoly) ([]complex128, bool) {
 			z[k] -= w
 			maxStep = math.Max(maxStep, cmplx.Abs(w)/(1+cmplx.Abs(z[k])))
 		}
-		if maxStep < 1e-15 {
+		if maxStep < 1e-13 {
 			return z, true
 		}
 	}

@@ -374,6 +374,7 @@ def main():
             else:
                 method = method_for(deg, 0)
             sym_golden.append({"name": "symbolic_%02d" % len(sym_golden), "args": {"equation": eq, "variable": "x"},
+                               "warnings": ["generic_solution"] if used else [],
                                "facts": {"equation": eq, "variable": "x", "parameters": used, "degree": deg,
                                          "solutions": out, "solution_count": len(out), "method": method,
                                          "nonreal_roots_omitted": 0}})

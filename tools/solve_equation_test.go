@@ -1,0 +1,59 @@
+package tools
+
+import (
+	"context"
+	"testing"
+)
+
+func solveReq(eq string) Request {
+	return Request{Tool: "solve_equation", Args: map[string]any{"equation": eq}}
+}
+
+// TestSolveEquationLegacyAndWarnings checks what the golden replay does not:
+// the legacy text line and the nonreal_roots_omitted warning (x**3 - 2 has
+// one real root and two non-real ones, as SymPy's three roots show).
+func TestSolveEquationLegacyAndWarnings(t *testing.T) {
+	reg := testRegistry(t)
+	resp, err := reg.Invoke(context.Background(), solveReq("x**2 - 4 = 0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := resp.Result, "solve(x**2 - 4 = 0, x) = [-2, 2]"; got != want {
+		t.Errorf("legacy text: got %q, want %q", got, want)
+	}
+	if len(resp.Envelope.Warnings) != 0 {
+		t.Errorf("complete exact answer warned: %v", resp.Envelope.Warnings)
+	}
+	resp, err = reg.Invoke(context.Background(), solveReq("x**3 - 2 = 0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(resp.Envelope.Warnings); n != 1 || resp.Envelope.Warnings[0].Code != "nonreal_roots_omitted" {
+		t.Errorf("warnings: got %v, want one nonreal_roots_omitted", resp.Envelope.Warnings)
+	}
+	if got := resp.Envelope.Facts["nonreal_roots_omitted"]; got == nil || got.(interface{ String() string }).String() != "2" {
+		t.Errorf("nonreal_roots_omitted: got %v, want 2", got)
+	}
+}
+
+func BenchmarkSolveEquationSmall(b *testing.B) {
+	reg := testRegistry(b)
+	req := solveReq("x**2 - x - 1 = 0")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reg.Invoke(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSolveEquationLarge(b *testing.B) {
+	reg := testRegistry(b)
+	req := solveReq("(x**2 - 2)**8*(x**3 - x - 1)**8*(x - 1/3)**8*(3*x**2 + x - 5)**8 = 0")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reg.Invoke(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
