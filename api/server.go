@@ -28,6 +28,7 @@ type Options struct {
 	CallTimeout  time.Duration // per-call deadline; default 5s
 	MaxBodyBytes int64         // request body limit; default 1 MiB
 	Version      string        // service version reported by /health
+	Downloads    http.Handler  // serves GET/HEAD /downloads/{filename}; nil: not mounted
 }
 
 // Server is the HTTP surface over one registry.
@@ -78,6 +79,10 @@ func (s *Server) routes() chi.Router {
 	r.Get("/tools", s.listTools)
 	r.Get("/tools/{name}", s.getTool)
 	r.Get("/health", s.health)
+	if s.opts.Downloads != nil {
+		r.Method(http.MethodGet, "/downloads/*", s.opts.Downloads)
+		r.Method(http.MethodHead, "/downloads/*", s.opts.Downloads)
+	}
 	return r
 }
 

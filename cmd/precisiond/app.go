@@ -22,6 +22,7 @@ type Main struct {
 	Log      *slog.Logger
 	Registry *tools.Registry
 	API      *api.Server
+	Store    *filestore.Store
 
 	ln     net.Listener
 	server *http.Server
@@ -29,7 +30,11 @@ type Main struct {
 
 // NewMain builds the service from cfg. It does not listen yet.
 func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
-	reg, err := newRegistry(cfg, log)
+	store, err := openStore(cfg)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := newRegistry(cfg, log, store)
 	if err != nil {
 		return nil, err
 	}
@@ -38,8 +43,9 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		CallTimeout:  cfg.CallTimeout,
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Version:      versionString(),
+		Downloads:    store.Handler(),
 	})
-	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv}
+	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store}
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -51,22 +57,28 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	return m, nil
 }
 
-// newRegistry builds the registry every surface shares (HTTP, MCP, CLI).
-func newRegistry(cfg Config, log *slog.Logger) (*tools.Registry, error) {
-	// generate_file's download store (<data dir>/downloads). The janitor and the
-	// /downloads handler (store.Handler()) still need wiring by the api/Run side.
+// openStore opens the download store under the data directory.
+func openStore(cfg Config) (*filestore.Store, error) {
 	store, err := filestore.Open(filestore.Config{
 		Dir:      filepath.Join(cfg.DataDir, "downloads"),
 		TTL:      cfg.DownloadTTL,
 		MaxBytes: cfg.MaxStoreBytes,
 	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("download store: %w", err)
 	}
+	return store, nil
+}
+
+// newRegistry builds the registry every surface shares (HTTP, MCP, CLI). A nil
+// store leaves generate_file answering store_unavailable (catalogue-only uses).
+func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.Registry, error) {
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
 	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, nil))
-	if err := tools.CheckExamples(context.Background(), reg); err != nil {
-		return nil, fmt.Errorf("start-up self-check: %w", err)
+	if store != nil {
+		if err := tools.CheckExamples(context.Background(), reg); err != nil {
+			return nil, fmt.Errorf("start-up self-check: %w", err)
+		}
 	}
 	return reg, nil
 }
@@ -93,6 +105,11 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}
 	m.Log.Info("listening", "addr", m.Addr(), "tools", len(m.Registry.Names()), "version", versionString())
+	jctx, stopJanitor := context.WithCancel(context.Background())
+	defer stopJanitor()
+	go m.Store.Janitor(jctx, janitorInterval(m.Config.DownloadTTL), func(err error) {
+		m.Log.Warn("download janitor", "err", err.Error())
+	})
 	errc := make(chan error, 1)
 	go func() { errc <- m.server.Serve(m.ln) }()
 	select {
@@ -110,6 +127,12 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.Log.Info("stopped")
 	return err
+}
+
+// janitorInterval sweeps often enough that a file outlives its TTL by at most
+// a tenth of it (and at least every minute, at most every 10 minutes).
+func janitorInterval(ttl time.Duration) time.Duration {
+	return min(max(ttl/10, time.Minute), 10*time.Minute)
 }
 
 // Close releases what NewMain and Listen acquired.

@@ -47,7 +47,12 @@ func cmdCall(args []string, stdout, stderr io.Writer, getenv func(string) string
 		return 2
 	}
 	log := newLogger(stderr, cfg.LogLevel)
-	reg, err := newRegistry(cfg, log)
+	store, err := openStore(cfg)
+	if err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	reg, err := newRegistry(cfg, log, store)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -80,7 +85,7 @@ func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		fmt.Fprintln(stderr, "precisiond tools:", err)
 		return 2
 	}
-	reg, err := newRegistry(cfg, newLogger(stderr, cfg.LogLevel))
+	reg, err := newRegistry(cfg, newLogger(stderr, cfg.LogLevel), nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "precisiond tools:", err)
 		return 1
@@ -162,7 +167,7 @@ func loadCatalog(file, url string, getenv func(string) string, stderr io.Writer)
 		data = b
 	default:
 		cfg := DefaultConfig()
-		reg, err := newRegistry(cfg, newLogger(stderr, "error"))
+		reg, err := newRegistry(cfg, newLogger(stderr, "error"), nil)
 		if err != nil {
 			return nil, err
 		}
