@@ -13,7 +13,7 @@ import (
 // Cost limits of regex_extract (declared in its contract).
 const (
 	regexMaxTextBytes = 1 << 20
-	regexMaxSteps     = 100_000_000
+	regexMaxSteps     = 50_000_000
 	regexMaxMatches   = 1_000_000
 )
 

@@ -1,0 +1,202 @@
+package regexpy
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func findAll(t testing.TB, pattern, flags, text string, lim Limits) ([]Match, error) {
+	t.Helper()
+	re, err := Compile(pattern, flags)
+	if err != nil {
+		return nil, err
+	}
+	var ms []Match
+	err = re.FindAll(context.Background(), []rune(text), lim, func(m Match) bool {
+		ms = append(ms, m)
+		return true
+	})
+	return ms, err
+}
+
+// TestCatastrophicBacktracking: (a+)+$ against 100 000 a's and a b. A backtracking
+// engine needs ~2^100000 steps; there is no match (the text ends in b, and $ needs
+// an a right before the end or a final newline).
+func TestCatastrophicBacktracking(t *testing.T) {
+	text := strings.Repeat("a", 100000) + "b"
+	ms, err := findAll(t, `(a+)+$`, "", text, Limits{MaxSteps: 100_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 0 {
+		t.Fatalf("got %d matches, want 0", len(ms))
+	}
+	// Without the b the whole run matches once, then the empty match at the end.
+	ms, err = findAll(t, `(a+)+$`, "", text[:100000], Limits{MaxSteps: 100_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 || ms[0].Groups[0] != [2]int{0, 100000} {
+		t.Fatalf("got %v, want one match [0,100000)", ms)
+	}
+}
+
+func TestUnsupported(t *testing.T) {
+	for pattern, construct := range map[string]string{
+		`(?<=x)a`:          "look-behind",
+		`(?<!x)a`:          "negative look-behind",
+		`a(?=b)`:           "look-ahead",
+		`a(?!b)`:           "negative look-ahead",
+		`(a)\1`:            `backreference \1`,
+		`(?P<q>a)(?P=q)`:   "named backreference (?P=q)",
+		`(?>a)`:            "atomic group",
+		`a*+`:              "possessive quantifier *+",
+		`(a)?(?(1)b|c)`:    "conditional",
+		`x{1001}`:          "repetition count above 1000",
+		`[(?<=x)]\(?<=x\)`: "",
+	} {
+		_, err := Compile(pattern, "")
+		var ue *UnsupportedError
+		if construct == "" {
+			if err != nil {
+				t.Errorf("%q: got %v, want no error (look-behind syntax inside a class and escaped)", pattern, err)
+			}
+			continue
+		}
+		if !errors.As(err, &ue) || !strings.Contains(ue.Construct, construct) {
+			t.Errorf("%q: got %v, want unsupported %q", pattern, err, construct)
+		}
+	}
+}
+
+// TestSyntaxErrorWins: CPython reports a syntax error anywhere, even after a
+// construct we cannot run.
+func TestSyntaxErrorWins(t *testing.T) {
+	for _, p := range []string{`(?=a)(`, `a*+*`, `\1(a)`, `(?<=a)[`} {
+		_, err := Compile(p, "")
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%q: got %v, want a syntax error", p, err)
+		}
+	}
+}
+
+func TestLimits(t *testing.T) {
+	_, err := findAll(t, `x`, "", strings.Repeat("x", 50), Limits{MaxMatches: 10})
+	var ce *CostError
+	if !errors.As(err, &ce) {
+		t.Errorf("match limit: got %v, want CostError", err)
+	}
+	// a*b|a over n a's rescans the rest of the text for every match: quadratic
+	// work, stopped by the step budget.
+	_, err = findAll(t, `a*b|a`, "", strings.Repeat("a", 20000), Limits{MaxSteps: 1_000_000})
+	if !errors.As(err, &ce) {
+		t.Errorf("step limit: got %v, want CostError", err)
+	}
+	if _, err := Compile(strings.Repeat("(", 300)+strings.Repeat(")", 300), ""); err == nil {
+		t.Errorf("deep nesting: got nil error")
+	}
+	if _, err := Compile(`((a{1000}){1000}){1000}`, ""); err == nil {
+		t.Errorf("huge program: got nil error")
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	re, err := Compile(`a`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := re.FindAll(ctx, []rune("aaaa"), Limits{}, func(Match) bool { return true }); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+}
+
+func TestFlagsArgument(t *testing.T) {
+	if _, err := Compile("a", "x"); err == nil {
+		t.Error(`flags "x": got nil error`)
+	}
+	ms, err := findAll(t, `^b.`, "ms", "a\nb\nc", Limits{})
+	if err != nil || len(ms) != 1 || ms[0].Groups[0] != [2]int{2, 4} {
+		t.Errorf("got %v %v, want one match [2,4)", ms, err)
+	}
+}
+
+// FuzzCompile: translation never panics; what compiles runs without panicking, and
+// every match lies inside the text in order, with groups inside their match.
+func FuzzCompile(f *testing.F) {
+	for _, s := range []string{`\d+`, `(?P<a>x)|(?P<b>y)`, `(?i)straße`, `[^\W\d]+`, `(a+)+$`, `(?x) a # c`,
+		`\bé`, `a{,2}`, `[]a-]`, `(?<=x)`, `\1`, `(?#c)`, `x{1001}`, `(?a:\w)`, `$`, `(|a)*`, `[\d-z]`, `\N{X}`,
+		`(?(1)a|b)`, `\U0001F600`, `[\0-\377]`, `(?-i:a)`, `((((`, `a**`} {
+		for _, fl := range []string{"", "i", "ms"} {
+			f.Add(s, fl, "a1 b22\nc333 é_ aaab")
+		}
+	}
+	f.Fuzz(func(t *testing.T, pattern, flags, text string) {
+		if len(pattern) > 200 || len(text) > 500 || !utf8.ValidString(pattern) || !utf8.ValidString(text) {
+			return
+		}
+		re, err := Compile(pattern, flags)
+		if err != nil {
+			var se *SyntaxError
+			var ue *UnsupportedError
+			var le *TooLargeError
+			if !errors.As(err, &se) && !errors.As(err, &ue) && !errors.As(err, &le) {
+				t.Fatalf("%q: untyped error %v", pattern, err)
+			}
+			return
+		}
+		rs := []rune(text)
+		last := 0
+		err = re.FindAll(context.Background(), rs, Limits{MaxSteps: 5_000_000, MaxMatches: 10000}, func(m Match) bool {
+			g := m.Groups[0]
+			if g[0] < last || g[1] < g[0] || g[1] > len(rs) {
+				t.Fatalf("%q on %q: match %v after %d", pattern, text, g, last)
+			}
+			for _, sub := range m.Groups[1:] {
+				if sub[0] >= 0 && (sub[0] < g[0] || sub[1] > g[1] || sub[1] < sub[0]) {
+					t.Fatalf("%q on %q: group %v outside match %v", pattern, text, sub, g)
+				}
+			}
+			last = g[1]
+			return true
+		})
+		var ce *CostError
+		if err != nil && !errors.As(err, &ce) {
+			t.Fatalf("%q: %v", pattern, err)
+		}
+	})
+}
+
+func benchFind(b *testing.B, pattern, text string) {
+	rs := []rune(text)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		re, err := Compile(pattern, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		if err := re.FindAll(context.Background(), rs, Limits{}, func(Match) bool { n++; return true }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEmailSmall(b *testing.B) {
+	benchFind(b, `(?P<user>\w+)@(?P<host>[\w.]+)`, "joe@example.com, ann@test.org and more")
+}
+
+func BenchmarkEmail1MiB(b *testing.B) {
+	unit := "contact joe@example.com or ann@test.org; café Straße 12345\n"
+	benchFind(b, `(?P<user>\w+)@(?P<host>[\w.]+)`, strings.Repeat(unit, (1<<20)/len(unit)))
+}
+
+func BenchmarkCatastrophic100k(b *testing.B) {
+	benchFind(b, `(a+)+$`, strings.Repeat("a", 100000)+"b")
+}
