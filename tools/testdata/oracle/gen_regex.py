@@ -165,6 +165,14 @@ FIXED = [
     (r"(.*a){12}", "a" * 40, "", 0, 20),
 ]
 
+# (?<name>...) is our extension (PCRE/Go/.NET syntax; CPython 3.11 rejects it):
+# expected facts are CPython's for the same pattern spelled (?P<name>...).
+EXTENSION = [
+    (r"(?<year>\d{4})-(?<month>\d\d)", "2024-01 and 1999-12"),
+    (r"(?<a>x)|(?<b>y)", "xy"),
+    (r"(?<=a)?", None),  # not an extension: look-behind stays unsupported
+]
+
 # valid Python that RE2 cannot run: refused with unsupported_regex_feature
 UNSUPPORTED = [
     r"(?<=x)a", r"(?<!x)a", r"a(?=b)", r"a(?!b)", r"(a)\1", r"(?P<q>a)(?P=q)",
@@ -239,6 +247,11 @@ def main():
     for i, (p, t, fl, off, lim) in enumerate(FIXED):
         args = {"pattern": p, "text": t, "flags": fl, "offset": off, "limit": lim}
         add(f"fixed {i:03d} {p[:30]!r}", args, facts=facts(p, t, fl, off, lim))
+    for i, (p, t) in enumerate(EXTENSION):
+        if t is None:
+            continue
+        args = {"pattern": p, "text": t, "flags": "", "offset": 0, "limit": 20}
+        add(f"extension {i:02d} {p!r}", args, facts=facts(p.replace("(?<", "(?P<"), t))
     for i, p in enumerate(UNSUPPORTED):
         re.compile(p)  # Python accepts it
         add(f"unsupported {i:02d} {p!r}", {"pattern": p, "text": "xab"},
