@@ -12,6 +12,7 @@ package exactdec
 
 import (
 	"errors"
+	"math"
 	"math/big"
 	"strings"
 	"sync"
@@ -118,8 +119,9 @@ var ErrRange = errors.New("decimal number out of range")
 // Parse reads a finite decimal number: an optional sign, digits with an optional
 // point (at least one digit on either side), and an optional exponent
 // e|E[sign]digits. No spaces, underscores, infinities or NaNs. maxDigits bounds
-// the number of digits in the mantissa and maxExp bounds |exponent| as written;
-// both are checked before any big-number work.
+// the significant digits of the mantissa (leading and trailing zeros not
+// counted) and maxExp bounds |exponent| as written; both are checked before any
+// big-number work (callers bound the text length).
 func Parse(s string, maxDigits, maxExp int) (Decimal, error) {
 	i := 0
 	neg := false
@@ -177,7 +179,7 @@ func Parse(s string, maxDigits, maxExp int) (Decimal, error) {
 		return Decimal{}, ErrSyntax
 	}
 	digits := strings.TrimLeft(intPart+fracPart, "0")
-	if len(digits) > maxDigits {
+	if len(strings.TrimRight(digits, "0")) > maxDigits {
 		return Decimal{}, ErrRange
 	}
 	coef := new(big.Int)
@@ -224,6 +226,17 @@ func NumDigits(x *big.Int) int {
 	bl := x.BitLen()
 	if bl == 0 {
 		return 1
+	}
+	if bl > 4096 {
+		// Huge numbers: decide from log10 of the top 64 bits unless the value is
+		// within a hair of a power of ten (then compare exactly below).
+		var top big.Int
+		top.Abs(x)
+		top.Rsh(&top, uint(bl-64))
+		l := math.Log10(float64(top.Uint64())) + float64(bl-64)*math.Log10(2)
+		if fl := math.Floor(l); l-fl > 1e-9 && fl+1-l > 1e-9 {
+			return int(fl) + 1
+		}
 	}
 	// log10(2) ≈ 0.30103; the estimate is exact or one too small.
 	d := int(float64(bl-1)*0.30102999566398119521) + 1

@@ -20,23 +20,63 @@ func RatString(num, den *big.Int) (s string, exact bool) {
 	if n.Sign() == 0 {
 		return "0", true
 	}
-	// num/den terminates iff num·10^M is divisible by den, where M bounds the
-	// exponents of 2 and 5 in den: the 2-adic one exactly, the 5-adic one by
-	// log5(den) <= 0.431·bitlen(den).
-	m := int(d.TrailingZeroBits())
-	if b := int(float64(d.BitLen())*0.4307) + 1; b > m {
-		m = b
-	}
-	scaledNum := new(big.Int).Mul(n, exactdec.Pow10(m))
-	q, r := new(big.Int).QuoRem(scaledNum, d, new(big.Int))
+	// num/den terminates iff den = 2^a·5^b·d' with d' dividing num. Stripping the
+	// twos is a shift; the fives come off in chunks, and the first remainder
+	// usually ends the loop. The only big division has a small quotient when num
+	// and den are of similar size, so this stays cheap for huge operands.
+	a := d.TrailingZeroBits()
+	dp := new(big.Int).Rsh(d, a)
+	b := strip5(dp)
+	var q, r big.Int
+	q.QuoRem(n, dp, &r)
 	if r.Sign() == 0 {
-		v := exactdec.Decimal{Coef: q, Exp: -m}
+		// num/den = q / (2^a·5^b) = q·2^(k-a)·5^(k-b) / 10^k with k = max(a, b).
+		k := max(int(a), b)
+		c := new(big.Int).Lsh(&q, uint(k-int(a)))
+		c.Mul(c, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k-b)), nil))
+		v := exactdec.Decimal{Coef: c, Exp: -k}
 		if significantDigits(v) <= maxExactDigits {
 			return exactdec.Plain(v), true
 		}
 	}
 	coef, exp := exactdec.RatSig(n, d, Precision, exactdec.HalfEven)
 	return exactdec.Fixed(exactdec.Decimal{Coef: coef, Exp: exp}), false
+}
+
+var pow5_13 = big.NewInt(1220703125) // 5^13
+
+// strip5 divides x by its largest power of 5 in place and returns the exponent.
+// Divisors grow by squaring while they divide and shrink back when they do not,
+// so a valuation v costs O(log v) divisions instead of v.
+func strip5(x *big.Int) int {
+	b := 0
+	pows := []*big.Int{pow5_13}
+	ks := []int{13}
+	var q, r big.Int
+	for len(pows) > 0 {
+		top := len(pows) - 1
+		if x.CmpAbs(pows[top]) >= 0 {
+			q.QuoRem(x, pows[top], &r)
+			if r.Sign() == 0 {
+				x.Set(&q)
+				b += ks[top]
+				pows = append(pows, new(big.Int).Mul(pows[top], pows[top]))
+				ks = append(ks, 2*ks[top])
+				continue
+			}
+		}
+		pows, ks = pows[:top], ks[:top]
+	}
+	five := big.NewInt(5)
+	for x.CmpAbs(five) >= 0 {
+		q.QuoRem(x, five, &r)
+		if r.Sign() != 0 {
+			break
+		}
+		x.Set(&q)
+		b++
+	}
+	return b
 }
 
 // significantDigits counts the digits of the coefficient without trailing zeros.

@@ -18,7 +18,7 @@ import (
 // Limits of the statistics_calc contract.
 const (
 	MaxValues      = 100000 // values per call
-	MaxValueDigits = 50     // significant digits per value (mantissa digits as written)
+	MaxValueDigits = 50     // significant digits per value (leading and trailing zeros not counted)
 	MaxValueExp    = 100    // |exponent| as written (1e100, 2.5E-100)
 	MaxValueChars  = 200    // characters per value
 )

@@ -205,7 +205,10 @@ func (d *data) modes() []*big.Int {
 	order := make([]string, 0)
 	first := make(map[string]*big.Int)
 	for _, x := range d.X {
-		k := string(x.Append(nil, 16))
+		k := string(x.Bytes())
+		if x.Sign() < 0 {
+			k = "-" + k
+		}
 		if counts[k] == 0 {
 			order = append(order, k)
 			first[k] = x
@@ -312,8 +315,21 @@ func reciprocalSum(ctx context.Context, xs []*big.Int) (*big.Int, *big.Int, erro
 	}
 	p := new(big.Int).Mul(p1, q2)
 	p.Add(p, new(big.Int).Mul(p2, q1))
-	return p, q1.Mul(q1, q2), nil
+	q := q1.Mul(q1, q2)
+	// Reduce while the numbers are small (a gcd is quadratic): repeated or
+	// related values then keep the fraction tiny all the way up.
+	if q.BitLen() <= reduceBits {
+		g := new(big.Int).GCD(nil, nil, p, q)
+		if g.BitLen() > 1 {
+			p.Quo(p, g)
+			q.Quo(q, g)
+		}
+	}
+	return p, q, nil
 }
+
+// reduceBits bounds the size up to which partial sums are reduced by their gcd.
+const reduceBits = 1 << 13
 
 // geometricMean is (Π x_i)^(1/n): 0 when a value is 0 (Python 3.12+), negative
 // values refused. The root is computed in binary floating point with far more

@@ -246,7 +246,8 @@ add_case("compound_max_periods_daily", "compound_interest", ["100", "7.25", "27"
 # rounded again) differs from the correctly rounded power: found by searching with
 # an exact big-integer power (/tmp search, about 1 in 5000 random cases); they pin
 # the double-rounding algorithm.
-for rate, n, years in [("908.70", 365, 1), ("14.9510", 12, 75)]:
+DOUBLE_ROUNDING = [("908.70", 365, 1), ("14.9510", 12, 75), ("712.75", 52, 13), ("94.53", 360, 2)]
+for rate, n, years in DOUBLE_ROUNDING:
     add_case(f"compound_double_rounding_{rate}_{n}_{years}", "compound_interest",
              ["1", rate, str(years), str(n)], 12)
 add_case("compound_negative_principal", "compound_interest", ["-2500.50", "3.75", "10", "4"], 2, "floor")
@@ -277,6 +278,10 @@ with open(os.path.join(ROOT, "tools/testdata/decimal_finance/oracle_cases.json")
 # needed: bases are kept so that no vector over- or underflows).
 pow_vectors = []
 with localcontext(Context(prec=128, rounding=ROUND_HALF_EVEN, Emin=-999, Emax=999)):
+    # The double-rounding cases first (see find_double_rounding.py).
+    for rate, n, years in DOUBLE_ROUNDING:
+        base = 1 + Decimal(rate) / (100 * Decimal(n))
+        pow_vectors.append({"base": str(base), "n": n * years, "result": str(base ** (n * years))})
     for i in range(3000):
         kind = i % 5
         if kind == 0:   # 1 + rate/(100 n): the compound-interest base

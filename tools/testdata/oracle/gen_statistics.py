@@ -173,7 +173,7 @@ def parse_value(text, index):
         raise Refused("tool_execution_error", "invalid_number")
     if m.group(4) is not None and abs(int(m.group(4))) > 100:
         raise Refused("tool_execution_error", "value_out_of_range")
-    if len((m.group(2) + (m.group(3) or "")).lstrip("0")) > 50:
+    if len((m.group(2) + (m.group(3) or "")).strip("0")) > 50:
         raise Refused("tool_execution_error", "value_out_of_range")
     return Fraction(Decimal(t))
 
@@ -290,6 +290,7 @@ add("nan_value", ["nan"])
 add("neg_infinity", "-Infinity,1")
 add("exponent_too_big", "1e101")
 add("too_many_digits", "1" * 51)
+add("trailing_zeros_not_significant", "1" + "0" * 80 + ",1" + "0" * 49 + ".5", "sum,max")
 add("too_long_value", "0." + "0" * 199 + "1")
 add("underscore", "1_000")
 add("hex", "0x10")
