@@ -77,6 +77,7 @@ func loadGolden(t *testing.T, path string) []goldenCase {
 		c.ErrorCode, _ = m["error_code"].(string)
 		c.Reason, _ = m["reason"].(string)
 		if ws, ok := m["warnings"].([]any); ok {
+			c.Warnings = []string{} // present and empty means "must not warn"
 			for _, w := range ws {
 				s, _ := w.(string)
 				c.Warnings = append(c.Warnings, s)
