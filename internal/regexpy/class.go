@@ -3,6 +3,7 @@ package regexpy
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -99,6 +100,12 @@ func categorySet(c rune, ascii bool) runeSet {
 		key += "!"
 	}
 	return catSets[key]
+}
+
+func appendRune(b []byte, r rune) []byte {
+	b = append(b, `\x{`...)
+	b = strconv.AppendInt(b, int64(r), 16)
+	return append(b, '}')
 }
 
 // classItem is a parsed member of a class: a literal or a category.
@@ -204,13 +211,15 @@ func (t *translator) parseClass(fl flagSet) error {
 	if negate {
 		b.WriteByte('^')
 	}
+	var buf []byte
 	for _, r := range set {
-		if r[0] == r[1] {
-			fmt.Fprintf(&b, `\x{%x}`, r[0])
-		} else {
-			fmt.Fprintf(&b, `\x{%x}-\x{%x}`, r[0], r[1])
+		buf = appendRune(buf, r[0])
+		if r[0] != r[1] {
+			buf = append(buf, '-')
+			buf = appendRune(buf, r[1])
 		}
 	}
+	b.Write(buf)
 	b.WriteByte(']')
 	if fl.i {
 		b.WriteByte(')')

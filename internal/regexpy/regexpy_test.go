@@ -200,3 +200,35 @@ func BenchmarkEmail1MiB(b *testing.B) {
 func BenchmarkCatastrophic100k(b *testing.B) {
 	benchFind(b, `(a+)+$`, strings.Repeat("a", 100000)+"b")
 }
+
+// BenchmarkCompileUncached measures translation and compilation without the cache
+// (large Unicode classes dominate).
+func BenchmarkCompileUncached(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := compile(`(?P<user>\w+)@(?P<host>[\w.]+)`, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestCacheIsTransparent: a cached pattern gives the same matches as a fresh one.
+func TestCacheIsTransparent(t *testing.T) {
+	text := []rune("ab12 cd3")
+	collect := func(re *Regexp) []Match {
+		var ms []Match
+		if err := re.FindAll(context.Background(), text, Limits{}, func(m Match) bool { ms = append(ms, m); return true }); err != nil {
+			t.Fatal(err)
+		}
+		return ms
+	}
+	a, _ := Compile(`(\d)+`, "")
+	b, _ := Compile(`(\d)+`, "")
+	c, _ := compile(`(\d)+`, "")
+	if a != b {
+		t.Error("second Compile did not come from the cache")
+	}
+	if ga, gc := collect(a), collect(c); len(ga) != 2 || len(gc) != 2 || ga[1].Groups[1] != gc[1].Groups[1] {
+		t.Errorf("cached %v, fresh %v", ga, gc)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -25,6 +26,55 @@ type Regexp struct {
 // "s" (re.IGNORECASE, re.MULTILINE, re.DOTALL). It returns *SyntaxError,
 // *UnsupportedError or *TooLargeError.
 func Compile(pattern, flags string) (*Regexp, error) {
+	key := flags + "\x00" + pattern
+	if re, ok := cache.get(key); ok {
+		return re, nil
+	}
+	re, err := compile(pattern, flags)
+	if err == nil && len(pattern) <= maxCachedPattern {
+		cache.put(key, re)
+	}
+	return re, err
+}
+
+// A small FIFO cache of compiled patterns: translating and compiling large Unicode
+// classes costs far more than matching a short text, and models tend to repeat
+// patterns. A *Regexp is immutable, so sharing it between calls is safe.
+const (
+	maxCached        = 256
+	maxCachedPattern = 1000
+)
+
+type regexCache struct {
+	mu    sync.Mutex
+	m     map[string]*Regexp
+	order []string
+}
+
+var cache = &regexCache{m: map[string]*Regexp{}}
+
+func (c *regexCache) get(k string) (*Regexp, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	re, ok := c.m[k]
+	return re, ok
+}
+
+func (c *regexCache) put(k string, re *Regexp) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[k]; ok {
+		return
+	}
+	if len(c.order) >= maxCached {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.m[k] = re
+	c.order = append(c.order, k)
+}
+
+func compile(pattern, flags string) (*Regexp, error) {
 	var fl flagSet
 	for _, c := range flags {
 		switch c {
