@@ -358,13 +358,8 @@ func (ev *evaluator) finish(v *value, digits int) *Result {
 	for extra := 32; ; extra *= 2 {
 		p := dbits + k + extra
 		m := x.approx(p)
-		lo := new(big.Rat).SetFrac(new(big.Int).Sub(m, big1), new(big.Int).Lsh(big1, uint(max(p, 0))))
-		hi := new(big.Rat).SetFrac(new(big.Int).Add(m, big1), new(big.Int).Lsh(big1, uint(max(p, 0))))
-		if p < 0 {
-			sc := new(big.Rat).SetInt(new(big.Int).Lsh(big1, uint(-p)))
-			lo = new(big.Rat).Mul(new(big.Rat).SetInt(new(big.Int).Sub(m, big1)), sc)
-			hi = new(big.Rat).Mul(new(big.Rat).SetInt(new(big.Int).Add(m, big1)), sc)
-		}
+		lo := dyadic(new(big.Int).Sub(m, big1), p)
+		hi := dyadic(new(big.Int).Add(m, big1), p)
 		if lo.Sign() == hi.Sign() && lo.Sign() != 0 {
 			n1, d1, e1 := roundRatSig(lo, digits)
 			n2, d2, e2 := roundRatSig(hi, digits)
@@ -378,9 +373,19 @@ func (ev *evaluator) finish(v *value, digits int) *Result {
 	}
 }
 
+// dyadic returns m·2^-p as a rational.
+func dyadic(m *big.Int, p int) *big.Rat {
+	if p >= 0 {
+		return new(big.Rat).SetFrac(m, new(big.Int).Lsh(big1, uint(p)))
+	}
+	return new(big.Rat).SetInt(new(big.Int).Lsh(m, uint(-p)))
+}
+
 // decideFar finds k with |x| >= 2^-k for a value known to be non-zero.
 func decideFar(x *real) int {
-	for p := 32; ; p *= 2 {
+	p := 32 - x.mag()
+	for step := 64; ; step *= 2 {
+		p += step
 		m := x.approx(p)
 		a := new(big.Int).Abs(m)
 		if a.Cmp(big2) >= 0 {
@@ -438,22 +443,36 @@ func pow10Rat(e int) *big.Rat {
 }
 
 // roundRatSig rounds q != 0 to d significant digits, half-even. It returns the
-// sign, the d digits and the decimal exponent E of the first digit (value =
-// 0.digits × 10^(E+1)).
+// sign, the d digits and the decimal exponent E of the first digit. It works on
+// integers only: big.Rat would normalize 100000-bit operands with slow GCDs.
 func roundRatSig(q *big.Rat, d int) (bool, string, int) {
 	neg := q.Sign() < 0
-	a := new(big.Rat).Abs(q)
-	e := int(math.Floor(float64(a.Num().BitLen()-a.Denom().BitLen()) * math.Log10(2)))
-	for pow10Rat(e).Cmp(a) > 0 {
+	num := new(big.Int).Abs(q.Num())
+	den := q.Denom()
+	// e = floor(log10(num/den)), estimated from bit lengths, then corrected.
+	e := int(math.Floor(float64(num.BitLen()-den.BitLen()) * math.Log10(2)))
+	// ge reports num/den >= 10^k.
+	ge := func(k int) bool {
+		if k >= 0 {
+			return num.Cmp(new(big.Int).Mul(den, pow10(k))) >= 0
+		}
+		return new(big.Int).Mul(num, pow10(-k)).Cmp(den) >= 0
+	}
+	for !ge(e) {
 		e--
 	}
-	for pow10Rat(e+1).Cmp(a) <= 0 {
+	for ge(e + 1) {
 		e++
 	}
-	s := new(big.Rat).Mul(a, pow10Rat(d-1-e))
-	fl := floorRat(s)
-	frac := new(big.Rat).Sub(s, new(big.Rat).SetInt(fl))
-	switch c := frac.Cmp(big.NewRat(1, 2)); {
+	// scaled = num·10^(d-1-e) / den, rounded half-even.
+	sn, sd := new(big.Int).Set(num), new(big.Int).Set(den)
+	if k := d - 1 - e; k >= 0 {
+		sn.Mul(sn, pow10(k))
+	} else {
+		sd.Mul(sd, pow10(-k))
+	}
+	fl, rem := new(big.Int).QuoRem(sn, sd, new(big.Int))
+	switch c := new(big.Int).Lsh(rem, 1).Cmp(sd); {
 	case c > 0, c == 0 && fl.Bit(0) == 1:
 		fl.Add(fl, big1)
 	}
@@ -463,6 +482,10 @@ func roundRatSig(q *big.Rat, d int) (bool, string, int) {
 		e++
 	}
 	return neg, ds, e
+}
+
+func pow10(k int) *big.Int {
+	return new(big.Int).Exp(bigTen, big.NewInt(int64(k)), nil)
 }
 
 // formatSci renders sign, digits and the exponent of the first digit the way

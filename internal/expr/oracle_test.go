@@ -10,8 +10,8 @@ import (
 )
 
 type oracleCase struct {
-	Name      string `json:"name"`
-	Args      struct {
+	Name string `json:"name"`
+	Args struct {
 		Expression string `json:"expression"`
 		Precision  *int   `json:"precision"`
 	} `json:"args"`

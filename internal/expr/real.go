@@ -50,12 +50,23 @@ func (x *real) approx(p int) *big.Int {
 	return v
 }
 
+// magProbes are the precisions of coarse magnitude probes, coarsest first:
+// approximating a huge value (e^69000 ≈ 2^99547) to within 2^65536 is cheap,
+// while approximating it to within 1 needs all of its integer bits. A probe that
+// returns |m| >= 2 bounds |x| to within a factor of about 3.
+var magProbes = []int{-65536, -16384, -4096, -1024, -256, -64, 0}
+
 // mag returns e >= 1 with |x| <= 2^e.
 func (x *real) mag() int {
-	m := x.approx(0)
-	t := new(big.Int).Abs(m)
-	t.Add(t, big1)
-	return t.BitLen()
+	for _, p := range magProbes {
+		m := x.approx(p)
+		if m.CmpAbs(big2) >= 0 || p == 0 {
+			t := new(big.Int).Abs(m)
+			t.Add(t, big1)
+			return max(t.BitLen()-p, 1)
+		}
+	}
+	panic("unreachable")
 }
 
 // decide finds the sign of x and a lower bound 2^-k on |x|; it fails with
@@ -64,10 +75,8 @@ func (x *real) decide() (sign, k int) {
 	if x.lowOK {
 		return x.lowSign, x.lowK
 	}
-	for p := 32; ; p *= 4 {
-		if p > decisionCap {
-			p = decisionCap
-		}
+	p := min(32-x.mag(), decisionCap)
+	for step := 64; ; step *= 4 {
 		m := x.approx(p)
 		a := new(big.Int).Abs(m)
 		if a.Cmp(big2) >= 0 {
@@ -75,9 +84,10 @@ func (x *real) decide() (sign, k int) {
 			x.lowOK, x.lowSign, x.lowK = true, m.Sign(), p-a.BitLen()+1
 			return x.lowSign, x.lowK
 		}
-		if p == decisionCap {
+		if p >= decisionCap {
 			panic(&Error{Reason: ReasonPrecisionExhausted, Msg: "cannot decide the sign of an intermediate value: it is within 2^-16384 of zero and may be exactly zero"})
 		}
+		p = min(p+step, decisionCap)
 	}
 }
 
@@ -171,7 +181,23 @@ func (ev *evaluator) invReal(a *real) *real {
 // sqrtReal is sqrt(a) for a >= 0 (checked by the caller).
 func (ev *evaluator) sqrtReal(a *real) *real {
 	return ev.newReal(func(p int) *big.Int {
+		// Generic bound: |sqrt(u) - sqrt(v)| <= sqrt(|u - v|), so a to 2(p+2)
+		// bits always suffices. When a >= L > 0 the derivative bound
+		// 1/(2·sqrt(L)) needs far fewer, which keeps nested roots linear.
 		q := 2 * (p + 2)
+		p0 := p + 4
+		if mA := a.approx(p0); mA.Cmp(big2) >= 0 {
+			kL := p0 - new(big.Int).Sub(mA, big1).BitLen() + 1 // a >= 2^-kL
+			if q2 := p + 3 + (kL+1)/2; q2 < q {
+				m := a.approx(q2)
+				if m.Sign() <= 0 {
+					return new(big.Int)
+				}
+				s := new(big.Int).Lsh(m, uint(q-q2))
+				s.Sqrt(s)
+				return shiftRound(s, -2)
+			}
+		}
 		m := a.approx(q)
 		if m.Sign() <= 0 {
 			return new(big.Int)
@@ -187,7 +213,7 @@ func guardBits(p, extra int) int {
 	if p < 0 {
 		p = -p
 	}
-	return big.NewInt(int64(p+256)).BitLen() + extra + 8
+	return big.NewInt(int64(p+256)).BitLen() + extra + 4
 }
 
 // ---- constants, cached process-wide at the highest precision computed ----
@@ -320,8 +346,41 @@ func (ev *evaluator) expReal(a *real) *real {
 	})
 }
 
-// expFixed returns exp(r)·2^w for |r·2^-w| < 1 with error <= terms+1 units.
+// expHalvings is the number of times exp halves its argument before the series
+// at working precision w (then squares back): about sqrt(w)/2, so that long
+// series at high precision shrink.
+func expHalvings(w int) int {
+	s := 0
+	for s*s*4 < w {
+		s++
+	}
+	return s
+}
+
+// expFixed returns exp(r)·2^w for |r·2^-w| < 1 with error <= terms+1 units,
+// halving the argument s times (computed at w+s+... bits) when that pays off.
 func expFixed(r *big.Int, w int, tick func()) *big.Int {
+	s := expHalvings(w)
+	if s < 8 {
+		return expSeries(r, w, tick)
+	}
+	// Work at w2 = w + 2s + 8 bits: each squaring at most doubles the relative
+	// error, so s squarings cost s bits, plus slack for the truncations.
+	w2 := w + 2*s + 8
+	rr := new(big.Int).Lsh(r, uint(w2-w))
+	rr.Rsh(rr, uint(s))
+	v := expSeries(rr, w2, tick)
+	for i := 0; i < s; i++ {
+		if i%16 == 0 {
+			tick()
+		}
+		v.Mul(v, v)
+		v.Rsh(v, uint(w2))
+	}
+	return shiftRound(v, w-w2)
+}
+
+func expSeries(r *big.Int, w int, tick func()) *big.Int {
 	one := new(big.Int).Lsh(big1, uint(w))
 	sum := new(big.Int).Set(one)
 	term := new(big.Int).Set(one)

@@ -18,6 +18,9 @@ const (
 	maxExpArg = 69314
 	// maxTrigBits bounds the argument of sin, cos and tan: |x| < 2^maxTrigBits.
 	maxTrigBits = 1024
+	// maxFloorBits bounds |x| for the integer part of a non-rational value,
+	// which needs all of its integer bits.
+	maxFloorBits = 16384
 )
 
 type vkind int
@@ -312,6 +315,9 @@ func (ev *evaluator) floorInt(v *value) *big.Int {
 		return s.Neg(s.Add(s, big1))
 	}
 	x := ev.real(v)
+	if x.mag() > maxFloorBits {
+		costly(ReasonArgumentTooLarge, "floor, ceil, round, // and %% of a non-rational value need |x| < 2^%d", maxFloorBits)
+	}
 	for p := 32; ; p *= 4 {
 		if p > decisionCap {
 			p = decisionCap
