@@ -50,6 +50,30 @@ const DefaultTimeout = 5 * time.Second
 // overloaded) or *InternalError for anything else. ctx should carry the per-call
 // deadline; without one DefaultTimeout applies.
 func (r *Registry) Invoke(ctx context.Context, req Request) (*Response, error) {
+	obs := r.observer.Load()
+	if obs == nil {
+		return r.invoke(ctx, req)
+	}
+	start := time.Now()
+	resp, err := r.invoke(ctx, req)
+	(*obs)(req.Tool, Outcome(err), time.Since(start))
+	return resp, err
+}
+
+// Outcome names the result of a call for metrics: "ok" for success, else the
+// error code (internal_error for anything that is not an *Error).
+func Outcome(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	var te *Error
+	if errors.As(err, &te) {
+		return te.Code
+	}
+	return CodeInternal
+}
+
+func (r *Registry) invoke(ctx context.Context, req Request) (*Response, error) {
 	i, ok := r.byName[req.Tool]
 	if !ok {
 		return nil, &Error{Code: CodeUnknownTool, Message: fmt.Sprintf("unknown tool: %s", req.Tool)}
@@ -203,3 +227,9 @@ func (l *Limiter) Acquire(ctx context.Context) (func(), error) {
 }
 
 func (l *Limiter) release() { <-l.slots }
+
+// InFlight reports how many calls hold a slot right now.
+func (l *Limiter) InFlight() int { return len(l.slots) }
+
+// Capacity is the number of slots.
+func (l *Limiter) Capacity() int { return cap(l.slots) }

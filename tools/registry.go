@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
@@ -46,7 +47,26 @@ type Registry struct {
 	limit  *Limiter
 
 	onChange []func()
+	observer atomic.Pointer[Observer]
 }
+
+// Observer is told the outcome of every call that went through Invoke, from any
+// surface: the requested tool name (which may be unknown when code is
+// unknown_tool), "ok" or the error code, and the time Invoke took (queue wait
+// included). It must be cheap and safe for concurrent use (a metrics hook).
+type Observer func(tool, code string, d time.Duration)
+
+// SetObserver installs o (nil removes it).
+func (r *Registry) SetObserver(o Observer) {
+	if o == nil {
+		r.observer.Store(nil)
+		return
+	}
+	r.observer.Store(&o)
+}
+
+// Limiter returns the limiter set with SetLimiter, or nil.
+func (r *Registry) Limiter() *Limiter { return r.limit }
 
 type entry struct {
 	tool         Tool
