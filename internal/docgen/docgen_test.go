@@ -464,6 +464,9 @@ func TestLimitsAndInputErrors(t *testing.T) {
 		{"deep lists", DOCX, nestedList(40), "nesting_too_deep", true},
 		{"wide table", XLSX, wide, "too_many_columns", true},
 		{"many slides", PPTX, strings.Repeat("## s\n\nx\n\n", 1001), "too_many_slides", true},
+		{"many heading slides", PPTX, strings.Repeat("# h\n", 1200), "too_many_slides", true},
+		{"many table slides", PPTX, "| a |\n|---|\n" + strings.Repeat("| 1 |\n", 10*1000+1), "too_many_slides", true},
+		{"many bullets", PPTX, strings.Repeat("- a\n", 10*1000+1), "too_many_slides", true},
 		{"many sheets", XLSX, strings.Repeat("| a |\n|---|\n| 1 |\n\n", 256), "too_many_tables", true},
 		{"csv no table", CSV, "# nothing\n", "no_table", false},
 		{"xlsx no table", XLSX, "text", "no_table", false},
@@ -495,6 +498,79 @@ func nestedList(depth int) string {
 		b.WriteString(strings.Repeat("  ", i) + "- item\n")
 	}
 	return b.String()
+}
+
+func TestSlideLimitIsExact(t *testing.T) {
+	// 999 heading slides + the title slide = 1000: allowed.
+	out, err := Render(context.Background(), PPTX, []byte(strings.Repeat("## h\n", 999)), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, _ := zip.NewReader(bytes.NewReader(out), int64(len(out)))
+	n := 0
+	for _, f := range zr.File {
+		if strings.HasPrefix(f.Name, "ppt/slides/slide") {
+			n++
+		}
+	}
+	if n != MaxSlides {
+		t.Fatalf("%d slides, want %d", n, MaxSlides)
+	}
+	if _, err := Render(context.Background(), PPTX, []byte(strings.Repeat("## h\n", 1000)), "t"); err == nil {
+		t.Fatal("1001 slides accepted")
+	}
+}
+
+func TestLongParagraphContinuesOnSlides(t *testing.T) {
+	var words []string
+	for i := 0; i < 1500; i++ {
+		words = append(words, "w"+strconv.Itoa(i))
+	}
+	src := "## Long\n\n" + strings.Join(words, " ") + "\n"
+	parts := zipParts(t, render(t, PPTX, []byte(src)))
+	var all strings.Builder
+	slides := 0
+	for i := 2; ; i++ {
+		body, ok := parts["ppt/slides/slide"+strconv.Itoa(i)+".xml"]
+		if !ok {
+			break
+		}
+		slides++
+		for _, m := range regexp.MustCompile(`<a:t>([^<]*)</a:t>`).FindAllStringSubmatch(body, -1)[1:] {
+			all.WriteString(m[1])
+		}
+	}
+	if slides < 3 {
+		t.Fatalf("%d slides for a 9000-character paragraph", slides)
+	}
+	if all.String() != strings.Join(words, " ") {
+		t.Fatal("text lost or changed when split across slides")
+	}
+}
+
+func TestDeepListPDF(t *testing.T) {
+	// 32 levels (the maximum) with long words: indentation is capped, the text
+	// still wraps inside the page.
+	src := nestedList(32) + strings.Repeat("  ", 31) + "- " + strings.Repeat("Donaudampfschifffahrt ", 40) + "\n"
+	p := parsePDF(t, render(t, PDF, []byte(src)))
+	if !strings.Contains(strings.Join(p.text(t), ""), "DonaudampfschifffahrtDonaudampfschifffahrt") {
+		t.Fatal("text missing")
+	}
+	tm := regexp.MustCompile(`1 0 (?:0|0\.2) 1 (-?[0-9.]+) (-?[0-9.]+) Tm`)
+	n := 0
+	for _, o := range p.objs {
+		for _, m := range tm.FindAllSubmatch(o.stream, -1) {
+			x, _ := strconv.ParseFloat(string(m[1]), 64)
+			y, _ := strconv.ParseFloat(string(m[2]), 64)
+			n++
+			if x < pMargin-1 || x > pageW-pMargin-20 || y < pMargin/2 || y > pageH-pMargin {
+				t.Fatalf("text placed at (%v, %v), outside the page's text area", x, y)
+			}
+		}
+	}
+	if n < 40 {
+		t.Fatalf("only %d text runs", n)
+	}
 }
 
 func TestCanceledContext(t *testing.T) {

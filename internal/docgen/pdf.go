@@ -411,6 +411,11 @@ func pdfASCIIString(s string) string {
 func (w *pdfWriter) paragraph(in []Inline, st textStyle, x0, width float64, after float64, keepWith float64) error {
 	lines := w.wrap(w.atoms(in, st), width, st.size)
 	for i, l := range lines {
+		if i%64 == 63 {
+			if err := w.ctx.Err(); err != nil {
+				return err
+			}
+		}
 		need := l.height
 		if i == 0 {
 			need += keepWith
@@ -428,7 +433,11 @@ func (w *pdfWriter) rule(x0, x1, y float64, gray float64, width float64) {
 	fmt.Fprintf(&w.page.content, "%s G %s w %s %s m %s %s l S\n", pdfNum(gray), pdfNum(width), pdfNum(x0), pdfNum(y), pdfNum(x1), pdfNum(y))
 }
 
+// maxIndent keeps deeply nested lists and quotes at least 2 inches wide.
+const maxIndent = contentW - 144
+
 func (w *pdfWriter) blocks(bs []Block, indent float64) error {
+	indent = min(indent, maxIndent)
 	width := contentW - indent
 	x0 := pMargin + indent
 	for _, b := range bs {
@@ -486,6 +495,7 @@ func (w *pdfWriter) blocks(bs []Block, indent float64) error {
 
 func (w *pdfWriter) list(b Block, indent float64) error {
 	const step = 18.0
+	indent = min(indent, maxIndent-step)
 	x0 := pMargin + indent
 	for k, it := range b.Items {
 		marker := "•"
@@ -542,7 +552,12 @@ func (w *pdfWriter) code(text string, x0, width float64) error {
 		lines = append(lines, w.wrap(atoms, width-12, codeSize)...)
 	}
 	w.y -= 2
-	for _, l := range lines {
+	for i, l := range lines {
+		if i%64 == 63 {
+			if err := w.ctx.Err(); err != nil {
+				return err
+			}
+		}
 		if err := w.ensure(lh); err != nil {
 			return err
 		}

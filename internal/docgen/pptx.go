@@ -51,15 +51,85 @@ type slideBuilder struct {
 	cur    *slide
 	lines  int
 	count  int
+	err    error // sticky: too many slides
+}
+
+// full reports (and remembers) that the deck reached MaxSlides; builders then
+// stop adding slides and blocks returns the error.
+func (sb *slideBuilder) full() bool {
+	if sb.err == nil && len(sb.slides) >= MaxSlides {
+		sb.err = &LimitError{Reason: "too_many_slides", Message: fmt.Sprintf("the presentation would have more than %d slides", MaxSlides)}
+	}
+	return sb.err != nil
 }
 
 func (sb *slideBuilder) newSlide(title string) {
+	if sb.full() {
+		return
+	}
 	sb.slides = append(sb.slides, slide{title: title})
 	sb.cur = &sb.slides[len(sb.slides)-1]
 	sb.lines = 0
 }
 
+// splitRuns cuts runs into pieces of at most limit characters, at a space when
+// there is one in the second half of a piece, so that a long paragraph can
+// continue on the next slide.
+func splitRuns(in []Inline, limit int) [][]Inline {
+	var out [][]Inline
+	var cur []Inline
+	count := 0
+	for _, r := range in {
+		if r.Break {
+			cur = append(cur, r)
+			continue
+		}
+		text := []rune(r.Text)
+		for len(text) > 0 {
+			room := limit - count
+			if len(text) <= room {
+				piece := r
+				piece.Text = string(text)
+				cur = append(cur, piece)
+				count += len(text)
+				break
+			}
+			cut := room
+			for i := room; i > room/2; i-- {
+				if text[i-1] == ' ' {
+					cut = i
+					break
+				}
+			}
+			piece := r
+			piece.Text = string(text[:cut])
+			cur = append(cur, piece)
+			out = append(out, cur)
+			cur, count = nil, 0
+			text = text[cut:]
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
 func (sb *slideBuilder) addPara(p slidePara) {
+	if !p.code && utf8.RuneCountInString(PlainText(p.runs)) > maxBodyLines*charsPerLine {
+		for i, piece := range splitRuns(p.runs, (maxBodyLines-1)*charsPerLine) {
+			q := p
+			q.runs = piece
+			if i > 0 {
+				q.marker = "" // the item's continuation has no new bullet
+			}
+			sb.addPara(q)
+			if sb.err != nil {
+				return
+			}
+		}
+		return
+	}
 	n := 1
 	if !p.code {
 		n = max(1, (utf8.RuneCountInString(PlainText(p.runs))+charsPerLine-1)/charsPerLine)
@@ -71,6 +141,9 @@ func (sb *slideBuilder) addPara(p slidePara) {
 			title += " (cont.)"
 		}
 		sb.newSlide(title)
+	}
+	if sb.err != nil {
+		return
 	}
 	sb.cur.paras = append(sb.cur.paras, p)
 	sb.lines += n
@@ -88,6 +161,9 @@ func (sb *slideBuilder) addTable(t Block, title string) {
 			ttl := title
 			if start > 0 || (sb.cur != nil && !sb.cur.isTitle) {
 				ttl = strings.TrimSuffix(title, " (cont.)") + " (cont.)"
+			}
+			if sb.full() {
+				return
 			}
 			sb.slides = append(sb.slides, slide{title: ttl, table: &page})
 			sb.cur = &sb.slides[len(sb.slides)-1]
@@ -107,6 +183,9 @@ func (sb *slideBuilder) sectionTitle() string {
 
 func (sb *slideBuilder) blocks(bs []Block, level int) error {
 	for _, b := range bs {
+		if sb.err != nil {
+			return sb.err
+		}
 		sb.count++
 		if sb.count%ctxCheckEvery == 0 {
 			if err := sb.ctx.Err(); err != nil {
@@ -165,11 +244,8 @@ func (sb *slideBuilder) blocks(bs []Block, level int) error {
 		case Rule:
 			// A rule has no place on a slide.
 		}
-		if len(sb.slides) > MaxSlides {
-			return &LimitError{Reason: "too_many_slides", Message: fmt.Sprintf("the presentation would have more than %d slides", MaxSlides)}
-		}
 	}
-	return nil
+	return sb.err
 }
 
 func renderPPTX(ctx context.Context, doc *Document, title string) ([]byte, error) {
