@@ -258,6 +258,13 @@ def main():
     texts = list(FIXED)
     for k in range(180):
         texts.append(random_text(rng, rng.randint(1, 12 if k < 100 else 120)))
+    # Unicode soup: case folding (ß İ ς ǅ ﬁ), marks, joiners, closers, odd spaces
+    pool = (list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") * 3
+            + list(" \n\t\r.!?…'’-\"”»)]},;:_@#½²ⅫßİıςσΣǅǆﬁﬀẞŉΐ")
+            + ["\u0301", "\u00a0", "\u2028", "\u3000", "\x1c", "😀", "é", "ü", "Ö", "中", "ა",
+               "Ա", "ǈ", "Ꭰ", "ꭰ", "ⓐ", "Ⓐ", "\u0345", "µ", "\u212a", "\u212b", "ﬆ", "\u200d"])
+    for k in range(60):
+        texts.append("".join(rng.choice(pool) for _ in range(rng.randint(1, 60))))
     # syllable words one by one
     for w in ("make table agree whale jumped wanted loved played makes boxes horses goes "
               "lines pages people little bye goodbye rye created decided rides wishes "
