@@ -333,8 +333,9 @@ const reduceBits = 1 << 13
 
 // geometricMean is (Π x_i)^(1/n): 0 when a value is 0 (Python 3.12+), negative
 // values refused. The root is computed in binary floating point with far more
-// precision than needed and then rounded to Precision digits; a result that is
-// (within 10^-70 relative) a short decimal is checked exactly when affordable.
+// precision than needed (relative error below 10^-130) and then rounded to
+// Precision digits; a result that is within 10^-78 of a decimal of at most 70
+// digits is proved exact when that is affordable.
 func (d *data) geometricMean(ctx context.Context) (Result, error) {
 	for _, x := range d.X {
 		if x.Sign() < 0 {
@@ -364,17 +365,22 @@ func (d *data) geometricMean(ctx context.Context) (Result, error) {
 	text := root.Text('e', 80) // d.ddd…e±X, correctly rounded from the binary value
 	mant, exp := splitE(text)
 	digits := strings.Replace(mant, ".", "", 1)
-	// Candidate: the 34-digit rounding of the 81-digit decimal.
 	coef, _ := new(big.Int).SetString(digits, 10)
 	approx := exactdec.Decimal{Coef: coef, Exp: exp - (len(digits) - 1)}
-	rounded, _ := exactdec.RoundSig(approx, Precision, exactdec.HalfEven)
-	tail := digits[Precision:]
-	if strings.Trim(tail, "0") == "" || strings.Trim(tail, "9") == "" {
-		// Looks like a short decimal: prove it exactly when that is cheap.
-		if d.verifyRoot(ctx, rounded) {
-			return scalar(exactdec.Plain(rounded), true), nil
+	// If the 81 digits are (to within the last few) a decimal of at most 70
+	// significant digits followed by zeros or nines, the root may be exactly that
+	// decimal: prove it when affordable.
+	for p := 1; p <= 70; p++ {
+		tail := digits[p : len(digits)-2]
+		if strings.Trim(tail, "0") == "" || strings.Trim(tail, "9") == "" {
+			cand, _ := exactdec.RoundSig(approx, p, exactdec.HalfEven)
+			if d.verifyRoot(ctx, cand) {
+				return scalar(exactdec.Plain(cand), true), nil
+			}
+			break
 		}
 	}
+	rounded, _ := exactdec.RoundSig(approx, Precision, exactdec.HalfEven)
 	return scalar(exactdec.Fixed(rounded), false), nil
 }
 

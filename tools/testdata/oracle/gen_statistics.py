@@ -92,15 +92,18 @@ def geometric(data):
     n = len(data)
     logs = mpmath.fsum(mpmath.log(mpmath.mpf(x.numerator)) - mpmath.log(x.denominator) for x in data)
     g = mpmath.exp(logs / n)
-    s = round_mp(g)
-    # Exact when the 34-digit candidate, to the n-th power, is the product.
-    cand = Fraction(Decimal(s))
     prod = Fraction(1)
     for x in data:
         prod *= x
-    if cand ** n == prod:
-        return plain(Decimal(s)), True
-    return s, False
+    # Exact when some decimal of at most 70 significant digits, to the n-th power,
+    # is the product (checked for the candidates that agree with g to 1e-80).
+    for p in range(1, 71):
+        cand = Decimal(mpmath.nstr(g, p))
+        if abs(mpmath.mpf(str(cand)) - g) <= abs(g) * mpmath.mpf(10) ** -80:
+            if Fraction(cand) ** n == prod:
+                return plain(cand), True
+            break
+    return round_mp(g), False
 
 
 def harmonic(data):
@@ -263,6 +266,10 @@ add("geometric_exact", "2,8", "geometric_mean")
 add("geometric_exact_3", "1,3,9", "geometric_mean")
 add("geometric_exact_decimal", "0.5,2", "geometric_mean")
 add("geometric_inexact", "1,2", "geometric_mean")
+add("geometric_exact_35_digits", "1.0000000000000000000000000000000005,1.0000000000000000000000000000000005", "geometric_mean")
+add("geometric_exact_49_digits", ["1." + "0" * 47 + "1"] * 3, "geometric_mean")
+add("geometric_exact_square", "1.21,1", "geometric_mean")
+add("geometric_large_n_exact", ",".join(["4", "16"] * 500), "geometric_mean")
 add("geometric_zero", "0,5,7", "geometric_mean")
 add("geometric_negative", "0,-5,7", "geometric_mean")
 add("harmonic_basic", "40,60", "harmonic_mean")
