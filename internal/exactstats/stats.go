@@ -90,6 +90,12 @@ func Compute(ctx context.Context, values []exactdec.Decimal, ops []string, opt O
 	}
 	xs, s := scaled(values)
 	d := &data{X: xs, S: s, den: exactdec.Pow10(s)}
+	// Cost limits are checked before any operation runs.
+	if slices.Contains(ops, "harmonic_mean") {
+		if err := d.harmonicCost(); err != nil {
+			return nil, err
+		}
+	}
 	out := make(map[string]Result, len(ops))
 	for _, op := range ops {
 		if err := ctx.Err(); err != nil {
@@ -268,7 +274,6 @@ func (d *data) quantiles(opt Options) (Result, error) {
 func (d *data) harmonicMean(ctx context.Context) (Result, error) {
 	// Python scans in order: the first negative value is an error, the first zero
 	// (before any negative) makes the result 0.
-	bits := 0
 	for _, x := range d.X {
 		switch x.Sign() {
 		case -1:
@@ -276,13 +281,12 @@ func (d *data) harmonicMean(ctx context.Context) (Result, error) {
 		case 0:
 			return scalar("0", true), nil
 		}
-		bits += x.BitLen()
 	}
 	if len(d.X) == 1 {
 		return d.value(d.X[0]), nil
 	}
-	if bits > MaxRootBits {
-		return Result{}, costly("harmonic_mean_too_costly", "harmonic_mean over values totalling %d bits exceeds %d bits", bits, MaxRootBits)
+	if err := d.harmonicCost(); err != nil {
+		return Result{}, err
 	}
 	// Σ 1/X_i = P/Q by binary splitting (balanced products keep it fast).
 	p, q, err := reciprocalSum(ctx, d.X)
@@ -293,6 +297,22 @@ func (d *data) harmonicMean(ctx context.Context) (Result, error) {
 	num := q.Mul(q, big.NewInt(d.n()))
 	den := p.Mul(p, d.den)
 	return rat(num, den), nil
+}
+
+// harmonicCost refuses a harmonic mean whose exact reciprocal sum would exceed
+// MaxRootBits; data that short-cuts (a zero or negative value first) costs nothing.
+func (d *data) harmonicCost() error {
+	bits := 0
+	for _, x := range d.X {
+		if x.Sign() <= 0 {
+			return nil
+		}
+		bits += x.BitLen()
+	}
+	if bits > MaxRootBits {
+		return costly("harmonic_mean_too_costly", "harmonic_mean over values totalling %d bits exceeds %d bits", bits, MaxRootBits)
+	}
+	return nil
 }
 
 func reciprocalSum(ctx context.Context, xs []*big.Int) (*big.Int, *big.Int, error) {
