@@ -100,6 +100,14 @@ func requestName(r *http.Request) (string, bool) {
 		return "", false
 	}
 	name := p[i+1:]
+	// No router cleans the path for us: a path with "." or ".." segments or an
+	// empty segment ("//") is refused outright, even where its last segment
+	// would name a stored file.
+	for _, seg := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", false
+		}
+	}
 	raw := r.URL.EscapedPath()
 	if j := strings.LastIndexByte(raw, '/'); j < 0 || raw[j+1:] != name {
 		return "", false

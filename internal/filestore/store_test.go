@@ -413,6 +413,9 @@ func TestHandlerNeverEscapes(t *testing.T) {
 		"/downloads/x/../../secret.txt",
 		"/downloads/secret.txt",
 		"/downloads/" + e.Name[:12] + "_..txt",
+		"/downloads/../downloads/" + e.Name,
+		"/downloads/./" + e.Name,
+		"/downloads//" + e.Name,
 	}
 	for _, p := range paths {
 		code, h, body := rawGet(t, srv, "GET", p, nil)
@@ -459,16 +462,16 @@ func TestHandlerDirectRequests(t *testing.T) {
 	s, _ := newStore(t, Config{})
 	e, _ := s.Put("ok", "txt", []byte("ok"))
 	h := s.Handler()
-	for _, p := range []string{"/downloads/../" + e.Name, "../" + e.Name, "/downloads/a\x00b", e.Name, "/downloads/" + e.Name} {
+	for _, p := range []string{"/downloads/../" + e.Name, "../" + e.Name, "/downloads/./" + e.Name, "/downloads//" + e.Name, "/downloads/a\x00b", e.Name, "/downloads/" + e.Name, "/x/downloads/" + e.Name} {
 		r := httptest.NewRequest("GET", "/", nil)
 		r.URL.Path = p
 		r.URL.RawPath = ""
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
-		// Only names that are exactly a stored file's name in the last segment
-		// are served; "../<name>" resolves to the name inside the store only.
+		// Only a stored file's exact name as the last segment of a clean path
+		// is served (the mount point is the router's business).
 		want := http.StatusNotFound
-		if strings.HasSuffix(p, "/"+e.Name) {
+		if p == "/downloads/"+e.Name || p == "/x/downloads/"+e.Name {
 			want = http.StatusOK
 		}
 		if w.Code != want {
