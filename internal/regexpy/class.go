@@ -203,8 +203,39 @@ func (t *translator) parseClass(fl flagSet) error {
 		addItem(it)
 	}
 	set = normalize(set)
+	fold := fl.i
+	switch {
+	case fl.i && fl.a: // ASCII-only case folding, done here instead of by (?i)
+		fold = false
+		var extra runeSet
+		for _, r := range set {
+			for c := max(r[0], 'A'); c <= min(r[1], 'z'); c++ {
+				if o := asciiOther(c); o >= 0 {
+					extra = append(extra, [2]rune{o, o})
+				}
+			}
+		}
+		set = normalize(append(set, extra...))
+	case fl.i:
+		for _, g := range pyFoldGroups {
+			hit := false
+			for _, x := range g {
+				for _, r := range set {
+					if x >= r[0] && x <= r[1] {
+						hit = true
+					}
+				}
+			}
+			if hit {
+				for _, x := range g {
+					set = append(set, [2]rune{x, x})
+				}
+			}
+		}
+		set = normalize(set)
+	}
 	var b strings.Builder
-	if fl.i {
+	if fold {
 		b.WriteString("(?i:")
 	}
 	b.WriteByte('[')
@@ -221,7 +252,7 @@ func (t *translator) parseClass(fl flagSet) error {
 	}
 	b.Write(buf)
 	b.WriteByte(']')
-	if fl.i {
+	if fold {
 		b.WriteByte(')')
 	}
 	t.out.WriteString(b.String())

@@ -432,10 +432,53 @@ func (t *translator) emitMarker(kind int) {
 	t.out.WriteString("()")
 }
 
+// pyFoldGroups are the characters whose case-insensitive equivalents in CPython
+// (lower() equality plus sre's extra equivalences) differ from Unicode simple case
+// folding; found by comparing every code point (see docs/data-text.md).
+var pyFoldGroups = [][]rune{{'I', 'i', 0x130, 0x131}, {0x390, 0x1fd3}, {0x3b0, 0x1fe3}, {0xfb05, 0xfb06}}
+
+func pyFoldGroup(r rune) []rune {
+	for _, g := range pyFoldGroups {
+		for _, x := range g {
+			if x == r {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// asciiOther returns the other case of an ASCII letter, or -1.
+func asciiOther(r rune) rune {
+	switch {
+	case r >= 'a' && r <= 'z':
+		return r - 'a' + 'A'
+	case r >= 'A' && r <= 'Z':
+		return r - 'A' + 'a'
+	}
+	return -1
+}
+
 func (t *translator) emitLiteral(r rune, fl flagSet) {
-	if fl.i && unicode.SimpleFold(r) != r {
-		fmt.Fprintf(&t.out, `(?i:\x{%x})`, r)
-		return
+	switch {
+	case fl.i && fl.a: // ASCII-only case folding
+		if o := asciiOther(r); o >= 0 {
+			fmt.Fprintf(&t.out, `[\x{%x}\x{%x}]`, r, o)
+			return
+		}
+	case fl.i:
+		if g := pyFoldGroup(r); g != nil {
+			t.out.WriteByte('[')
+			for _, x := range g {
+				fmt.Fprintf(&t.out, `\x{%x}`, x)
+			}
+			t.out.WriteByte(']')
+			return
+		}
+		if unicode.SimpleFold(r) != r {
+			fmt.Fprintf(&t.out, `(?i:\x{%x})`, r)
+			return
+		}
 	}
 	fmt.Fprintf(&t.out, `\x{%x}`, r)
 }
