@@ -72,28 +72,39 @@ func (x *real) mag() int {
 // decide finds the sign of x and a lower bound 2^-k on |x|; it fails with
 // precision_exhausted when |x| < 2^-decisionCap (x may be exactly zero).
 func (x *real) decide() (sign, k int) {
-	if x.lowOK {
-		return x.lowSign, x.lowK
+	if s, k, ok := x.lowerBound(decisionCap); ok {
+		return s, k
 	}
-	p := min(32-x.mag(), decisionCap)
+	panic(&Error{Reason: ReasonPrecisionExhausted, Msg: "cannot decide the sign of an intermediate value: it is within 2^-16384 of zero and may be exactly zero"})
+}
+
+// lowerBound finds the sign of x and k with |x| >= 2^-k using approximations no
+// finer than 2^-limit, starting from the coarse precision the magnitude allows
+// (cheap for huge values). ok is false when |x| is too small to tell.
+func (x *real) lowerBound(limit int) (sign, k int, ok bool) {
+	if x.lowOK {
+		return x.lowSign, x.lowK, true
+	}
+	p := min(32-x.mag(), limit)
 	for step := 64; ; step *= 4 {
 		m := x.approx(p)
 		a := new(big.Int).Abs(m)
 		if a.Cmp(big2) >= 0 {
 			a.Sub(a, big1)
 			x.lowOK, x.lowSign, x.lowK = true, m.Sign(), p-a.BitLen()+1
-			return x.lowSign, x.lowK
+			return x.lowSign, x.lowK, true
 		}
-		if p >= decisionCap {
-			panic(&Error{Reason: ReasonPrecisionExhausted, Msg: "cannot decide the sign of an intermediate value: it is within 2^-16384 of zero and may be exactly zero"})
+		if p >= limit {
+			return 0, 0, false
 		}
-		p = min(p+step, decisionCap)
+		p = min(p+step, limit)
 	}
 }
 
 var (
-	big1 = big.NewInt(1)
-	big2 = big.NewInt(2)
+	big1      = big.NewInt(1)
+	big2      = big.NewInt(2)
+	bigInt256 = big.NewInt(256)
 )
 
 // shiftRound returns m·2^n rounded to the nearest integer (ties away from zero).
@@ -164,6 +175,11 @@ func (ev *evaluator) mulReal(a, b *real) *real {
 	})
 }
 
+// scale2Real is a·2^k, exact in precision: no operand error is added.
+func (ev *evaluator) scale2Real(a *real, k int) *real {
+	return ev.newReal(func(p int) *big.Int { return a.approx(p + k) })
+}
+
 // invReal is 1/a; a must be decidably non-zero (decide is called first).
 func (ev *evaluator) invReal(a *real) *real {
 	_, k := a.decide()
@@ -185,9 +201,7 @@ func (ev *evaluator) sqrtReal(a *real) *real {
 		// bits always suffices. When a >= L > 0 the derivative bound
 		// 1/(2·sqrt(L)) needs far fewer, which keeps nested roots linear.
 		q := 2 * (p + 2)
-		p0 := p + 4
-		if mA := a.approx(p0); mA.Cmp(big2) >= 0 {
-			kL := p0 - new(big.Int).Sub(mA, big1).BitLen() + 1 // a >= 2^-kL
+		if s, kL, ok := a.lowerBound(p + 4); ok && s > 0 { // a >= 2^-kL
 			if q2 := p + 3 + (kL+1)/2; q2 < q {
 				m := a.approx(q2)
 				if m.Sign() <= 0 {
@@ -406,7 +420,7 @@ func (ev *evaluator) logReal(a *real) *real {
 	pd := k + 24
 	m := a.approx(pd)
 	kk := m.BitLen() - pd
-	y := ev.mulReal(a, ev.ratReal(pow2Rat(-kk)))
+	y := ev.scale2Real(a, -kk)
 	const s = 8
 	ly := ev.newReal(func(p int) *big.Int {
 		g := guardBits(p, s+4)
@@ -518,13 +532,22 @@ func sinCosFixed(r *big.Int, w int, cos bool, tick func()) *big.Int {
 
 // atanReal is atan(a) for any real a.
 func (ev *evaluator) atanReal(a *real) *real {
-	m := a.approx(8)
-	if m.CmpAbs(big.NewInt(256)) > 0 {
-		// |a| > 1: atan(a) = sign(a)·pi/2 - atan(1/a).
-		half := big.NewRat(1, 2)
-		if m.Sign() < 0 {
-			half.Neg(half)
+	sign := 0
+	if a.mag() > 3 {
+		// Decide |a| >= 2 from a lower bound, which is cheap for huge values,
+		// where approximating a to 8 fractional bits would need all its bits.
+		if s, k := a.decide(); k <= -1 {
+			sign = s
 		}
+	}
+	if sign == 0 {
+		if m := a.approx(8); m.CmpAbs(bigInt256) > 0 {
+			sign = m.Sign()
+		}
+	}
+	if sign != 0 {
+		// |a| > 1: atan(a) = sign(a)·pi/2 - atan(1/a).
+		half := big.NewRat(int64(sign), 2)
 		return ev.addReal(ev.mulReal(ev.ratReal(half), ev.piReal()), ev.negReal(ev.atanSmall(ev.invReal(a))))
 	}
 	return ev.atanSmall(a)

@@ -51,12 +51,12 @@ type evaluator struct {
 // abort carries a context error out of deep recursion.
 type abort struct{ err error }
 
+// tick checks the context. Callers call it once per node evaluation and once
+// every few dozen iterations of a series, so each call stands for real work.
 func (ev *evaluator) tick() {
 	ev.ticks++
-	if ev.ticks%64 == 0 {
-		if err := ev.ctx.Err(); err != nil {
-			panic(abort{err})
-		}
+	if err := ev.ctx.Err(); err != nil {
+		panic(abort{err})
 	}
 }
 
@@ -499,6 +499,9 @@ func (ev *evaluator) powRat(a *value, e *big.Rat) *value {
 		return intV(0)
 	case sa < 0:
 		fail(ReasonDomain, "a negative number raised to a non-integer power is complex")
+	}
+	if a.k != kRat && e.Denom().Cmp(big2) == 0 {
+		return ev.powInt(ev.sqrtOf(a), e.Num())
 	}
 	if a.k == kRat {
 		q := e.Denom()
