@@ -15,8 +15,9 @@
 //     newline; \Z only at the end; \b and \B never match in an empty string;
 //   - offsets in code points.
 //
-// Case-insensitive matching uses Unicode simple case folding (Go's tables), which
-// agrees with Python's for all but a few characters (see docs/data-text.md).
+// Case-insensitive matching uses Unicode simple case folding (Go's tables) patched
+// with CPython's extra equivalences (pyFoldGroups), and ASCII-only folding under
+// the a flag (see docs/data-text.md for the remaining differences).
 package regexpy
 
 import (
