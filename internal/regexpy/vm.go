@@ -31,10 +31,19 @@ func Compile(pattern, flags string) (*Regexp, error) {
 		return re, nil
 	}
 	re, err := compile(pattern, flags)
-	if err == nil && len(pattern) <= maxCachedPattern {
+	if err == nil && len(pattern) <= maxCachedPattern && re.size() <= maxCachedRunes {
 		cache.put(key, re)
 	}
 	return re, err
+}
+
+// size approximates a compiled pattern's memory in runes held by instructions.
+func (re *Regexp) size() int {
+	n := len(re.prog.Inst)
+	for i := range re.prog.Inst {
+		n += len(re.prog.Inst[i].Rune)
+	}
+	return n
 }
 
 // A small FIFO cache of compiled patterns: translating and compiling large Unicode
@@ -43,6 +52,7 @@ func Compile(pattern, flags string) (*Regexp, error) {
 const (
 	maxCached        = 256
 	maxCachedPattern = 1000
+	maxCachedRunes   = 20000 // about 80 KB per entry, 20 MB for a full cache
 )
 
 type regexCache struct {
