@@ -71,6 +71,8 @@ type data struct {
 	S      int
 	sorted []*big.Int
 	den    *big.Int // 10^S
+
+	modeCache []*big.Int
 }
 
 func (d *data) sortedX() []*big.Int {
@@ -205,32 +207,42 @@ func (d *data) run(ctx context.Context, op string, opt Options) (Result, error) 
 }
 
 // modes returns the most common values in order of first occurrence (Python's
-// multimode; mode is the first of them).
+// multimode; mode is the first of them). Equal values are found as runs of the
+// sorted order, so no hashing of big numbers is needed.
 func (d *data) modes() []*big.Int {
-	counts := make(map[string]int, len(d.X))
-	order := make([]string, 0)
-	first := make(map[string]*big.Int)
-	for _, x := range d.X {
-		k := string(x.Bytes())
-		if x.Sign() < 0 {
-			k = "-" + k
-		}
-		if counts[k] == 0 {
-			order = append(order, k)
-			first[k] = x
-		}
-		counts[k]++
+	if d.modeCache != nil {
+		return d.modeCache
 	}
+	idx := make([]int, len(d.X))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return d.X[a].Cmp(d.X[b]) })
+	type run struct{ first, count int }
+	var runs []run
 	best := 0
-	for _, k := range order {
-		best = max(best, counts[k])
+	for i := 0; i < len(idx); {
+		j := i + 1
+		for j < len(idx) && d.X[idx[j]].Cmp(d.X[idx[i]]) == 0 {
+			j++
+		}
+		// Stable sort: idx[i] is the first occurrence of this value.
+		runs = append(runs, run{first: idx[i], count: j - i})
+		best = max(best, j-i)
+		i = j
 	}
-	var out []*big.Int
-	for _, k := range order {
-		if counts[k] == best {
-			out = append(out, first[k])
+	var firsts []int
+	for _, r := range runs {
+		if r.count == best {
+			firsts = append(firsts, r.first)
 		}
 	}
+	slices.Sort(firsts)
+	out := make([]*big.Int, len(firsts))
+	for i, f := range firsts {
+		out[i] = d.X[f]
+	}
+	d.modeCache = out
 	return out
 }
 
