@@ -29,6 +29,9 @@ type Options struct {
 	MaxBodyBytes int64         // request body limit; default 1 MiB
 	Version      string        // service version reported by /health
 	Downloads    http.Handler  // serves GET/HEAD /downloads/{filename}; nil: not mounted
+	AdminToken   string        // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
+	Toggles      Toggler       // persists toggles (internal/toggles); nil: registry state only
+	Metrics      *Metrics      // serves GET /metrics (api/metrics.go); nil: not mounted
 }
 
 // Server is the HTTP surface over one registry.
@@ -79,6 +82,11 @@ func (s *Server) routes() chi.Router {
 	r.Get("/tools", s.listTools)
 	r.Get("/tools/{name}", s.getTool)
 	r.Get("/health", s.health)
+	r.Get("/openapi.json", s.openapi)
+	s.adminRoutes(r)
+	if s.opts.Metrics != nil {
+		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())
+	}
 	if s.opts.Downloads != nil {
 		r.Method(http.MethodGet, "/downloads/*", s.opts.Downloads)
 		r.Method(http.MethodHead, "/downloads/*", s.opts.Downloads)

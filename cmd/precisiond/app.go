@@ -12,6 +12,7 @@ import (
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/toggles"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -23,6 +24,8 @@ type Main struct {
 	Registry *tools.Registry
 	API      *api.Server
 	Store    *filestore.Store
+	Toggles  *toggles.Store // the persisted enabled state; nil without a data dir
+	Metrics  *api.Metrics
 
 	ln     net.Listener
 	server *http.Server
@@ -34,9 +37,16 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := newRegistry(cfg, log, store)
+	reg, tg, err := newRegistryToggles(cfg, log, store)
 	if err != nil {
 		return nil, err
+	}
+	metrics := api.NewMetrics(reg, api.MetricsOptions{Version: versionString(), StoreUsage: store.Usage})
+	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, metrics.OnReject))
+	reg.SetObserver(metrics.Observe)
+	var toggler api.Toggler
+	if tg != nil {
+		toggler = tg
 	}
 	srv := api.New(reg, api.Options{
 		Logger:       log,
@@ -44,8 +54,11 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Version:      versionString(),
 		Downloads:    store.Handler(),
+		AdminToken:   cfg.AdminToken,
+		Toggles:      toggler,
+		Metrics:      metrics,
 	})
-	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store}
+	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics}
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -73,14 +86,33 @@ func openStore(cfg Config) (*filestore.Store, error) {
 // newRegistry builds the registry every surface shares (HTTP, MCP, CLI). A nil
 // store leaves generate_file answering store_unavailable (catalogue-only uses).
 func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.Registry, error) {
+	reg, _, err := newRegistryToggles(cfg, log, store)
+	return reg, err
+}
+
+// newRegistryToggles is newRegistry that also returns the toggle store: the
+// disabled set persisted in the data directory is applied (after the example
+// self-check, which must run every tool), so serve, mcp, call and tools all see
+// the same enabled state. A corrupt toggle file is a start-up error.
+func newRegistryToggles(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.Registry, *toggles.Store, error) {
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
 	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, nil))
 	if store != nil {
 		if err := tools.CheckExamples(context.Background(), reg); err != nil {
-			return nil, fmt.Errorf("start-up self-check: %w", err)
+			return nil, nil, fmt.Errorf("start-up self-check: %w", err)
 		}
 	}
-	return reg, nil
+	if cfg.DataDir == "" {
+		return reg, nil, nil
+	}
+	tg, unknown, err := toggles.Open(cfg.DataDir, reg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (fix or remove the file; it must be {\"disabled\":[tool names]})", err)
+	}
+	if len(unknown) > 0 {
+		log.Warn("toggle file names tools this build does not have; ignored", "path", tg.Path(), "unknown", unknown)
+	}
+	return reg, tg, nil
 }
 
 // Listen binds the configured address.
@@ -111,6 +143,15 @@ func (m *Main) Run(ctx context.Context) error {
 		m.Log.Warn("download janitor", "err", err.Error())
 	})
 	errc := make(chan error, 1)
+	if m.Toggles != nil {
+		// Follow toggles written by another process on the same data directory
+		// (a replica sharing the volume, precisiond mcp).
+		go m.Toggles.Watch(jctx, 2*time.Second, func(err error) {
+			m.Log.Warn("toggle file unreadable; keeping the current state", "err", err.Error())
+		}, func(unknown []string) {
+			m.Log.Info("toggle file changed; state reloaded", "disabled", m.Registry.Disabled(), "catalog_hash", m.Registry.CatalogHash())
+		})
+	}
 	go func() { errc <- m.server.Serve(m.ln) }()
 	select {
 	case err := <-errc:

@@ -167,6 +167,7 @@ func loadCatalog(file, url string, getenv func(string) string, stderr io.Writer)
 		data = b
 	default:
 		cfg := DefaultConfig()
+		cfg.DataDir = "" // hashes do not depend on the enabled state: no toggle file needed
 		reg, err := newRegistry(cfg, newLogger(stderr, "error"), nil)
 		if err != nil {
 			return nil, err

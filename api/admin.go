@@ -1,0 +1,318 @@
+package api
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// Toggler changes a tool's enabled state, persisting it (internal/toggles.Store).
+// ok is false for an unknown tool; err means the new state could not be saved
+// and nothing changed.
+type Toggler interface {
+	Set(name string, enabled bool) (previous, ok bool, err error)
+}
+
+// registryToggler is the fallback without persistence (tests, embedded use).
+type registryToggler struct{ reg *tools.Registry }
+
+func (t registryToggler) Set(name string, enabled bool) (bool, bool, error) {
+	prev, ok := t.reg.SetEnabled(name, enabled)
+	return prev, ok, nil
+}
+
+//go:embed admin/*
+var adminFiles embed.FS
+
+var adminPage = template.Must(template.ParseFS(adminFiles, "admin/admin.html.tmpl"))
+
+// adminCSP allows only this origin's script, style and fetches: no inline script,
+// no external asset, no framing.
+const adminCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
+	"img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+
+// adminRoutes mounts the administration surface (SPEC §9).
+func (s *Server) adminRoutes(r chi.Router) {
+	r.Post("/tools/{name}/toggle", s.toggleTool)
+	r.Put("/admin/tools/{name}", s.putTool)
+	r.Get("/admin/session", s.adminSession)
+	r.Get("/admin", s.adminIndex)
+	r.Post("/admin/verify", s.adminVerify)
+	static, _ := fs.Sub(adminFiles, "admin")
+	fileServer := http.StripPrefix("/admin/static/", http.FileServerFS(static))
+	r.Get("/admin/static/{file}", func(w http.ResponseWriter, r *http.Request) {
+		switch chi.URLParam(r, "file") {
+		case "admin.js", "admin.css":
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			w.Header().Set("Cache-Control", "no-cache")
+			fileServer.ServeHTTP(w, r)
+		default:
+			writeError(w, newError(CodeNotFound, "no such route: "+r.URL.Path), false)
+		}
+	})
+}
+
+// TokenID names a token in audit logs without revealing it: the first 8 hex
+// digits of its SHA-256.
+func TokenID(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:4])
+}
+
+// authorize checks the bearer token. Both sides are hashed before the
+// constant-time comparison, so neither the content nor the length of the
+// configured token leaks through timing. It returns the caller's token id.
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request) (string, *apiError) {
+	if s.opts.AdminToken == "" {
+		return "", newError(CodeForbidden, "administration is disabled: no admin token is configured (PRECISIOND_ADMIN_TOKEN)")
+	}
+	w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond"`)
+	h := r.Header.Get("Authorization")
+	scheme, token, found := strings.Cut(h, " ")
+	if !found || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "missing bearer token")
+		return "", newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <admin token>")
+	}
+	got := sha256.Sum256([]byte(token))
+	want := sha256.Sum256([]byte(s.opts.AdminToken))
+	if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+		s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "wrong token", "token_id", TokenID(token))
+		return "", newError(CodeUnauthorized, "wrong admin token")
+	}
+	w.Header().Del("WWW-Authenticate")
+	return TokenID(token), nil
+}
+
+// toggleTool is POST /tools/{name}/toggle: flip the state (wire-compatible).
+func (s *Server) toggleTool(w http.ResponseWriter, r *http.Request) {
+	who, aerr := s.authorize(w, r)
+	if aerr != nil {
+		writeError(w, aerr, false)
+		return
+	}
+	name := chi.URLParam(r, "name")
+	if _, _, ok := s.reg.Lookup(name); !ok {
+		writeError(w, &apiError{Code: tools.CodeUnknownTool, Message: "unknown tool: " + name, Tool: name}, false)
+		return
+	}
+	// Flip relative to the state at the moment of the change: two concurrent
+	// toggles must both take effect, so retry if the state moved in between.
+	for {
+		want := !s.reg.Enabled(name)
+		prev, _, err := s.toggler().Set(name, want)
+		if err != nil {
+			s.toggleFailed(w, r, name, err)
+			return
+		}
+		if prev != want {
+			s.audit(r, who, "toggle", name, prev, want)
+			writeJSON(w, http.StatusOK, map[string]any{"ok": true, "name": name, "enabled": want})
+			return
+		}
+	}
+}
+
+// putTool is PUT /admin/tools/{name} with {"enabled": bool}: set the state.
+func (s *Server) putTool(w http.ResponseWriter, r *http.Request) {
+	who, aerr := s.authorize(w, r)
+	if aerr != nil {
+		writeError(w, aerr, false)
+		return
+	}
+	name := chi.URLParam(r, "name")
+	if _, _, ok := s.reg.Lookup(name); !ok {
+		writeError(w, &apiError{Code: tools.CodeUnknownTool, Message: "unknown tool: " + name, Tool: name}, false)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 4096))
+	if err != nil {
+		writeError(w, newError(CodePayloadTooLarge, "request body exceeds 4096 bytes"), false)
+		return
+	}
+	var req struct {
+		Enabled *bool `json:"enabled"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil || req.Enabled == nil || dec.More() {
+		writeError(w, &apiError{Code: CodeInvalidRequest, Message: `body must be {"enabled": true|false}`, Tool: name}, false)
+		return
+	}
+	prev, _, err := s.toggler().Set(name, *req.Enabled)
+	if err != nil {
+		s.toggleFailed(w, r, name, err)
+		return
+	}
+	if prev != *req.Enabled {
+		s.audit(r, who, "set", name, prev, *req.Enabled)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "name": name, "enabled": *req.Enabled})
+}
+
+func (s *Server) toggler() Toggler {
+	if s.opts.Toggles != nil {
+		return s.opts.Toggles
+	}
+	return registryToggler{s.reg}
+}
+
+func (s *Server) toggleFailed(w http.ResponseWriter, r *http.Request, name string, err error) {
+	s.log.Error("toggle not saved", "request_id", requestID(r.Context()), "tool", name, "err", err.Error())
+	writeError(w, &apiError{Code: tools.CodeInternal, Message: "internal error: the new state could not be saved; nothing changed", Tool: name}, false)
+}
+
+// audit writes one line per state change: who (token id, remote address), what,
+// before and after.
+func (s *Server) audit(r *http.Request, who, action, tool string, before, after bool) {
+	s.log.Info("audit",
+		"request_id", requestID(r.Context()),
+		"token_id", who,
+		"remote_addr", r.RemoteAddr,
+		"action", action,
+		"tool", tool,
+		"enabled_before", before,
+		"enabled_after", after,
+	)
+}
+
+// adminSession lets the admin page check a token before using it.
+func (s *Server) adminSession(w http.ResponseWriter, r *http.Request) {
+	who, aerr := s.authorize(w, r)
+	if aerr != nil {
+		writeError(w, aerr, false)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "token_id": who})
+}
+
+// adminVerify is POST /admin/verify: the body is an /invoke response (or a bare
+// structured_result); the answer says whether its hashes recompute against this
+// server's catalogue (evidence.Verify). It changes nothing, so it needs no token.
+func (s *Server) adminVerify(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes*4+(1<<16)))
+	if err != nil {
+		writeError(w, newError(CodePayloadTooLarge, "body too large"), false)
+		return
+	}
+	v, err := evidence.ParseJSON(body)
+	doc, ok := v.(map[string]any)
+	if err != nil || !ok {
+		writeError(w, newError(CodeInvalidRequest, "body must be an /invoke response (a JSON object)"), false)
+		return
+	}
+	sr := doc
+	if inner, ok := doc["structured_result"].(map[string]any); ok {
+		sr = inner
+	}
+	name, _ := sr["tool"].(string)
+	out := map[string]any{"tool": name, "verified": false, "result_hash": sr["result_hash"]}
+	if _, isErr := doc["error_code"]; isErr {
+		out["error"] = "the response is an error, not an envelope"
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	entry, ok := s.reg.Entry(name)
+	if !ok {
+		out["error"] = fmt.Sprintf("tool %q is not in the catalogue", name)
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	generic, err := genericEntry(entry)
+	if err == nil {
+		err = evidence.Verify(sr, generic)
+	}
+	if err != nil {
+		out["error"] = err.Error()
+	} else {
+		out["verified"] = true
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// genericEntry round-trips a catalogue entry through canonical JSON so that it
+// looks exactly like one a client fetched from /tools.
+func genericEntry(entry map[string]any) (map[string]any, error) {
+	b, err := evidence.Canonical(entry)
+	if err != nil {
+		return nil, err
+	}
+	v, err := evidence.ParseJSON(b)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("catalogue entry is not an object")
+	}
+	return m, nil
+}
+
+type adminTool struct {
+	Name, Title, Description    string
+	ContractID, ContractVersion string
+	ContractHash, Determinism   string
+	AccessKind, ExampleArgs     string
+	Enabled                     bool
+}
+
+// adminIndex renders GET /admin. It shows nothing secret, so it is served without
+// a token; every state change it makes sends the token.
+func (s *Server) adminIndex(w http.ResponseWriter, r *http.Request) {
+	cat := s.reg.Catalog()
+	list := make([]adminTool, 0, len(cat.Tools))
+	for _, e := range cat.Tools {
+		t := adminTool{
+			Name: str(e["name"]), Title: str(e["title"]), Description: str(e["description"]),
+			ContractID: str(e["contract_id"]), ContractVersion: str(e["contract_version"]),
+			ContractHash: str(e["contract_hash"]), Determinism: str(e["determinism"]),
+			AccessKind: str(e["access_kind"]), ExampleArgs: "{}",
+		}
+		t.Enabled, _ = e["enabled"].(bool)
+		if ex, ok := e["examples"].([]any); ok && len(ex) > 0 {
+			if m, ok := ex[0].(map[string]any); ok {
+				if b, err := evidence.Canonical(m["args"]); err == nil {
+					t.ExampleArgs = string(b)
+				}
+			}
+		}
+		list = append(list, t)
+	}
+	var buf bytes.Buffer
+	err := adminPage.Execute(&buf, map[string]any{
+		"Tools": list, "CatalogHash": cat.CatalogHash, "Version": s.opts.Version,
+		"AdminEnabled": s.opts.AdminToken != "",
+	})
+	if err != nil {
+		s.log.Error("admin page", "request_id", requestID(r.Context()), "err", err.Error())
+		writeError(w, &apiError{Code: tools.CodeInternal, Message: "internal error"}, false)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", adminCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	_, _ = w.Write(buf.Bytes())
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}

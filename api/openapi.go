@@ -1,0 +1,322 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/precisiond/precisiond/tools"
+)
+
+// OpenAPI returns the OpenAPI 3.1 description of the REST surface, generated from
+// the registry: every tool's inputSchema, its facts (outputSchema) and the
+// envelope that embeds them, the error body, and every REST route.
+func OpenAPI(reg *tools.Registry, version string) map[string]any {
+	if version == "" {
+		version = "dev"
+	}
+	schemas := map[string]any{
+		"Error":            errorSchema(),
+		"Warning":          obj(props{"code": strSchema("machine code"), "message": strSchema("human message")}, "code", "message"),
+		"Source":           sourceSchema(),
+		"Catalog":          catalogSchema(),
+		"CatalogEntry":     catalogEntrySchema(),
+		"Health":           healthSchema(),
+		"ToggleResult":     obj(props{"ok": map[string]any{"const": true}, "name": strSchema("tool name"), "enabled": boolSchema("the new state")}, "ok", "name", "enabled"),
+		"SetEnabled":       closed(obj(props{"enabled": boolSchema("the wanted state")}, "enabled")),
+		"VerifyResult":     verifyResultSchema(),
+		"AdminSession":     obj(props{"ok": map[string]any{"const": true}, "token_id": strSchema("first 8 hex digits of sha256(token)")}, "ok", "token_id"),
+		"InvokeRequest":    nil, // filled below
+		"InvokeResponse":   nil,
+		"StructuredResult": nil,
+	}
+	var requests, responses, envelopes []any
+	for _, e := range reg.Catalog().Tools {
+		name := e["name"].(string)
+		in, facts, env := "tool."+name+".input", "tool."+name+".facts", "tool."+name+".envelope"
+		schemas[in] = rebase(e["inputSchema"], in)
+		schemas[facts] = rebase(e["outputSchema"], facts)
+		schemas[env] = envelopeSchema(name, e, ref(facts), ref(in))
+		requests = append(requests, closed(obj(props{
+			"tool":          map[string]any{"const": name, "description": str(e["title"])},
+			"args":          ref(in),
+			"contract_hash": map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "optional pin: refused with contract_mismatch if it differs"},
+		}, "tool")))
+		responses = append(responses, closed(obj(props{
+			"result":            strSchema("legacy human-readable result"),
+			"tool":              map[string]any{"const": name},
+			"structured_result": ref(env),
+		}, "result", "tool", "structured_result")))
+		envelopes = append(envelopes, ref(env))
+	}
+	schemas["InvokeRequest"] = map[string]any{"oneOf": requests, "description": "one tool call; args defaults to {}"}
+	schemas["InvokeResponse"] = map[string]any{"oneOf": responses, "description": "a successful call"}
+	schemas["StructuredResult"] = map[string]any{"oneOf": envelopes, "description": "an evidence envelope"}
+
+	nameParam := map[string]any{"name": "name", "in": "path", "required": true, "description": "tool name", "schema": map[string]any{"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}}
+	admin := []any{map[string]any{"adminToken": []any{}}}
+	return map[string]any{
+		"openapi":           "3.1.0",
+		"jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+		"info": map[string]any{
+			"title":       "precisiond",
+			"version":     version,
+			"description": "Exact answers with hashed evidence envelopes. Generated from the tool registry.",
+			"license":     map[string]any{"name": "see repository", "identifier": "NOASSERTION"},
+		},
+		"paths": map[string]any{
+			"/invoke": map[string]any{"post": op("invoke", "Run one tool (wire-compatible): tool-level errors answer HTTP 200 with an error body.",
+				jsonBody(ref("InvokeRequest")),
+				responsesOf(map[string]any{"200": jsonResp("a result or a tool-level error", map[string]any{"oneOf": []any{ref("InvokeResponse"), ref("Error")}})}, "400", "413", "415", "503"))},
+			"/v1/invoke": map[string]any{"post": op("invokeV1", "Run one tool; tool-level errors use HTTP statuses.",
+				jsonBody(ref("InvokeRequest")),
+				responsesOf(map[string]any{"200": jsonResp("a result", ref("InvokeResponse"))}, "400", "403", "404", "409", "413", "415", "422", "500", "503", "504"))},
+			"/tools": map[string]any{"get": op("listTools", "The catalogue, in fixed order, with catalog_hash.", nil,
+				map[string]any{"200": jsonResp("the catalogue", ref("Catalog"))})},
+			"/tools/{name}": map[string]any{"parameters": []any{nameParam}, "get": op("getTool", "One catalogue entry.", nil,
+				responsesOf(map[string]any{"200": jsonResp("the entry", ref("CatalogEntry"))}, "404"))},
+			"/health": map[string]any{"get": op("health", "Liveness and readiness; 503 while shutting down.", nil,
+				map[string]any{"200": jsonResp("serving", ref("Health")), "503": jsonResp("shutting down", ref("Health"))})},
+			"/downloads/{filename}": map[string]any{
+				"parameters": []any{map[string]any{"name": "filename", "in": "path", "required": true, "description": "a name generate_file returned", "schema": map[string]any{"type": "string"}}},
+				"get": op("download", "A file made by generate_file (content-addressed, expires after the TTL).", nil,
+					responsesOf(map[string]any{"200": map[string]any{"description": "the file", "content": map[string]any{"application/octet-stream": map[string]any{}}}}, "404"))},
+			"/tools/{name}/toggle": map[string]any{"parameters": []any{nameParam}, "post": withSecurity(op("toggleTool", "Flip a tool's enabled state (wire-compatible; admin token required).", nil,
+				responsesOf(map[string]any{"200": jsonResp("the new state", ref("ToggleResult"))}, "401", "403", "404", "500")), admin)},
+			"/admin/tools/{name}": map[string]any{"parameters": []any{nameParam}, "put": withSecurity(op("setTool", "Set a tool's enabled state (admin token required).",
+				jsonBody(ref("SetEnabled")),
+				responsesOf(map[string]any{"200": jsonResp("the new state", ref("ToggleResult"))}, "400", "401", "403", "404", "500")), admin)},
+			"/admin/session": map[string]any{"get": withSecurity(op("adminSession", "Check an admin token.", nil,
+				responsesOf(map[string]any{"200": jsonResp("the token is accepted", ref("AdminSession"))}, "401", "403")), admin)},
+			"/admin": map[string]any{"get": op("adminPage", "The admin page (HTML; state changes need the token).", nil,
+				map[string]any{"200": map[string]any{"description": "HTML", "content": map[string]any{"text/html": map[string]any{}}}})},
+			"/admin/verify": map[string]any{"post": op("verify", "Recompute an /invoke response's hashes against this catalogue.",
+				jsonBody(map[string]any{"description": "an /invoke response or a bare structured_result", "type": "object"}),
+				responsesOf(map[string]any{"200": jsonResp("the verdict", ref("VerifyResult"))}, "400", "413"))},
+			"/metrics": map[string]any{"get": op("metrics", "Prometheus metrics.", nil,
+				map[string]any{"200": map[string]any{"description": "exposition format", "content": map[string]any{"text/plain": map[string]any{}}}})},
+			"/openapi.json": map[string]any{"get": op("openapi", "This document.", nil,
+				map[string]any{"200": map[string]any{"description": "OpenAPI 3.1", "content": map[string]any{"application/json": map[string]any{}}}})},
+		},
+		"components": map[string]any{
+			"schemas": schemas,
+			"securitySchemes": map[string]any{
+				"adminToken": map[string]any{"type": "http", "scheme": "bearer", "description": "PRECISIOND_ADMIN_TOKEN"},
+			},
+		},
+	}
+}
+
+func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, OpenAPI(s.reg, s.opts.Version))
+}
+
+type props = map[string]any
+
+func obj(p props, required ...string) map[string]any {
+	m := map[string]any{"type": "object", "properties": map[string]any(p)}
+	if len(required) > 0 {
+		req := make([]any, len(required))
+		for i, r := range required {
+			req[i] = r
+		}
+		m["required"] = req
+	}
+	return m
+}
+
+func closed(m map[string]any) map[string]any {
+	m["additionalProperties"] = false
+	return m
+}
+
+func strSchema(desc string) map[string]any {
+	return map[string]any{"type": "string", "description": desc}
+}
+
+func boolSchema(desc string) map[string]any {
+	return map[string]any{"type": "boolean", "description": desc}
+}
+
+func ref(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
+
+func op(id, summary string, body map[string]any, responses map[string]any) map[string]any {
+	m := map[string]any{"operationId": id, "summary": summary, "responses": responses}
+	if body != nil {
+		m["requestBody"] = body
+	}
+	return m
+}
+
+func withSecurity(op map[string]any, sec []any) map[string]any {
+	op["security"] = sec
+	return op
+}
+
+func jsonBody(schema map[string]any) map[string]any {
+	return map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": schema}}}
+}
+
+func jsonResp(desc string, schema map[string]any) map[string]any {
+	return map[string]any{"description": desc, "content": map[string]any{"application/json": map[string]any{"schema": schema}}}
+}
+
+// responsesOf adds the error body for each listed status.
+func responsesOf(ok map[string]any, statuses ...string) map[string]any {
+	for _, s := range statuses {
+		ok[s] = jsonResp(statusText(s), ref("Error"))
+	}
+	return ok
+}
+
+func statusText(code string) string {
+	texts := map[string]string{
+		"400": "invalid request or input (invalid_request, input_schema_invalid)",
+		"401": "missing or wrong bearer token (unauthorized)",
+		"403": "tool disabled, or administration disabled (tool_disabled, forbidden)",
+		"404": "no such tool or file (unknown_tool, not_found)",
+		"409": "pinned contract_hash differs (contract_mismatch)",
+		"413": "body over the limit (payload_too_large)",
+		"415": "not JSON (unsupported_media_type)",
+		"422": "refused on domain or cost grounds (tool_execution_error, cost_limit_exceeded, tool_result_too_large)",
+		"500": "a bug (output_schema_invalid, internal_error)",
+		"503": "overloaded or shutting down (Retry-After is set)",
+		"504": "the deadline passed (timeout)",
+	}
+	return texts[code]
+}
+
+// rebase copies a contract schema and points its local references
+// (#/$defs/...) at the copy's place in components/schemas.
+func rebase(v any, name string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, val := range x {
+			if s, ok := val.(string); ok && k == "$ref" && strings.HasPrefix(s, "#/") {
+				out[k] = "#/components/schemas/" + name + "/" + strings.TrimPrefix(s, "#/")
+				continue
+			}
+			out[k] = rebase(val, name)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, val := range x {
+			out[i] = rebase(val, name)
+		}
+		return out
+	}
+	return v
+}
+
+func errorSchema() map[string]any {
+	codes := []any{}
+	for code := range statusOf {
+		codes = append(codes, code)
+	}
+	sortAny(codes)
+	return closed(obj(props{
+		"error":      strSchema("human message, safe to show"),
+		"error_code": map[string]any{"type": "string", "enum": codes, "description": "machine code (SPEC §5.2)"},
+		"tool":       strSchema("the tool named in the request, or empty"),
+		"reason":     strSchema("machine reason, e.g. division_by_zero, disabled"),
+		"details": map[string]any{"type": "array", "description": "schema errors", "items": closed(obj(props{
+			"path":    strSchema("JSON Pointer into args"),
+			"keyword": strSchema("the failing JSON Schema keyword"),
+			"message": strSchema("what failed"),
+		}, "path", "keyword", "message"))},
+	}, "error", "error_code", "tool"))
+}
+
+func sortAny(list []any) {
+	for i := 1; i < len(list); i++ {
+		for j := i; j > 0 && list[j].(string) < list[j-1].(string); j-- {
+			list[j], list[j-1] = list[j-1], list[j]
+		}
+	}
+}
+
+func sourceSchema() map[string]any {
+	return closed(obj(props{
+		"kind":    strSchema("source kind, e.g. go_stdlib, library, iana_tzdata"),
+		"name":    strSchema("source name"),
+		"version": strSchema("exact version that produced the facts"),
+		"as_of":   map[string]any{"type": []any{"string", "null"}, "description": "facts.as_of when present"},
+	}, "kind", "name", "version", "as_of"))
+}
+
+func envelopeSchema(name string, e map[string]any, facts, input map[string]any) map[string]any {
+	hex := map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$"}
+	return closed(obj(props{
+		"status":           map[string]any{"const": "completed"},
+		"tool":             map[string]any{"const": name},
+		"contract_id":      map[string]any{"const": e["contract_id"]},
+		"contract_version": map[string]any{"const": e["contract_version"]},
+		"contract_hash":    map[string]any{"const": e["contract_hash"], "description": "H of the twelve contract keys (SPEC §2)"},
+		"input_normalized": map[string]any{"type": "object", "description": "args after defaults; redacted fields become {sha256, utf8_bytes}"},
+		"facts":            facts,
+		"determinism":      map[string]any{"const": e["determinism"]},
+		"source":           ref("Source"),
+		"warnings":         map[string]any{"type": "array", "items": ref("Warning")},
+		"result_hash":      mergeMaps(hex, map[string]any{"description": "H({contract_hash, input_normalized, facts})"}),
+	}, "status", "tool", "contract_id", "contract_version", "contract_hash", "input_normalized", "facts", "determinism", "source", "warnings", "result_hash"))
+}
+
+func mergeMaps(a, b map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+func catalogEntrySchema() map[string]any {
+	return obj(props{
+		"name":              strSchema("tool name"),
+		"title":             strSchema("title"),
+		"description":       strSchema("documentation for models and operators"),
+		"enabled":           boolSchema("false when disabled by an admin"),
+		"inputSchema":       map[string]any{"type": "object"},
+		"outputSchema":      map[string]any{"type": "object"},
+		"args":              map[string]any{"type": "object"},
+		"required_args":     map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		"access_kind":       map[string]any{"enum": []any{"read", "write"}},
+		"contract_id":       strSchema("precisiond.<tool>"),
+		"contract_version":  strSchema("semver"),
+		"contract_hash":     map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$"},
+		"determinism":       map[string]any{"enum": []any{"input_only", "source_versioned", "library_pinned"}},
+		"structured_result": map[string]any{"const": true},
+		"examples":          map[string]any{"type": "array"},
+	}, "name", "description", "enabled", "inputSchema", "args", "required_args", "access_kind", "outputSchema",
+		"contract_id", "contract_version", "contract_hash", "determinism", "source_policy", "structured_result",
+		"normalization_policy", "retry_policy", "cache_policy", "limits", "evidence_policy")
+}
+
+func catalogSchema() map[string]any {
+	return obj(props{
+		"tools":        map[string]any{"type": "array", "items": ref("CatalogEntry")},
+		"catalog_hash": map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "H of [{name, contract_hash, enabled}] in order"},
+	}, "tools", "catalog_hash")
+}
+
+func healthSchema() map[string]any {
+	return obj(props{
+		"status":       map[string]any{"enum": []any{"ok", "shutting_down"}},
+		"tools":        map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		"disabled":     map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		"catalog_hash": map[string]any{"type": "string"},
+		"version":      strSchema("service version"),
+	}, "status", "tools")
+}
+
+func verifyResultSchema() map[string]any {
+	return obj(props{
+		"tool":        strSchema("the envelope's tool"),
+		"verified":    boolSchema("true when every hash recomputes"),
+		"result_hash": map[string]any{"description": "the envelope's result_hash as sent"},
+		"error":       strSchema("the first mismatch"),
+	}, "tool", "verified")
+}
