@@ -237,6 +237,7 @@ func checkTXT(t *testing.T, s string) {
 		"3. Step three\n",
 		"- [x] done task\n",
 		"| Nord   |  1234.5 |  0.12  | gut  |\n",
+		"| 東京   | 1000000 |   0    | ok   |\n", // wide characters take two columns
 		"    \tfmt.Println(\"Grüße, 世界\")\n",
 		"> A quoted remark with style.\n",
 	} {

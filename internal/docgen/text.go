@@ -7,7 +7,24 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/width"
 )
+
+// displayWidth is the number of terminal columns s takes: East Asian wide and
+// fullwidth characters take two.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
 
 // inlineText renders runs as plain text: links as "text (url)" when the URL differs
 // from the text.
@@ -63,7 +80,7 @@ func writeTextBlocks(ctx context.Context, b *bytes.Buffer, blocks []Block, inden
 				if bl.Level == 2 {
 					ch = "-"
 				}
-				b.WriteString(indent + strings.Repeat(ch, max(3, utf8.RuneCountInString(t))) + "\n")
+				b.WriteString(indent + strings.Repeat(ch, max(3, displayWidth(t))) + "\n")
 			}
 			b.WriteString("\n")
 		case Paragraph:
@@ -144,13 +161,13 @@ func writeTextTable(b *bytes.Buffer, t Block, indent string) {
 		text[i] = make([]string, ncol)
 		for c := 0; c < ncol && c < len(r); c++ {
 			text[i][c] = cellText(r[c])
-			width[c] = max(width[c], utf8.RuneCountInString(text[i][c]))
+			width[c] = max(width[c], displayWidth(text[i][c]))
 		}
 	}
 	line := func(cells []string) {
 		var parts []string
 		for c, s := range cells {
-			pad := width[c] - utf8.RuneCountInString(s)
+			pad := width[c] - displayWidth(s)
 			switch t.Align[c] {
 			case "right":
 				s = strings.Repeat(" ", pad) + s
