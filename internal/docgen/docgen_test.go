@@ -443,6 +443,9 @@ func TestPDFMultiPageAndTableBreak(t *testing.T) {
 		if !strings.Contains(pg, "nsquaretext") {
 			t.Errorf("page %d does not repeat the header row", i+1)
 		}
+		if num := strconv.Itoa(i+1) + " / " + strconv.Itoa(len(pages)); !strings.HasSuffix(pg, num) {
+			t.Errorf("page %d does not end with its number %s", i+1, num)
+		}
 	}
 	all := strings.Join(pages, "")
 	for _, want := range []string{"149", "22201", "Zeilemit"} {

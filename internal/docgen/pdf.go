@@ -768,6 +768,18 @@ func sum(v []float64) float64 {
 	return t
 }
 
+// pageNumbers writes "n / N" centred in the bottom margin of every page.
+func (w *pdfWriter) pageNumbers() {
+	st := textStyle{size: 8, gray: true}
+	for i, p := range w.pages {
+		label := strconv.Itoa(i+1) + " / " + strconv.Itoa(len(w.pages))
+		lw := w.textWidth(label, st)
+		w.page = p
+		w.y = pMargin*0.6 + 8
+		w.drawLine(pdfLine{atoms: []placed{{atom{text: label, st: st, w: lw}, 0}}, height: 8 * leadMul}, (pageW-lw)/2)
+	}
+}
+
 // pdfTextString encodes s as a PDF text string (UTF-16BE with BOM, hex).
 func pdfTextString(s string) string {
 	var b strings.Builder
@@ -789,6 +801,9 @@ func deflate(data []byte) []byte {
 
 // finish writes the PDF file: catalog, page tree, pages, fonts, info, xref.
 func (w *pdfWriter) finish(title string) ([]byte, error) {
+	if len(w.pages) > 1 {
+		w.pageNumbers()
+	}
 	var objs [][]byte // object i+1
 	alloc := func() int { objs = append(objs, nil); return len(objs) }
 	set := func(id int, s string) { objs[id-1] = []byte(s) }
