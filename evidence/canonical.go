@@ -107,6 +107,17 @@ func IsFloatLiteral(n string) bool {
 // map[string]any, arrays as []any, numbers as json.Number (so integers keep every
 // digit and floats keep their float-ness). Trailing data is an error.
 func ParseJSON(data []byte) (any, error) {
+	v, err := decodeGeneric(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckNumbers(v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func decodeGeneric(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -115,9 +126,6 @@ func ParseJSON(data []byte) (any, error) {
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("unexpected data after the JSON value")
-	}
-	if err := CheckNumbers(v); err != nil {
-		return nil, err
 	}
 	return v, nil
 }
@@ -166,7 +174,8 @@ func CheckNumbers(v any) error {
 }
 
 // ToGeneric converts a Go value (a facts struct) into generic JSON values via its
-// JSON encoding.
+// JSON encoding. Unlike ParseJSON it puts no bound on integer size: facts may be
+// larger than what a request may carry.
 func ToGeneric(v any) (any, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -174,7 +183,7 @@ func ToGeneric(v any) (any, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return ParseJSON(buf.Bytes())
+	return decodeGeneric(buf.Bytes())
 }
 
 // Canonical returns canonical(v) of SPEC §2: exactly what Python's
