@@ -791,12 +791,23 @@ func pdfTextString(s string) string {
 	return b.String()
 }
 
-func deflate(data []byte) []byte {
-	var b bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&b, zlib.DefaultCompression)
-	_, _ = zw.Write(data)
-	_ = zw.Close()
-	return b.Bytes()
+// deflater compresses streams with one reused zlib writer (a new one allocates
+// about a megabyte); the output is the same as with a fresh writer.
+type deflater struct {
+	buf bytes.Buffer
+	zw  *zlib.Writer
+}
+
+func (d *deflater) deflate(data []byte) []byte {
+	d.buf.Reset()
+	if d.zw == nil {
+		d.zw, _ = zlib.NewWriterLevel(&d.buf, zlib.DefaultCompression)
+	} else {
+		d.zw.Reset(&d.buf)
+	}
+	_, _ = d.zw.Write(data)
+	_ = d.zw.Close()
+	return append([]byte(nil), d.buf.Bytes()...)
 }
 
 // finish writes the PDF file: catalog, page tree, pages, fonts, info, xref.
@@ -807,8 +818,9 @@ func (w *pdfWriter) finish(title string) ([]byte, error) {
 	var objs [][]byte // object i+1
 	alloc := func() int { objs = append(objs, nil); return len(objs) }
 	set := func(id int, s string) { objs[id-1] = []byte(s) }
+	var dfl deflater
 	stream := func(id int, dict string, data []byte) {
-		z := deflate(data)
+		z := dfl.deflate(data)
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "<< %s /Filter /FlateDecode /Length %d >>\nstream\n", dict, len(z))
 		b.Write(z)
