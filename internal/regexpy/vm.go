@@ -142,7 +142,8 @@ func (re *Regexp) NumGroups() int { return len(re.groupCap) - 1 }
 func (re *Regexp) GroupNames() map[string]int { return re.names }
 
 // Match is one match: Groups[0] is the whole match; each entry is [start, end) in
-// code points, or [-1, -1] for a group that did not take part.
+// code points, or [-1, -1] for a group that did not take part. Groups is reused
+// between matches: it is valid only during the visit callback (copy to keep it).
 type Match struct {
 	Groups [][2]int
 }
@@ -169,6 +170,7 @@ func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit fu
 	pos := 0
 	mustAdvance := false
 	count := 0
+	g := make([][2]int, len(re.groupCap))
 	for pos <= len(text) {
 		caps, err := m.search(pos, mustAdvance)
 		if err != nil {
@@ -181,7 +183,6 @@ func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit fu
 		if lim.MaxMatches > 0 && count > lim.MaxMatches {
 			return &CostError{Msg: fmt.Sprintf("more than %d matches", lim.MaxMatches)}
 		}
-		g := make([][2]int, len(re.groupCap))
 		for k, c := range re.groupCap {
 			s, e := caps[2*c], caps[2*c+1]
 			if s < 0 || e < 0 {
@@ -231,14 +232,16 @@ func (q *queue) insert(pc uint32) *entry {
 }
 
 type machine struct {
-	re      *Regexp
-	text    []rune
-	lim     Limits
-	ctx     context.Context
-	q0, q1  *queue
-	pool    []*thread
-	steps   int64
-	matched []int
+	re     *Regexp
+	text   []rune
+	lim    Limits
+	ctx    context.Context
+	q0, q1 *queue
+	pool   []*thread
+	steps  int64
+	// scratch and matchBuf are reused by every search of one FindAll call.
+	scratch  []int
+	matchBuf []int
 }
 
 func (m *machine) alloc() *thread {
@@ -364,7 +367,11 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 	m.clear(clist)
 	m.clear(nlist)
 	var matched []int
-	scratch := make([]int, m.re.ncap)
+	if m.scratch == nil {
+		m.scratch = make([]int, m.re.ncap)
+		m.matchBuf = make([]int, m.re.ncap)
+	}
+	scratch := m.scratch
 	n := len(m.text)
 	for pos := start; ; pos++ {
 		if (pos-start)&1023 == 0 {
@@ -404,7 +411,7 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 					break
 				}
 				if matched == nil {
-					matched = make([]int, m.re.ncap)
+					matched = m.matchBuf
 				}
 				copy(matched, t.cap)
 				matched[1] = pos
