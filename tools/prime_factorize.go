@@ -44,6 +44,12 @@ func primeFactorize() Tool {
 				return primeFacts{}, nil, Fail("invalid_integer", "n must be an integer or a decimal string")
 			}
 			n, ok := new(big.Int).SetString(s, 10)
+			if !ok && len(s) <= 400 {
+				// JSON Schema counts 12.0 and 1e3 as integers; accept them exactly.
+				if r, rok := new(big.Rat).SetString(s); rok && r.IsInt() {
+					n, ok = r.Num(), true
+				}
+			}
 			if !ok || strings.ContainsAny(s, "+_") {
 				return primeFacts{}, nil, Fail("invalid_integer", "n must be a decimal integer, got %q", primeTrunc(s, 80))
 			}

@@ -113,10 +113,16 @@ func shiftRound(m *big.Int, n int) *big.Int {
 		return new(big.Int).Lsh(m, uint(n))
 	}
 	s := uint(-n)
+	if s > uint(m.BitLen()) {
+		return new(big.Int) // |m·2^n| < 1/2
+	}
 	neg := m.Sign() < 0
 	a := new(big.Int).Abs(m)
-	a.Add(a, new(big.Int).Lsh(big1, s-1))
+	half := a.Bit(int(s-1)) == 1
 	a.Rsh(a, s)
+	if half {
+		a.Add(a, big1)
+	}
 	if neg {
 		a.Neg(a)
 	}
@@ -145,6 +151,9 @@ func (ev *evaluator) ratReal(q *big.Rat) *real {
 	return ev.newReal(func(p int) *big.Int {
 		if p >= 0 {
 			return roundDiv(new(big.Int).Lsh(num, uint(p)), den)
+		}
+		if num.BitLen()-den.BitLen()+1+p < -1 {
+			return new(big.Int) // |x·2^p| < 1/4: skip the huge shift of a coarse probe
 		}
 		return roundDiv(num, new(big.Int).Lsh(den, uint(-p)))
 	})
@@ -189,6 +198,9 @@ func (ev *evaluator) invReal(a *real) *real {
 		e := p + pa
 		if e >= 0 {
 			return roundDiv(new(big.Int).Lsh(big1, uint(e)), m)
+		}
+		if m.BitLen()-e > 3 {
+			return new(big.Int) // |1/(m·2^-e)| < 1/4
 		}
 		return roundDiv(big1, new(big.Int).Lsh(m, uint(-e)))
 	})

@@ -12,14 +12,9 @@ func IsPrime(n *big.Int) bool {
 	if n.Cmp(big.NewInt(2)) < 0 {
 		return false
 	}
-	m := new(big.Int)
 	for _, p := range smallPrimes[:64] {
-		bp := new(big.Int).SetUint64(p)
-		if n.Cmp(bp) == 0 {
-			return true
-		}
-		if m.Mod(n, bp).Sign() == 0 {
-			return false
+		if modWord(n, p) == 0 {
+			return n.IsUint64() && n.Uint64() == p
 		}
 	}
 	if n.BitLen() <= 64 {

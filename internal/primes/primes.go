@@ -115,28 +115,58 @@ func (f *factorer) add(p *big.Int, e int) {
 	f.counts[k] += e
 }
 
+// modWord returns n mod m for n >= 0, m > 0, without allocating.
+func modWord(n *big.Int, m uint64) uint64 {
+	ws := n.Bits()
+	var r uint64
+	for i := len(ws) - 1; i >= 0; i-- {
+		_, r = bits.Div64(r, uint64(ws[i]), m)
+	}
+	return r
+}
+
+// trialGroups packs the small primes into products below 2^64, so one
+// remainder of n serves several primes.
+var trialGroups = func() [][]uint64 {
+	var gs [][]uint64
+	var cur []uint64
+	prod := uint64(1)
+	for _, p := range smallPrimes {
+		if hi, _ := bits.Mul64(prod, p); hi != 0 {
+			gs = append(gs, cur)
+			cur, prod = nil, 1
+		}
+		cur = append(cur, p)
+		prod *= p
+	}
+	return append(gs, cur)
+}()
+
 func (f *factorer) run(n *big.Int) error {
-	m := new(big.Int)
-	for i, p := range smallPrimes {
-		if i%256 == 0 {
+	for gi, g := range trialGroups {
+		if gi%64 == 0 {
 			if err := f.ctx.Err(); err != nil {
 				return err
 			}
 		}
-		bp := new(big.Int).SetUint64(p)
-		if new(big.Int).Mul(bp, bp).Cmp(n) > 0 {
+		if n.BitLen() <= 64 && g[0]*g[0] > n.Uint64() {
 			break
 		}
-		e := 0
-		for {
-			q, r := new(big.Int).QuoRem(n, bp, m)
-			if r.Sign() != 0 {
-				break
-			}
-			n.Set(q)
-			e++
+		prod := uint64(1)
+		for _, p := range g {
+			prod *= p
 		}
-		if e > 0 {
+		r := modWord(n, prod)
+		for _, p := range g {
+			if r%p != 0 {
+				continue
+			}
+			bp := new(big.Int).SetUint64(p)
+			e := 0
+			for modWord(n, p) == 0 {
+				n.Quo(n, bp)
+				e++
+			}
 			f.add(bp, e)
 		}
 	}
