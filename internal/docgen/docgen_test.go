@@ -10,9 +10,11 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/xuri/excelize/v2"
 	"golang.org/x/net/html"
@@ -424,6 +426,33 @@ func checkPDF(t *testing.T, out []byte) {
 	}
 	if !strings.Contains(string(out), "/URI (https://example.com/spec?a=1&b=2)") {
 		t.Error("link annotation missing")
+	}
+	// Bookmarks: one per heading, nested by level (h1 > three h2, the h3 under
+	// "Figures").
+	var titles []string
+	var sawRoot bool
+	for _, o := range p.objs {
+		if strings.HasPrefix(o.dict, "<< /Type /Outlines ") {
+			sawRoot = true
+			if !strings.Contains(o.dict, "/Count 5 ") {
+				t.Errorf("outline root %s", o.dict)
+			}
+		}
+		if m := regexp.MustCompile(`^<< /Title <FEFF([0-9A-F]*)> /Parent`).FindStringSubmatch(o.dict); m != nil {
+			var units []uint16
+			for i := 0; i+4 <= len(m[1]); i += 4 {
+				v, _ := strconv.ParseUint(m[1][i:i+4], 16, 16)
+				units = append(units, uint16(v))
+			}
+			titles = append(titles, string(utf16.Decode(units)))
+			if !strings.Contains(o.dict, "/Dest [") {
+				t.Errorf("bookmark without destination: %s", o.dict)
+			}
+		}
+	}
+	sort.Strings(titles)
+	if !sawRoot || strings.Join(titles, "|") != "Appendix|Code|Figures|Quarterly Report — Müller & Söhne|Summary" {
+		t.Errorf("bookmarks %q", titles)
 	}
 }
 

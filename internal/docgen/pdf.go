@@ -110,13 +110,14 @@ type pdfPage struct {
 }
 
 type pdfWriter struct {
-	ctx    context.Context
-	fonts  [numFonts]*ttFont
-	glyphs [numFonts]*glyphSet
-	pages  []*pdfPage
-	page   *pdfPage
-	y      float64
-	count  int
+	ctx     context.Context
+	fonts   [numFonts]*ttFont
+	glyphs  [numFonts]*glyphSet
+	outline []outlineItem // headings, for the PDF bookmarks
+	pages   []*pdfPage
+	page    *pdfPage
+	y       float64
+	count   int
 }
 
 func renderPDF(ctx context.Context, doc *Document, title string) ([]byte, error) {
@@ -451,6 +452,11 @@ func (w *pdfWriter) blocks(bs []Block, indent float64) error {
 		case Heading:
 			size := headingPt[min(max(b.Level, 1), 6)-1]
 			w.y -= size * 0.6
+			keep := 3 * bodySize * leadMul
+			if err := w.ensure(size*leadMul + keep); err != nil {
+				return err
+			}
+			w.outline = append(w.outline, outlineItem{level: b.Level, title: strings.TrimSpace(PlainText(b.Inlines)), page: len(w.pages) - 1, y: w.y})
 			if err := w.paragraph(b.Inlines, textStyle{size: size, bold: true}, x0, width, size*0.35, 3*bodySize*leadMul); err != nil {
 				return err
 			}
@@ -768,6 +774,72 @@ func sum(v []float64) float64 {
 	return t
 }
 
+// outlineItem is a heading's bookmark: where its first line starts.
+type outlineItem struct {
+	level int
+	title string
+	page  int
+	y     float64
+}
+
+// writeOutline writes the document outline (bookmarks nested by heading level)
+// and returns the object number of its root, or 0 when there are no headings.
+func (w *pdfWriter) writeOutline(alloc func() int, set func(int, string), pageIDs []int) int {
+	if len(w.outline) == 0 {
+		return 0
+	}
+	type node struct {
+		id, parent                    int
+		level                         int
+		first, last, prev, next, desc int
+		lastChild                     *node
+		item                          outlineItem
+	}
+	root := &node{id: alloc(), level: 0}
+	nodes := []*node{root}
+	stack := []*node{root}
+	for _, it := range w.outline {
+		n := &node{id: alloc(), level: it.level, item: it}
+		for len(stack) > 1 && stack[len(stack)-1].level >= it.level {
+			stack = stack[:len(stack)-1]
+		}
+		parent := stack[len(stack)-1]
+		n.parent = parent.id
+		if parent.lastChild != nil {
+			parent.lastChild.next = n.id
+			n.prev = parent.lastChild.id
+		} else {
+			parent.first = n.id
+		}
+		parent.last, parent.lastChild = n.id, n
+		for _, a := range stack {
+			a.desc++
+		}
+		nodes = append(nodes, n)
+		stack = append(stack, n)
+	}
+	for _, n := range nodes {
+		if n == root {
+			set(n.id, fmt.Sprintf("<< /Type /Outlines /First %d 0 R /Last %d 0 R /Count %d >>", n.first, n.last, n.desc))
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "<< /Title %s /Parent %d 0 R", pdfTextString(n.item.title), n.parent)
+		if n.prev != 0 {
+			fmt.Fprintf(&b, " /Prev %d 0 R", n.prev)
+		}
+		if n.next != 0 {
+			fmt.Fprintf(&b, " /Next %d 0 R", n.next)
+		}
+		if n.first != 0 {
+			fmt.Fprintf(&b, " /First %d 0 R /Last %d 0 R /Count %d", n.first, n.last, n.desc)
+		}
+		fmt.Fprintf(&b, " /Dest [%d 0 R /XYZ 0 %s 0] >>", pageIDs[n.item.page], pdfNum(n.item.y))
+		set(n.id, b.String())
+	}
+	return root.id
+}
+
 // pageNumbers writes "n / N" centred in the bottom margin of every page.
 func (w *pdfWriter) pageNumbers() {
 	st := textStyle{size: 8, gray: true}
@@ -888,7 +960,12 @@ func (w *pdfWriter) finish(title string) ([]byte, error) {
 		fmt.Fprintf(&kids, "%d 0 R", id)
 	}
 	set(pagesID, fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", kids.String(), len(pageIDs)))
-	set(catalog, fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pagesID))
+	outlines := w.writeOutline(alloc, set, pageIDs)
+	if outlines != 0 {
+		set(catalog, fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R /Outlines %d 0 R /PageMode /UseOutlines >>", pagesID, outlines))
+	} else {
+		set(catalog, fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", pagesID))
+	}
 	set(info, fmt.Sprintf("<< /Title %s /Producer (precisiond) >>", pdfTextString(title)))
 
 	var out bytes.Buffer
