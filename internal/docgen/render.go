@@ -26,15 +26,17 @@ const (
 // Formats lists every canonical format, in documentation order.
 var Formats = []Format{HTML, MD, TXT, DOCX, PPTX, PDF, XLSX, CSV}
 
+// aliases are the reference's format names: the canonical names plus markdown,
+// text, ppt and powerpoint.
 var aliases = map[string]Format{
-	"html": HTML, "htm": HTML,
-	"md": MD, "markdown": MD,
+	"html": HTML,
+	"md":   MD, "markdown": MD,
 	"txt": TXT, "text": TXT,
-	"docx": DOCX, "word": DOCX,
+	"docx": DOCX,
 	"pptx": PPTX, "ppt": PPTX, "powerpoint": PPTX,
 	"pdf":  PDF,
-	"xlsx": XLSX, "excel": XLSX,
-	"csv": CSV,
+	"xlsx": XLSX,
+	"csv":  CSV,
 }
 
 // Aliases returns every accepted format spelling (canonical names and aliases).

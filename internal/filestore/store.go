@@ -415,6 +415,7 @@ func (s *Store) Janitor(ctx context.Context, interval time.Duration, onErr func(
 }
 
 // List returns the live (unexpired) files, newest first; for MCP resources/list.
+// Entries carry name, size and time; SHA256 is left empty (ReadFile computes it).
 func (s *Store) List() ([]Entry, error) {
 	s.mu.Lock()
 	files, err := s.scan()

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -386,12 +387,17 @@ func TestHandlerNeverEscapes(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(s.Dir(), "cccccccccccc_dir.txt"), 0o750); err != nil {
 		t.Fatal(err)
 	}
+	// A FIFO under a valid name must not block the reader.
+	if err := syscall.Mkfifo(filepath.Join(s.Dir(), "dddddddddddd_fifo.txt"), 0o640); err != nil {
+		t.Fatal(err)
+	}
 
 	paths := []string{
 		"/downloads/" + linkName,
 		"/downloads/aaaaaaaaaaaa_passwd.txt",
 		"/downloads/bbbbbbbbbbbb_alias.txt",
 		"/downloads/cccccccccccc_dir.txt",
+		"/downloads/dddddddddddd_fifo.txt",
 		"/downloads/../secret.txt",
 		"/downloads/..%2fsecret.txt",
 		"/downloads/%2e%2e/secret.txt",
