@@ -279,14 +279,15 @@ func roundInt(n number, fn func(float64) float64) (any, error) {
 func fnCeil(_ *interp, a []any) (any, error)  { return roundInt(a[0].(number), math.Ceil) }
 func fnFloor(_ *interp, a []any) (any, error) { return roundInt(a[0].(number), math.Floor) }
 
-func fnContains(_ *interp, a []any) (any, error) {
+func fnContains(in *interp, a []any) (any, error) {
 	if s, ok := a[0].(string); ok {
 		sub, ok := a[1].(string)
 		return ok && strings.Contains(s, sub), nil
 	}
 	for _, e := range a[0].([]any) {
-		if equal(e, a[1]) {
-			return true, nil
+		eq, err := in.equal(e, a[1])
+		if err != nil || eq {
+			return eq, err
 		}
 	}
 	return false, nil
@@ -553,13 +554,28 @@ func fnToString(in *interp, a []any) (any, error) {
 func fnType(_ *interp, a []any) (any, error) { return TypeName(a[0]), nil }
 
 // writeJSONBounded renders v as Python's json.dumps(v, separators=(",", ":"))
-// (ASCII-only, keys in insertion order), accounting for its size.
+// (ASCII-only, keys in insertion order), accounting for its size; it stops as
+// soon as the output outgrows the remaining budget (values may share subtrees).
 func writeJSONBounded(in *interp, b *strings.Builder, v any) error {
-	writeJSON(b, v, true)
+	room := in.lim.MaxCells - in.cells
+	if in.lim.MaxCells <= 0 {
+		room = math.MaxInt
+	}
+	if !writeJSONCapped(b, v, true, room) {
+		return errorf(KindLimit, "to_string() result exceeds the evaluation budget")
+	}
 	return in.grow(b.Len())
 }
 
 func writeJSON(b *strings.Builder, v any, asciiOnly bool) {
+	writeJSONCapped(b, v, asciiOnly, math.MaxInt)
+}
+
+// writeJSONCapped writes v and reports false when the output passed max bytes.
+func writeJSONCapped(b *strings.Builder, v any, asciiOnly bool, max int) bool {
+	if b.Len() > max {
+		return false
+	}
 	switch x := v.(type) {
 	case nil:
 		b.WriteString("null")
@@ -591,7 +607,9 @@ func writeJSON(b *strings.Builder, v any, asciiOnly bool) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSON(b, e, asciiOnly)
+			if !writeJSONCapped(b, e, asciiOnly, max) {
+				return false
+			}
 		}
 		b.WriteByte(']')
 	case *structured.Object:
@@ -602,12 +620,15 @@ func writeJSON(b *strings.Builder, v any, asciiOnly bool) {
 			}
 			writeString(b, k, asciiOnly)
 			b.WriteByte(':')
-			writeJSON(b, x.Values[i], asciiOnly)
+			if !writeJSONCapped(b, x.Values[i], asciiOnly, max) {
+				return false
+			}
 		}
 		b.WriteByte('}')
 	default:
 		b.WriteString("null")
 	}
+	return b.Len() <= max
 }
 
 const hexDigits = "0123456789abcdef"

@@ -82,7 +82,12 @@ func Compile(expr string) (q *Query, err error) {
 		}
 		return nil, errorf(KindSyntax, "invalid literal: %s", perr.Error())
 	}
-	return &Query{ast: ast, lits: exactLiterals(expr)}, nil
+	if !checkAST(&ast, false) {
+		return nil, errorf(KindSyntax, "malformed expression")
+	}
+	lits, seq := exactLiterals(expr)
+	pinLiterals(&ast, seq)
+	return &Query{ast: ast, lits: lits}, nil
 }
 
 // Search evaluates q against data (a value of package structured). The result
@@ -471,45 +476,60 @@ func (in *interp) slice(arr []any, parts []*int) (any, error) {
 }
 
 // equal is JMESPath equality: numbers by value (1 == 1.0), booleans never equal
-// numbers, arrays element-wise, objects by key set regardless of order.
-func equal(a, b any) bool {
+// numbers, arrays element-wise, objects by key set regardless of order. Results
+// can share subtrees (a DAG such as @ | [@, @] | [@, @] ...), so every visited
+// node is a step of the budget.
+func (in *interp) equal(a, b any) (bool, error) {
+	if err := in.step(); err != nil {
+		return false, err
+	}
 	switch x := a.(type) {
 	case nil:
-		return b == nil
+		return b == nil, nil
 	case bool:
 		y, ok := b.(bool)
-		return ok && x == y
+		return ok && x == y, nil
 	case string:
 		y, ok := b.(string)
-		return ok && x == y
+		return ok && x == y, nil
 	case number:
 		y, ok := b.(number)
-		return ok && cmpNum(x, y) == 0
+		return ok && cmpNum(x, y) == 0, nil
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
-			return false
+			return false, nil
 		}
 		for i := range x {
-			if !equal(x[i], y[i]) {
-				return false
+			if eq, err := in.equal(x[i], y[i]); err != nil || !eq {
+				return false, err
 			}
 		}
-		return true
+		return true, nil
 	case *structured.Object:
 		y, ok := b.(*structured.Object)
 		if !ok || x.Len() != y.Len() {
-			return false
+			return false, nil
 		}
 		for i, k := range x.Keys {
 			yv, ok := y.Get(k)
-			if !ok || !equal(x.Values[i], yv) {
-				return false
+			if !ok {
+				return false, nil
+			}
+			if eq, err := in.equal(x.Values[i], yv); err != nil || !eq {
+				return false, err
 			}
 		}
-		return true
+		return true, nil
 	}
-	return false
+	return false, nil
+}
+
+// equal compares two values without a budget (trees only, e.g. parsed input).
+func equal(a, b any) bool {
+	in := &interp{ctx: context.Background()}
+	eq, _ := in.equal(a, b)
+	return eq
 }
 
 func (in *interp) compare(node *parsing.ASTNode, value any) (any, error) {
@@ -524,9 +544,10 @@ func (in *interp) compare(node *parsing.ASTNode, value any) (any, error) {
 	op := node.Value.(parsing.TokType)
 	switch op {
 	case parsing.TOKEQ:
-		return equal(left, right), nil
+		return in.equal(left, right)
 	case parsing.TOKNE:
-		return !equal(left, right), nil
+		eq, err := in.equal(left, right)
+		return !eq && err == nil, err
 	}
 	// Ordering: numbers with numbers, strings with strings (code point order,
 	// as Python's jmespath does); anything else is null.
@@ -578,11 +599,25 @@ func TypeName(v any) string {
 	return "unknown"
 }
 
+// MaxResultValues bounds the values ToGeneric writes: results may share
+// subtrees, so a small evaluation can stand for an exponentially large value.
+const MaxResultValues = 1_000_000
+
 // ToGeneric converts a result into plain JSON values for the facts: objects
 // become map[string]any, numbers json.Number (integers as digits, "-0" as "0";
-// floats in Python repr form). A float outside the double range is an error of
-// kind invalid-value, since JSON cannot carry infinities.
+// floats in Python repr form). Errors (*Error): a float outside the double range
+// or an integer over MaxIntegerDigits (invalid-value; JSON and Python cannot
+// carry them), more than MaxResultValues values (limit).
 func ToGeneric(v any) (any, error) {
+	n := 0
+	return toGeneric(v, &n)
+}
+
+func toGeneric(v any, n *int) (any, error) {
+	*n++
+	if *n > MaxResultValues {
+		return nil, errorf(KindLimit, "the result has more than %d values", MaxResultValues)
+	}
 	switch x := v.(type) {
 	case nil, bool, string:
 		return x, nil
@@ -604,7 +639,7 @@ func ToGeneric(v any) (any, error) {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			g, err := ToGeneric(e)
+			g, err := toGeneric(e, n)
 			if err != nil {
 				return nil, err
 			}
@@ -614,7 +649,7 @@ func ToGeneric(v any) (any, error) {
 	case *structured.Object:
 		out := make(map[string]any, x.Len())
 		for i, k := range x.Keys {
-			g, err := ToGeneric(x.Values[i])
+			g, err := toGeneric(x.Values[i], n)
 			if err != nil {
 				return nil, err
 			}

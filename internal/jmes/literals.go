@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/jmespath-community/go-jmespath/pkg/parsing"
+
 	"github.com/precisiond/precisiond/internal/structured"
 )
 
@@ -26,8 +28,9 @@ const (
 
 // exactLiterals scans expr for `...` literals the way the lexer does (skipping
 // "quoted identifiers" and 'raw strings') and parses each one exactly.
-func exactLiterals(expr string) map[string]any {
+func exactLiterals(expr string) (map[string]any, []litTok) {
 	var out map[string]any
+	var seq []litTok
 	for i := 0; i < len(expr); i++ {
 		switch c := expr[i]; c {
 		case '"', '`':
@@ -39,11 +42,12 @@ func exactLiterals(expr string) map[string]any {
 				j++
 			}
 			if j >= len(expr) {
-				return out
+				return out, seq
 			}
 			if c == '`' {
 				text := strings.ReplaceAll(expr[i+1:j], "\\`", "`")
 				v, _, f := structured.ParseJSON(strings.TrimSpace(text), structured.JSONOptions{Build: true, MaxDepth: 128})
+				seq = append(seq, litTok{exact: v, ok: f == nil})
 				if f == nil {
 					if out == nil {
 						out = map[string]any{}
@@ -66,9 +70,12 @@ func exactLiterals(expr string) map[string]any {
 				j++
 			}
 			if j >= len(expr) {
-				return out
+				return out, seq
 			}
 			body := expr[i+1 : j]
+			seq = append(seq, litTok{raw: true, ok: true,
+				lexed: strings.NewReplacer(`\\`, `\`, `\'`, `'`).Replace(body),
+				exact: strings.ReplaceAll(body, `\'`, `'`)})
 			if strings.Contains(body, `\\`) {
 				// The community lexer also turns \\ into \; JMESPath (and the
 				// compliance suite) only unescapes \'.
@@ -87,7 +94,66 @@ func exactLiterals(expr string) map[string]any {
 			i = j
 		}
 	}
-	return out
+	return out, seq
+}
+
+// litTok is one literal token of the expression, in source order.
+type litTok struct {
+	exact any    // the value as Python's jmespath reads it
+	raw   bool   // a 'raw string'
+	lexed string // raw strings: the community lexer's reading
+	ok    bool   // the JSON text parsed
+}
+
+// exactLit marks a literal node whose value was replaced by its exact reading.
+type exactLit struct{ v any }
+
+// pinLiterals replaces the values of the AST's literal nodes by their exact
+// readings, pairing nodes and tokens in source order. It changes nothing unless
+// every pair matches (same count, same float64 fingerprint, same lexed raw
+// string), so a mismatch falls back to the fingerprint map.
+func pinLiterals(ast *parsing.ASTNode, seq []litTok) {
+	var nodes []*parsing.ASTNode
+	var walk func(n *parsing.ASTNode)
+	walk = func(n *parsing.ASTNode) {
+		if n.NodeType == parsing.ASTLiteral {
+			nodes = append(nodes, n)
+			return
+		}
+		order := []int{}
+		if n.NodeType == parsing.ASTFilterProjection && len(n.Children) == 3 {
+			order = []int{0, 2, 1} // left [? condition ] right, in the source
+		} else {
+			for i := range n.Children {
+				order = append(order, i)
+			}
+		}
+		for _, i := range order {
+			walk(&n.Children[i])
+		}
+	}
+	walk(ast)
+	if len(nodes) != len(seq) {
+		return
+	}
+	for i, n := range nodes {
+		t := seq[i]
+		if !t.ok {
+			return
+		}
+		if t.raw {
+			if s, isStr := n.Value.(string); !isStr || s != t.lexed {
+				return
+			}
+			continue
+		}
+		if fingerprintGo(n.Value) != fingerprintExact(t.exact) {
+			return
+		}
+	}
+	for i, n := range nodes {
+		n.Value = exactLit{seq[i].exact}
+	}
 }
 
 // equalExact is equality that also keeps int and float apart.
@@ -202,6 +268,8 @@ func writeFloatFP(b *strings.Builder, f float64) {
 // literal returns the exact value of a literal node.
 func (in *interp) literal(v any) (any, error) {
 	switch x := v.(type) {
+	case exactLit:
+		return x.v, nil
 	case nil, bool:
 		return v, nil
 	case string:

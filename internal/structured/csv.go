@@ -151,47 +151,18 @@ type CSVStats struct {
 	Rows, Columns, FormulaFields int
 }
 
-// validateCSV reads src like Python's csv.reader(io.StringIO(src,
-// newline=""), delimiter=...). Findings, checked per row in this order:
-// csv_row_limit (more than MaxRows rows, blank lines count as empty rows),
-// csv_column_limit (a row with more than MaxColumns fields), csv_field_too_long
-// (a field over MaxFieldChars code points). Line is the physical line where the
-// offending row starts; Path is /row or /row/field (0-based).
-func validateCSV(ctx context.Context, src string, delim rune, lim Limits) (CSVStats, *Finding, error) {
+// csvRecords reads src like Python's csv.reader(io.StringIO(src,
+// newline=""), delimiter=delim) and calls fn with each record and the physical
+// line where it starts, until fn returns false or ctx ends.
+func csvRecords(ctx context.Context, src string, delim rune, fn func(fields []string, line int) bool) error {
 	r := &csvReader{delim: delim}
-	var st CSVStats
 	line := 1    // physical line being read
 	rowLine := 1 // line where the current record started
 	inRecord := false
-	finish := func() *Finding {
-		row := st.Rows
-		st.Rows++
-		fields := r.fields
-		r.fields = r.fields[:0]
-		at := ptr(rowLine)
-		if st.Rows > lim.MaxRows {
-			return &Finding{Code: CodeCSVRowLimit, Message: "more than " + strconv.Itoa(lim.MaxRows) + " rows", Line: at, Path: ptr("/" + strconv.Itoa(row))}
-		}
-		if len(fields) > lim.MaxColumns {
-			return &Finding{Code: CodeCSVColumnLimit, Message: "a row has more than " + strconv.Itoa(lim.MaxColumns) + " fields", Line: at, Path: ptr("/" + strconv.Itoa(row))}
-		}
-		for i, f := range fields {
-			if utf8.RuneCountInString(f) > lim.MaxFieldChars {
-				return &Finding{Code: CodeCSVFieldTooLong, Message: "a field is longer than " + strconv.Itoa(lim.MaxFieldChars) + " characters", Line: at, Path: ptr("/" + strconv.Itoa(row) + "/" + strconv.Itoa(i))}
-			}
-			if csvFormulaPrefix(f) {
-				st.FormulaFields++
-			}
-		}
-		st.Columns = max(st.Columns, len(fields))
-		inRecord = false
-		return nil
-	}
-	i := 0
-	for i < len(src) {
+	for i := 0; i < len(src); {
 		if line&255 == 0 {
 			if err := ctx.Err(); err != nil {
-				return CSVStats{}, nil, err
+				return err
 			}
 		}
 		// One physical line, terminator included (\r\n, \r or \n).
@@ -207,8 +178,7 @@ func validateCSV(ctx context.Context, src string, delim rune, lim Limits) (CSVSt
 			}
 		}
 		if !inRecord {
-			rowLine = line
-			inRecord = true
+			rowLine, inRecord = line, true
 		}
 		// Fields are bounded by the payload limit (64 KiB), so reading a
 		// whole record before checking it is cheap.
@@ -216,20 +186,63 @@ func validateCSV(ctx context.Context, src string, delim rune, lim Limits) (CSVSt
 			r.process(c, false)
 		}
 		if r.process(0, true) {
-			if f := finish(); f != nil {
-				return CSVStats{}, f, nil
+			inRecord = false
+			fields := r.fields
+			r.fields = nil
+			if !fn(fields, rowLine) {
+				return nil
 			}
 		}
 		line++
 		i = j
 	}
-	// End of data inside a record (an unterminated quote): Python saves the
-	// field and yields the row.
-	if inRecord && (len(r.field) > 0 || r.runes > 0 || r.state == csvInQuoted) {
+	// End of data inside a quoted field: Python saves the field and yields the
+	// row.
+	if inRecord && r.state == csvInQuoted {
 		r.save()
-		if f := finish(); f != nil {
-			return CSVStats{}, f, nil
+		fn(r.fields, rowLine)
+	}
+	return nil
+}
+
+// validateCSV checks a CSV payload. Findings, checked per record in this
+// order: csv_row_limit (more than MaxRows records; blank lines are empty
+// records), csv_column_limit (a record with more than MaxColumns fields),
+// csv_field_too_long (a field over MaxFieldChars code points). Line is the
+// physical line where the offending record starts; Path is /row or /row/field
+// (0-based).
+func validateCSV(ctx context.Context, src string, delim rune, lim Limits) (CSVStats, *Finding, error) {
+	var st CSVStats
+	var found *Finding
+	err := csvRecords(ctx, src, delim, func(fields []string, line int) bool {
+		row := st.Rows
+		st.Rows++
+		at := ptr(line)
+		if st.Rows > lim.MaxRows {
+			found = &Finding{Code: CodeCSVRowLimit, Message: "more than " + strconv.Itoa(lim.MaxRows) + " rows", Line: at, Path: ptr("/" + strconv.Itoa(row))}
+			return false
 		}
+		if len(fields) > lim.MaxColumns {
+			found = &Finding{Code: CodeCSVColumnLimit, Message: "a row has more than " + strconv.Itoa(lim.MaxColumns) + " fields", Line: at, Path: ptr("/" + strconv.Itoa(row))}
+			return false
+		}
+		for i, f := range fields {
+			if len(f) > lim.MaxFieldChars && utf8.RuneCountInString(f) > lim.MaxFieldChars {
+				found = &Finding{Code: CodeCSVFieldTooLong, Message: "a field is longer than " + strconv.Itoa(lim.MaxFieldChars) + " characters", Line: at, Path: ptr("/" + strconv.Itoa(row) + "/" + strconv.Itoa(i))}
+				return false
+			}
+			if csvFormulaPrefix(f) {
+				st.FormulaFields++
+			}
+		}
+		st.Columns = max(st.Columns, len(fields))
+		return true
+	})
+	if err != nil {
+		return CSVStats{}, nil, err
+	}
+	if found != nil {
+		return CSVStats{}, found, nil
 	}
 	return st, nil, nil
 }
