@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -50,8 +51,8 @@ func TestGenerateFileEveryFormatThroughStore(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		again, err := tool.Execute(context.Background(), args)
-		if err != nil || again.Text != out.Text {
-			t.Fatalf("%s: second call differs: %q vs %q (%v)", f, again.Text, out.Text, err)
+		if err != nil || again.Text != out.Text || !reflect.DeepEqual(again.Facts, out.Facts) {
+			t.Fatalf("%s: second call differs: %v vs %v (%v)", f, again.Facts, out.Facts, err)
 		}
 		name := out.Facts["filename"].(string)
 		canon, _ := docgen.ParseFormat(f)
