@@ -232,3 +232,26 @@ func TestCacheIsTransparent(t *testing.T) {
 		t.Errorf("cached %v, fresh %v", ga, gc)
 	}
 }
+
+// TestEmptyIterationCaptures: CPython lets a repeat run one empty iteration at a
+// position and keeps its captures (its zero-width protection stops the next one).
+// Expected values are CPython 3.11's re.search(...).span(1).
+func TestEmptyIterationCaptures(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, text string
+		group1        [2]int
+	}{
+		{`(a*)+b`, "aab", [2]int{2, 2}},
+		{`(a*)*`, "aab", [2]int{2, 2}},
+		{`(a+)+b`, "aab", [2]int{0, 2}},
+		{`(a|)+`, "aa", [2]int{2, 2}},
+	} {
+		ms, err := findAll(t, tc.pattern, "", tc.text, Limits{})
+		if err != nil || len(ms) == 0 {
+			t.Fatalf("%s: %v %v", tc.pattern, ms, err)
+		}
+		if got := ms[0].Groups[1]; got != tc.group1 {
+			t.Errorf("%s on %q: group 1 %v, want %v", tc.pattern, tc.text, got, tc.group1)
+		}
+	}
+}

@@ -13,6 +13,8 @@
 //     \s = str.isspace(), \b/\B over that \w (ASCII forms under the a flag);
 //   - Python's anchors: $ without the m flag matches at the end and before a final
 //     newline; \Z only at the end; \b and \B never match in an empty string;
+//   - captures of repetitions as CPython, including a final empty iteration
+//     (loops.go);
 //   - offsets in code points.
 //
 // Case-insensitive matching uses Unicode simple case folding (Go's tables) patched
@@ -68,6 +70,8 @@ const (
 	assertNonWordU
 	assertWordA
 	assertNonWordA
+	assertLoopMark  // loops.go
+	assertLoopReset // loops.go
 )
 
 type translator struct {
@@ -602,6 +606,7 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 	t.pos++ // (
 	name := ""
 	capture := true
+	conditional := false
 	sub := fl
 	if t.peek() == '?' {
 		t.pos++
@@ -662,13 +667,19 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 		case c == '(':
 			t.refuse("conditional (?(...)...)")
 			t.pos++
-			for !t.eof() && t.peek() != ')' {
-				t.pos++
+			j := t.pos
+			for j < len(t.p) && t.p[j] != ')' {
+				j++
 			}
-			if t.eof() {
+			if j >= len(t.p) {
 				return 0, t.errf("missing ), unterminated name")
 			}
-			t.pos++
+			cond := string(t.p[t.pos:j])
+			t.pos = j + 1
+			if err := t.checkCondition(cond); err != nil {
+				return 0, err
+			}
+			conditional = true
 			capture = false
 		case c == '#':
 			t.pos = start
@@ -715,7 +726,21 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 	} else {
 		t.out.WriteString("(?:")
 	}
-	if err := t.parseAlt(sub, false); err != nil {
+	if conditional {
+		// yes|no: at most two branches
+		for branches := 1; ; branches++ {
+			if err := t.parseSeq(sub); err != nil {
+				return 0, err
+			}
+			if t.peek() != '|' {
+				break
+			}
+			if branches == 2 {
+				return 0, t.errf("conditional backref with more than two branches")
+			}
+			t.pos++
+		}
+	} else if err := t.parseAlt(sub, false); err != nil {
 		return 0, err
 	}
 	if t.peek() != ')' {
@@ -728,6 +753,31 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 		delete(t.open, num)
 	}
 	return itemAtom, nil
+}
+
+// checkCondition applies CPython's checks to the group reference of a
+// conditional (?(ref)yes|no); the construct itself is refused as unsupported.
+func (t *translator) checkCondition(cond string) error {
+	ident := cond != ""
+	for i, r := range cond {
+		if (i == 0 && !isIdentStart(r)) || (i > 0 && !isIdentCont(r)) {
+			ident = false
+		}
+	}
+	if ident {
+		if _, ok := t.names[cond]; !ok {
+			return t.errf("unknown group name %q", cond)
+		}
+		return nil
+	}
+	n, err := strconv.Atoi(cond)
+	if err != nil || n < 0 || strings.ContainsAny(cond, "+- ") {
+		return t.errf("bad character in group name %q", cond)
+	}
+	if n == 0 {
+		return t.errf("bad group number")
+	}
+	return nil
 }
 
 // escape results that are not single literals.

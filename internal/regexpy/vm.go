@@ -16,6 +16,8 @@ type Regexp struct {
 	groupCap []int          // Python group k -> Go capture index
 	names    map[string]int // group name -> Python group number
 	markers  []int          // Go capture index -> assertion kind
+	loopOf   []int          // Go capture index -> loop number (loop markers)
+	loops    bool           // the program has loop markers (see loops.go)
 	ncap     int            // slots per thread (2 per Go capture)
 	anchored bool           // every match must start at position 0
 	// GoPattern is the translated pattern (for diagnostics and tests).
@@ -111,6 +113,11 @@ func compile(pattern, flags string) (*Regexp, error) {
 		}
 		return nil, fmt.Errorf("regexpy: translated pattern rejected (a bug): %w", err)
 	}
+	lr := &loopRewriter{nextCap: t.goCaps, userCaps: map[int]bool{}, markers: map[int]int{}, loopOf: map[int]int{}}
+	for _, c := range t.groupCap[1:] {
+		lr.userCaps[c] = true
+	}
+	re = lr.rewrite(re)
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
 		return nil, fmt.Errorf("regexpy: compile: %w", err)
@@ -118,17 +125,22 @@ func compile(pattern, flags string) (*Regexp, error) {
 	if len(prog.Inst) > maxInst {
 		return nil, &TooLargeError{Msg: fmt.Sprintf("compiled program has %d instructions (limit %d)", len(prog.Inst), maxInst)}
 	}
-	markers := make([]int, t.goCaps+1)
+	markers := make([]int, lr.nextCap+1)
+	loopOf := make([]int, lr.nextCap+1)
 	for c, k := range t.markers {
 		markers[c] = k
 	}
+	for c, k := range lr.markers {
+		markers[c] = k
+		loopOf[c] = lr.loopOf[c]
+	}
 	ncap := prog.NumCap
-	if ncap < 2*(t.goCaps+1) {
-		ncap = 2 * (t.goCaps + 1)
+	if ncap < 2*(lr.nextCap+1) {
+		ncap = 2 * (lr.nextCap + 1)
 	}
 	return &Regexp{
-		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, ncap: ncap,
-		anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
+		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
+		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
 	}, nil
 }
 
@@ -214,10 +226,11 @@ type entry struct {
 type queue struct {
 	sparse []uint32
 	dense  []entry
+	seen   map[uint64]struct{} // (flags, pc) of visited non-consuming instructions
 }
 
 func newQueue(n int) *queue {
-	return &queue{sparse: make([]uint32, n), dense: make([]entry, 0, n)}
+	return &queue{sparse: make([]uint32, n), dense: make([]entry, 0, n), seen: map[uint64]struct{}{}}
 }
 
 func (q *queue) contains(pc uint32) bool {
@@ -307,46 +320,81 @@ func (m *machine) emptyOK(op syntax.EmptyOp, pos int) bool {
 }
 
 // add follows non-consuming instructions from pc at pos, appending consuming ones
-// (and Match) to q in priority order. cap is scratch, restored on return.
-func (m *machine) add(q *queue, pc uint32, pos int, cap []int) {
-	if pc == 0 || q.contains(pc) {
+// (and Match) to q in priority order. cap is scratch, restored on return. mask
+// holds the loop flags of loops.go; without loop markers it is always 0 and
+// threads are merged by pc alone.
+func (m *machine) add(q *queue, pc uint32, pos int, cap []int, mask uint64) {
+	if pc == 0 {
 		return
 	}
-	m.steps++
-	e := q.insert(pc)
 	inst := &m.re.prog.Inst[pc]
+	consuming := false
+	switch inst.Op {
+	case syntax.InstMatch, syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+		consuming = true
+	}
+	if m.re.loops && !consuming {
+		key := mask<<16 | uint64(pc)
+		if _, seen := q.seen[key]; seen {
+			return
+		}
+		q.seen[key] = struct{}{}
+		m.steps++
+	} else {
+		if q.contains(pc) {
+			return
+		}
+		m.steps++
+		e := q.insert(pc)
+		if consuming {
+			t := m.alloc()
+			copy(t.cap, cap)
+			e.t = t
+			return
+		}
+	}
 	switch inst.Op {
 	case syntax.InstFail:
 	case syntax.InstAlt, syntax.InstAltMatch:
-		m.add(q, inst.Out, pos, cap)
-		m.add(q, inst.Arg, pos, cap)
+		m.add(q, inst.Out, pos, cap, mask)
+		m.add(q, inst.Arg, pos, cap, mask)
 	case syntax.InstEmptyWidth:
 		if m.emptyOK(syntax.EmptyOp(inst.Arg), pos) {
-			m.add(q, inst.Out, pos, cap)
+			m.add(q, inst.Out, pos, cap, mask)
 		}
 	case syntax.InstNop:
-		m.add(q, inst.Out, pos, cap)
+		m.add(q, inst.Out, pos, cap, mask)
 	case syntax.InstCapture:
 		idx := int(inst.Arg >> 1)
 		if idx < len(m.re.markers) && m.re.markers[idx] != assertNone {
-			if inst.Arg&1 == 0 && !m.assert(m.re.markers[idx], pos) {
-				return
+			kind := m.re.markers[idx]
+			if inst.Arg&1 == 0 {
+				switch kind {
+				case assertLoopMark:
+					bit := uint64(1) << m.re.loopOf[idx]
+					if mask&bit != 0 {
+						return
+					}
+					mask |= bit
+				case assertLoopReset:
+					mask &^= uint64(1) << m.re.loopOf[idx]
+				default:
+					if !m.assert(kind, pos) {
+						return
+					}
+				}
 			}
-			m.add(q, inst.Out, pos, cap)
+			m.add(q, inst.Out, pos, cap, mask)
 			return
 		}
 		if int(inst.Arg) < len(cap) {
 			old := cap[inst.Arg]
 			cap[inst.Arg] = pos
-			m.add(q, inst.Out, pos, cap)
+			m.add(q, inst.Out, pos, cap, mask)
 			cap[inst.Arg] = old
 		} else {
-			m.add(q, inst.Out, pos, cap)
+			m.add(q, inst.Out, pos, cap, mask)
 		}
-	case syntax.InstMatch, syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-		t := m.alloc()
-		copy(t.cap, cap)
-		e.t = t
 	}
 }
 
@@ -357,6 +405,9 @@ func (m *machine) clear(q *queue) {
 		}
 	}
 	q.dense = q.dense[:0]
+	if m.re.loops {
+		clear(q.seen)
+	}
 }
 
 // search finds the leftmost-first match starting at or after start. With
@@ -387,10 +438,10 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 				scratch[i] = -1
 			}
 			scratch[0] = pos
-			m.add(clist, uint32(m.re.prog.Start), pos, scratch)
+			m.add(clist, uint32(m.re.prog.Start), pos, scratch, 0)
 		}
-		if len(clist.dense) == 0 {
-			break
+		if len(clist.dense) == 0 && (matched != nil || m.re.anchored) {
+			break // no thread alive and no new start thread will come
 		}
 		r := rune(-1)
 		if pos < n {
@@ -432,7 +483,7 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 				ok = r >= 0 && r != '\n'
 			}
 			if ok {
-				m.add(nlist, inst.Out, pos+1, t.cap)
+				m.add(nlist, inst.Out, pos+1, t.cap, 0)
 			}
 		}
 		m.clear(clist)
