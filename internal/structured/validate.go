@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -199,7 +200,7 @@ func validateJSONPayload(ctx context.Context, req Request, lim Limits, res *Resu
 	if req.Schema == nil {
 		return nil
 	}
-	sch, sf := CompileSchema(*req.Schema, lim)
+	sch, sf := compileCached(*req.Schema, *res.SchemaHash, lim)
 	if sf != nil {
 		add(sf)
 		return nil
@@ -349,6 +350,45 @@ func compileGuarded(c *jsonschema.Compiler, loc string) (s *jsonschema.Schema, e
 		}
 	}()
 	return c.Compile(loc)
+}
+
+// schemaCache keeps recently compiled schemas by the SHA-256 of their text, so
+// that callers validating many payloads against one schema compile it once. A
+// compiled schema is read-only and safe for concurrent use; the cache changes no
+// answer, only the time to it.
+var schemaCache = struct {
+	sync.Mutex
+	byHash map[string]*jsonschema.Schema
+	order  []string
+}{byHash: map[string]*jsonschema.Schema{}}
+
+const schemaCacheSize = 128
+
+func compileCached(text, hash string, lim Limits) (*jsonschema.Schema, *Finding) {
+	if lim != DefaultLimits {
+		return CompileSchema(text, lim)
+	}
+	schemaCache.Lock()
+	sch, ok := schemaCache.byHash[hash]
+	schemaCache.Unlock()
+	if ok {
+		return sch, nil
+	}
+	sch, f := CompileSchema(text, lim)
+	if f != nil {
+		return nil, f
+	}
+	schemaCache.Lock()
+	defer schemaCache.Unlock()
+	if _, ok := schemaCache.byHash[hash]; !ok {
+		if len(schemaCache.order) >= schemaCacheSize {
+			delete(schemaCache.byHash, schemaCache.order[0])
+			schemaCache.order = schemaCache.order[1:]
+		}
+		schemaCache.byHash[hash] = sch
+		schemaCache.order = append(schemaCache.order, hash)
+	}
+	return sch, nil
 }
 
 type refuseLoader struct{}

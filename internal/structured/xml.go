@@ -159,19 +159,35 @@ func xmlError(src string, d *xml.Decoder, err error, stack []string) *Finding {
 	return f
 }
 
-// xmlSyntaxReason keeps the decoder's message only when it cannot quote the
-// payload (messages with quoted text are replaced by a generic reason).
+// safeXMLMessages are decoder messages that cannot quote the payload.
+var safeXMLMessages = map[string]bool{
+	"unexpected EOF": true, "expected element name after </": true, "expected target name after <?": true,
+	"invalid sequence <!- not part of <!--": true, "invalid <![ sequence": true, "expected element name after <": true,
+	"expected /> in element": true, "expected attribute name in element": true,
+	"attribute name without = in element": true, "unquoted or missing attribute value in element": true,
+	"unexpected EOF in CDATA section": true, "unescaped ]]> not in CDATA section": true,
+	"unescaped < inside quoted string": true, "invalid UTF-8": true,
+}
+
+// xmlSyntaxReason maps a decoder message to one that never quotes the payload.
 func xmlSyntaxReason(msg string) string {
-	if strings.ContainsAny(msg, "\"'`&<>") || strings.Contains(msg, "element <") {
-		switch {
-		case strings.HasPrefix(msg, "element <"):
-			return "mismatched end tag"
-		case strings.HasPrefix(msg, "unexpected end element"):
-			return "unexpected end tag"
-		case strings.HasPrefix(msg, "invalid character entity"):
-			return "invalid character reference"
-		}
-		return "malformed markup"
+	switch {
+	case safeXMLMessages[msg]:
+		return msg
+	case strings.HasPrefix(msg, "illegal character code U+"):
+		return msg
+	case strings.HasPrefix(msg, "unexpected end element"):
+		return "unexpected end tag"
+	case strings.HasPrefix(msg, "element <"):
+		return "mismatched end tag"
+	case strings.HasPrefix(msg, "invalid XML name"):
+		return "invalid XML name"
+	case strings.HasPrefix(msg, "invalid character entity"):
+		return "invalid character reference"
+	case strings.Contains(msg, "version"):
+		return "unsupported XML version"
+	case strings.Contains(msg, "encoding"):
+		return "only UTF-8 documents are accepted"
 	}
-	return msg
+	return "malformed markup"
 }

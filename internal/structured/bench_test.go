@@ -1,0 +1,60 @@
+package structured
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func benchPayloads() map[string]Request {
+	comma := "comma"
+	schema := `{"type": "array", "items": {"type": "object", "required": ["id", "name"], "additionalProperties": false,
+ "properties": {"id": {"type": "integer", "minimum": 0}, "name": {"type": "string", "maxLength": 64},
+ "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}, "score": {"type": "number"}}}}`
+	var items []map[string]any
+	for i := 0; i < 600; i++ {
+		items = append(items, map[string]any{"id": i, "name": fmt.Sprintf("item %d", i), "tags": []string{"a", "b"}, "score": float64(i) / 7})
+	}
+	large, _ := json.Marshal(items)
+	var yamlB, xmlB, csvB strings.Builder
+	xmlB.WriteString("<items>")
+	for i := 0; i < 600; i++ {
+		fmt.Fprintf(&yamlB, "- id: %d\n  name: item %d\n  tags: [a, b]\n", i, i)
+		fmt.Fprintf(&xmlB, `<item id="%d"><name>item %d</name><tag>a</tag></item>`, i, i)
+		fmt.Fprintf(&csvB, "%d,item %d,=A%d,3.5\n", i, i, i)
+	}
+	xmlB.WriteString("</items>")
+	small := `{"id": 1, "name": "x", "tags": ["a"]}`
+	smallSchema := `{"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}}`
+	return map[string]Request{
+		"json_small":        {Format: "json", Payload: small},
+		"json_small_schema": {Format: "json", Payload: small, Schema: &smallSchema},
+		"json_large":        {Format: "json", Payload: string(large)},
+		"json_large_schema": {Format: "json", Payload: string(large), Schema: &schema},
+		"yaml_small":        {Format: "yaml", Payload: "id: 1\nname: x\ntags: [a]\n"},
+		"yaml_large":        {Format: "yaml", Payload: yamlB.String()},
+		"xml_small":         {Format: "xml", Payload: `<a id="1"><b>x</b></a>`},
+		"xml_large":         {Format: "xml", Payload: xmlB.String()},
+		"csv_small":         {Format: "csv", Payload: "a,b\n1,2\n", Dialect: &comma},
+		"csv_large":         {Format: "csv", Payload: csvB.String(), Dialect: &comma},
+	}
+}
+
+func BenchmarkValidate(b *testing.B) {
+	reqs := benchPayloads()
+	for _, name := range []string{"json_small", "json_small_schema", "json_large", "json_large_schema", "yaml_small", "yaml_large", "xml_small", "xml_large", "csv_small", "csv_large"} {
+		req := reqs[name]
+		b.Run(fmt.Sprintf("%s_%dB", name, len(req.Payload)), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(req.Payload)))
+			for b.Loop() {
+				res, err := Validate(context.Background(), req, DefaultLimits)
+				if err != nil || !res.Valid {
+					b.Fatalf("%v %+v", err, res.Errors)
+				}
+			}
+		})
+	}
+}
