@@ -30,6 +30,7 @@ const (
 	kSurd              // q·sqrt(r), r > 1 not a perfect square
 	kPi                // q·pi, q != 0
 	kExp               // e^q, q != 0
+	kLog               // ln(q), q > 0, q != 1
 	kReal              // constructive real x
 )
 
@@ -94,6 +95,13 @@ func checkRat(q *big.Rat) *big.Rat {
 		costly(ReasonResultTooLarge, "an exact intermediate value exceeds %d bits", MaxBits)
 	}
 	return q
+}
+
+func logV(q *big.Rat) *value {
+	if q.Cmp(big.NewRat(1, 1)) == 0 {
+		return intV(0)
+	}
+	return &value{k: kLog, q: checkRat(q)}
 }
 
 func (v *value) isRat() bool { return v.k == kRat }
@@ -172,6 +180,8 @@ func (ev *evaluator) real(v *value) *real {
 		v.x = ev.mulReal(ev.ratReal(v.q), ev.piReal())
 	case kExp:
 		v.x = ev.expReal(ev.ratReal(v.q))
+	case kLog:
+		v.x = ev.logReal(ev.ratReal(v.q))
 	}
 	return v.x
 }
@@ -190,6 +200,8 @@ func (ev *evaluator) sign(v *value) int {
 		return v.q.Sign()
 	case kExp:
 		return 1
+	case kLog:
+		return v.q.Cmp(big.NewRat(1, 1))
 	}
 	s, _ := v.x.decide()
 	return s
@@ -203,6 +215,8 @@ func (ev *evaluator) neg(a *value) *value {
 		return &value{k: kSurd, q: new(big.Rat).Neg(a.q), r: a.r}
 	case kPi:
 		return piV(new(big.Rat).Neg(a.q))
+	case kLog:
+		return logV(new(big.Rat).Inv(a.q))
 	}
 	return ev.realV(ev.negReal(ev.real(a)))
 }
@@ -219,6 +233,8 @@ func (ev *evaluator) add(a, b *value) *value {
 		return surdV(new(big.Rat).Add(a.q, b.q), a.r)
 	case a.k == kPi && b.k == kPi:
 		return piV(checkRat(new(big.Rat).Add(a.q, b.q)))
+	case a.k == kLog && b.k == kLog:
+		return logV(new(big.Rat).Mul(a.q, b.q))
 	}
 	return ev.realV(ev.addReal(ev.real(a), ev.real(b)))
 }
@@ -284,6 +300,11 @@ func (ev *evaluator) div(a, b *value) *value {
 	}
 	if a.k == kPi && b.k == kPi {
 		return ratV(new(big.Rat).Quo(a.q, b.q))
+	}
+	if a.k == kLog && b.k == kLog {
+		if r, ok := ev.ratLog(a.q, b.q); ok {
+			return ratV(r)
+		}
 	}
 	if a.k == kRat && b.k == kRat {
 		return ratV(checkRat(new(big.Rat).Quo(a.q, b.q)))
@@ -575,6 +596,8 @@ func (ev *evaluator) expOf(a *value) *value {
 	switch a.k {
 	case kRat:
 		return expV(a.q)
+	case kLog:
+		return ratV(a.q)
 	}
 	x := ev.real(a)
 	if x.mag() > 17 { // |x| may exceed 65536
@@ -592,9 +615,7 @@ func (ev *evaluator) logOf(a *value) *value {
 		if a.q.Sign() <= 0 {
 			fail(ReasonDomain, "log of a number <= 0")
 		}
-		if a.q.Cmp(big.NewRat(1, 1)) == 0 {
-			return intV(0)
-		}
+		return logV(a.q)
 	case kExp:
 		return ratV(a.q)
 	}
@@ -872,8 +893,13 @@ func (ev *evaluator) absOf(a *value) *value {
 		return piV(new(big.Rat).Abs(a.q))
 	case kExp:
 		return a
+	case kLog:
+		if a.q.Cmp(big.NewRat(1, 1)) < 0 {
+			return logV(new(big.Rat).Inv(a.q))
+		}
+		return a
 	}
-	return ev.realV(ev.absReal(a.x))
+	return ev.realV(ev.absReal(ev.real(a)))
 }
 
 // roundHalfEven returns round(v·10^n) with ties to even, as Python's round.
