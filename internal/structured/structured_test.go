@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -217,6 +218,36 @@ func TestPythonJSONPositions(t *testing.T) {
 		_, _, f := ParseJSON(tc.in, JSONOptions{})
 		if f == nil || f.Message != "JSON syntax error: "+tc.msg || *f.Line != tc.line || *f.Column != tc.col {
 			t.Errorf("%q: got %+v", tc.in, f)
+		}
+	}
+}
+
+// TestSchemaCacheConcurrent: many goroutines sharing cached schemas (and
+// evicting them) get the same answers as a fresh compile.
+func TestSchemaCacheConcurrent(t *testing.T) {
+	done := make(chan string, 16)
+	for g := 0; g < 16; g++ {
+		go func(g int) {
+			for i := 0; i < 200; i++ {
+				// Distinct schemas (evicting the cache) and a shared one.
+				limit := 100 + g*200 + i
+				if i%5 == 0 {
+					limit = 2
+				}
+				schema := `{"type": "array", "maxItems": ` + strconv.Itoa(limit) + `}`
+				payload := "[" + strings.TrimSuffix(strings.Repeat("0,", 1+i%15), ",") + "]"
+				res, err := Validate(context.Background(), Request{Format: "json", Payload: payload, Schema: &schema}, DefaultLimits)
+				if err != nil || res.Valid != (1+i%15 <= limit) {
+					done <- "wrong answer"
+					return
+				}
+			}
+			done <- ""
+		}(g)
+	}
+	for g := 0; g < 16; g++ {
+		if msg := <-done; msg != "" {
+			t.Fatal(msg)
 		}
 	}
 }
