@@ -1,0 +1,154 @@
+package api
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/precisiond/precisiond/tools"
+)
+
+// metricValue gathers one sample: counter, gauge or histogram count.
+func metricValue(t *testing.T, m *Metrics, name string, labels map[string]string) float64 {
+	t.Helper()
+	families, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+	next:
+		for _, s := range f.GetMetric() {
+			have := map[string]string{}
+			for _, l := range s.GetLabel() {
+				have[l.GetName()] = l.GetValue()
+			}
+			for k, v := range labels {
+				if have[k] != v {
+					continue next
+				}
+			}
+			switch f.GetType() {
+			case dto.MetricType_COUNTER:
+				return s.GetCounter().GetValue()
+			case dto.MetricType_GAUGE:
+				return s.GetGauge().GetValue()
+			case dto.MetricType_HISTOGRAM:
+				return float64(s.GetHistogram().GetSampleCount())
+			}
+		}
+	}
+	return -1
+}
+
+func TestMetricsCountEveryOutcome(t *testing.T) {
+	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)))
+	metrics := NewMetrics(reg, MetricsOptions{Version: "v9.9.9", StoreUsage: func() (int, int64, error) { return 3, 4096, nil }})
+	reg.SetObserver(metrics.Observe)
+	reg.SetLimiter(tools.NewLimiter(1, 10*time.Millisecond, metrics.OnReject))
+	srv := New(reg, Options{Metrics: metrics, CallTimeout: 10 * time.Second})
+
+	call := func(body string) {
+		t.Helper()
+		rec := &discardWriter{h: http.Header{}}
+		req, _ := http.NewRequest("POST", "/invoke", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		srv.ServeHTTP(rec, req)
+	}
+	call(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)
+	call(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)
+	call(`{"tool":"gcd_lcm","args":{"a":"x"}}`)
+	call(`{"tool":"no_such_tool_42","args":{}}`)
+	reg.SetEnabled("hash_text", false)
+	call(`{"tool":"hash_text","args":{"text":"a"}}`)
+
+	// A slow call holds the only slot: in-flight is 1 and a second call is
+	// refused and counted as an overload rejection.
+	done := make(chan struct{})
+	go func() { call(`{"tool":"sleeper","args":{"ms":400}}`); close(done) }()
+	for reg.Limiter().InFlight() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if got := metricValue(t, metrics, "precisiond_tool_calls_in_flight", nil); got != 1 {
+		t.Errorf("in flight = %v, want 1", got)
+	}
+	call(`{"tool":"sleeper","args":{"ms":1}}`)
+	<-done
+
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+		want   float64
+	}{
+		{"precisiond_tool_calls_total", map[string]string{"tool": "gcd_lcm", "outcome": "ok"}, 2},
+		{"precisiond_tool_calls_total", map[string]string{"tool": "gcd_lcm", "outcome": tools.CodeInputSchemaInvalid}, 1},
+		{"precisiond_tool_calls_total", map[string]string{"tool": unknownToolLabel, "outcome": tools.CodeUnknownTool}, 1},
+		{"precisiond_tool_calls_total", map[string]string{"tool": "hash_text", "outcome": tools.CodeToolDisabled}, 1},
+		{"precisiond_tool_calls_total", map[string]string{"tool": "sleeper", "outcome": "ok"}, 1},
+		{"precisiond_tool_calls_total", map[string]string{"tool": "sleeper", "outcome": tools.CodeOverloaded}, 1},
+		{"precisiond_tool_calls_total", map[string]string{"tool": "calculate", "outcome": "ok"}, 0},
+		{"precisiond_tool_call_duration_seconds", map[string]string{"tool": "gcd_lcm"}, 3},
+		{"precisiond_tool_call_duration_seconds", map[string]string{"tool": "sleeper"}, 2},
+		{"precisiond_overload_rejections_total", nil, 1},
+		{"precisiond_tool_calls_in_flight", nil, 0},
+		{"precisiond_tool_call_slots", nil, 1},
+		{"precisiond_tools_disabled", nil, 1},
+		{"precisiond_download_store_bytes", nil, 4096},
+		{"precisiond_download_store_files", nil, 3},
+		{"precisiond_build_info", map[string]string{"version": "v9.9.9"}, 1},
+	} {
+		if got := metricValue(t, metrics, c.name, c.labels); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
+	// The caller-chosen unknown name never becomes a label.
+	rec := &discardWriter{h: http.Header{}}
+	req, _ := http.NewRequest("GET", "/metrics", nil)
+	srv.ServeHTTP(rec, req)
+	text := rec.body.String()
+	if rec.status != 200 || !strings.Contains(text, "precisiond_tool_calls_total{outcome=\"ok\",tool=\"gcd_lcm\"} 2") {
+		t.Fatalf("exposition (%d) lacks the gcd_lcm counter:\n%.2000s", rec.status, text)
+	}
+	if strings.Contains(text, "no_such_tool_42") {
+		t.Fatal("an unknown tool name became a label value")
+	}
+}
+
+type discardWriter struct {
+	h      http.Header
+	status int
+	body   strings.Builder
+}
+
+func (d *discardWriter) Header() http.Header { return d.h }
+func (d *discardWriter) WriteHeader(s int) {
+	if d.status == 0 {
+		d.status = s
+	}
+}
+func (d *discardWriter) Write(b []byte) (int, error) {
+	if d.status == 0 {
+		d.status = 200
+	}
+	return d.body.Write(b)
+}
+
+// TestMetricsRoute: without Metrics the route is absent.
+func TestMetricsRoute(t *testing.T) {
+	ts, _, _ := newAdminServer(t, "", nil)
+	resp, err := http.Get(ts.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Fatalf("/metrics without Metrics: %d", resp.StatusCode)
+	}
+}
