@@ -10,7 +10,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/precisiond/precisiond/evidence")
+	"github.com/precisiond/precisiond/evidence"
+)
 
 func fetch(t *testing.T, url string) []byte {
 	t.Helper()
