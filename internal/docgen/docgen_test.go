@@ -554,6 +554,25 @@ func TestSlideLimitIsExact(t *testing.T) {
 	}
 }
 
+func TestDeckWithoutLeadingHeading(t *testing.T) {
+	out, err := Render(context.Background(), PPTX, []byte("Intro text.\n\n## Later\n\nmore\n"), "Quartalsbericht")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := zipParts(t, out)
+	var titles []string
+	for i := 1; i <= 3; i++ {
+		m := slideTitleRe.FindStringSubmatch(parts["ppt/slides/slide"+strconv.Itoa(i)+".xml"])
+		if m == nil {
+			t.Fatalf("slide %d has no title", i)
+		}
+		titles = append(titles, m[1])
+	}
+	if strings.Join(titles, "|") != "Quartalsbericht|Quartalsbericht|Later" {
+		t.Fatalf("titles %q", titles)
+	}
+}
+
 func TestLongParagraphContinuesOnSlides(t *testing.T) {
 	var words []string
 	for i := 0; i < 1500; i++ {

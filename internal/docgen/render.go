@@ -98,6 +98,7 @@ func Render(ctx context.Context, f Format, src []byte, title string) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
+	given := title
 	if t := doc.Title(); t != "" {
 		title = t
 	}
@@ -113,7 +114,9 @@ func Render(ctx context.Context, f Format, src []byte, title string) ([]byte, er
 	case DOCX:
 		return renderDOCX(ctx, doc, title)
 	case PPTX:
-		return renderPPTX(ctx, doc, title)
+		// The deck's title slide shows a leading # heading, else the given title
+		// (a heading further down is a slide of its own).
+		return renderPPTX(ctx, doc, given)
 	case PDF:
 		return renderPDF(ctx, doc, title)
 	}
