@@ -456,6 +456,38 @@ func checkPDF(t *testing.T, out []byte) {
 	}
 }
 
+// TestEdgeCasesStructure renders a document of awkward constructs (tables and
+// code inside list items, a heading in a list, empty items, lists and code in
+// quotes, a header-only table, entities, emoji, RTL text, a long URL) in every
+// format and checks the generic structure.
+func TestEdgeCasesStructure(t *testing.T) {
+	src, err := os.ReadFile("testdata/edge_cases.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Formats {
+		out := render(t, f, src)
+		switch f {
+		case DOCX, PPTX:
+			checkPackage(t, zipParts(t, out))
+		case XLSX:
+			zipPartsOpt(t, out, false)
+		case PDF:
+			p := parsePDF(t, out)
+			text := strings.Join(p.text(t), "")
+			for _, want := range []string{"nestedcode", "codeinquote", "3.startsatthree", "onlyheader", "*escaped*&©😀"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("pdf lacks %q", want)
+				}
+			}
+		case HTML:
+			if !strings.Contains(string(out), "<ol start=\"3\">") {
+				t.Error("html lost the list start")
+			}
+		}
+	}
+}
+
 func TestPDFMultiPageAndTableBreak(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# Long\n\n| n | square | text |\n|---|---:|---|\n")

@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -16,6 +17,11 @@ import (
 // archives of well-formed XML, PDFs are complete.
 func FuzzRender(f *testing.F) {
 	f.Add(string(sample(f)), uint8(0))
+	if edge, err := os.ReadFile("testdata/edge_cases.md"); err == nil {
+		for i := range Formats {
+			f.Add(string(edge), uint8(i))
+		}
+	}
 	for i, s := range []string{
 		"", "#", "| a |\n|---|\n| 1 |", "- a\n  - b\n    - c", "> > > q", "```\ncode\n```", "<script>x</script>",
 		"[x](javascript:alert(1))", "**bold *both***", "1. a\n2. b\n\n3) c", "a  \nb", "\x00\xff\xfe", "中文 한국어 äöü",

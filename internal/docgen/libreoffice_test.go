@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -26,26 +27,45 @@ func TestLibreOfficeOpens(t *testing.T) {
 		t.Skip("LibreOffice not installed (apt-get install libreoffice-writer-nogui libreoffice-impress-nogui libreoffice-calc-nogui)")
 	}
 	dir := t.TempDir()
-	src := sample(t)
-	var inputs []string
-	for _, f := range []Format{DOCX, PPTX, XLSX} {
-		p := filepath.Join(dir, "sample."+string(f))
-		if err := os.WriteFile(p, render(t, f, src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, p)
+	edge, err := os.ReadFile("testdata/edge_cases.md")
+	if err != nil {
+		t.Fatal(err)
 	}
-	minPages := map[Format]int{DOCX: 1, PPTX: 7, XLSX: 1}
-	for i, f := range []Format{DOCX, PPTX, XLSX} {
-		out := filepath.Join(dir, string(f))
+	docs := []struct {
+		name string
+		src  []byte
+	}{{"sample", sample(t)}, {"edge_cases", edge}}
+	type job struct {
+		f     Format
+		input string
+		pages int
+	}
+	var jobs []job
+	for _, d := range docs {
+		for _, f := range []Format{DOCX, PPTX, XLSX} {
+			p := filepath.Join(dir, d.name+"."+string(f))
+			if err := os.WriteFile(p, render(t, f, d.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			pages := map[Format]int{DOCX: 1, PPTX: 7, XLSX: 1}[f]
+			if d.name != "sample" {
+				pages = 1
+			}
+			jobs = append(jobs, job{f, p, pages})
+		}
+	}
+	for _, j := range jobs {
+		f := j.f
+		base := strings.TrimSuffix(filepath.Base(j.input), filepath.Ext(j.input))
+		out := filepath.Join(dir, base+"-"+string(f))
 		cmd := exec.Command(bin, "--headless", "--norestore", "-env:UserInstallation=file://"+filepath.Join(dir, "profile"),
-			"--convert-to", "pdf", "--outdir", out, inputs[i])
+			"--convert-to", "pdf", "--outdir", out, j.input)
 		cmd.Env = append(os.Environ(), "HOME="+dir)
 		b, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: soffice: %v\n%s", f, err, b)
 		}
-		pdf, err := os.ReadFile(filepath.Join(out, "sample.pdf"))
+		pdf, err := os.ReadFile(filepath.Join(out, base+".pdf"))
 		if err != nil {
 			t.Fatalf("%s: LibreOffice could not load the file (no PDF written):\n%s", f, b)
 		}
@@ -56,8 +76,8 @@ func TestLibreOfficeOpens(t *testing.T) {
 		if m == nil {
 			t.Fatalf("%s: converted PDF has no page count", f)
 		}
-		if n, _ := strconv.Atoi(string(m[1])); n < minPages[f] {
-			t.Errorf("%s: %d pages, want at least %d", f, n, minPages[f])
+		if n, _ := strconv.Atoi(string(m[1])); n < j.pages {
+			t.Errorf("%s: %d pages, want at least %d", j.input, n, j.pages)
 		}
 	}
 }
