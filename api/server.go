@@ -29,6 +29,7 @@ type Options struct {
 	MaxBodyBytes int64         // request body limit; default 1 MiB
 	Version      string        // service version reported by /health
 	Downloads    http.Handler  // serves GET/HEAD /downloads/{filename}; nil: not mounted
+	MCP          *MCPOptions   // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
 	AdminToken   string        // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
 	Toggles      Toggler       // persists toggles (internal/toggles); nil: registry state only
 	Metrics      *Metrics      // serves GET /metrics (api/metrics.go); nil: not mounted
@@ -41,6 +42,7 @@ type Server struct {
 	log      *slog.Logger
 	draining atomic.Bool
 	router   chi.Router
+	mcp      *mcpMount // nil unless Options.MCP is set
 }
 
 // New builds the HTTP surface.
@@ -66,7 +68,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.Se
 func (s *Server) Router() chi.Router { return s.router }
 
 // Drain makes new calls answer 503 shutting_down while in-flight calls finish.
-func (s *Server) Drain() { s.draining.Store(true) }
+func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
@@ -86,6 +88,9 @@ func (s *Server) routes() chi.Router {
 	s.adminRoutes(r)
 	if s.opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())
+	}
+	if s.opts.MCP != nil {
+		s.mountMCP(r)
 	}
 	if s.opts.Downloads != nil {
 		r.Method(http.MethodGet, "/downloads/*", s.opts.Downloads)

@@ -5,10 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/precisiond/precisiond/api"
@@ -233,15 +234,47 @@ func cmdHealth(args []string, stdout, stderr io.Writer, getenv func(string) stri
 	return 0
 }
 
-// cmdMCP serves MCP over stdio.
+// cmdMCP serves MCP over stdio: JSON-RPC on stdin/stdout, logs on stderr only.
+// It opens the same data directory as serve and call, so generate_file works and
+// its files are readable as resources. Exit 0 when the client closes stdin or on
+// SIGINT/SIGTERM, 1 on a start-up or transport error, 2 on usage.
 func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg, _, err := loadConfig("mcp", args, getenv)
+	cfg, rest, err := loadConfig("mcp", args, getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, "precisiond mcp:", err)
 		return 2
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	_ = cfg
-	log.Error("MCP over stdio is not built yet")
-	return 1
+	if len(rest) > 0 {
+		fmt.Fprintf(stderr, "precisiond mcp: unexpected arguments %q\n", rest)
+		return 2
+	}
+	log := newLogger(stderr, cfg.LogLevel)
+	store, err := openStore(cfg)
+	if err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	reg, err := newRegistry(cfg, log, store)
+	if err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	go store.Janitor(ctx, janitorInterval(cfg.DownloadTTL), func(err error) {
+		log.Warn("download janitor", "err", err.Error())
+	})
+	log.Info("serving MCP over stdio", "tools", len(reg.Names()), "version", versionString())
+	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
+		Logger:       log,
+		CallTimeout:  cfg.CallTimeout,
+		Files:        store,
+		Version:      versionString(),
+		MaxBodyBytes: cfg.MaxBodyBytes,
+	}, stdin, stdout)
+	if err != nil {
+		log.Error("MCP session ended with an error", "err", err.Error())
+		return 1
+	}
+	return 0
 }

@@ -1,0 +1,626 @@
+package api
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// MCPOptions configure the MCP surface (SPEC §10). Zero values mean the
+// documented defaults.
+type MCPOptions struct {
+	// Logger receives one line per tool call and the SDK's warnings; nil discards.
+	Logger *slog.Logger
+	// CallTimeout is the per-call deadline (default 5s), as for /invoke.
+	CallTimeout time.Duration
+	// Files is generate_file's download store, served as MCP resources; nil:
+	// resources/list is empty and reads answer "resource not found".
+	Files *filestore.Store
+	// PageSize bounds tools/list and resources/list pages (default 100).
+	PageSize int
+	// Version is reported as serverInfo.version.
+	Version string
+	// MaxBodyBytes limits one HTTP request body (/mcp, /mcp/sse) or one stdio
+	// line; default 1 MiB, as REST.
+	MaxBodyBytes int64
+	// AllowedHosts are extra Host names (besides loopback) the HTTP transports
+	// accept, in Host and Origin headers: "name" (any port) or "name:port";
+	// "*" turns the check off (only behind a proxy that checks hosts itself).
+	AllowedHosts []string
+}
+
+// DefaultMCPPageSize is the page size of tools/list and resources/list.
+const DefaultMCPPageSize = 100
+
+// URI schemes of the MCP resources.
+const (
+	// DownloadURIPrefix + file name is a generated file (generate_file).
+	DownloadURIPrefix = "precisiond://downloads/"
+	// ContractURIPrefix + tool name is that tool's catalogue entry (GET /tools/{name}).
+	ContractURIPrefix = "precisiond://contracts/"
+)
+
+// MCPInstructions are sent to clients in the initialize result.
+const MCPInstructions = `precisiond answers exact questions (arithmetic, equations, dates and time zones, money, probabilities, units, hashes, subnets, structured data) with deterministic code. Prefer these tools to mental arithmetic whenever exactness matters.
+Every tool has a versioned contract: its inputSchema documents each argument, its description the exact semantics, and the resource precisiond://contracts/<tool> holds the whole contract with worked examples.
+Pass every argument explicitly (do not rely on defaults you have not read), numbers as JSON numbers or the decimal strings the schema asks for.
+A successful result is an evidence envelope: facts plus contract_hash and result_hash (SHA-256 over canonical JSON). Quote the facts as returned and cite result_hash so the answer can be re-verified.
+An error result (isError) carries error_code and reason: fix the arguments for input_schema_invalid or tool_execution_error; do not retry unchanged.
+Use the prompt precision_guide for the full guidance.`
+
+// precisionGuide is the text of the precision_guide prompt.
+const precisionGuide = `You have access to precisiond, a service of exact, deterministic tools. Use it like this:
+
+1. Discover: list the tools (tools/list). Each tool's description says exactly what it computes, in which units, and where its limits are. Pick the tool whose contract matches the question; do not approximate in your head what a tool can compute exactly.
+2. Read the contract: the inputSchema names every argument with its type, pattern, range and default; the resource precisiond://contracts/<tool> has the full contract including worked examples with their exact facts. Calendar, time-zone and money tools are strict about formats (YYYY-MM-DD, IANA zone names, canonical decimal strings).
+3. Call with explicit values: pass every argument you rely on explicitly, even when it has a default (locale, rounding, scale, operation). Send big integers and decimals exactly as the schema asks; never round them first.
+4. Read the result: structuredContent is the evidence envelope {status, tool, contract_id, contract_version, contract_hash, input_normalized, facts, determinism, source, warnings, result_hash}. Base the answer only on facts; mention any warnings.
+5. Cite: quote the facts you use verbatim and cite the result_hash (and tool name), so that anyone can recompute it with "precisiond verify".
+6. On an error result (isError true) read error_code and reason: input_schema_invalid means the arguments break the schema (details name the JSON Pointer path); tool_execution_error and cost_limit_exceeded mean the input is outside the tool's domain or limits. Correct the input or explain the refusal; never invent a result.
+7. Files: generate_file returns a resource link (precisiond://downloads/<name>); read it with resources/read or download it from /downloads/<name>.`
+
+// mcpSurface is the state behind one mcp.Server: the registry and the
+// pre-built MCP tool descriptions in catalogue order.
+type mcpSurface struct {
+	reg    *tools.Registry
+	opts   MCPOptions
+	log    *slog.Logger
+	server *mcp.Server
+	tools  []*mcp.Tool // catalogue order
+	index  map[string]int
+}
+
+// NewMCPServer builds the one MCP server of a registry: every tool with its
+// contract's inputSchema, an outputSchema describing the evidence envelope, title
+// and annotations; calls run through Registry.Invoke. tools/list pages through the
+// enabled tools in catalogue order; a change of the enabled state sends
+// notifications/tools/list_changed to every connected session. Generated files
+// are resources, and the prompt precision_guide tells a model how to use the tools.
+func NewMCPServer(reg *tools.Registry, opts MCPOptions) *mcp.Server {
+	return newMCPSurface(reg, opts).server
+}
+
+func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.CallTimeout <= 0 {
+		opts.CallTimeout = tools.DefaultTimeout
+	}
+	if opts.PageSize <= 0 {
+		opts.PageSize = DefaultMCPPageSize
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 1 << 20
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	m := &mcpSurface{reg: reg, opts: opts, log: opts.Logger, index: map[string]int{}}
+	m.server = mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — exact answers with evidence", Version: opts.Version},
+		&mcp.ServerOptions{
+			Instructions: MCPInstructions,
+			Logger:       slog.New(minLevel{opts.Logger.Handler(), slog.LevelWarn}),
+			PageSize:     opts.PageSize,
+			// No "logging" capability: this server sends no log messages.
+			Capabilities: &mcp.ServerCapabilities{},
+		})
+	for _, name := range reg.Names() {
+		t, _, _ := reg.Lookup(name)
+		mt, err := mcpTool(t.Contract(), reg)
+		if err != nil {
+			panic(fmt.Sprintf("api: MCP description of %s: %v", name, err)) // contracts are checked at start-up
+		}
+		m.index[name] = len(m.tools)
+		m.tools = append(m.tools, mt)
+		// Every tool stays registered with the SDK, enabled or not: a call to a
+		// disabled tool must answer tool_disabled (from Registry.Invoke, at the
+		// same instant as REST), not "unknown tool". tools/list filters.
+		m.server.AddTool(mt, m.callTool)
+	}
+	m.server.AddResourceTemplate(&mcp.ResourceTemplate{
+		Name:        "generated_file",
+		Title:       "File made by generate_file",
+		Description: "A file generated by generate_file, by its content-addressed name (<12 hex of sha256>_<name>.<ext>); kept for the download TTL.",
+		URITemplate: DownloadURIPrefix + "{name}",
+	}, m.readDownload)
+	m.server.AddResourceTemplate(&mcp.ResourceTemplate{
+		Name:        "contract",
+		Title:       "Tool contract",
+		Description: "The catalogue entry of one tool (as GET /tools/{name}): schemas, limits, policies, contract_hash and worked examples.",
+		URITemplate: ContractURIPrefix + "{tool}",
+		MIMEType:    "application/json",
+	}, m.readContract)
+	m.server.AddPrompt(&mcp.Prompt{
+		Name:        "precision_guide",
+		Title:       "How to use precisiond's exact tools",
+		Description: "Guidance for a model: discover the tools, read the contract, call with explicit values, cite result_hash.",
+		Arguments: []*mcp.PromptArgument{{
+			Name:        "task",
+			Description: "Optional: the question to answer with the tools; appended to the guide.",
+		}},
+	}, m.getPrompt)
+	m.server.AddReceivingMiddleware(m.middleware)
+	reg.OnChange(m.enabledChanged)
+	return m
+}
+
+// enabledChanged re-registers every tool (an identical replacement), which makes
+// the SDK send notifications/tools/list_changed to every connected session. The
+// state itself is read from the registry on every list and call.
+func (m *mcpSurface) enabledChanged() {
+	for _, t := range m.tools {
+		m.server.AddTool(t, m.callTool)
+	}
+}
+
+// middleware serves tools/list and resources/list itself: the SDK lists features
+// sorted by name, but tools/list must follow the catalogue order and show only
+// enabled tools, and resources/list must reflect the download store at this
+// moment.
+func (m *mcpSurface) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch r := req.(type) {
+		case *mcp.ListToolsRequest:
+			if method == "tools/list" {
+				return m.listTools(r)
+			}
+		case *mcp.ListResourcesRequest:
+			if method == "resources/list" {
+				return m.listResources(r)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// pageCursor encodes the position after which the next page starts. Cursors are
+// opaque to clients; a stale one (a name that no longer exists) is refused.
+func pageCursor(after string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("after:" + after))
+}
+
+func parseCursor(c string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !strings.HasPrefix(string(b), "after:") {
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
+	}
+	return strings.TrimPrefix(string(b), "after:"), nil
+}
+
+func (m *mcpSurface) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
+	start := 0
+	if req.Params != nil && req.Params.Cursor != "" {
+		after, err := parseCursor(req.Params.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		i, ok := m.index[after]
+		if !ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
+		}
+		start = i + 1
+	}
+	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}}
+	for i := start; i < len(m.tools); i++ {
+		if !m.reg.Enabled(m.tools[i].Name) {
+			continue
+		}
+		if len(res.Tools) == m.opts.PageSize {
+			res.NextCursor = pageCursor(res.Tools[len(res.Tools)-1].Name)
+			break
+		}
+		res.Tools = append(res.Tools, m.tools[i])
+	}
+	return res, nil
+}
+
+func (m *mcpSurface) listResources(req *mcp.ListResourcesRequest) (*mcp.ListResourcesResult, error) {
+	res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}}
+	if m.opts.Files == nil {
+		return res, nil
+	}
+	after := ""
+	if req.Params != nil && req.Params.Cursor != "" {
+		a, err := parseCursor(req.Params.Cursor)
+		if err != nil {
+			return nil, err
+		}
+		after = a
+	}
+	entries, err := m.opts.Files.List() // newest first
+	if err != nil {
+		m.log.Error("listing the download store", "err", err.Error())
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+	}
+	// Page in name order, so that a cursor stays meaningful while files come
+	// and go (the store's newest-first order shifts with every new file).
+	names := make([]filestore.Entry, 0, len(entries))
+	for _, e := range entries {
+		if e.Name > after {
+			names = append(names, e)
+		}
+	}
+	sortEntries(names)
+	for _, e := range names {
+		if len(res.Resources) == m.opts.PageSize {
+			res.NextCursor = pageCursor(res.Resources[len(res.Resources)-1].Name)
+			break
+		}
+		res.Resources = append(res.Resources, downloadResource(e.Name, e.Size))
+	}
+	return res, nil
+}
+
+func sortEntries(es []filestore.Entry) {
+	sort.Slice(es, func(i, j int) bool { return es[i].Name < es[j].Name })
+}
+
+// downloadResource describes one stored file.
+func downloadResource(name string, size int64) *mcp.Resource {
+	return &mcp.Resource{
+		URI:         DownloadURIPrefix + name,
+		Name:        name,
+		Description: "generated by generate_file; also at /downloads/" + name,
+		MIMEType:    filestore.MediaType(strings.TrimPrefix(path.Ext(name), ".")),
+		Size:        size,
+	}
+}
+
+// textMedia lists the stored formats read back as text (the rest as base64 blobs).
+var textMedia = map[string]bool{"html": true, "md": true, "txt": true, "csv": true}
+
+func (m *mcpSurface) readDownload(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	name, ok := strings.CutPrefix(uri, DownloadURIPrefix)
+	if !ok || m.opts.Files == nil || !filestore.NamePattern.MatchString(name) {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	data, _, err := m.opts.Files.ReadFile(name)
+	if err != nil {
+		if !errors.Is(err, filestore.ErrNotFound) {
+			m.log.Error("reading a generated file", "name", name, "err", err.Error())
+		}
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	ext := strings.TrimPrefix(path.Ext(name), ".")
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: filestore.MediaType(ext)}
+	if textMedia[ext] {
+		rc.Text = string(data)
+	} else {
+		rc.Blob = data // base64 on the wire
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
+}
+
+func (m *mcpSurface) readContract(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	name, _ := strings.CutPrefix(uri, ContractURIPrefix)
+	entry, ok := m.reg.Entry(name)
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	b, err := evidence.Canonical(entry)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+func (m *mcpSurface) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	text := precisionGuide
+	if task := strings.TrimSpace(req.Params.Arguments["task"]); task != "" {
+		text += "\n\nTask: " + task
+	}
+	return &mcp.GetPromptResult{
+		Description: "How to use precisiond's exact tools",
+		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
+	}, nil
+}
+
+// callTool runs one tools/call through Registry.Invoke, the one execution path.
+// Arguments are decoded with numbers kept exact (json.Number); the envelope is
+// returned as the canonical bytes, so structuredContent carries exactly the
+// numbers /invoke does (100.0 stays a float, big integers keep every digit).
+func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	start := time.Now()
+	name := req.Params.Name
+	if req.Extra != nil && req.Extra.Header != nil {
+		if id := req.Extra.Header.Get(mcpRequestIDHeader); id != "" {
+			ctx = context.WithValue(ctx, keyRequestID, id)
+		}
+	}
+	args := map[string]any{}
+	if raw := strings.TrimSpace(string(req.Params.Arguments)); raw != "" && raw != "null" {
+		v, err := evidence.ParseJSON(req.Params.Arguments)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + err.Error()}
+		}
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments must be a JSON object"}
+		}
+		args = obj
+	}
+	cctx, cancel := context.WithTimeout(ctx, m.opts.CallTimeout)
+	defer cancel()
+	resp, err := m.reg.Invoke(cctx, tools.Request{Tool: name, Args: args})
+	if err != nil {
+		var te *tools.Error
+		if errors.As(err, &te) && te.Code == tools.CodeUnknownTool {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+		}
+		_, body := ErrorResponse(ctx, m.log, name, err)
+		m.logCall(ctx, name, body["error_code"], start)
+		return errorResult(body)
+	}
+	b, err := evidence.Canonical(resp.Envelope.Generic())
+	if err != nil {
+		_, body := ErrorResponse(ctx, m.log, name, &tools.InternalError{Tool: name, Err: err})
+		return errorResult(body)
+	}
+	res := &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
+		StructuredContent: json.RawMessage(b),
+	}
+	if link := fileLink(resp.Envelope.Facts); link != nil {
+		res.Content = append(res.Content, link)
+	}
+	m.logCall(ctx, name, nil, start)
+	return res, nil
+}
+
+// errorResult is a tool-level error: isError with the REST error body as text
+// and as structuredContent.
+func errorResult(body map[string]any) (*mcp.CallToolResult, error) {
+	b, err := evidence.Canonical(body)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
+		StructuredContent: json.RawMessage(b),
+	}, nil
+}
+
+// fileLink points at the file a generate_file call stored, when facts name one.
+func fileLink(facts map[string]any) *mcp.ResourceLink {
+	dp, _ := facts["download_path"].(string)
+	name, ok := strings.CutPrefix(dp, "/downloads/")
+	if !ok || !filestore.NamePattern.MatchString(name) {
+		return nil
+	}
+	r := downloadResource(name, 0)
+	link := &mcp.ResourceLink{URI: r.URI, Name: name, Description: r.Description, MIMEType: r.MIMEType}
+	if n, ok := facts["bytes"].(json.Number); ok {
+		if v, err := n.Int64(); err == nil {
+			link.Size = &v
+		}
+	}
+	return link
+}
+
+func (m *mcpSurface) logCall(ctx context.Context, tool string, code any, start time.Time) {
+	attrs := []any{"request_id", requestID(ctx), "surface", "mcp", "tool", tool,
+		"duration_ms", float64(time.Since(start).Microseconds()) / 1000}
+	if code != nil {
+		attrs = append(attrs, "error_code", code)
+	}
+	m.log.Info("mcp tool call", attrs...)
+}
+
+// mcpTool describes one tool for MCP from its contract.
+func mcpTool(c *contracts.Contract, reg *tools.Registry) (*mcp.Tool, error) {
+	in, err := evidence.Canonical(c.InputSchema)
+	if err != nil {
+		return nil, err
+	}
+	out, err := evidence.Canonical(EnvelopeSchema(c))
+	if err != nil {
+		return nil, err
+	}
+	_, hash, _ := reg.Lookup(c.Tool)
+	return &mcp.Tool{
+		Name:         c.Tool,
+		Title:        c.Title,
+		Description:  c.Description,
+		InputSchema:  json.RawMessage(in),
+		OutputSchema: json.RawMessage(out),
+		Annotations:  toolAnnotations(c),
+		Meta: mcp.Meta{
+			"precisiond/contract_id":      c.ContractID,
+			"precisiond/contract_version": c.ContractVersion,
+			"precisiond/contract_hash":    hash,
+			"precisiond/contract_uri":     ContractURIPrefix + c.Tool,
+		},
+	}, nil
+}
+
+func toolAnnotations(c *contracts.Contract) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{Title: c.Title}
+	b := func(k string) (bool, bool) { v, ok := c.Annotations[k].(bool); return v, ok }
+	if v, ok := b("readOnlyHint"); ok {
+		a.ReadOnlyHint = v
+	}
+	if v, ok := b("idempotentHint"); ok {
+		a.IdempotentHint = v
+	}
+	if v, ok := b("destructiveHint"); ok {
+		a.DestructiveHint = &v
+	}
+	if v, ok := b("openWorldHint"); ok {
+		a.OpenWorldHint = &v
+	}
+	if s, ok := c.Annotations["title"].(string); ok && s != "" {
+		a.Title = s
+	}
+	return a
+}
+
+// EnvelopeSchema is the MCP outputSchema of a tool: an object that is either the
+// evidence envelope of a successful call (the contract's outputSchema as its
+// facts) or, for an isError result, the error body of SPEC §5.2. The error
+// alternative is there because clients (the TypeScript SDK among them) validate
+// every structuredContent they receive, error results included.
+func EnvelopeSchema(c *contracts.Contract) map[string]any {
+	facts := rebaseRefs(c.OutputSchema, "#/anyOf/0/properties/facts").(map[string]any)
+	delete(facts, "$schema")
+	hex64 := map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$"}
+	// source.as_of is facts.as_of when the facts have one, else null.
+	asOf := map[string]any{"type": "null", "description": "null: these facts have no as_of"}
+	if props, ok := facts["properties"].(map[string]any); ok {
+		if s, ok := props["as_of"].(map[string]any); ok {
+			asOf = withDesc(s, "equal to facts.as_of")
+			req, _ := facts["required"].([]any)
+			if !slices.Contains(req, any("as_of")) {
+				asOf = map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}, "description": "facts.as_of, or null when the facts have none"}
+			}
+		}
+	}
+	envelope := map[string]any{
+		"type":                 "object",
+		"title":                "evidence envelope",
+		"description":          "The result of a successful call (isError false): the facts with the hashes that let anyone re-verify them (result_hash = SHA-256 of canonical {contract_hash, input_normalized, facts}).",
+		"additionalProperties": false,
+		"required": []any{"status", "tool", "contract_id", "contract_version", "contract_hash",
+			"input_normalized", "facts", "determinism", "source", "warnings", "result_hash"},
+		"properties": map[string]any{
+			"status":           map[string]any{"const": "completed", "description": "always completed for a successful call"},
+			"tool":             map[string]any{"const": c.Tool, "description": "the tool name"},
+			"contract_id":      map[string]any{"const": c.ContractID, "description": "the contract's id"},
+			"contract_version": map[string]any{"const": c.ContractVersion, "description": "the contract's semantic version"},
+			"contract_hash":    withDesc(hex64, "SHA-256 of the contract's twelve hashed keys; equal to the catalogue's"),
+			"input_normalized": map[string]any{"type": "object", "description": "the arguments after schema defaults, redacted fields replaced by {sha256, utf8_bytes}"},
+			"facts":            facts,
+			"determinism":      map[string]any{"const": c.Determinism, "description": "input_only, source_versioned or library_pinned"},
+			"source": map[string]any{
+				"type":                 "object",
+				"description":          "what produced the facts",
+				"additionalProperties": false,
+				"required":             []any{"kind", "name", "version", "as_of"},
+				"properties": map[string]any{
+					"kind":    map[string]any{"type": "string", "description": "e.g. go_stdlib, library, iana_tzdata"},
+					"name":    map[string]any{"type": "string", "description": "package or data set"},
+					"version": map[string]any{"type": "string", "description": "the exact version that produced the facts"},
+					"as_of":   asOf,
+				},
+			},
+			"warnings": map[string]any{
+				"type":        "array",
+				"description": "notes about the result, e.g. a rounded projection; empty when none",
+				"items": map[string]any{
+					"type": "object", "additionalProperties": false, "required": []any{"code", "message"},
+					"properties": map[string]any{
+						"code":    map[string]any{"type": "string"},
+						"message": map[string]any{"type": "string"},
+					},
+				},
+			},
+			"result_hash": withDesc(hex64, "SHA-256 of canonical {contract_hash, input_normalized, facts}; cite it"),
+		},
+	}
+	errBody := map[string]any{
+		"type":                 "object",
+		"title":                "error",
+		"description":          "The body of a tool-level error (isError true), the same as /invoke's.",
+		"additionalProperties": false,
+		"required":             []any{"error", "error_code", "tool"},
+		"properties": map[string]any{
+			"error":      map[string]any{"type": "string", "description": "human-readable message"},
+			"error_code": map[string]any{"type": "string", "description": "input_schema_invalid, tool_execution_error, cost_limit_exceeded, timeout, tool_disabled, ..."},
+			"tool":       map[string]any{"type": "string"},
+			"reason":     map[string]any{"type": "string", "description": "machine reason, e.g. division_by_zero"},
+			"details": map[string]any{
+				"type": "array", "description": "schema violations: JSON Pointer path, keyword, message",
+				"items": map[string]any{
+					"type": "object", "required": []any{"path", "keyword", "message"},
+					"properties": map[string]any{
+						"path":    map[string]any{"type": "string"},
+						"keyword": map[string]any{"type": "string"},
+						"message": map[string]any{"type": "string"},
+					},
+				},
+			},
+		},
+	}
+	return map[string]any{
+		"type":        "object",
+		"description": "structuredContent: the evidence envelope of a successful call, or the error body of an isError result.",
+		"anyOf":       []any{envelope, errBody},
+	}
+}
+
+func withDesc(s map[string]any, d string) map[string]any {
+	out := make(map[string]any, len(s)+1)
+	for k, v := range s {
+		out[k] = v
+	}
+	out["description"] = d
+	return out
+}
+
+// rebaseRefs copies a schema, rewriting local references ("#", "#/...") so they
+// keep pointing into it once it is embedded at base in a larger document.
+// Schemas with their own $id are embedded resources and left alone.
+func rebaseRefs(v any, base string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if k == "$ref" {
+				if s, ok := e.(string); ok && (s == "#" || strings.HasPrefix(s, "#/")) {
+					out[k] = base + strings.TrimPrefix(s, "#")
+					continue
+				}
+			}
+			out[k] = rebaseRefs(e, base)
+		}
+		if _, has := x["$id"]; has {
+			return x
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = rebaseRefs(e, base)
+		}
+		return out
+	}
+	return v
+}
+
+// minLevel drops records below a level (the SDK logs every connection at info,
+// and stateless HTTP makes one per request).
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+func (h minLevel) WithAttrs(a []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(a), h.min}
+}
+func (h minLevel) WithGroup(n string) slog.Handler { return minLevel{h.Handler.WithGroup(n), h.min} }
+
+// mcpRequestIDHeader carries the router's request id into the MCP handlers (the
+// SDK hands handlers the HTTP request's header, not its context).
+const mcpRequestIDHeader = "X-Request-Id"

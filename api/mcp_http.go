@@ -1,0 +1,181 @@
+package api
+
+import (
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpMount is the MCP surface on the HTTP router: /mcp (Streamable HTTP,
+// stateless) and /mcp/sse (the 2024-11-05 HTTP+SSE transport).
+type mcpMount struct {
+	srv     *Server
+	surface *mcpSurface
+	hosts   hostPolicy
+}
+
+// mountMCP mounts /mcp and /mcp/sse on r; settings missing from Options.MCP
+// come from Options (logger, call timeout, body limit, version).
+func (s *Server) mountMCP(r chi.Router) {
+	o := *s.opts.MCP
+	if o.Logger == nil {
+		o.Logger = s.log
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = s.opts.CallTimeout
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = s.opts.MaxBodyBytes
+	}
+	if o.Version == "" {
+		o.Version = s.opts.Version
+	}
+	m := &mcpMount{srv: s, surface: newMCPSurface(s.reg, o), hosts: newHostPolicy(o.AllowedHosts)}
+	s.mcp = m
+	getServer := func(*http.Request) *mcp.Server { return m.surface.server }
+	// The SDK's own localhost protection only applies when the listener is on
+	// loopback and knows nothing of --allowed-hosts; guard does both checks for
+	// every listener, so the SDK's is turned off.
+	streamable := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		Stateless:                  true,
+		JSONResponse:               true,
+		Logger:                     slog.New(minLevel{o.Logger.Handler(), slog.LevelWarn}),
+		DisableLocalhostProtection: true,
+		MaxRequestBodyBytes:        o.MaxBodyBytes,
+	})
+	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{
+		DisableLocalhostProtection: true,
+		MaxRequestBodyBytes:        o.MaxBodyBytes,
+	})
+	r.Handle("/mcp", m.guard(streamable))
+	r.Handle("/mcp/sse", m.guard(longLived(sse)))
+}
+
+// closeMCP ends every open MCP session (SSE streams), so that a graceful
+// shutdown is not held up by hanging GETs.
+func (s *Server) closeMCP() {
+	if s.mcp == nil {
+		return
+	}
+	for ss := range s.mcp.surface.server.Sessions() {
+		_ = ss.Close()
+	}
+}
+
+// guard refuses requests whose Host or Origin is not allowed (DNS-rebinding
+// protection; 403 forbidden) and new requests while draining (503), and passes
+// the request id on to the MCP handlers.
+func (m *mcpMount) guard(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !m.hosts.allowed(r.Host) {
+			writeError(w, newError(CodeForbidden, "host "+quoteShort(r.Host)+" is not allowed for MCP (configure --allowed-hosts)"), false)
+			return
+		}
+		if origin := r.Header.Get("Origin"); origin != "" && !m.hosts.allowedOrigin(origin) {
+			writeError(w, newError(CodeForbidden, "origin "+quoteShort(origin)+" is not allowed for MCP (configure --allowed-hosts)"), false)
+			return
+		}
+		if m.srv.draining.Load() {
+			writeError(w, newError(CodeShuttingDown, "the service is shutting down"), false)
+			return
+		}
+		r.Header.Set(mcpRequestIDHeader, requestID(r.Context()))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// longLived lifts the server's read and write deadlines for a GET that opens an
+// SSE stream: the stream lives as long as the session, far beyond the timeouts
+// meant for one request.
+func longLived(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			rc := http.NewResponseController(w)
+			_ = rc.SetReadDeadline(time.Time{})
+			_ = rc.SetWriteDeadline(time.Time{})
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func quoteShort(s string) string {
+	if len(s) > 100 {
+		s = s[:100]
+	}
+	return `"` + strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '"' {
+			return '?'
+		}
+		return r
+	}, s) + `"`
+}
+
+// hostPolicy decides which Host names the MCP transports accept: loopback
+// (localhost, 127.0.0.0/8, ::1) with any port, plus the configured names.
+type hostPolicy struct {
+	any       bool
+	names     map[string]bool // host, any port
+	hostPorts map[string]bool // host:port exactly
+}
+
+func newHostPolicy(allowed []string) hostPolicy {
+	p := hostPolicy{names: map[string]bool{}, hostPorts: map[string]bool{}}
+	for _, a := range allowed {
+		a = strings.ToLower(strings.TrimSpace(a))
+		switch {
+		case a == "":
+		case a == "*":
+			p.any = true
+		default:
+			if h, port, err := net.SplitHostPort(a); err == nil {
+				p.hostPorts[strings.TrimSuffix(h, ".")+":"+port] = true
+			} else {
+				p.names[strings.TrimSuffix(strings.Trim(a, "[]"), ".")] = true
+			}
+		}
+	}
+	return p
+}
+
+// allowed reports whether a Host header value (host or host:port) is allowed.
+func (p hostPolicy) allowed(hostport string) bool {
+	if p.any {
+		return true
+	}
+	host, port := hostport, ""
+	if h, pt, err := net.SplitHostPort(hostport); err == nil {
+		host, port = h, pt
+	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
+		host = hostport[1 : len(hostport)-1]
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if host == "" {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	return p.names[host] || (port != "" && p.hostPorts[host+":"+port])
+}
+
+// allowedOrigin checks an Origin header: its host must be allowed. "null" and
+// other opaque origins are refused.
+func (p hostPolicy) allowedOrigin(origin string) bool {
+	if p.any {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	return p.allowed(u.Host)
+}
