@@ -193,3 +193,48 @@ func FuzzCSVRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// FuzzYAML: the YAML entry point never panics or hangs; refused constructs are
+// refused whatever surrounds them; an accepted document is within the limits.
+func FuzzYAML(f *testing.F) {
+	for _, s := range []string{"a: 1\n", "- [1, {b: c}]\n", "a: &x 1\nb: *x\n", "!t x", "%YAML 1.2\n---\na: 1",
+		"a: |\n  x\n  y\n", "? k\n: v\n", "---\na: 1\n...\n", "a:\n- 1\n- - 2\n", "{a: [", "'x", "\"\\u00e9\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st, fd, err := validateYAML(context.Background(), s, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fd == nil && (st.Depth > 64 || st.Nodes > 10000 || st.Nodes < 1) {
+			t.Fatalf("stats %+v", st)
+		}
+		if fd != nil && fd.Code == "" {
+			t.Fatal("finding without code")
+		}
+	})
+}
+
+// FuzzXML: the XML entry point never panics; what it accepts has exactly one
+// root and is within the limits; a DOCTYPE anywhere is never accepted.
+func FuzzXML(f *testing.F) {
+	for _, s := range []string{"<a/>", "<a x='1'><b>t</b></a>", "<!DOCTYPE a><a/>", "<a>&x;</a>", "<a>&amp;&#65;</a>",
+		"<?xml version='1.0'?><a/>", "<a><![CDATA[x]]><!--c--></a>", "<a xmlns:xi='http://www.w3.org/2001/XInclude'><xi:include/></a>",
+		"<a/><b/>", "<a x='1' x='2'/>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		st, fd, err := validateXML(context.Background(), s, DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fd == nil {
+			if st.Depth < 1 || st.Depth > 64 || st.Nodes > 10000 {
+				t.Fatalf("stats %+v", st)
+			}
+			if strings.Contains(s, "<!DOCTYPE") && !strings.Contains(s, "<![CDATA[") && !strings.Contains(s, "<!--") && !strings.Contains(s, "<?") {
+				t.Fatalf("accepted a DOCTYPE: %q", s)
+			}
+		}
+	})
+}

@@ -83,12 +83,7 @@ func validateXML(ctx context.Context, src string, lim Limits) (Stats, *Finding, 
 				return Stats{}, at(start, CodeXIncludeRefused, "XInclude elements are refused"), nil
 			}
 			stats.Nodes++
-			for i, a := range t.Attr {
-				for _, b := range t.Attr[:i] {
-					if a.Name == b.Name {
-						return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: duplicate attribute"), nil
-					}
-				}
+			for _, a := range t.Attr {
 				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
 					continue
 				}
@@ -96,6 +91,9 @@ func validateXML(ctx context.Context, src string, lim Limits) (Stats, *Finding, 
 			}
 			if stats.Nodes > lim.MaxNodes {
 				return Stats{}, at(start, CodeNodeLimit, "document has more than "+strconv.Itoa(lim.MaxNodes)+" elements and attributes"), nil
+			}
+			if hasDuplicateAttr(t.Attr) {
+				return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: duplicate attribute"), nil
 			}
 		case xml.EndElement:
 			stack = stack[:len(stack)-1]
@@ -109,6 +107,22 @@ func validateXML(ctx context.Context, src string, lim Limits) (Stats, *Finding, 
 		return Stats{}, at(int64(len(src)), CodeXMLSyntax, "XML syntax error: no element found"), nil
 	}
 	return stats, nil, nil
+}
+
+// hasDuplicateAttr reports a repeated attribute name (after namespace
+// resolution), which XML forbids and encoding/xml lets through.
+func hasDuplicateAttr(attrs []xml.Attr) bool {
+	if len(attrs) < 2 {
+		return false
+	}
+	seen := make(map[xml.Name]bool, len(attrs))
+	for _, a := range attrs {
+		if seen[a.Name] {
+			return true
+		}
+		seen[a.Name] = true
+	}
+	return false
 }
 
 // procInstAttr reads a pseudo-attribute of the XML declaration.
