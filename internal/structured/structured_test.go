@@ -251,3 +251,45 @@ func TestSchemaCacheConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleFull replays the golden oracle cases of the tool directly against
+// Validate (the tools package replays them again through the full execution
+// path); input-schema refusals are the tools package's business.
+func TestOracleFull(t *testing.T) {
+	raw, err := os.ReadFile("../../tools/testdata/structured_validate/oracle_full.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []struct {
+			Name string `json:"name"`
+			Args struct {
+				FormatName string  `json:"format_name"`
+				Payload    string  `json:"payload"`
+				SchemaJSON *string `json:"schema_json"`
+				CSVDialect *string `json:"csv_dialect"`
+			} `json:"args"`
+			Facts map[string]any `json:"facts"`
+		}
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range file.Cases {
+		if c.Facts == nil {
+			continue
+		}
+		n++
+		res := run(t, c.Args.FormatName, c.Args.Payload, c.Args.SchemaJSON, c.Args.CSVDialect)
+		b, _ := json.Marshal(res)
+		var got map[string]any
+		json.Unmarshal(b, &got)
+		if g, w := mustJSON(got), mustJSON(c.Facts); g != w {
+			t.Errorf("%s:\n got %s\nwant %s", c.Name, g, w)
+		}
+	}
+	if n < 500 {
+		t.Fatalf("only %d cases", n)
+	}
+}

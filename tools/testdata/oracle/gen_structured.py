@@ -397,7 +397,7 @@ def main():
         full.append({"name": name, "args": args, "facts": f})
 
     # JSON: valid documents in several layouts, and mutations of them.
-    for k in range(120):
+    for k in range(250):
         v = rand_value(rng.randint(0, 5))
         text = json.dumps(v, ensure_ascii=rng.random() < 0.5, indent=rng.choice([None, None, 1, 2]),
                           separators=rng.choice([None, (",", ":"), (", ", ": ")]))
@@ -438,7 +438,7 @@ def main():
 
     # YAML: snippets, plus dumps of random values in block and flow style.
     yaml_texts = list(YAML_SNIPPETS)
-    for _ in range(90):
+    for _ in range(150):
         v = rand_value(rng.randint(0, 4))
         yaml_texts.append(yaml.safe_dump(v, default_flow_style=rng.choice([False, True, None]), allow_unicode=rng.random() < 0.5))
     for k, text in enumerate(yaml_texts):
@@ -453,7 +453,7 @@ def main():
             partial.append(dict(name="yaml/%03d" % k, args=args, **f))
 
     # XML
-    xml_texts = list(XML_SNIPPETS) + [rand_xml(rng.randint(0, 4)) for _ in range(60)]
+    xml_texts = list(XML_SNIPPETS) + [rand_xml(rng.randint(0, 4)) for _ in range(120)]
     for k, text in enumerate(xml_texts):
         r = xml_case(text)
         if r is None:
@@ -466,7 +466,7 @@ def main():
             partial.append(dict(name="xml/%03d" % k, args=args, **f))
 
     # CSV
-    for k in range(80):
+    for k in range(150):
         dialect = rng.choice(list(DIALECTS))
         text = rand_csv(dialect)
         add_full("csv/%03d" % k, {"format_name": "csv", "payload": text, "csv_dialect": dialect}, csv_case(text, dialect))
