@@ -39,7 +39,7 @@ const (
 	MethodLinear         = "linear"
 	MethodQuadratic      = "quadratic_formula"
 	MethodFactorization  = "factorization"
-	MethodNumeric        = "factorization+real_root_isolation"
+	MethodNumeric        = "factorization+root_isolation"
 	MethodSymbolicLinear = "symbolic_linear"
 	MethodSymbolicQuad   = "symbolic_quadratic"
 )
@@ -93,7 +93,8 @@ func usedVars(p MPoly, n int) []bool {
 type numericRoot struct {
 	factor IPoly
 	index  int
-	value  *big.Float
+	value  *big.Float // real root
+	cvalue *cfloat    // non-real root
 }
 
 func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
@@ -161,7 +162,23 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 		for i := range numeric {
 			numeric[i].index = i
 		}
-		res.OmittedNonReal = h.deg() - len(numeric)
+		nonReal := h.deg() - len(numeric)
+		if nonReal%2 == 0 {
+			up, ok, err := nonRealRoots(ctx, h, nonReal/2)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				for _, z := range up {
+					conj := cfloat{z.re, new(big.Float).Neg(z.im)}
+					for _, w := range []cfloat{conj, z} {
+						numeric = append(numeric, numericRoot{factor: h, index: len(numeric), cvalue: &w})
+					}
+				}
+				nonReal = 0
+			}
+		}
+		res.OmittedNonReal = nonReal
 	}
 	slices.SortStableFunc(surds, func(a, b Surd) int { return cmpKey(a.sortKey(), b.sortKey()) })
 	for _, s := range surds {
@@ -172,12 +189,17 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 		res.Solutions = append(res.Solutions, Solution{Exact: s.String(), Decimal: s.Decimal(), IsReal: s.IsReal(), Form: form})
 	}
 	for _, nr := range numeric {
-		res.Solutions = append(res.Solutions, Solution{
-			Exact:   "CRootOf(" + upolyString(nr.factor, v) + ", " + itoa(nr.index) + ")",
-			Decimal: mpfString(roundMpf(nr.value), false),
-			IsReal:  true,
-			Form:    "root_of",
-		})
+		sol := Solution{
+			Exact:  "CRootOf(" + upolyString(nr.factor, v) + ", " + itoa(nr.index) + ")",
+			IsReal: nr.cvalue == nil,
+			Form:   "root_of",
+		}
+		if nr.cvalue == nil {
+			sol.Decimal = mpfString(roundMpf(nr.value), false)
+		} else {
+			sol.Decimal = complexString(roundMpf(nr.cvalue.re), roundMpf(nr.cvalue.im))
+		}
+		res.Solutions = append(res.Solutions, sol)
 	}
 	if res.Solutions == nil {
 		res.Solutions = []Solution{}

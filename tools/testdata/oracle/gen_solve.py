@@ -25,6 +25,8 @@ import os
 import random
 import sys
 
+import mpmath
+
 import sympy as sp
 from sympy.parsing.sympy_parser import (convert_xor, parse_expr, rationalize,
                                         standard_transformations)
@@ -85,17 +87,43 @@ def numeric_case(name, eq, var="x"):
     for f, _ in facs:
         if f.degree() <= 2:
             exact += [str(r) for r in sp.solve(f.as_expr(), x)]
-    nonexact_real = []
-    nonexact_nonreal = 0
-    for f, _ in facs:
-        if f.degree() >= 3:
-            rr = f.real_roots()
-            nonexact_real += [str(sp.N(r, 34)) for r in rr]
-            nonexact_nonreal += f.degree() - len(rr)
+    # roots of the irreducible factors of degree >= 3, in SymPy's CRootOf order over
+    # their product (real ascending, then non-real by real part, conjugate pairs)
+    rest = [f for f, _ in facs if f.degree() >= 3]
+    root_of = []
+    if rest:
+        prod = sp.Poly(sp.prod([f.as_expr() for f in rest]), x)
+        irreducible = len(rest) == 1
+        real = prod.real_roots()
+        for k, r in enumerate(real):
+            root_of.append({"decimal": str(sp.N(r, 34)), "is_real": True,
+                            "exact": str(sp.CRootOf(prod.as_expr(), k)) if irreducible and prod.degree() >= 5 else None})
+        # Non-real roots: SymPy's own 34-digit refinement of complex CRootOf takes minutes,
+        # so they come from mpmath.polyroots at 80 digits (error estimate checked), rounded
+        # by SymPy (str(sympy.N(value, 34))), in SymPy's CRootOf order: by real part, then
+        # imaginary part. A real part below 1e-60 is taken as exactly 0 (a root on the
+        # imaginary axis); such roots come in pairs +-r, so p(x) and p(-x) must then share
+        # a factor, which is asserted.
+        with mpmath.workdps(80):
+            rts, err = mpmath.polyroots([int(c) for c in prod.all_coeffs()], maxsteps=400, extraprec=400, error=True)
+            assert err < mpmath.mpf(10) ** -60, (eq, err)
+        nonreal = sorted([z for z in rts if abs(z.imag) > mpmath.mpf(10) ** -40],
+                         key=lambda z: (z.real, z.imag))
+        assert len(nonreal) + len(real) == prod.degree(), eq
+        even = sp.gcd(prod.as_expr(), prod.as_expr().subs(x, -x))
+        for j, z in enumerate(nonreal):
+            im = sp.Float(mpmath.nstr(z.imag, 80), 80)
+            if abs(z.real) < mpmath.mpf(10) ** -60:
+                assert sp.degree(even, x) > 0, eq
+                v = sp.I * im
+            else:
+                v = sp.Float(mpmath.nstr(z.real, 80), 80) + sp.I * im
+            k = len(real) + j
+            root_of.append({"decimal": str(sp.N(v, 34)), "is_real": False,
+                            "exact": "CRootOf(%s, %d)" % (prod.as_expr(), k) if irreducible and prod.degree() >= 5 else None})
     return {"name": name, "equation": eq, "variable": var, "degree": int(poly.degree()),
             "exact": sorted(exact), "real_decimals": [str(sp.N(r, 34)) for r in reals],
-            "root_of_real_decimals": sorted(nonexact_real, key=lambda s: sp.Float(s, 40)),
-            "nonreal_roots_omitted": nonexact_nonreal,
+            "root_of": root_of,
             "sympy_solution_count": len(sp.solve(expr, x))}
 
 
