@@ -3,6 +3,7 @@ package jmes
 import (
 	"math"
 	"math/big"
+	"math/bits"
 	"regexp"
 	"slices"
 	"sort"
@@ -177,10 +178,42 @@ func (in *interp) call(name string, args []any) (any, error) {
 			return nil, errorf(KindInvalidType, "%s() argument %d: expected %s, received %s", name, i+1, t, TypeName(a))
 		}
 	}
+	if err := in.work(name, args); err != nil {
+		return nil, err
+	}
 	return f.call(in, args)
 }
 
 func (in *interp) apply(e expref, v any) (any, error) { return in.eval(e.node, v) }
+
+// work charges a function's linear (or, for sorting, n log n) cost to the step
+// budget before it runs, and checks the context: a call on a large array is
+// many steps, not one.
+func (in *interp) work(name string, args []any) error {
+	w := 0
+	for _, a := range args {
+		switch x := a.(type) {
+		case []any:
+			w += len(x)
+		case string:
+			w += len(x) / 64
+		case *structured.Object:
+			w += x.Len()
+		}
+	}
+	switch name {
+	case "sort", "sort_by", "max", "min", "max_by", "min_by":
+		w *= bits.Len(uint(w))
+	}
+	if w == 0 {
+		return nil
+	}
+	in.steps += w
+	if in.lim.MaxSteps > 0 && in.steps > in.lim.MaxSteps {
+		return errorf(KindLimit, "evaluation exceeds %d steps", in.lim.MaxSteps)
+	}
+	return in.ctx.Err()
+}
 
 func negate(n number) number {
 	if n.IsInt() {

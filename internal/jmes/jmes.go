@@ -52,7 +52,7 @@ type Limits struct {
 }
 
 // DefaultLimits are the json_query limits.
-var DefaultLimits = Limits{MaxSteps: 5_000_000, MaxCells: 4_000_000}
+var DefaultLimits = Limits{MaxSteps: 20_000_000, MaxCells: 4_000_000}
 
 // MaxExpressionBytes bounds the expression text.
 const MaxExpressionBytes = 4096

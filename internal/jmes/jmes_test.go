@@ -151,3 +151,33 @@ func TestToGenericKeepsNumbers(t *testing.T) {
 		t.Errorf("got %s", b)
 	}
 }
+
+// TestFunctionWork: repeated sorts of a large array are charged n log n each
+// and stop at the step budget instead of running for seconds.
+func TestFunctionWork(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[0")
+	for i := 1; i < 200000; i++ {
+		b.WriteString(",1")
+	}
+	b.WriteString("]")
+	d, err := ParseInput(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	expr := "[" + strings.TrimSuffix(strings.Repeat("length(sort(@)),", 50), ",") + "]"
+	q, err := Compile(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = q.Search(context.Background(), d, DefaultLimits)
+	var je *Error
+	if !errors.As(err, &je) || je.Kind != KindLimit {
+		t.Fatalf("got %v, want limit", err)
+	}
+	// One sort of the same array is within the budget.
+	q1, _ := Compile("length(sort(@))")
+	if _, err := q1.Search(context.Background(), d, DefaultLimits); err != nil {
+		t.Fatalf("single sort: %v", err)
+	}
+}
