@@ -39,15 +39,6 @@ var aliases = map[string]Format{
 	"csv":  CSV,
 }
 
-// Aliases returns every accepted format spelling (canonical names and aliases).
-func Aliases() map[string]Format {
-	m := make(map[string]Format, len(aliases))
-	for k, v := range aliases {
-		m[k] = v
-	}
-	return m
-}
-
 // ParseFormat maps a format name or alias (case-insensitive, surrounding spaces
 // ignored) to its canonical Format.
 func ParseFormat(s string) (Format, bool) {
