@@ -57,7 +57,7 @@ func (s *Server) adminRoutes(r chi.Router) {
 	fileServer := http.StripPrefix("/admin/static/", http.FileServerFS(static))
 	r.Get("/admin/static/{file}", func(w http.ResponseWriter, r *http.Request) {
 		switch chi.URLParam(r, "file") {
-		case "admin.js", "admin.css":
+		case "admin.js", "admin.css", "favicon.svg":
 			w.Header().Set("X-Content-Type-Options", "nosniff")
 			w.Header().Set("Cache-Control", "no-cache")
 			fileServer.ServeHTTP(w, r)
