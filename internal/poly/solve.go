@@ -128,7 +128,7 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 	for _, r := range rationals {
 		h = divLinear(h, r)
 	}
-	var surds []Surd
+	var surds []exactRoot
 	for _, r := range rationals {
 		surds = append(surds, Surd{P: r})
 	}
@@ -141,7 +141,15 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 		quads, h = quadraticFactors(h)
 	}
 	for _, q := range quads {
-		surds = append(surds, quadraticRoots(q)...)
+		for _, r := range quadraticRoots(q) {
+			surds = append(surds, r)
+		}
+	}
+	// Irreducible biquadratic factors: nested square roots, as SymPy writes them.
+	if h.deg() >= 4 {
+		var bq []exactRoot
+		bq, h = biquadraticFactors(h)
+		surds = append(surds, bq...)
 	}
 	// 3. What remains has no rational roots and no quadratic factor we could
 	// find: isolate and refine its real roots.
@@ -180,13 +188,9 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 		}
 		res.OmittedNonReal = nonReal
 	}
-	slices.SortStableFunc(surds, func(a, b Surd) int { return cmpKey(a.sortKey(), b.sortKey()) })
+	slices.SortStableFunc(surds, func(a, b exactRoot) int { return cmpKey(a.sortKey(), b.sortKey()) })
 	for _, s := range surds {
-		form := "radical"
-		if s.isRational() {
-			form = "rational"
-		}
-		res.Solutions = append(res.Solutions, Solution{Exact: s.String(), Decimal: s.Decimal(), IsReal: s.IsReal(), Form: form})
+		res.Solutions = append(res.Solutions, Solution{Exact: s.String(), Decimal: s.Decimal(), IsReal: s.IsReal(), Form: s.form()})
 	}
 	for _, nr := range numeric {
 		sol := Solution{
@@ -365,20 +369,10 @@ func quadraticFactors(h IPoly) (quads []IPoly, rest IPoly) {
 			if used[i] || used[j] || rest.deg() < 4 {
 				continue
 			}
-			L, _ := new(big.Float).SetInt(rest.lc()).Float64()
-			s := (zs[i] + zs[j]) * complex(L, 0)
-			p := zs[i] * zs[j] * complex(L, 0)
-			if math.Abs(imag(s)) > 1e-6*(1+cmplx.Abs(s)) || math.Abs(imag(p)) > 1e-6*(1+cmplx.Abs(p)) {
+			cand, ok := intQuadratic(zs[i], zs[j], rest.lc())
+			if !ok {
 				continue
 			}
-			S, P := math.Round(real(s)), math.Round(real(p))
-			if math.Abs(real(s)-S) > 1e-6*(1+math.Abs(S)) || math.Abs(real(p)-P) > 1e-6*(1+math.Abs(P)) {
-				continue
-			}
-			if math.Abs(S) > 1<<62 || math.Abs(P) > 1<<62 {
-				continue
-			}
-			cand := IPoly{big.NewInt(int64(P)), big.NewInt(int64(-S)), new(big.Int).Set(rest.lc())}.primitive()
 			if q, ok := divExact(rest, cand); ok {
 				quads = append(quads, cand)
 				rest = q
@@ -392,6 +386,29 @@ func quadraticFactors(h IPoly) (quads []IPoly, rest IPoly) {
 	}
 	return quads, rest
 }
+
+// intQuadratic returns the primitive integer quadratic with roots z1, z2
+// when L·(z1+z2) and L·z1·z2 are (numerically) integers, L the leading
+// coefficient of the polynomial they are roots of (any integer factor's
+// leading coefficient divides L, so these are integers for a true factor).
+func intQuadratic(z1, z2 complex128, lc *big.Int) (IPoly, bool) {
+	L, _ := new(big.Float).SetInt(lc).Float64()
+	s := (z1 + z2) * complex(L, 0)
+	p := z1 * z2 * complex(L, 0)
+	if math.Abs(imag(s)) > 1e-6*(1+cmplx.Abs(s)) || math.Abs(imag(p)) > 1e-6*(1+cmplx.Abs(p)) {
+		return nil, false
+	}
+	S, P := math.Round(real(s)), math.Round(real(p))
+	if math.Abs(real(s)-S) > 1e-6*(1+math.Abs(S)) || math.Abs(real(p)-P) > 1e-6*(1+math.Abs(P)) {
+		return nil, false
+	}
+	if math.Abs(S) > 1<<62 || math.Abs(P) > 1<<62 {
+		return nil, false
+	}
+	return IPoly{big.NewInt(int64(P)), big.NewInt(int64(-S)), new(big.Int).Set(lc)}.primitive(), true
+}
+
+func cabs(z complex128) float64 { return cmplx.Abs(z) }
 
 // aberth approximates all complex roots (Aberth–Ehrlich iteration in
 // complex128). ok is false when the coefficients do not fit or it fails.

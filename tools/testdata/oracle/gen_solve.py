@@ -61,7 +61,7 @@ def exact_case(name, eq, var="x"):
     deg = poly.degree()
     _, facs = poly.factor_list()
     maxdeg = max([f.degree() for f, _ in facs] or [0])
-    assert maxdeg <= 2, (eq, facs)
+    assert all(f.degree() <= 2 or nested_biquadratic(f) for f, _ in facs), (eq, facs)
     sols = sp.solve(expr, x)
     out = []
     for r in sols:
@@ -74,22 +74,32 @@ def exact_case(name, eq, var="x"):
     return {"name": name, "args": {"equation": eq, "variable": var}, "facts": facts}
 
 
+def nested_biquadratic(f):
+    """An irreducible a*x**4 + b*x**2 + c, b != 0, with b**2 - 4*a*c > 0 not a square:
+    SymPy writes its roots as +-sqrt(Y) / +-I*sqrt(-Y) with Y a real quadratic surd."""
+    if f.degree() != 4:
+        return False
+    a, c3, b, c1, c = f.all_coeffs()
+    disc = b * b - 4 * a * c
+    return c3 == 0 and c1 == 0 and b != 0 and disc > 0 and not sp.sqrt(disc).is_Rational
+
+
 def numeric_case(name, eq, var="x"):
     expr = parse(eq, var)
     x = sp.Symbol(var)
     poly = sp.Poly(expr, x)
     _, facs = poly.factor_list()
-    assert max(f.degree() for f, _ in facs) >= 3, (eq, facs)
+    assert any(f.degree() >= 3 and not nested_biquadratic(f) for f, _ in facs), (eq, facs)
     sqf = sp.Poly(sp.prod([f.as_expr() for f, _ in facs]), x)
     reals = sorted(set(sqf.real_roots()), key=lambda r: sp.N(r, 60))
     # roots SymPy gives as rationals or quadratic surds (irreducible factors of degree <= 2)
     exact = []
     for f, _ in facs:
-        if f.degree() <= 2:
+        if f.degree() <= 2 or nested_biquadratic(f):
             exact += [str(r) for r in sp.solve(f.as_expr(), x)]
     # roots of the irreducible factors of degree >= 3, in SymPy's CRootOf order over
     # their product (real ascending, then non-real by real part, conjugate pairs)
-    rest = [f for f, _ in facs if f.degree() >= 3]
+    rest = [f for f, _ in facs if f.degree() >= 3 and not nested_biquadratic(f)]
     root_of = []
     if rest:
         prod = sp.Poly(sp.prod([f.as_expr() for f in rest]), x)
@@ -283,6 +293,19 @@ def main():
             p2 += 1
         e = sp.expand((x**2 - p1) * (x**2 - p2))
         add_exact("biquadratic_%02d" % i, poly_str(sp.Poly(e, x).all_coeffs()) + " = 0")
+    # Irreducible biquadratics: nested square roots.
+    for eq in ["x**4 - 10*x**2 + 1 = 0", "x**4 - 2*x**2 - 1 = 0", "x**4 - 8*x**2 + 8 = 0", "x**4 + 6*x**2 + 7 = 0",
+               "2*x**4 - 6*x**2 + 1 = 0", "9*x**4 - 12*x**2 + 2 = 0", "(x - 1)*(x**4 - 2*x**2 - 1) = 0",
+               "x**4 - 3*x**2 - 3 = 0", "(x**2 + 1)*(x**4 - 4*x**2 + 2) = 0"]:
+        add_exact("nested_biquadratic_%02d" % len(exact), eq)
+    for i in range(30):
+        x = sp.Symbol("x")
+        a, b, c = rng.randint(1, 6), rng.choice([-1, 1]) * rng.randint(1, 12), rng.randint(-9, 9)
+        p = sp.Poly(a * x**4 + b * x**2 + c, x)
+        _, facs = p.factor_list()
+        if not (len(facs) == 1 and nested_biquadratic(facs[0][0])):
+            continue
+        add_exact("nested_biquadratic_random_%02d" % i, poly_str(p.all_coeffs()) + " = 0")
     # Quartics that are products of two quadratics.
     for i in range(15):
         x = sp.Symbol("x")
@@ -302,7 +325,7 @@ def main():
         num_seen.add(eq)
         numeric.append(numeric_case(name, eq))
     for eq in ["x**3 - 2 = 0", "x**3 - x - 1 = 0", "x**5 - x - 1 = 0", "x**3 - 3*x + 1 = 0",
-               "x**4 - 10*x**2 + 1 = 0", "x**4 + 1 = 0", "x**4 - 2 = 0", "x**5 - 5*x + 12 = 0",
+               "(x**4 - 10*x**2 + 1)*(x**3 - 3) = 0", "x**4 + 1 = 0", "x**4 - 2 = 0", "x**5 - 5*x + 12 = 0",
                "(x**2 + 1)*(x**3 - x - 1) = 0", "(x - 5)*(x**3 - 2)*(x**2 + x + 1) = 0",
                "x**7 - 3*x**5 + x - 1 = 0", "x**6 - 2*x**3 - 1 = 0", "2*x**3 + 0.5*x - 7 = 0",
                "x**9 - 9*x**7 + 27*x**5 - 30*x**3 + 9*x - 1 = 0", "(x**3 - 2)**2 = 0",
