@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -93,8 +94,8 @@ func (s *Server) routes() chi.Router {
 		s.mountMCP(r)
 	}
 	if s.opts.Downloads != nil {
-		r.Method(http.MethodGet, "/downloads/*", s.opts.Downloads)
-		r.Method(http.MethodHead, "/downloads/*", s.opts.Downloads)
+		r.Method(http.MethodGet, "/downloads/{filename}", s.opts.Downloads)
+		r.Method(http.MethodHead, "/downloads/{filename}", s.opts.Downloads)
 	}
 	return r
 }
@@ -127,7 +128,7 @@ func (s *Server) invoke(legacy bool) http.HandlerFunc {
 			writeError(w, e, legacy)
 			return
 		}
-		writeJSON(w, http.StatusOK, ResponseBody(resp))
+		writeResponse(w, resp)
 	}
 }
 
@@ -242,6 +243,29 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// writeResponse writes the /invoke success body: byte for byte what
+// writeJSON(w, 200, ResponseBody(resp)) writes, but in one pass into a pooled
+// buffer, reusing the canonical bytes of input and facts that the result hash
+// was computed from (keys "result" < "structured_result" < "tool").
+func writeResponse(w http.ResponseWriter, resp *tools.Response) {
+	buf := evidence.GetBuffer()
+	defer evidence.PutBuffer(buf)
+	b, _ := evidence.AppendCanonical(append((*buf)[:0], `{"result":`...), resp.Result)
+	b, err := resp.Envelope.AppendCanonical(append(b, `,"structured_result":`...))
+	if err != nil {
+		writeJSON(w, http.StatusOK, ResponseBody(resp))
+		return
+	}
+	b, _ = evidence.AppendCanonical(append(b, `,"tool":`...), resp.Tool)
+	b = append(b, '}')
+	*buf = b
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(b)
 }
 
