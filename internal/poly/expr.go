@@ -194,7 +194,7 @@ func (s Surd) Decimal() string {
 		}
 		return mpfString(ratMpf(s.P), false)
 	}
-	const prec = 400
+	prec := s.workPrec()
 	ad := new(big.Float).SetPrec(prec).SetInt(new(big.Int).Abs(s.D))
 	ad.Sqrt(ad)
 	t := new(big.Float).SetPrec(prec).SetRat(s.Q)
@@ -209,6 +209,17 @@ func (s Surd) Decimal() string {
 		re = ratMpf(s.P)
 	}
 	return complexString(re, roundMpf(t))
+}
+
+// workPrec is a working precision that survives the cancellation in
+// P + Q*sqrt(D): |P² − Q²D| ≥ 1/den², so the result is at most about
+// 2·(bits of P, Q, D) below the terms' magnitude.
+func (s Surd) workPrec() uint {
+	b := s.P.Num().BitLen() + s.P.Denom().BitLen() + s.D.BitLen()
+	if s.Q != nil {
+		b += s.Q.Num().BitLen() + s.Q.Denom().BitLen()
+	}
+	return uint(320 + 2*b)
 }
 
 // IsReal reports whether the value is real.

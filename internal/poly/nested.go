@@ -35,7 +35,7 @@ func (n Nested) positive() bool {
 }
 
 func (s Surd) floatValue() *big.Float {
-	const prec = 400
+	prec := s.workPrec()
 	t := new(big.Float).SetPrec(prec).SetInt(s.D)
 	t.Sqrt(t)
 	t.Mul(t, new(big.Float).SetPrec(prec).SetRat(s.Q))

@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Limits bound the work one call may do; every limit is checked before the
@@ -263,7 +264,8 @@ func tokenize(s string) ([]token, error) {
 			toks = append(toks, token{tOp, string(c), i})
 			i++
 		default:
-			return nil, fail("invalid_syntax", "unexpected character %q at offset %d", rune(c), i)
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			return nil, fail("invalid_syntax", "unexpected character %q at offset %d", r, i)
 		}
 	}
 	toks = append(toks, token{tEOF, "", len(s)})
