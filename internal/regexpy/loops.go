@@ -12,9 +12,9 @@ import "regexp/syntax"
 // To keep CPython's captures, every repeat whose body can match empty and holds a
 // capture group is rewritten before compilation:
 //
-//	x*      ->  RESET_k (MARK_k x)*
-//	x+      ->  RESET_k x (MARK_k x)*
-//	x{m,n}  ->  RESET_k x...x (MARK_k x (MARK_k x ...)?)?
+//	x*      ->  RESET_k (MARK_k x)* RESET_k
+//	x+      ->  RESET_k x (MARK_k x)* RESET_k
+//	x{m,n}  ->  RESET_k x...x (MARK_k x (MARK_k x ...)?)? RESET_k
 //
 // RESET_k and MARK_k are empty capture groups the VM interprets: RESET_k clears
 // loop k's flag, MARK_k kills the thread when the flag is set (an optional
@@ -22,9 +22,14 @@ import "regexp/syntax"
 // character clears every flag. The VM then deduplicates threads by (pc, flags), so
 // the empty iteration survives with CPython's priority.
 
-// maxLoops bounds the instrumented loops (one flag bit each); further loops keep
-// plain RE2 capture semantics.
-const maxLoops = 48
+// maxLoops bounds the instrumented loops (one flag bit each) and maxLoopDepth
+// their nesting: a thread's flags are a subset of the instrumented loops around
+// its instruction, so each instruction has at most 2^maxLoopDepth states per
+// position. Further loops keep plain RE2 capture semantics.
+const (
+	maxLoops     = 48
+	maxLoopDepth = 3
+)
 
 type loopRewriter struct {
 	nextCap  int
@@ -86,24 +91,32 @@ func concat(subs ...*syntax.Regexp) *syntax.Regexp {
 	return &syntax.Regexp{Op: syntax.OpConcat, Sub: subs}
 }
 
-func (lr *loopRewriter) rewrite(re *syntax.Regexp) *syntax.Regexp {
-	for i, s := range re.Sub {
-		re.Sub[i] = lr.rewrite(s)
-	}
+func isLoop(re *syntax.Regexp) bool {
 	switch re.Op {
-	case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat:
-	default:
+	case syntax.OpStar, syntax.OpPlus:
+		return true
+	case syntax.OpRepeat:
+		return re.Max != 0
+	}
+	return false
+}
+
+// rewrite instruments loops top-down; depth counts instrumented loops around re.
+func (lr *loopRewriter) rewrite(re *syntax.Regexp, depth int) *syntax.Regexp {
+	instrument := isLoop(re) && depth < maxLoopDepth && lr.loops < maxLoops &&
+		nullable(re.Sub[0]) && lr.hasUserCapture(re.Sub[0])
+	k := lr.loops
+	if instrument {
+		lr.loops++
+		depth++
+	}
+	for i, s := range re.Sub {
+		re.Sub[i] = lr.rewrite(s, depth)
+	}
+	if !instrument {
 		return re
 	}
 	x := re.Sub[0]
-	if lr.loops >= maxLoops || !nullable(x) || !lr.hasUserCapture(x) {
-		return re
-	}
-	if re.Op == syntax.OpRepeat && re.Max == 0 {
-		return re
-	}
-	k := lr.loops
-	lr.loops++
 	lazy := re.Flags & syntax.NonGreedy
 	iter := func() *syntax.Regexp { return concat(lr.marker(assertLoopMark, k), x) }
 	out := []*syntax.Regexp{lr.marker(assertLoopReset, k)}
@@ -130,5 +143,8 @@ func (lr *loopRewriter) rewrite(re *syntax.Regexp) *syntax.Regexp {
 			out = append(out, opt)
 		}
 	}
+	// Leaving the loop clears its flag: it can only matter again after a new
+	// RESET, so states that differ only in it are merged.
+	out = append(out, lr.marker(assertLoopReset, k))
 	return concat(out...)
 }

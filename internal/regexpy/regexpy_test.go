@@ -131,7 +131,8 @@ func TestFlagsArgument(t *testing.T) {
 func FuzzCompile(f *testing.F) {
 	for _, s := range []string{`\d+`, `(?P<a>x)|(?P<b>y)`, `(?i)straße`, `[^\W\d]+`, `(a+)+$`, `(?x) a # c`,
 		`\bé`, `a{,2}`, `[]a-]`, `(?<=x)`, `\1`, `(?#c)`, `x{1001}`, `(?a:\w)`, `$`, `(|a)*`, `[\d-z]`, `\N{X}`,
-		`(?(1)a|b)`, `\U0001F600`, `[\0-\377]`, `(?-i:a)`, `((((`, `a**`} {
+		`(?(1)a|b)`, `\U0001F600`, `[\0-\377]`, `(?-i:a)`, `((((`, `a**`, `(a*)+b`, `(?:(a)|b*)*`, `(a|){2,5}`,
+		`((a*)*)*`, `(a*?){3,}`} {
 		for _, fl := range []string{"", "i", "ms"} {
 			f.Add(s, fl, "a1 b22\nc333 é_ aaab")
 		}

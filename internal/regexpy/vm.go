@@ -117,7 +117,7 @@ func compile(pattern, flags string) (*Regexp, error) {
 	for _, c := range t.groupCap[1:] {
 		lr.userCaps[c] = true
 	}
-	re = lr.rewrite(re)
+	re = lr.rewrite(re, 0)
 	prog, err := syntax.Compile(re.Simplify())
 	if err != nil {
 		return nil, fmt.Errorf("regexpy: compile: %w", err)
@@ -252,6 +252,7 @@ type machine struct {
 	q0, q1 *queue
 	pool   []*thread
 	steps  int64
+	over   bool // the step budget ran out inside add
 	// scratch and matchBuf are reused by every search of one FindAll call.
 	scratch  []int
 	matchBuf []int
@@ -332,6 +333,10 @@ func (m *machine) add(q *queue, pc uint32, pos int, cap []int, mask uint64) {
 	switch inst.Op {
 	case syntax.InstMatch, syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
 		consuming = true
+	}
+	if m.lim.MaxSteps > 0 && m.steps > m.lim.MaxSteps {
+		m.over = true // search reports it; stop exploring
+		return
 	}
 	if m.re.loops && !consuming {
 		key := mask<<16 | uint64(pc)
@@ -425,7 +430,7 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 	scratch := m.scratch
 	n := len(m.text)
 	for pos := start; ; pos++ {
-		if (pos-start)&1023 == 0 {
+		if m.over || (pos-start)&1023 == 0 {
 			if err := m.ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -493,6 +498,9 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 		}
 	}
 	m.clear(clist)
+	if m.over {
+		return nil, &CostError{Msg: fmt.Sprintf("matching needs more than %d steps", m.lim.MaxSteps)}
+	}
 	return matched, nil
 }
 
