@@ -21,15 +21,22 @@ const XIncludeNS = "http://www.w3.org/2001/XInclude"
 // declarations excluded), xml_syntax (including a missing, repeated or
 // trailing-text root element).
 func validateXML(ctx context.Context, src string, lim Limits) (Stats, *Finding, error) {
-	d := xml.NewDecoder(strings.NewReader(src))
+	// A UTF-8 byte order mark is allowed before the document (as expat and
+	// ElementTree accept it); positions still count it.
+	skip := 0
+	if strings.HasPrefix(src, "\ufeff") {
+		skip = len("\ufeff")
+	}
+	d := xml.NewDecoder(strings.NewReader(src[skip:]))
 	d.Strict = true
 	d.Entity = nil
 	d.CharsetReader = nil // non-UTF-8 encodings are refused as syntax errors
 	var stats Stats
 	var stack []string
 	roots := 0
+	var scopes []map[string]bool // namespace URIs declared on the open elements
 	at := func(off int64, code, msg string) *Finding {
-		l, c := LineCol(src, int(off))
+		l, c := LineCol(src, int(off)+skip)
 		f := &Finding{Code: code, Message: msg, Line: &l, Column: &c}
 		if len(stack) > 0 {
 			f.Path = ptr("/" + strings.Join(stack, "/"))
@@ -44,17 +51,23 @@ func validateXML(ctx context.Context, src string, lim Limits) (Stats, *Finding, 
 		}
 		start := d.InputOffset()
 		tok, err := d.Token()
+		if err == nil {
+			if _, isEnd := tok.(xml.EndElement); isEnd && len(scopes) > 0 {
+				scopes = scopes[:len(scopes)-1]
+			}
+		}
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return Stats{}, xmlError(src, d, err, stack), nil
+			return Stats{}, xmlError(src, skip, d, err, stack), nil
 		}
 		switch t := tok.(type) {
 		case xml.Directive:
 			return Stats{}, at(start, CodeXMLDTDRefused, "DTDs and other <!...> declarations are refused"), nil
 		case xml.ProcInst:
 			if t.Target == "xml" && start != 0 {
+				// Only the BOM may precede the declaration.
 				return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: the XML declaration must come first"), nil
 			}
 			if t.Target != "xml" && strings.EqualFold(t.Target, "xml") {
@@ -76,6 +89,16 @@ func validateXML(ctx context.Context, src string, lim Limits) (Stats, *Finding, 
 				return Stats{}, at(start, CodeDepthLimit, "nesting deeper than "+strconv.Itoa(lim.MaxDepth)+" levels"), nil
 			}
 			stack = append(stack, t.Name.Local)
+			declared := map[string]bool{}
+			for _, a := range t.Attr {
+				if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+					declared[a.Value] = true
+				}
+			}
+			scopes = append(scopes, declared)
+			if unboundPrefix(t, scopes) {
+				return Stats{}, at(start, CodeXMLSyntax, "XML syntax error: unbound namespace prefix"), nil
+			}
 			if len(stack) > stats.Depth {
 				stats.Depth = len(stack)
 			}
@@ -104,9 +127,41 @@ func validateXML(ctx context.Context, src string, lim Limits) (Stats, *Finding, 
 		}
 	}
 	if roots == 0 {
-		return Stats{}, at(int64(len(src)), CodeXMLSyntax, "XML syntax error: no element found"), nil
+		return Stats{}, at(int64(len(src)-skip), CodeXMLSyntax, "XML syntax error: no element found"), nil
 	}
 	return stats, nil, nil
+}
+
+const xmlNamespaceURI = "http://www.w3.org/XML/1998/namespace"
+
+// unboundPrefix reports an element or attribute prefix that no enclosing
+// xmlns:prefix declares. encoding/xml leaves an unbound prefix untranslated, so
+// a name space that is not a URI declared in scope is unbound (namespace
+// well-formedness, as expat and ElementTree enforce it).
+func unboundPrefix(t xml.StartElement, scopes []map[string]bool) bool {
+	bound := func(space string) bool {
+		if space == "" || space == xmlNamespaceURI {
+			return true
+		}
+		for i := len(scopes) - 1; i >= 0; i-- {
+			if scopes[i][space] {
+				return true
+			}
+		}
+		return false
+	}
+	if !bound(t.Name.Space) {
+		return true
+	}
+	for _, a := range t.Attr {
+		if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+			continue
+		}
+		if !bound(a.Name.Space) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasDuplicateAttr reports a repeated attribute name (after namespace
@@ -148,8 +203,8 @@ func procInstAttr(inst, name string) string {
 
 // xmlError turns a decoder error into a finding, separating refused entity
 // references from plain syntax errors.
-func xmlError(src string, d *xml.Decoder, err error, stack []string) *Finding {
-	off := int(d.InputOffset())
+func xmlError(src string, skip int, d *xml.Decoder, err error, stack []string) *Finding {
+	off := int(d.InputOffset()) + skip
 	f := &Finding{Code: CodeXMLSyntax, Message: "XML syntax error"}
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {

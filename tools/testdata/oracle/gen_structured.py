@@ -259,8 +259,16 @@ YAML_SNIPPETS = [
 
 # ---------------------------------------------------------------- XML
 
+XML_DECL = re.compile(r"""^\ufeff?<\?xml\s+version\s*=\s*(["'])([^"']*)\1(?:\s+encoding\s*=\s*(["'])([^"']*)\3)?""")
+
+
 def xml_case(text):
-    """("full", facts) | ("partial", summary)."""
+    """("full", facts) | ("partial", summary). By the contract, XML 1.0 in
+    UTF-8 only: other versions or encodings are xml_syntax findings (expat
+    would accept them)."""
+    m = XML_DECL.match(text)
+    if m and (m.group(2) != "1.0" or (m.group(4) and m.group(4).lower() != "utf-8")):
+        return "partial", {"valid": False, "code": "xml_syntax"}
     p = xml.parsers.expat.ParserCreate(namespace_separator=" ")
     stack, st = [], {"depth": 0, "nodes": 0}
     found = []
@@ -328,6 +336,11 @@ XML_SNIPPETS = [
     "<r><x:include xmlns:x=\"http://www.w3.org/2001/XInclude\" href=\"a.xml\"/></r>",
     "<a><b></a>", "<a>", "", "text", "<a/><b/>", "<a/>trailing", "<a x=1/>", "<a x=\"1\" x=\"2\"/>", "<1a/>",
     "<a><b/></b></a>", "<a>&#0;</a>", "<a>&#xZZ;</a>",
+    "\ufeff<a/>", "<?xml version=\"1.1\"?><a/>", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>",
+    " <?xml version=\"1.0\"?><a/>", "<a>]]></a>", "<!-- c --><a/><!-- d -->", "<a/><?pi x?>", "<?pi x?><a/>",
+    "<a>\x01</a>", "<a:b xmlns:a=\"urn:a\"/>", "<a:b/>", "<a xml:lang=\"en\"/>", "<a b=\"<\"/>", "<a b=\"x'y\"/>",
+    "<a>\r\n</a>", "<_a-b.c/>", "<a\u00e9/>", "<a/>\n\n", "<?xml version=\"1.0\" standalone=\"yes\"?><a/>",
+    "<a><!----></a>", "<a><!-- -- --></a>", "<?xml version='1.0'?>\n<a/>", "<a x='1'/ >", "<a></a >",
 ]
 
 
