@@ -131,13 +131,13 @@ func refineRoot(ctx context.Context, g IPoly, iv interval) (*refined, error) {
 	ml, mh, e := new(big.Int).Set(iv.ml), new(big.Int).Set(iv.mh), iv.e
 	sl := g.signAt(ml, pow2(e))
 	lcBits := new(big.Int).Abs(g.lc()).BitLen()
-	// Phase 1: bisection until the interval is relatively narrow (2^-64).
+	// Phase 1: bisection until the interval is relatively narrow (2^-24).
 	width := new(big.Int)
 	steps := 0
 	for {
 		width.Sub(mh, ml)
 		lo := minAbs(ml, mh)
-		if lo.Sign() > 0 && lo.BitLen()-width.BitLen() >= 64 {
+		if lo.Sign() > 0 && lo.BitLen()-width.BitLen() >= 24 {
 			break
 		}
 		if err := bisect(ctx, g, &ml, &mh, &e, &sl, &steps); err != nil {
@@ -158,7 +158,7 @@ func refineRoot(ctx context.Context, g IPoly, iv interval) (*refined, error) {
 	}
 	x := new(big.Float).SetPrec(prec).Set(mid)
 	d := g.deriv()
-	for it := 0; it < 12; it++ {
+	for it := 0; it < 20; it++ {
 		fx := evalFloat(g, x, prec)
 		dx := evalFloat(d, x, prec)
 		if dx.Sign() == 0 {
