@@ -198,7 +198,7 @@ func FuzzCSVRoundTrip(f *testing.F) {
 // refused whatever surrounds them; an accepted document is within the limits.
 func FuzzYAML(f *testing.F) {
 	for _, s := range []string{"a: 1\n", "- [1, {b: c}]\n", "a: &x 1\nb: *x\n", "!t x", "%YAML 1.2\n---\na: 1",
-		"a: |\n  x\n  y\n", "? k\n: v\n", "---\na: 1\n...\n", "a:\n- 1\n- - 2\n", "{a: [", "'x", "\"\\u00e9\""} {
+		"a: |\n  x\n  y\n", "? k\n: v\n", "---\na: 1\n...\n", "a:\n- 1\n- - 2\n", "{a: [", "'x", "\"\\u00e9\"", "a: 1\n---\n", "...\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

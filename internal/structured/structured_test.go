@@ -293,3 +293,23 @@ func TestOracleFull(t *testing.T) {
 		t.Fatalf("only %d cases", n)
 	}
 }
+
+// TestYAMLRegressions: inputs that once crashed or disagreed with PyYAML.
+func TestYAMLRegressions(t *testing.T) {
+	for _, tc := range []struct{ payload, code string }{
+		{"a: 1\n---\n", CodeYAMLMultiDoc}, // empty second document: goccy's GetToken panicked
+		{"...\n", CodeYAMLSyntax},
+		{"a: 1\n...\nb: 2\n", CodeYAMLSyntax},
+		{"a: 1\n...\n...\n", ""},
+		{"---\n...\n", ""},
+	} {
+		res := run(t, "yaml", tc.payload, nil, nil)
+		got := ""
+		if len(res.Errors) > 0 {
+			got = res.Errors[0].Code
+		}
+		if got != tc.code {
+			t.Errorf("%q: %q (%+v), want %q", tc.payload, got, res.Errors, tc.code)
+		}
+	}
+}

@@ -215,7 +215,10 @@ func validateJSONPayload(ctx context.Context, req Request, lim Limits, res *Resu
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	verr := sch.Validate(toGeneric(doc))
+	verr, perr := validateGuarded(sch, toGeneric(doc))
+	if perr != nil {
+		return perr
+	}
 	if verr == nil {
 		return nil
 	}
@@ -389,6 +392,17 @@ func compileCached(text, hash string, lim Limits) (*jsonschema.Schema, *Finding)
 		schemaCache.order = append(schemaCache.order, hash)
 	}
 	return sch, nil
+}
+
+// validateGuarded runs the schema validator; a panic in it is a bug reported as
+// an error (internal), never a crash.
+func validateGuarded(sch *jsonschema.Schema, v any) (verr, perr error) {
+	defer func() {
+		if r := recover(); r != nil {
+			verr, perr = nil, fmt.Errorf("schema validator failed: %v", r)
+		}
+	}()
+	return sch.Validate(v), nil
 }
 
 type refuseLoader struct{}

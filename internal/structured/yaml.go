@@ -49,7 +49,27 @@ func yamlCheckTokens(toks token.Tokens, maxDepth int) *Finding {
 		}
 		stack = append(stack, blockFrame{col: col, seq: seq})
 	}
+	// PyYAML (the reference) refuses "..." before any document and content
+	// after "..." that does not start with "---"; goccy accepts both.
+	started, ended := false, false
 	for _, tk := range toks {
+		switch tk.Type {
+		case token.CommentType:
+		case token.DocumentEndType:
+			if !started {
+				l, c := at(tk)
+				return &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error: document end marker before any document", Line: l, Column: c}
+			}
+			ended = true
+		case token.DocumentHeaderType:
+			started, ended = true, false
+		default:
+			if ended {
+				l, c := at(tk)
+				return &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error: content after a document end marker needs ---", Line: l, Column: c}
+			}
+			started = true
+		}
 		switch tk.Type {
 		case token.AnchorType:
 			l, c := at(tk)
@@ -97,9 +117,25 @@ type yamlWalker struct {
 	finding  *Finding
 }
 
-func nodePos(n ast.Node) (*int, *int) {
+// nodePos returns a node's position; some goccy nodes (a DocumentNode without
+// a "---") panic in GetToken, so it is guarded.
+func nodePos(n ast.Node) (line, col *int) {
 	if n == nil {
 		return nil, nil
+	}
+	defer func() {
+		if recover() != nil {
+			line, col = nil, nil
+		}
+	}()
+	if d, ok := n.(*ast.DocumentNode); ok {
+		if d.Start != nil && d.Start.Position != nil {
+			return ptr(d.Start.Position.Line), ptr(d.Start.Position.Column)
+		}
+		if d.Body == nil {
+			return nil, nil
+		}
+		return nodePos(d.Body)
 	}
 	tk := n.GetToken()
 	if tk == nil || tk.Position == nil {
@@ -175,22 +211,29 @@ func yamlKey(k ast.MapKeyNode) string {
 // yaml_alias_refused, yaml_tag_refused, yaml_directive_refused (all from the
 // lexer's tokens, before parsing), depth_limit, node_limit, yaml_syntax,
 // yaml_multiple_documents.
-func validateYAML(ctx context.Context, src string, lim Limits) (Stats, *Finding, error) {
+func validateYAML(ctx context.Context, src string, lim Limits) (st Stats, f *Finding, err error) {
+	// A panic inside the third-party lexer or parser on hostile input is a
+	// syntax finding, never a crash.
+	defer func() {
+		if r := recover(); r != nil {
+			st, f, err = Stats{}, &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error"}, nil
+		}
+	}()
 	toks := lexer.Tokenize(src)
-	if f := yamlCheckTokens(toks, lim.MaxDepth); f != nil {
-		return Stats{}, f, nil
+	if tf := yamlCheckTokens(toks, lim.MaxDepth); tf != nil {
+		return Stats{}, tf, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return Stats{}, nil, err
 	}
-	file, err := parseYAML(toks)
-	if err != nil {
-		f := &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error"}
+	file, perr := parseYAML(toks)
+	if perr != nil {
+		sf := &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error"}
 		var se *yaml.SyntaxError
-		if errors.As(err, &se) && se.Token != nil && se.Token.Position != nil {
-			f.Line, f.Column = ptr(se.Token.Position.Line), ptr(se.Token.Position.Column)
+		if errors.As(perr, &se) && se.Token != nil && se.Token.Position != nil {
+			sf.Line, sf.Column = ptr(se.Token.Position.Line), ptr(se.Token.Position.Column)
 		}
-		return Stats{}, f, nil
+		return Stats{}, sf, nil
 	}
 	docs := 0
 	var body ast.Node

@@ -254,6 +254,14 @@ YAML_SNIPPETS = [
     "[1, 2, 3]", "a: 'it''s'\nb: \"esc\\n\"\n", "x: 2001-12-14\ny: 0x1F\nz: .inf\n", "- - - - deep\n",
     "a: @bad\n", "a: `bad\n", "\ta: 1\n", "a: 1\n  b: 2\n", "key: [unclosed\n", "emoji: \U0001f600\n",
     "lol1: &a [x, x]\nlol2: &b [*a, *a]\nlol3: [*b, *b]\n",
+    "key:value\n", "a: b\n  c\n", ": x\n", "- \n", "---\n", "...\n", "--- |\n  text\n", "\"unterminated\n",
+    "a: 'b\n", "a: {b: 1, c: [1, 2, {d: e}]}\n", "? a\n", "a:\n  - 1\n  -\n", "<<: {x: 1}\n",
+    "a: 1 # comment\n", "'a': \"b\"\n", "- a\n  - b\n", "a:\n\tb: 1\n", "a:    1\n", "a: 012\nb: 0o12\n",
+    "null: ~\n", "- [a, {b: c}]\n- {d: [e]}\n", "a: >-\n  folded\n  text\n", "a: \"x\\ty\"\n", "[a, b\n",
+    "{a: 1, a: 2}\n", "a:\n  b:\n  c: 1\n", "- - - - - x\n", "a: [\n  1,\n  2\n]\n", "a: b: c: d\n", "- a: 1\n  b: 2\n- c\n",
+    "a: |\n  keep\n\nb: 1\n", "x: 'it''s'\n", "x: \"\\u00e9\"\n", "  a: 1\n  b: 2\n", "a:\n- b\n-  c\n", "[]\n", "{}\n",
+    "a: [1, 2,]\n", "a: {b: }\n", "\"a\": 1\n", "a: 1\n...\n", "# c\n---\na: 1\n",
+    "a: 1\n...\n...\n", "---\n...\n", "# c\n...\n", "a: 1\n...\nb: 2\n", "...\n---\na: 1\n", "--- a\n", "a: 1\n---\n",
 ]
 
 
