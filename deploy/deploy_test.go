@@ -1,0 +1,829 @@
+// Package deploy_test checks the packaging that no image engine can run here:
+// the Dockerfile's build line produces a static binary, and the Dockerfile,
+// compose file and Kubernetes manifests parse, use only fields we declare
+// (strict decoding into minimal API structs) and agree with each other and with
+// the real service (ports, probe paths, PRECISIOND_* settings).
+package deploy_test
+
+import (
+	"bufio"
+	"bytes"
+	"debug/elf"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/goccy/go-yaml"
+
+	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/tools"
+)
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..")
+}
+
+func readFile(t *testing.T, rel string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// settings are the PRECISIOND_* variables the binary reads, taken from its
+// configuration source so that a renamed setting fails this test.
+func settings(t *testing.T) map[string]bool {
+	t.Helper()
+	src := readFile(t, "cmd/precisiond/config.go")
+	out := map[string]bool{}
+	for _, m := range regexp.MustCompile(`"(PRECISIOND_[A-Z_]+)"`).FindAllSubmatch(src, -1) {
+		out[string(m[1])] = true
+	}
+	if len(out) < 9 {
+		t.Fatalf("found only %d settings in config.go", len(out))
+	}
+	return out
+}
+
+// ---- Dockerfile ----
+
+type dockerInstr struct {
+	cmd  string // upper-case instruction
+	args string
+}
+
+// parseDockerfile joins continuation lines and drops comments.
+func parseDockerfile(t *testing.T) []dockerInstr {
+	t.Helper()
+	var out []dockerInstr
+	sc := bufio.NewScanner(bytes.NewReader(readFile(t, "Dockerfile")))
+	var cur strings.Builder
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if cur.Len() == 0 && (line == "" || strings.HasPrefix(line, "#")) {
+			continue
+		}
+		if strings.HasSuffix(line, `\`) {
+			cur.WriteString(strings.TrimSuffix(line, `\`) + " ")
+			continue
+		}
+		cur.WriteString(line)
+		full := cur.String()
+		cur.Reset()
+		cmd, args, _ := strings.Cut(full, " ")
+		out = append(out, dockerInstr{strings.ToUpper(cmd), strings.TrimSpace(args)})
+	}
+	return out
+}
+
+// shellWords splits a command line the way sh does for simple quoting.
+func shellWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	quote, inWord := byte(0), false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteByte(c)
+		case c == '"' || c == '\'':
+			quote, inWord = c, true
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+func TestDockerfile(t *testing.T) {
+	ins := parseDockerfile(t)
+	var froms []string
+	env := map[string]string{}
+	var expose, user, healthcheck, volume, entrypoint string
+	for _, in := range ins {
+		switch in.cmd {
+		case "FROM":
+			froms = append(froms, in.args)
+		case "ENV":
+			for _, w := range shellWords(in.args) {
+				k, v, ok := strings.Cut(w, "=")
+				if !ok {
+					t.Fatalf("ENV %q: use KEY=value", in.args)
+				}
+				env[k] = v
+			}
+		case "EXPOSE":
+			expose = in.args
+		case "USER":
+			user = in.args
+		case "HEALTHCHECK":
+			healthcheck = in.args
+		case "VOLUME":
+			volume = in.args
+		case "ENTRYPOINT":
+			entrypoint = in.args
+		}
+	}
+	if len(froms) != 2 || !strings.HasPrefix(froms[0], "golang:1.26 AS ") ||
+		!(froms[1] == "gcr.io/distroless/static-debian12:nonroot" || froms[1] == "scratch") {
+		t.Fatalf("stages %q: want golang:1.26 builder and a distroless static / scratch final stage", froms)
+	}
+	if user == "" || strings.HasPrefix(user, "0") || strings.HasPrefix(user, "root") {
+		t.Fatalf("USER %q: must be non-root", user)
+	}
+	settings := settings(t)
+	for k := range env {
+		if !settings[k] {
+			t.Errorf("ENV %s is not a precisiond setting", k)
+		}
+	}
+	host, port, err := splitHostPort(env["PRECISIOND_ADDR"])
+	if err != nil || host != "0.0.0.0" || port != expose || port != "8003" {
+		t.Fatalf("PRECISIOND_ADDR %q and EXPOSE %q must agree on 0.0.0.0:8003", env["PRECISIOND_ADDR"], expose)
+	}
+	if volume != `["`+env["PRECISIOND_DATA_DIR"]+`"]` {
+		t.Fatalf("VOLUME %s is not the data dir %s", volume, env["PRECISIOND_DATA_DIR"])
+	}
+	if !strings.HasSuffix(healthcheck, `CMD ["/precisiond", "health"]`) || entrypoint != `["/precisiond"]` {
+		t.Fatalf("HEALTHCHECK %q / ENTRYPOINT %q must run /precisiond (exec form, no shell)", healthcheck, entrypoint)
+	}
+	// The binary the final stage copies is the one the build stage writes.
+	build := buildLine(t)
+	out := build[slices.Index(build, "-o")+1]
+	copied := false
+	for _, in := range ins {
+		if in.cmd == "COPY" && strings.Contains(in.args, "--from=") && strings.Contains(in.args, out+" /precisiond") {
+			copied = true
+		}
+	}
+	if !copied {
+		t.Fatalf("no COPY --from of %s to /precisiond", out)
+	}
+}
+
+func splitHostPort(s string) (string, string, error) {
+	i := strings.LastIndex(s, ":")
+	if i < 0 {
+		return "", "", errors.New("no port")
+	}
+	return s[:i], s[i+1:], nil
+}
+
+// buildLine returns the Dockerfile's `go build` command words, environment
+// assignments first (CGO_ENABLED=0 ...).
+func buildLine(t *testing.T) []string {
+	t.Helper()
+	for _, in := range parseDockerfile(t) {
+		if in.cmd == "RUN" && strings.Contains(in.args, "go build") {
+			return shellWords(in.args)
+		}
+	}
+	t.Fatal("no RUN ... go build in the Dockerfile")
+	return nil
+}
+
+// TestDockerBuildIsStatic runs the Dockerfile's own build line (ARG VERSION
+// substituted, output redirected) and checks the binary: statically linked (no
+// PT_INTERP, no DT_NEEDED), stripped (-s), trimmed paths, version stamped.
+func TestDockerBuildIsStatic(t *testing.T) {
+	words := buildLine(t)
+	var envs, argv []string
+	for i, w := range words {
+		if strings.Contains(w, "=") && !strings.HasPrefix(w, "-") && w == words[i] && len(argv) == 0 {
+			envs = append(envs, w)
+			continue
+		}
+		argv = append(argv, w)
+	}
+	if !slices.Contains(envs, "CGO_ENABLED=0") || len(argv) < 2 || argv[0] != "go" || argv[1] != "build" {
+		t.Fatalf("build line %q: want CGO_ENABLED=0 go build ...", words)
+	}
+	for _, flag := range []string{"-trimpath", "-ldflags"} {
+		if !slices.Contains(argv, flag) {
+			t.Fatalf("build line lacks %s", flag)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "precisiond")
+	const version = "v0.0.0-deploytest"
+	for i := range argv {
+		argv[i] = strings.ReplaceAll(argv[i], "${VERSION}", version)
+		if argv[i] == "-o" {
+			argv[i+1] = bin
+		}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), envs...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%q: %v\n%s", argv, err, out)
+	}
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Fatal("binary has a PT_INTERP program header: dynamically linked")
+		}
+	}
+	if libs, _ := f.ImportedLibraries(); len(libs) > 0 {
+		t.Fatalf("binary needs shared libraries %v", libs)
+	}
+	if _, err := f.Symbols(); !errors.Is(err, elf.ErrNoSymbols) {
+		t.Fatalf("binary has a symbol table (-s not applied): %v", err)
+	}
+	raw, _ := os.ReadFile(bin)
+	if bytes.Contains(raw, []byte(repoRoot(t))) {
+		t.Fatal("binary contains the build directory path (-trimpath not applied)")
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "precisiond "+version {
+		t.Fatalf("version = %q %v, want precisiond %s", out, err, version)
+	}
+}
+
+func TestDockerignoreKeepsTheBuildInputs(t *testing.T) {
+	var patterns []string
+	for _, line := range strings.Split(string(readFile(t, ".dockerignore")), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			patterns = append(patterns, strings.TrimSuffix(line, "/"))
+		}
+	}
+	for _, needed := range []string{"go.mod", "go.sum", "cmd", "api", "tools", "contracts", "evidence", "internal"} {
+		for _, p := range patterns {
+			if m, _ := filepath.Match(p, needed); m || p == needed {
+				t.Errorf(".dockerignore excludes %s, which the build needs", needed)
+			}
+		}
+	}
+	for _, must := range []string{".git", "**/node_modules", "precisiond.env"} {
+		if !slices.Contains(patterns, must) {
+			t.Errorf(".dockerignore should exclude %s", must)
+		}
+	}
+}
+
+// ---- docker-compose.yml ----
+
+type composeFile struct {
+	Services map[string]composeService `yaml:"services"`
+	Volumes  map[string]map[string]any `yaml:"volumes"`
+}
+
+type composeService struct {
+	Build struct {
+		Context string            `yaml:"context"`
+		Args    map[string]string `yaml:"args"`
+	} `yaml:"build"`
+	Image       string            `yaml:"image"`
+	EnvFile     string            `yaml:"env_file"`
+	Environment map[string]string `yaml:"environment"`
+	Ports       []string          `yaml:"ports"`
+	Volumes     []string          `yaml:"volumes"`
+	ReadOnly    bool              `yaml:"read_only"`
+	CapDrop     []string          `yaml:"cap_drop"`
+	SecurityOpt []string          `yaml:"security_opt"`
+	Healthcheck struct {
+		Test        []string `yaml:"test"`
+		Interval    string   `yaml:"interval"`
+		Timeout     string   `yaml:"timeout"`
+		StartPeriod string   `yaml:"start_period"`
+		Retries     int      `yaml:"retries"`
+	} `yaml:"healthcheck"`
+	StopGracePeriod string `yaml:"stop_grace_period"`
+	Restart         string `yaml:"restart"`
+}
+
+func TestCompose(t *testing.T) {
+	var c composeFile
+	if err := yaml.UnmarshalWithOptions(readFile(t, "docker-compose.yml"), &c, yaml.Strict()); err != nil {
+		t.Fatal(err)
+	}
+	s, ok := c.Services["precisiond"]
+	if !ok {
+		t.Fatal("no precisiond service")
+	}
+	if s.Build.Context != "." {
+		t.Errorf("build context %q", s.Build.Context)
+	}
+	if !slices.ContainsFunc(s.Ports, func(p string) bool { return strings.HasSuffix(p, ":8003:8003") || p == "8003:8003" }) {
+		t.Errorf("ports %v do not publish 8003", s.Ports)
+	}
+	if _, port, _ := splitHostPort(s.Environment["PRECISIOND_ADDR"]); port != "8003" {
+		t.Errorf("PRECISIOND_ADDR %q", s.Environment["PRECISIOND_ADDR"])
+	}
+	dataDir := s.Environment["PRECISIOND_DATA_DIR"]
+	named := false
+	for _, v := range s.Volumes {
+		src, dst, _ := strings.Cut(v, ":")
+		if _, declared := c.Volumes[src]; declared && dst == dataDir {
+			named = true
+		}
+	}
+	if !named || dataDir == "" {
+		t.Errorf("volumes %v: want a named volume on the data dir %q", s.Volumes, dataDir)
+	}
+	if s.EnvFile != "precisiond.env" {
+		t.Errorf("env_file %q, want precisiond.env", s.EnvFile)
+	}
+	if !slices.Equal(s.Healthcheck.Test, []string{"CMD", "/precisiond", "health"}) {
+		t.Errorf("healthcheck %v", s.Healthcheck.Test)
+	}
+	if !s.ReadOnly || !slices.Equal(s.CapDrop, []string{"ALL"}) {
+		t.Error("compose service should run read-only with all capabilities dropped")
+	}
+	st := settings(t)
+	for k := range s.Environment {
+		if !st[k] {
+			t.Errorf("environment %s is not a precisiond setting", k)
+		}
+	}
+	// The example env file sets only real settings.
+	for _, line := range strings.Split(string(readFile(t, "precisiond.env.example")), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, _, ok := strings.Cut(line, "=")
+		if !ok || !st[k] {
+			t.Errorf("precisiond.env.example: %q is not a precisiond setting", line)
+		}
+	}
+}
+
+// ---- Kubernetes ----
+
+type objectMeta struct {
+	Name        string            `yaml:"name"`
+	Namespace   string            `yaml:"namespace"`
+	Labels      map[string]string `yaml:"labels"`
+	Annotations map[string]string `yaml:"annotations"`
+}
+
+type TypeMeta struct {
+	APIVersion string     `yaml:"apiVersion"`
+	Kind       string     `yaml:"kind"`
+	Metadata   objectMeta `yaml:"metadata"`
+}
+
+type labelSelector struct {
+	MatchLabels map[string]string `yaml:"matchLabels"`
+}
+
+type probe struct {
+	HTTPGet struct {
+		Path string `yaml:"path"`
+		Port any    `yaml:"port"` // name or number
+	} `yaml:"httpGet"`
+	InitialDelaySeconds int `yaml:"initialDelaySeconds"`
+	PeriodSeconds       int `yaml:"periodSeconds"`
+	TimeoutSeconds      int `yaml:"timeoutSeconds"`
+	FailureThreshold    int `yaml:"failureThreshold"`
+}
+
+type container struct {
+	Name            string   `yaml:"name"`
+	Image           string   `yaml:"image"`
+	ImagePullPolicy string   `yaml:"imagePullPolicy"`
+	Args            []string `yaml:"args"`
+	Ports           []struct {
+		Name          string `yaml:"name"`
+		ContainerPort int    `yaml:"containerPort"`
+		Protocol      string `yaml:"protocol"`
+	} `yaml:"ports"`
+	EnvFrom []struct {
+		ConfigMapRef struct {
+			Name string `yaml:"name"`
+		} `yaml:"configMapRef"`
+	} `yaml:"envFrom"`
+	Env []struct {
+		Name      string `yaml:"name"`
+		Value     string `yaml:"value"`
+		ValueFrom struct {
+			SecretKeyRef struct {
+				Name     string `yaml:"name"`
+				Key      string `yaml:"key"`
+				Optional bool   `yaml:"optional"`
+			} `yaml:"secretKeyRef"`
+		} `yaml:"valueFrom"`
+	} `yaml:"env"`
+	StartupProbe   *probe `yaml:"startupProbe"`
+	ReadinessProbe *probe `yaml:"readinessProbe"`
+	LivenessProbe  *probe `yaml:"livenessProbe"`
+	Lifecycle      struct {
+		PreStop struct {
+			Sleep struct {
+				Seconds int `yaml:"seconds"`
+			} `yaml:"sleep"`
+		} `yaml:"preStop"`
+	} `yaml:"lifecycle"`
+	Resources struct {
+		Requests map[string]string `yaml:"requests"`
+		Limits   map[string]string `yaml:"limits"`
+	} `yaml:"resources"`
+	SecurityContext struct {
+		AllowPrivilegeEscalation *bool `yaml:"allowPrivilegeEscalation"`
+		ReadOnlyRootFilesystem   bool  `yaml:"readOnlyRootFilesystem"`
+		RunAsNonRoot             bool  `yaml:"runAsNonRoot"`
+		Capabilities             struct {
+			Drop []string `yaml:"drop"`
+		} `yaml:"capabilities"`
+	} `yaml:"securityContext"`
+	VolumeMounts []struct {
+		Name      string `yaml:"name"`
+		MountPath string `yaml:"mountPath"`
+	} `yaml:"volumeMounts"`
+}
+
+type deployment struct {
+	TypeMeta `yaml:",inline"`
+	Spec     struct {
+		Replicas             int           `yaml:"replicas"`
+		RevisionHistoryLimit int           `yaml:"revisionHistoryLimit"`
+		Selector             labelSelector `yaml:"selector"`
+		Strategy             struct {
+			Type          string `yaml:"type"`
+			RollingUpdate struct {
+				MaxUnavailable any `yaml:"maxUnavailable"`
+				MaxSurge       any `yaml:"maxSurge"`
+			} `yaml:"rollingUpdate"`
+		} `yaml:"strategy"`
+		Template struct {
+			Metadata objectMeta `yaml:"metadata"`
+			Spec     struct {
+				TerminationGracePeriodSeconds int  `yaml:"terminationGracePeriodSeconds"`
+				AutomountServiceAccountToken  bool `yaml:"automountServiceAccountToken"`
+				SecurityContext               struct {
+					RunAsNonRoot   bool `yaml:"runAsNonRoot"`
+					RunAsUser      int  `yaml:"runAsUser"`
+					RunAsGroup     int  `yaml:"runAsGroup"`
+					FSGroup        int  `yaml:"fsGroup"`
+					SeccompProfile struct {
+						Type string `yaml:"type"`
+					} `yaml:"seccompProfile"`
+				} `yaml:"securityContext"`
+				Containers []container `yaml:"containers"`
+				Volumes    []struct {
+					Name     string `yaml:"name"`
+					EmptyDir *struct {
+						SizeLimit string `yaml:"sizeLimit"`
+					} `yaml:"emptyDir"`
+					PersistentVolumeClaim *struct {
+						ClaimName string `yaml:"claimName"`
+					} `yaml:"persistentVolumeClaim"`
+				} `yaml:"volumes"`
+			} `yaml:"spec"`
+		} `yaml:"template"`
+	} `yaml:"spec"`
+}
+
+type service struct {
+	TypeMeta `yaml:",inline"`
+	Spec     struct {
+		Type     string            `yaml:"type"`
+		Selector map[string]string `yaml:"selector"`
+		Ports    []struct {
+			Name       string `yaml:"name"`
+			Port       int    `yaml:"port"`
+			TargetPort any    `yaml:"targetPort"`
+			Protocol   string `yaml:"protocol"`
+		} `yaml:"ports"`
+	} `yaml:"spec"`
+}
+
+type hpa struct {
+	TypeMeta `yaml:",inline"`
+	Spec     struct {
+		ScaleTargetRef struct {
+			APIVersion string `yaml:"apiVersion"`
+			Kind       string `yaml:"kind"`
+			Name       string `yaml:"name"`
+		} `yaml:"scaleTargetRef"`
+		MinReplicas int `yaml:"minReplicas"`
+		MaxReplicas int `yaml:"maxReplicas"`
+		Metrics     []struct {
+			Type     string `yaml:"type"`
+			Resource struct {
+				Name   string `yaml:"name"`
+				Target struct {
+					Type               string `yaml:"type"`
+					AverageUtilization int    `yaml:"averageUtilization"`
+				} `yaml:"target"`
+			} `yaml:"resource"`
+		} `yaml:"metrics"`
+		Behavior struct {
+			ScaleDown struct {
+				StabilizationWindowSeconds int `yaml:"stabilizationWindowSeconds"`
+			} `yaml:"scaleDown"`
+		} `yaml:"behavior"`
+	} `yaml:"spec"`
+}
+
+type pdb struct {
+	TypeMeta `yaml:",inline"`
+	Spec     struct {
+		MinAvailable   any           `yaml:"minAvailable"`
+		MaxUnavailable any           `yaml:"maxUnavailable"`
+		Selector       labelSelector `yaml:"selector"`
+	} `yaml:"spec"`
+}
+
+type configMap struct {
+	TypeMeta `yaml:",inline"`
+	Data     map[string]string `yaml:"data"`
+}
+
+type kustomization struct {
+	APIVersion string   `yaml:"apiVersion"`
+	Kind       string   `yaml:"kind"`
+	Resources  []string `yaml:"resources"`
+}
+
+// manifests decodes every document of every file listed in the kustomization,
+// strictly, into the struct for its apiVersion/kind.
+type manifests struct {
+	deployments []deployment
+	services    []service
+	hpas        []hpa
+	pdbs        []pdb
+	configMaps  []configMap
+}
+
+var wantAPI = map[string]string{
+	"Deployment": "apps/v1", "Service": "v1", "HorizontalPodAutoscaler": "autoscaling/v2",
+	"PodDisruptionBudget": "policy/v1", "ConfigMap": "v1",
+}
+
+func loadManifests(t *testing.T) manifests {
+	t.Helper()
+	var k kustomization
+	if err := yaml.UnmarshalWithOptions(readFile(t, "deploy/kustomization.yaml"), &k, yaml.Strict()); err != nil {
+		t.Fatal(err)
+	}
+	if k.APIVersion != "kustomize.config.k8s.io/v1beta1" || k.Kind != "Kustomization" {
+		t.Fatalf("kustomization %s/%s", k.APIVersion, k.Kind)
+	}
+	// Every YAML file in deploy/ is listed, and every listed file exists.
+	files, _ := filepath.Glob(filepath.Join(repoRoot(t), "deploy", "*.yaml"))
+	for _, f := range files {
+		if base := filepath.Base(f); base != "kustomization.yaml" && !slices.Contains(k.Resources, base) {
+			t.Errorf("deploy/%s is not listed in kustomization.yaml", base)
+		}
+	}
+	var m manifests
+	for _, file := range k.Resources {
+		data := readFile(t, filepath.Join("deploy", file))
+		for i, doc := range splitDocs(data) {
+			var tm TypeMeta
+			if err := yaml.Unmarshal(doc, &tm); err != nil {
+				t.Fatalf("%s#%d: %v", file, i, err)
+			}
+			if want, ok := wantAPI[tm.Kind]; !ok || want != tm.APIVersion {
+				t.Fatalf("%s#%d: %s %s is not one of the kinds we ship (%v)", file, i, tm.APIVersion, tm.Kind, wantAPI)
+			}
+			if tm.Metadata.Name == "" {
+				t.Fatalf("%s#%d: no metadata.name", file, i)
+			}
+			strict := func(v any) {
+				if err := yaml.UnmarshalWithOptions(doc, v, yaml.Strict()); err != nil {
+					t.Fatalf("%s#%d (%s): %v", file, i, tm.Kind, err)
+				}
+			}
+			switch tm.Kind {
+			case "Deployment":
+				var d deployment
+				strict(&d)
+				m.deployments = append(m.deployments, d)
+			case "Service":
+				var s service
+				strict(&s)
+				m.services = append(m.services, s)
+			case "HorizontalPodAutoscaler":
+				var h hpa
+				strict(&h)
+				m.hpas = append(m.hpas, h)
+			case "PodDisruptionBudget":
+				var p pdb
+				strict(&p)
+				m.pdbs = append(m.pdbs, p)
+			case "ConfigMap":
+				var c configMap
+				strict(&c)
+				m.configMaps = append(m.configMaps, c)
+			}
+		}
+	}
+	if len(m.deployments) != 1 || len(m.services) != 1 || len(m.hpas) != 1 || len(m.pdbs) != 1 || len(m.configMaps) != 1 {
+		t.Fatalf("want one each of Deployment, Service, HPA, PDB, ConfigMap")
+	}
+	return m
+}
+
+func splitDocs(data []byte) [][]byte {
+	var docs [][]byte
+	for _, part := range regexp.MustCompile(`(?m)^---\s*$`).Split(string(data), -1) {
+		if strings.TrimSpace(stripComments(part)) != "" {
+			docs = append(docs, []byte(part))
+		}
+	}
+	return docs
+}
+
+func stripComments(s string) string {
+	return regexp.MustCompile(`(?m)^\s*#.*$`).ReplaceAllString(s, "")
+}
+
+var quantity = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(m|k|M|G|T|Ki|Mi|Gi|Ti)?$`)
+
+func subset(sel, labels map[string]string) bool {
+	if len(sel) == 0 {
+		return false
+	}
+	for k, v := range sel {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestKubernetesManifests(t *testing.T) {
+	m := loadManifests(t)
+	d, svc, h, p, cm := m.deployments[0], m.services[0], m.hpas[0], m.pdbs[0], m.configMaps[0]
+	pod := d.Spec.Template
+	if !subset(d.Spec.Selector.MatchLabels, pod.Metadata.Labels) {
+		t.Error("Deployment selector does not match its pod labels")
+	}
+	if !subset(svc.Spec.Selector, pod.Metadata.Labels) {
+		t.Error("Service selector does not match the pod labels")
+	}
+	if !subset(p.Spec.Selector.MatchLabels, pod.Metadata.Labels) {
+		t.Error("PDB selector does not match the pod labels")
+	}
+	if h.Spec.ScaleTargetRef.Kind != "Deployment" || h.Spec.ScaleTargetRef.Name != d.Metadata.Name || h.Spec.ScaleTargetRef.APIVersion != "apps/v1" {
+		t.Errorf("HPA targets %+v", h.Spec.ScaleTargetRef)
+	}
+	if h.Spec.MinReplicas < 2 || h.Spec.MaxReplicas < h.Spec.MinReplicas || len(h.Spec.Metrics) == 0 {
+		t.Errorf("HPA replicas %d..%d", h.Spec.MinReplicas, h.Spec.MaxReplicas)
+	}
+	if d.Spec.Replicas < 2 || (p.Spec.MinAvailable == nil) == (p.Spec.MaxUnavailable == nil) {
+		t.Error("want several replicas and a PDB with exactly one of minAvailable/maxUnavailable")
+	}
+	if n, ok := p.Spec.MinAvailable.(uint64); ok && int(n) >= h.Spec.MinReplicas {
+		t.Error("PDB minAvailable would block every voluntary eviction")
+	}
+	// The drain (30 s in Main.Run) plus preStop fits the grace period.
+	if len(pod.Spec.Containers) != 1 {
+		t.Fatalf("want one container")
+	}
+	c := pod.Spec.Containers[0]
+	if g := pod.Spec.TerminationGracePeriodSeconds; g < 30+c.Lifecycle.PreStop.Sleep.Seconds {
+		t.Errorf("terminationGracePeriodSeconds %d < 30 s drain + %d s preStop", g, c.Lifecycle.PreStop.Sleep.Seconds)
+	}
+	// Security.
+	sc := pod.Spec.SecurityContext
+	if !sc.RunAsNonRoot || sc.RunAsUser == 0 || !c.SecurityContext.RunAsNonRoot || !c.SecurityContext.ReadOnlyRootFilesystem ||
+		c.SecurityContext.AllowPrivilegeEscalation == nil || *c.SecurityContext.AllowPrivilegeEscalation ||
+		!slices.Equal(c.SecurityContext.Capabilities.Drop, []string{"ALL"}) {
+		t.Error("container must run as non-root, read-only, without privilege escalation, with ALL capabilities dropped")
+	}
+	for _, res := range []map[string]string{c.Resources.Requests, c.Resources.Limits} {
+		for _, k := range []string{"cpu", "memory"} {
+			if !quantity.MatchString(res[k]) {
+				t.Errorf("resource %s = %q is not a quantity", k, res[k])
+			}
+		}
+	}
+	// Ports: the Service's targetPort is the container's port (by name or number).
+	ports := map[string]int{}
+	for _, cp := range c.Ports {
+		ports[cp.Name] = cp.ContainerPort
+	}
+	resolve := func(v any) int {
+		switch x := v.(type) {
+		case string:
+			if n, ok := ports[x]; ok {
+				return n
+			}
+			n, _ := strconv.Atoi(x)
+			return n
+		case uint64:
+			return int(x)
+		case int:
+			return x
+		}
+		return 0
+	}
+	if len(svc.Spec.Ports) != 1 || resolve(svc.Spec.Ports[0].TargetPort) != 8003 || svc.Spec.Ports[0].Port != 8003 {
+		t.Errorf("Service ports %+v do not reach containerPort 8003", svc.Spec.Ports)
+	}
+	// Configuration: every variable is a real setting and the listen port agrees.
+	st := settings(t)
+	env := map[string]string{}
+	if len(c.EnvFrom) != 1 || c.EnvFrom[0].ConfigMapRef.Name != cm.Metadata.Name {
+		t.Error("the container does not load the ConfigMap")
+	}
+	for k, v := range cm.Data {
+		env[k] = v
+	}
+	tokenFromSecret := false
+	for _, e := range c.Env {
+		env[e.Name] = e.Value
+		if e.Name == "PRECISIOND_ADMIN_TOKEN" && e.ValueFrom.SecretKeyRef.Name != "" && e.ValueFrom.SecretKeyRef.Key != "" {
+			tokenFromSecret = true
+		}
+	}
+	for k := range env {
+		if !st[k] {
+			t.Errorf("%s is not a precisiond setting", k)
+		}
+	}
+	if !tokenFromSecret {
+		t.Error("PRECISIOND_ADMIN_TOKEN must come from a Secret")
+	}
+	if host, port, _ := splitHostPort(env["PRECISIOND_ADDR"]); host != "0.0.0.0" || port != strconv.Itoa(ports["http"]) {
+		t.Errorf("PRECISIOND_ADDR %q does not listen on the container port %d", env["PRECISIOND_ADDR"], ports["http"])
+	}
+	mounted := false
+	for _, vm := range c.VolumeMounts {
+		if vm.MountPath == env["PRECISIOND_DATA_DIR"] {
+			for _, v := range pod.Spec.Volumes {
+				mounted = mounted || (v.Name == vm.Name && (v.EmptyDir != nil || v.PersistentVolumeClaim != nil))
+			}
+		}
+	}
+	if !mounted {
+		t.Error("the data dir is not a mounted emptyDir/PVC (the root file system is read-only)")
+	}
+	// Probes: liveness and readiness on a real route of the service that
+	// answers 200, on the container's port; the scrape annotation too.
+	srv := httptest.NewServer(api.New(tools.NewRegistry(tools.Builtin(tools.Deps{})), api.Options{Metrics: api.NewMetrics(tools.NewRegistry(nil), api.MetricsOptions{})}))
+	defer srv.Close()
+	probes := map[string]*probe{"liveness": c.LivenessProbe, "readiness": c.ReadinessProbe, "startup": c.StartupProbe}
+	for name, pr := range probes {
+		if pr == nil {
+			if name != "startup" {
+				t.Errorf("no %s probe", name)
+			}
+			continue
+		}
+		if resolve(pr.HTTPGet.Port) != 8003 {
+			t.Errorf("%s probe port %v is not the container port", name, pr.HTTPGet.Port)
+		}
+		if status := get(t, srv.URL+pr.HTTPGet.Path); status != 200 {
+			t.Errorf("%s probe path %s answers %d", name, pr.HTTPGet.Path, status)
+		}
+	}
+	ann := pod.Metadata.Annotations
+	if ann["prometheus.io/port"] != "8003" || get(t, srv.URL+ann["prometheus.io/path"]) != 200 {
+		t.Errorf("scrape annotations %v do not reach /metrics", ann)
+	}
+}
+
+func get(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// TestStrictDecodingCatchesTypos makes sure the manifest checks can fail: a
+// misspelt field is refused.
+func TestStrictDecodingCatchesTypos(t *testing.T) {
+	bad := strings.Replace(string(readFile(t, "deploy/deployment.yaml")), "readinessProbe:", "readynessProbe:", 1)
+	var d deployment
+	if err := yaml.UnmarshalWithOptions([]byte(bad), &d, yaml.Strict()); err == nil {
+		t.Fatal("a misspelt field decoded without error")
+	}
+}
