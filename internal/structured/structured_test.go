@@ -302,6 +302,13 @@ func TestYAMLRegressions(t *testing.T) {
 		{"a: 1\n...\nb: 2\n", CodeYAMLSyntax},
 		{"a: 1\n...\n...\n", ""},
 		{"---\n...\n", ""},
+		{"a: !!s", CodeYAMLTagRefused}, // goccy drops a tag cut off by the end of input
+		{"!x", CodeYAMLTagRefused},
+		{"- !x", CodeYAMLTagRefused},
+		{"a: *x", CodeYAMLAliasRefused},
+		{"a: b\tc\n", CodeYAMLSyntax}, // PyYAML refuses tabs outside quoted/block scalars
+		{"a: 'b\tc'\n", ""},
+		{"}\n", CodeYAMLSyntax},
 	} {
 		res := run(t, "yaml", tc.payload, nil, nil)
 		got := ""

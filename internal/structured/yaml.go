@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -11,6 +12,48 @@ import (
 	"github.com/goccy/go-yaml/parser"
 	"github.com/goccy/go-yaml/token"
 )
+
+// tabOutsideScalar reports a tab in token i's text outside a quoted scalar, a
+// block scalar's content or a comment: PyYAML (the reference) refuses tabs
+// everywhere else ("found character '\t' that cannot start any token"), where
+// goccy reads them as spaces. A token's Origin carries the whitespace before it.
+func tabOutsideScalar(toks token.Tokens, i int) bool {
+	tk := toks[i]
+	o := tk.Origin
+	if !strings.Contains(o, "\t") {
+		return false
+	}
+	switch tk.Type {
+	case token.SingleQuoteType, token.DoubleQuoteType:
+		if j := strings.IndexAny(o, "'\""); j >= 0 {
+			o = o[:j]
+		}
+	case token.CommentType:
+		if j := strings.IndexByte(o, '#'); j >= 0 {
+			o = o[:j]
+		}
+	default:
+		if i > 0 && (toks[i-1].Type == token.LiteralType || toks[i-1].Type == token.FoldedType) {
+			return false
+		}
+	}
+	return strings.Contains(o, "\t")
+}
+
+// firstNonSpace returns the first character of s after spaces and line
+// breaks, or "".
+func firstNonSpace(s string) string {
+	t := strings.TrimLeft(s, " \t\r\n")
+	if t == "" {
+		return ""
+	}
+	return t[:1]
+}
+
+// adjacent reports whether b starts right after a's width on the same line.
+func adjacent(a, b *token.Token, width int) bool {
+	return a.Position != nil && b.Position != nil && a.Position.Line == b.Position.Line && b.Position.Column == a.Position.Column+width
+}
 
 // blockFrame is one open block collection in the token-level depth estimate.
 type blockFrame struct {
@@ -52,16 +95,45 @@ func yamlCheckTokens(toks token.Tokens, maxDepth int) *Finding {
 	// PyYAML (the reference) refuses "..." before any document and content
 	// after "..." that does not start with "---"; goccy accepts both.
 	started, ended := false, false
-	for _, tk := range toks {
-		switch tk.Type {
-		case token.CommentType:
-		case token.DocumentEndType:
+	for i, tk := range toks {
+		if tabOutsideScalar(toks, i) {
+			l, c := at(tk)
+			return &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error: a tab is only allowed inside quoted or block scalars and comments", Line: l, Column: c}
+		}
+		if tk.Type == token.StringType {
+			// Defence in depth: a plain scalar that starts with an anchor, alias
+			// or tag indicator is refused like the token it should have been.
+			switch firstNonSpace(tk.Origin) {
+			case "!":
+				l, c := at(tk)
+				return &Finding{Code: CodeYAMLTagRefused, Message: "YAML tags are refused", Line: l, Column: c}
+			case "&":
+				l, c := at(tk)
+				return &Finding{Code: CodeYAMLAnchorRefused, Message: "YAML anchors are refused", Line: l, Column: c}
+			case "*":
+				l, c := at(tk)
+				return &Finding{Code: CodeYAMLAliasRefused, Message: "YAML aliases are refused", Line: l, Column: c}
+			}
+		}
+		if tk.Type == token.StringType && strings.ContainsAny(firstNonSpace(tk.Origin), ",[]{}") {
+			// A plain scalar cannot start with a flow indicator (PyYAML: "found
+			// character that cannot start any token"); goccy reads it as text.
+			l, c := at(tk)
+			return &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error: a plain scalar cannot start with , [ ] { or }", Line: l, Column: c}
+		}
+		isEnd := tk.Type == token.DocumentEndType
+		if isEnd && i+1 < len(toks) && adjacent(tk, toks[i+1], 3) {
+			isEnd = false // "...]" is text to PyYAML, not a document end marker
+		}
+		switch {
+		case tk.Type == token.CommentType:
+		case isEnd:
 			if !started {
 				l, c := at(tk)
 				return &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error: document end marker before any document", Line: l, Column: c}
 			}
 			ended = true
-		case token.DocumentHeaderType:
+		case tk.Type == token.DocumentHeaderType:
 			started, ended = true, false
 		default:
 			if ended {
@@ -219,6 +291,12 @@ func validateYAML(ctx context.Context, src string, lim Limits) (st Stats, f *Fin
 			st, f, err = Stats{}, &Finding{Code: CodeYAMLSyntax, Message: "YAML syntax error"}, nil
 		}
 	}()
+	// goccy's lexer drops a tag (and any token) cut off by the end of input
+	// ("a: !!str" without a final newline gives no Tag token), so the lexer
+	// always sees a final line break; it changes neither validity nor counts.
+	if !strings.HasSuffix(src, "\n") {
+		src += "\n"
+	}
 	toks := lexer.Tokenize(src)
 	if tf := yamlCheckTokens(toks, lim.MaxDepth); tf != nil {
 		return Stats{}, tf, nil
