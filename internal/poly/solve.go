@@ -151,6 +151,11 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 		bq, h = biquadraticFactors(h)
 		surds = append(surds, bq...)
 	}
+	// x**3 = ±k³p, x**4 = k⁴p: p**(1/3), p**(1/4) forms.
+	if br := binomialRoots(h); br != nil {
+		surds = append(surds, br...)
+		h = IPoly{big.NewInt(1)}
+	}
 	// 3. What remains has no rational roots and no quadratic factor we could
 	// find: isolate and refine its real roots.
 	var numeric []numericRoot
@@ -409,6 +414,8 @@ func intQuadratic(z1, z2 complex128, lc *big.Int) (IPoly, bool) {
 }
 
 func cabs(z complex128) float64 { return cmplx.Abs(z) }
+
+func mathPow(x, y float64) float64 { return math.Pow(x, y) }
 
 // aberth approximates all complex roots (Aberth–Ehrlich iteration in
 // complex128). ok is false when the coefficients do not fit or it fails.

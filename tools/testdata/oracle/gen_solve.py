@@ -61,7 +61,7 @@ def exact_case(name, eq, var="x"):
     deg = poly.degree()
     _, facs = poly.factor_list()
     maxdeg = max([f.degree() for f, _ in facs] or [0])
-    assert all(f.degree() <= 2 or nested_biquadratic(f) for f, _ in facs), (eq, facs)
+    assert all(f.degree() <= 2 or special(f) for f, _ in facs), (eq, facs)
     sols = sp.solve(expr, x)
     out = []
     for r in sols:
@@ -84,22 +84,43 @@ def nested_biquadratic(f):
     return c3 == 0 and c1 == 0 and b != 0 and disc > 0 and not sp.sqrt(disc).is_Rational
 
 
+def prime_binomial(f):
+    """a*x**3 + c or a*x**4 + c with r = -c/a an integer (r > 0 for degree 4) equal to
+    +-k**n * p, p a prime below 2**15: SymPy writes the roots with p**(1/3) / p**(1/4)."""
+    n = f.degree()
+    if n not in (3, 4):
+        return False
+    cs = f.all_coeffs()
+    if any(c != 0 for c in cs[1:-1]):
+        return False
+    r = sp.Rational(-cs[-1], cs[0])
+    if r.q != 1 or r == 0 or (n == 4 and r < 0):
+        return False
+    fac = sp.factorint(abs(r.p))
+    ones = [q for q, e in fac.items() if e % n == 1]
+    return len(ones) == 1 and ones[0] < 2**15 and all(e % n == 0 for q, e in fac.items() if q != ones[0])
+
+
+def special(f):
+    return nested_biquadratic(f) or prime_binomial(f)
+
+
 def numeric_case(name, eq, var="x"):
     expr = parse(eq, var)
     x = sp.Symbol(var)
     poly = sp.Poly(expr, x)
     _, facs = poly.factor_list()
-    assert any(f.degree() >= 3 and not nested_biquadratic(f) for f, _ in facs), (eq, facs)
+    assert any(f.degree() >= 3 and not special(f) for f, _ in facs), (eq, facs)
     sqf = sp.Poly(sp.prod([f.as_expr() for f, _ in facs]), x)
     reals = sorted(set(sqf.real_roots()), key=lambda r: sp.N(r, 60))
     # roots SymPy gives as rationals or quadratic surds (irreducible factors of degree <= 2)
     exact = []
     for f, _ in facs:
-        if f.degree() <= 2 or nested_biquadratic(f):
+        if f.degree() <= 2 or special(f):
             exact += [str(r) for r in sp.solve(f.as_expr(), x)]
     # roots of the irreducible factors of degree >= 3, in SymPy's CRootOf order over
     # their product (real ascending, then non-real by real part, conjugate pairs)
-    rest = [f for f, _ in facs if f.degree() >= 3 and not nested_biquadratic(f)]
+    rest = [f for f, _ in facs if f.degree() >= 3 and not special(f)]
     root_of = []
     if rest:
         prod = sp.Poly(sp.prod([f.as_expr() for f in rest]), x)
@@ -306,6 +327,12 @@ def main():
         if not (len(facs) == 1 and nested_biquadratic(facs[0][0])):
             continue
         add_exact("nested_biquadratic_random_%02d" % i, poly_str(p.all_coeffs()) + " = 0")
+    # Binomials x**3 = +-k**3*p, x**4 = k**4*p (p prime): p**(1/3), p**(1/4) forms.
+    for eq in ["x**3 = 2", "x**3 = -2", "x**3 = 16", "2*x**3 = 4", "x**3 = 5", "x**3 = 3", "x**3 = 81",
+               "x**3 = -5", "x**3 = 40", "x**3 = 7*27", "x**3 = -3", "x**4 = 2", "x**4 = 3", "x**4 = 5*16",
+               "x**4 = 48", "(x - 1)*(x**3 - 2) = 0", "x**3 - 13 = 0", "-x**3 + 11 = 0", "x**3 + 250 = 0",
+               "(x**2 + 1)*(x**4 - 7) = 0", "x**4 - 162 = 0", "3*x**3 - 81*5 = 0"]:
+        add_exact("binomial_%02d" % len(exact), eq)
     # Quartics that are products of two quadratics.
     for i in range(15):
         x = sp.Symbol("x")
@@ -324,11 +351,11 @@ def main():
             return
         num_seen.add(eq)
         numeric.append(numeric_case(name, eq))
-    for eq in ["x**3 - 2 = 0", "x**3 - x - 1 = 0", "x**5 - x - 1 = 0", "x**3 - 3*x + 1 = 0",
-               "(x**4 - 10*x**2 + 1)*(x**3 - 3) = 0", "x**4 + 1 = 0", "x**4 - 2 = 0", "x**5 - 5*x + 12 = 0",
-               "(x**2 + 1)*(x**3 - x - 1) = 0", "(x - 5)*(x**3 - 2)*(x**2 + x + 1) = 0",
+    for eq in ["x**3 - 12 = 0", "x**3 - x - 1 = 0", "x**5 - x - 1 = 0", "x**3 - 3*x + 1 = 0",
+               "(x**4 - 10*x**2 + 1)*(x**3 - 6) = 0", "x**4 + 1 = 0", "x**4 - 8 = 0", "x**5 - 5*x + 12 = 0",
+               "(x**2 + 1)*(x**3 - x - 1) = 0", "(x - 5)*(x**3 - 12)*(x**2 + x + 1) = 0",
                "x**7 - 3*x**5 + x - 1 = 0", "x**6 - 2*x**3 - 1 = 0", "2*x**3 + 0.5*x - 7 = 0",
-               "x**9 - 9*x**7 + 27*x**5 - 30*x**3 + 9*x - 1 = 0", "(x**3 - 2)**2 = 0",
+               "x**9 - 9*x**7 + 27*x**5 - 30*x**3 + 9*x - 1 = 0", "(x**3 - 6)**2 = 0",
                "x**20 - x**19 + 7*x**3 - 1 = 0", "1000000*x**3 - 3*x + 1 = 0"]:
         add_num("fixed_%02d" % len(numeric), eq)
     for i in range(30):
