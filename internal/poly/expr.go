@@ -19,7 +19,25 @@ type key any
 
 func tup(xs ...key) []key { return xs }
 
+func keyRank(k key) int {
+	switch k.(type) {
+	case int:
+		return 0
+	case string:
+		return 1
+	case *big.Rat:
+		return 2
+	}
+	return 3
+}
+
+// cmpKey compares like Python compares tuples. Elements of different kinds
+// never meet at the same position for the shapes modelled here; should they,
+// they are ordered by kind instead of failing.
 func cmpKey(a, b key) int {
+	if ra, rb := keyRank(a), keyRank(b); ra != rb {
+		return ra - rb
+	}
 	switch x := a.(type) {
 	case int:
 		y := b.(int)
@@ -34,22 +52,14 @@ func cmpKey(a, b key) int {
 		return strings.Compare(x, b.(string))
 	case *big.Rat:
 		return x.Cmp(b.(*big.Rat))
-	case []key:
-		y := b.([]key)
-		for i := 0; i < len(x) && i < len(y); i++ {
-			if c := cmpKey(x[i], y[i]); c != 0 {
-				return c
-			}
-		}
-		switch {
-		case len(x) < len(y):
-			return -1
-		case len(x) > len(y):
-			return 1
-		}
-		return 0
 	}
-	panic("poly: bad sort key element")
+	x, y := a.([]key), b.([]key)
+	for i := 0; i < len(x) && i < len(y); i++ {
+		if c := cmpKey(x[i], y[i]); c != 0 {
+			return c
+		}
+	}
+	return len(x) - len(y)
 }
 
 var (

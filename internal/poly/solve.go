@@ -2,6 +2,7 @@ package poly
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"math/cmplx"
@@ -113,7 +114,9 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 	rationals := slices.Clone(iso.exact)
 	g2 := g
 	for _, r := range iso.exact {
-		g2 = divLinear(g2, r)
+		if g2, err = divLinear(g2, r); err != nil {
+			return nil, err
+		}
 	}
 	for _, iv := range iso.intervals {
 		rr, err := refineRoot(ctx, g2, iv)
@@ -126,7 +129,9 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 	}
 	h := g
 	for _, r := range rationals {
-		h = divLinear(h, r)
+		if h, err = divLinear(h, r); err != nil {
+			return nil, err
+		}
 	}
 	var surds []exactRoot
 	for _, r := range rationals {
@@ -226,14 +231,16 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 	return res, nil
 }
 
-// divLinear divides p by (den·x − num) for a rational root num/den.
-func divLinear(p IPoly, r *big.Rat) IPoly {
+// divLinear divides p by (den·x − num) for a rational root num/den. A
+// remainder would be a bug (the root was verified exactly); it is reported
+// as an internal error rather than a panic.
+func divLinear(p IPoly, r *big.Rat) (IPoly, error) {
 	lin := IPoly{new(big.Int).Neg(r.Num()), new(big.Int).Set(r.Denom())}
 	q, ok := divExact(p, lin)
 	if !ok {
-		panic("poly: rational root does not divide")
+		return nil, fmt.Errorf("poly: rational root %s does not divide", r.RatString())
 	}
-	return q
+	return q, nil
 }
 
 // quadraticRoots returns the two roots of an irreducible integer quadratic
