@@ -143,6 +143,69 @@ def random_path(v, depth=0):
     return "".join(parts) or "@"
 
 
+RFIELDS = ["a", "b", "c", "people", "n", "s", "o", "m", "big", "f", "e", "t", "u", "name", "age", "tags", "v", "x",
+           "id", "config", "foo", "bar", "baz"]
+RLITS = ["`1`", "`1.0`", "`2.5`", "`-1`", "`0`", "`\"x\"`", "'a'", "`null`", "`true`", "`[]`", "`{}`", "`[1, 2]`",
+         "`{\"k\": 1}`", "`123456789012345678901234567890`"]
+RFUNCS = ["length", "abs", "ceil", "floor", "sum", "avg", "max", "min", "sort", "reverse", "keys", "values", "to_array",
+          "to_string", "to_number", "type", "not_null"]
+
+
+def rand_atom(d):
+    r = rng.random()
+    if d <= 0 or r < 0.3:
+        return rng.choice(RFIELDS + ["@"] + RLITS)
+    if r < 0.45:
+        return rand_atom(d - 1) + "." + rng.choice(RFIELDS)
+    if r < 0.55:
+        return rand_atom(d - 1) + "[%d]" % rng.randint(-3, 3)
+    if r < 0.62:
+        return rand_atom(d - 1) + "[%s:%s:%s]" % (rng.choice(["", "1", "-2"]), rng.choice(["", "3", "-1"]), rng.choice(["", "2", "-1"]))
+    if r < 0.7:
+        return rand_atom(d - 1) + "[*]." + rng.choice(RFIELDS)
+    if r < 0.75:
+        return rand_atom(d - 1) + "[]"
+    if r < 0.8:
+        return rand_atom(d - 1) + ".*"
+    if r < 0.87:
+        op = rng.choice(["==", "!=", "<", "<=", ">", ">="])
+        return "%s[?%s %s %s]" % (rand_atom(d - 1), rng.choice(RFIELDS + ["@"]), op, rng.choice(RLITS))
+    if r < 0.93:
+        return "%s(%s)" % (rng.choice(RFUNCS), rand_atom(d - 1))
+    if r < 0.96:
+        return "%s(%s, &%s)" % (rng.choice(["sort_by", "max_by", "min_by"]), rand_atom(d - 1), rng.choice(RFIELDS + ["@"]))
+    if rng.random() < 0.5:
+        return "[%s, %s]" % (rand_atom(d - 1), rand_atom(d - 1))
+    return "{k1: %s, k2: %s}" % (rand_atom(d - 1), rand_atom(d - 1))
+
+
+def rand_expr():
+    e = rand_atom(rng.randint(1, 4))
+    r = rng.random()
+    if r < 0.1:
+        e = e + " || " + rand_atom(2)
+    elif r < 0.2:
+        e = e + " && " + rand_atom(2)
+    elif r < 0.25:
+        e = "!" + e
+    elif r < 0.3:
+        e = e + " | " + rand_atom(2)
+    elif r < 0.4:
+        e = rand_atom(2) + " " + rng.choice(["==", "<", ">="]) + " " + rand_atom(2)
+    return e
+
+
+def merged_brackets(node):
+    """Python's parser merges a bracket that follows an index expression into it
+    (so a slice there does not project); json_query follows the specification.
+    Such expressions are the one documented divergence and are not vectors."""
+    if isinstance(node, dict):
+        if node.get("type") == "index_expression" and len(node.get("children", [])) > 2:
+            return True
+        return any(merged_brackets(c) for c in node.get("children", []))
+    return False
+
+
 def main():
     cases = []
     seen = set()
@@ -171,6 +234,18 @@ def main():
         data = json.loads(doc)
         for k in range(20):
             add("doc%d/dotted%02d" % (di, k), doc, random_path(data))
+    # Random expressions over the documents (a differential sample).
+    k = 0
+    while k < 600:
+        doc, expr = rng.choice(DOCS), rand_expr()
+        try:
+            if merged_brackets(jmespath.compile(expr).parsed):
+                continue
+        except jx.JMESPathError:
+            pass
+        before = len(cases)
+        add("random/%03d" % k, doc, expr)
+        k += len(cases) - before
     # Invalid JSON documents: Python's json error.
     for k, bad in enumerate(['{"a": 1,}', '[1, 2', '{"a" 1}', 'nul', '', '{"a": NaN}', '[1] x']):
         cases.append({"name": "invalid_json/%d" % k, "args": {"json_str": bad, "path": "a"},
