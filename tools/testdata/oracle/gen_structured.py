@@ -197,12 +197,28 @@ SCHEMAS = [
     '{"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": false}',
     'true',
     'false',
+    '{"if": {"type": "object", "required": ["a"]}, "then": {"required": ["b"]}, "else": {"type": ["array", "number", "string", "null"]}}',
+    '{"type": "array", "contains": {"type": "string"}, "minContains": 1, "maxContains": 1}',
+    '{"type": "object", "propertyNames": {"pattern": "^[a-z]+$", "maxLength": 3}}',
+    '{"type": "object", "properties": {"a": {}}, "unevaluatedProperties": false}',
+    '{"type": "array", "prefixItems": [{"type": "integer"}], "unevaluatedItems": {"type": "string"}}',
+    '{"type": "object", "dependentSchemas": {"a": {"required": ["c"]}}}',
+    '{"type": "number", "exclusiveMinimum": 1, "maximum": 5}',
+    '{"type": "string", "format": "email"}',
+    '{"type": ["integer", "string"], "minimum": 2, "minLength": 2}',
+    '{"oneOf": [{"type": "integer"}, {"type": "number", "multipleOf": 0.5}]}',
+    '{"allOf": [{"type": "object"}, {"minProperties": 1}, {"maxProperties": 2}]}',
+    '{"type": "array", "items": {"type": "array", "items": {"type": "integer", "minimum": 0}}}',
+    '{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"const": 1}}}}}',
+    '{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://example.com/s", "type": "object"}',
 ]
 
 SCHEMA_PAYLOADS = [
     '{}', '[]', '[1, 2, 3]', '[1, "2"]', '{"a": "xy"}', '{"a": "x"}', '{"a": 1}', '{"id": 1, "name": "n"}',
     '{"id": 1, "extra": 2}', '"str"', '-1', '5', '9', '1.0', '3.0', 'null', '[1, 1]', '[1, 2, 3, 4]', '{"a": 1, "b": 2}',
     '{"k1": 1, "k2": "x"}', '[1, "a"]', '[1, "a", 3]', '{"a": 1, "c": 2}', '[1, 2]', '{"a": {"b": 1}}',
+    '{"a": 1, "b": 2}', '["x"]', '["x", "y"]', '[1, "x", "y"]', '{"abcd": 1}', '{"ab": 1, "c": 2}', '1.5', '2.5', '5',
+    '"a@b.c"', '"not an email"', '[[1, 2], [3]]', '[[1, -2]]', '{"a": {"b": 2}}', '1', '"ab"', '0.5', '{"a": 1, "c": 1}',
 ]
 
 
