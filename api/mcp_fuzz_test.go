@@ -1,0 +1,158 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/tools"
+)
+
+var (
+	fuzzOnce sync.Once
+	fuzzSrv  *Server
+)
+
+// fuzzServer is one real surface (full registry, MCP mounted) shared by the
+// fuzz iterations; requests go straight to ServeHTTP.
+func fuzzServer(tb testing.TB) *Server {
+	fuzzOnce.Do(func() {
+		store, err := filestore.Open(filestore.Config{Dir: tb.TempDir()})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+		fuzzSrv = New(reg, Options{MCP: &MCPOptions{Files: store}, MaxBodyBytes: 64 << 10})
+	})
+	return fuzzSrv
+}
+
+// FuzzMCPRequest posts arbitrary bodies to /mcp: the server never panics or
+// hangs, and every 200 answer is one JSON-RPC response.
+func FuzzMCPRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"f","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"YWZ0ZXI6Z2NkX2xjbQ"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":[1,2]}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"expression":"2**64"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"precisiond://downloads/../../etc/passwd"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"resources/list","params":{"cursor":"!!"}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"precision_guide","arguments":{"task":"x"}}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":1e999999,"b":1}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	srv := fuzzServer(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body))
+		req.Host = "127.0.0.1:8003"
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code == http.StatusOK && rec.Header().Get("Content-Type") == "application/json" && rec.Body.Len() > 0 {
+			// One response, or a batch of them.
+			var msgs []map[string]any
+			raw := bytes.TrimSpace(rec.Body.Bytes())
+			if len(raw) > 0 && raw[0] != '[' {
+				raw = append(append([]byte{'['}, raw...), ']')
+			}
+			if err := json.Unmarshal(raw, &msgs); err != nil || len(msgs) == 0 {
+				t.Fatalf("200 with a non-JSON-RPC body %q for %q", rec.Body.String(), body)
+			}
+			for _, m := range msgs {
+				if m["jsonrpc"] != "2.0" {
+					t.Fatalf("200 with a non-JSON-RPC body %q for %q", rec.Body.String(), body)
+				}
+			}
+		}
+	})
+}
+
+// FuzzHostPolicy: host and origin checks never panic, and a host is allowed
+// exactly when it is loopback or configured, whatever the case or port.
+func FuzzHostPolicy(f *testing.F) {
+	for _, s := range []string{"localhost:8003", "[::1]", "127.0.0.1", "evil.example", "a.example:1", "[", "]:", "::1", "http://x", "%00"} {
+		f.Add(s)
+	}
+	p := newHostPolicy([]string{"a.example", "b.example:443"})
+	f.Fuzz(func(t *testing.T, host string) {
+		got := p.allowed(host)
+		_ = p.allowedOrigin(host)
+		_ = p.allowedOrigin("http://" + host)
+		if got && !p.allowed(strings.ToUpper(host)) {
+			t.Errorf("%q allowed but not its upper case", host)
+		}
+	})
+}
+
+// FuzzCursor: parseCursor never panics and round-trips pageCursor.
+func FuzzCursor(f *testing.F) {
+	for _, s := range []string{"", "gcd_lcm", "a/b", "\x00", "after:x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, err := parseCursor(pageCursor(s)); err != nil || got != s {
+			t.Fatalf("round trip of %q: %q %v", s, got, err)
+		}
+		_, _ = parseCursor(s)
+	})
+}
+
+// BenchmarkMCPCall measures one tools/call through the MCP layer (in-memory
+// session and stateless HTTP) on a small and a large input; compare with
+// BenchmarkInvoke-style REST figures to see the protocol overhead.
+func BenchmarkMCPCall(b *testing.B) {
+	store, err := filestore.Open(filestore.Config{Dir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+	srv := New(reg, Options{MCP: &MCPOptions{Files: store}})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	inputs := map[string]*mcp.CallToolParams{
+		"small": {Name: "gcd_lcm", Arguments: map[string]any{"a": 391, "b": 299}},
+		"large": {Name: "hash_text", Arguments: map[string]any{"text": strings.Repeat("exact ", 100_000)}},
+	}
+	for _, kind := range []string{"memory", "streamable"} {
+		var tr mcp.Transport
+		if kind == "memory" {
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := srv.mcp.surface.server.Connect(context.Background(), st, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ss.Close()
+			tr = ct
+		} else {
+			tr = &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", MaxRetries: -1}
+		}
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), tr, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cs.Close()
+		for size, params := range inputs {
+			b.Run(kind+"/"+size, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					res, err := cs.CallTool(context.Background(), params)
+					if err != nil || res.IsError {
+						b.Fatal(err, res)
+					}
+				}
+			})
+		}
+	}
+}
