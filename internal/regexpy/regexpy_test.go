@@ -256,3 +256,20 @@ func TestEmptyIterationCaptures(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedNullableLoops: nested repeats with empty-matching bodies and captures
+// (the instrumented case of loops.go) stay bounded: an answer or a CostError.
+func TestNestedNullableLoops(t *testing.T) {
+	p := strings.Repeat("(", 12) + "a*" + strings.Repeat(")*", 12)
+	_, err := findAll(t, p, "", strings.Repeat("ab", 50000), Limits{MaxSteps: 5_000_000})
+	var ce *CostError
+	if err != nil && !errors.As(err, &ce) {
+		t.Fatalf("got %v, want nil or CostError", err)
+	}
+	// Spans as CPython gives for 3 repetitions ([(0, 2), (2, 2), (3, 3)]); with 30,
+	// CPython's backtracking does not finish, the finditer rules give the same spans.
+	ms, err := findAll(t, strings.Repeat("(a*)*", 30), "", "aab", Limits{MaxSteps: 5_000_000})
+	if err != nil || len(ms) != 3 || ms[0].Groups[0] != [2]int{0, 2} {
+		t.Fatalf("got %v %v, want matches [0,2), [2,2), [3,3)", ms, err)
+	}
+}
