@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -277,12 +278,36 @@ func appendNumber(b []byte, n string) ([]byte, error) {
 		}
 		return AppendPyFloat(b, f), nil
 	}
-	// An integer literal: normalise as Python's int() would ("-0" is 0).
+	// An integer literal: normalise as Python's int() would ("-0" is 0). Literals
+	// already in normal form (what a JSON decoder and strconv produce) are copied
+	// as they are, without a big.Int round trip.
+	if isNormalInteger(n) {
+		return append(b, n...), nil
+	}
 	var z big.Int
 	if _, ok := z.SetString(n, 10); !ok {
 		return nil, fmt.Errorf("evidence: invalid integer %q", n)
 	}
 	return z.Append(b, 10), nil
+}
+
+// isNormalInteger reports whether n is an integer literal exactly as big.Int
+// would print it: an optional '-', then digits without a leading zero, and not
+// "-0".
+func isNormalInteger(n string) bool {
+	d := n
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || (d[0] == '0' && (len(d) > 1 || len(n) > 1)) {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 const hexDigits = "0123456789abcdef"
@@ -338,11 +363,37 @@ func appendPyString(b []byte, s string) []byte {
 
 // Hash returns H(v): the lowercase hex SHA-256 of canonical(v).
 func Hash(v any) (string, error) {
-	b, err := Canonical(v)
+	buf := GetBuffer()
+	defer PutBuffer(buf)
+	b, err := AppendCanonical((*buf)[:0], v)
 	if err != nil {
 		return "", err
 	}
+	*buf = b
 	return HashBytes(b), nil
+}
+
+// bufPool recycles the byte slices canonical JSON is written into on the hot
+// path (hashes, response bodies), so a call does not grow a fresh buffer each time.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// maxPooledBuffer keeps one huge response from pinning its buffer in the pool.
+const maxPooledBuffer = 64 << 10
+
+// GetBuffer returns an empty buffer from the pool; give it back with PutBuffer
+// once nothing refers to its bytes any more.
+func GetBuffer() *[]byte {
+	b := bufPool.Get().(*[]byte)
+	*b = (*b)[:0]
+	return b
+}
+
+// PutBuffer returns a buffer obtained from GetBuffer to the pool.
+func PutBuffer(b *[]byte) {
+	if cap(*b) > maxPooledBuffer {
+		return
+	}
+	bufPool.Put(b)
 }
 
 // HashBytes returns the lowercase hex SHA-256 of b.

@@ -36,6 +36,72 @@ type Envelope struct {
 	Source          Source         `json:"source"`
 	Warnings        []Warning      `json:"warnings"`
 	ResultHash      string         `json:"result_hash"`
+
+	// inputJSON and factsJSON are canonical(InputNormalized) and canonical(Facts),
+	// written once by Build for the result hash and reused by AppendCanonical.
+	inputJSON, factsJSON []byte
+}
+
+// AppendCanonical appends canonical(e.Generic()) to b. An envelope made by Build
+// reuses the canonical bytes of its input and facts computed for the result
+// hash; callers must not modify an envelope's InputNormalized or Facts after
+// Build.
+func (e *Envelope) AppendCanonical(b []byte) ([]byte, error) {
+	var err error
+	appendRaw := func(b, cached []byte, v map[string]any) []byte {
+		if err != nil {
+			return b
+		}
+		if cached != nil {
+			return append(b, cached...)
+		}
+		b, err = AppendCanonical(b, v)
+		return b
+	}
+	// Keys in code-point order, as canonical JSON sorts them.
+	b = append(b, `{"contract_hash":`...)
+	b = appendPyString(b, e.ContractHash)
+	b = append(b, `,"contract_id":`...)
+	b = appendPyString(b, e.ContractID)
+	b = append(b, `,"contract_version":`...)
+	b = appendPyString(b, e.ContractVersion)
+	b = append(b, `,"determinism":`...)
+	b = appendPyString(b, e.Determinism)
+	b = append(b, `,"facts":`...)
+	b = appendRaw(b, e.factsJSON, e.Facts)
+	b = append(b, `,"input_normalized":`...)
+	b = appendRaw(b, e.inputJSON, e.InputNormalized)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"result_hash":`...)
+	b = appendPyString(b, e.ResultHash)
+	b = append(b, `,"source":{"as_of":`...)
+	if b, err = AppendCanonical(b, e.Source.AsOf); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"kind":`...)
+	b = appendPyString(b, e.Source.Kind)
+	b = append(b, `,"name":`...)
+	b = appendPyString(b, e.Source.Name)
+	b = append(b, `,"version":`...)
+	b = appendPyString(b, e.Source.Version)
+	b = append(b, `},"status":`...)
+	b = appendPyString(b, e.Status)
+	b = append(b, `,"tool":`...)
+	b = appendPyString(b, e.Tool)
+	b = append(b, `,"warnings":[`...)
+	for i, w := range e.Warnings {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"code":`...)
+		b = appendPyString(b, w.Code)
+		b = append(b, `,"message":`...)
+		b = appendPyString(b, w.Message)
+		b = append(b, '}')
+	}
+	return append(b, "]}"...), nil
 }
 
 // Generic returns the envelope as generic JSON values, ready for Canonical.
@@ -171,10 +237,32 @@ func SourceFor(c *contracts.Contract, asOf any) Source {
 // after defaults (before redaction); facts have passed the outputSchema.
 func Build(c *contracts.Contract, contractHash string, normalized, facts map[string]any, warnings []Warning) (*Envelope, error) {
 	input := Redact(c, normalized)
-	rh, err := ResultHash(contractHash, input, facts)
+	// canonical({contract_hash, facts, input_normalized}) is written by hand so
+	// that the canonical bytes of input and facts can be kept for the response.
+	buf := GetBuffer()
+	defer PutBuffer(buf)
+	b := append((*buf)[:0], `{"contract_hash":`...)
+	b = appendPyString(b, contractHash)
+	b = append(b, `,"facts":`...)
+	fStart := len(b)
+	b, err := AppendCanonical(b, facts)
 	if err != nil {
 		return nil, err
 	}
+	fEnd := len(b)
+	b = append(b, `,"input_normalized":`...)
+	iStart := len(b)
+	if b, err = AppendCanonical(b, input); err != nil {
+		return nil, err
+	}
+	iEnd := len(b)
+	b = append(b, '}')
+	*buf = b
+	rh := HashBytes(b)
+	// One allocation holds both cached encodings.
+	cached := append(make([]byte, 0, fEnd-fStart+iEnd-iStart), b[fStart:fEnd]...)
+	cached = append(cached, b[iStart:iEnd]...)
+	factsJSON, inputJSON := cached[:fEnd-fStart:fEnd-fStart], cached[fEnd-fStart:]
 	if warnings == nil {
 		warnings = []Warning{}
 	}
@@ -194,6 +282,8 @@ func Build(c *contracts.Contract, contractHash string, normalized, facts map[str
 		Source:          SourceFor(c, asOf),
 		Warnings:        warnings,
 		ResultHash:      rh,
+		inputJSON:       inputJSON,
+		factsJSON:       factsJSON,
 	}, nil
 }
 
