@@ -108,15 +108,76 @@ func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (
 
 func decodeStrict[In any](args map[string]any) (In, error) {
 	var in In
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return in, err
+	buf := evidence.GetBuffer()
+	defer evidence.PutBuffer(buf)
+	raw, ok := appendArgs((*buf)[:0], args)
+	if !ok {
+		// A value the fast writer does not know (not from a JSON decoder).
+		var err error
+		if raw, err = json.Marshal(args); err != nil {
+			return in, err
+		}
+	} else {
+		*buf = raw
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	dec.DisallowUnknownFields()
-	err = dec.Decode(&in)
+	err := dec.Decode(&in)
 	return in, err
+}
+
+// appendArgs writes generic JSON arguments (what a JSON decoder with UseNumber
+// produces) as JSON for the strict typed decoder, without json.Marshal's
+// reflection and key sorting: numbers are copied as written, strings escaped as
+// canonical JSON does (valid JSON). It reports false for any other value type.
+func appendArgs(b []byte, v any) ([]byte, bool) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case bool:
+		if x {
+			return append(b, "true"...), true
+		}
+		return append(b, "false"...), true
+	case json.Number:
+		if x == "" {
+			return b, false
+		}
+		return append(b, x...), true
+	case string:
+		b, _ = evidence.AppendCanonical(b, x)
+		return b, true
+	case map[string]any:
+		b = append(b, '{')
+		first := true
+		for k, e := range x {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b, _ = evidence.AppendCanonical(b, k)
+			b = append(b, ':')
+			var ok bool
+			if b, ok = appendArgs(b, e); !ok {
+				return b, false
+			}
+		}
+		return append(b, '}'), true
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendArgs(b, e); !ok {
+				return b, false
+			}
+		}
+		return append(b, ']'), true
+	}
+	return b, false
 }
 
 // integralFloatsAsInts rewrites float literals with an integral value (2.0, 1e3)
