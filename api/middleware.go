@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"time"
@@ -104,20 +105,26 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		fields := &logFields{}
 		rec := &statusRecorder{ResponseWriter: w}
 		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), keyLogFields, fields)))
-		attrs := []any{
-			"request_id", requestID(r.Context()),
-			"method", r.Method,
-			"path", r.URL.Path,
-			"status", rec.status,
-			"bytes", rec.bytes,
-			"duration_ms", float64(time.Since(start).Microseconds()) / 1000,
+		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
+			return
 		}
+		// Typed attributes (LogAttrs) write the same record as Info(msg, k, v...)
+		// without boxing every value.
+		attrs := make([]slog.Attr, 0, 8)
+		attrs = append(attrs,
+			slog.String("request_id", requestID(r.Context())),
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", rec.status),
+			slog.Int("bytes", rec.bytes),
+			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+		)
 		if fields.tool != "" {
-			attrs = append(attrs, "tool", fields.tool)
+			attrs = append(attrs, slog.String("tool", fields.tool))
 		}
 		if fields.errorCode != "" {
-			attrs = append(attrs, "error_code", fields.errorCode)
+			attrs = append(attrs, slog.String("error_code", fields.errorCode))
 		}
-		s.log.Info("request", attrs...)
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
 	})
 }
