@@ -1,6 +1,7 @@
 package poly
 
 import (
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -227,4 +228,53 @@ func nthRootFloat(p int64, n int, prec uint) *big.Float {
 		x = y.Quo(y, N)
 	}
 	return x
+}
+
+// binomialFactors finds factors a*x**n + c (n = 3, 4) of h that binomialRoots
+// handles, by testing numerically computed roots z for integral L·z^n (L the
+// leading coefficient); candidates are confirmed by exact division.
+func binomialFactors(h IPoly) (roots []exactRoot, rest IPoly) {
+	rest = h
+	if br := binomialRoots(h); br != nil {
+		return br, IPoly{big.NewInt(1)}
+	}
+	if h.deg() < 5 {
+		return nil, h
+	}
+	zs, ok := aberth(h)
+	if !ok {
+		return nil, h
+	}
+	L, _ := new(big.Float).SetInt(h.lc()).Float64()
+	for _, z := range zs {
+		for _, n := range []int{3, 4} {
+			if rest.deg() < n+1 {
+				continue
+			}
+			w := complex(L, 0)
+			for range n {
+				w *= z
+			}
+			R := math.Round(real(w))
+			if math.Abs(imag(w)) > 1e-6*(1+cabs(w)) || math.Abs(real(w)-R) > 1e-6*(1+math.Abs(R)) || math.Abs(R) > 1<<62 || R == 0 {
+				continue
+			}
+			cand := make(IPoly, n+1)
+			for i := range cand {
+				cand[i] = new(big.Int)
+			}
+			cand[0].SetInt64(-int64(R))
+			cand[n].Set(h.lc())
+			cand = cand.primitive()
+			br := binomialRoots(cand)
+			if br == nil {
+				continue
+			}
+			if q, ok := divExact(rest, cand); ok {
+				roots = append(roots, br...)
+				rest = q
+			}
+		}
+	}
+	return roots, rest
 }

@@ -157,9 +157,10 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 		surds = append(surds, bq...)
 	}
 	// x**3 = ±k³p, x**4 = k⁴p: p**(1/3), p**(1/4) forms.
-	if br := binomialRoots(h); br != nil {
+	if h.deg() >= 3 {
+		var br []exactRoot
+		br, h = binomialFactors(h)
 		surds = append(surds, br...)
-		h = IPoly{big.NewInt(1)}
 	}
 	// 3. What remains has no rational roots and no quadratic factor we could
 	// find: isolate and refine its real roots.
