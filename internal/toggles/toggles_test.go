@@ -210,3 +210,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkSet(b *testing.B) {
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	s, _, err := Open(b.TempDir(), reg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, _, err := s.Set("gcd_lcm", i%2 == 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkReloadUnchanged(b *testing.B) {
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	dir := b.TempDir()
+	s, _, _ := Open(dir, reg)
+	s.Set("gcd_lcm", false)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := s.Reload(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
