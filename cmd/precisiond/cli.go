@@ -254,13 +254,22 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	reg, err := newRegistry(cfg, log, store)
+	reg, tg, err := newRegistryToggles(cfg, log, store)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if tg != nil {
+		// Follow toggles made through a server on the same data directory; the
+		// MCP surface then sends notifications/tools/list_changed.
+		go tg.Watch(ctx, 2*time.Second, func(err error) {
+			log.Warn("toggle file unreadable; keeping the current state", "err", err.Error())
+		}, func([]string) {
+			log.Info("toggle file changed; state reloaded", "disabled", reg.Disabled())
+		})
+	}
 	go store.Janitor(ctx, janitorInterval(cfg.DownloadTTL), func(err error) {
 		log.Warn("download janitor", "err", err.Error())
 	})

@@ -8,11 +8,21 @@ factor is at most 2^40 (within the declared Pollard-Brent budget), large primes
 just below 2^255 and 2^256, random products of primes. Inputs go in as JSON
 integers or as decimal strings.
 
-Cost-limit cases: composites whose two prime factors are both above 2^60. Pollard
-rho needs about sqrt(p) ~ 2^30 iterations to find such a factor, far beyond the
-declared budget of 2^22, so the contract says cost_limit_exceeded (reason
-iteration_limit). These numbers are built from primes chosen here, so the oracle
-knows their factors without asking sympy to factor them.
+ECM cases (the tool's elliptic-curve stage): semiprimes with balanced factors at
+24, 26, 28, 30, 32, 36 and 40 digits, products of three ~12-digit primes, and
+a few products of a 9- to 20-digit prime with large primes. Each is built from
+primes drawn here; sympy.isprime confirms every prime and, for numbers up to 30
+digits, sympy.factorint must return the same factorization (above 30 digits
+factorint takes minutes per number on a loaded machine, so those facts rest on
+the construction and isprime).
+
+Cost-limit cases: composites whose smallest prime factor has 30 or more digits
+(e.g. balanced semiprimes of 60+ digits). The tool's ECM schedule spends its
+declared work budget long before a factor of that size is likely (the expected
+number of curves for a 30-digit factor is in the thousands, the budget pays for
+well under a hundred), so the contract says cost_limit_exceeded (reason
+work_limit). These numbers are built from primes chosen here, so the oracle knows
+their factors without asking sympy to factor them.
 
 Writes tools/testdata/prime_factorize/oracle_*.json.
 Run from the repo root: python3 tools/testdata/oracle/gen_primes.py
@@ -27,8 +37,11 @@ rng = random.Random(2026_11_30)
 LIMIT = 2 ** 256
 
 
-def facts(n):
-    f = sympy.factorint(n)
+def facts(n, known=None):
+    """Facts for n from sympy.factorint, or from a known factorization (a dict
+    prime -> exponent, each prime confirmed by sympy.isprime below) for numbers
+    too slow for factorint here (balanced semiprimes of 32+ digits)."""
+    f = dict(known) if known is not None else sympy.factorint(n)
     primes = sorted(f)
     # Independent checks of what factorint returned.
     prod = 1
@@ -144,20 +157,65 @@ for i in range(60):
     if n > 1:
         add(n, "random smooth product", as_string=(i % 3 == 0))
 
+# ECM territory: balanced semiprimes, 24 to 40 digits (factor sizes d//2 and
+# d - d//2 digits), written to their own file.
+ecm_cases = []
+
+
+def add_ecm(n, name, as_string=False, known=None):
+    """known: the factorization the case was built from. Up to 30 digits it is
+    also checked against sympy.factorint; above, sympy.factorint takes minutes per
+    number, so the facts rest on the construction plus sympy.isprime."""
+    assert 2 <= n < LIMIT
+    if known is not None and len(str(n)) <= 30:
+        assert sympy.factorint(n) == known, n
+    ecm_cases.append({"name": name, "args": {"n": str(n) if as_string else n}, "facts": facts(n, known)})
+
+
+def rand_prime_digits(d):
+    return sympy.nextprime(rng.randrange(10 ** (d - 1), 10 ** d - 10 ** (d - 2)))
+
+
+for digits, count in [(24, 4), (26, 4), (28, 4), (30, 6), (32, 4), (36, 3), (40, 3)]:
+    for i in range(count):
+        while True:
+            p = rand_prime_digits(digits // 2)
+            q = rand_prime_digits(digits - digits // 2)
+            if len(str(p * q)) == digits and p != q:
+                break
+        add_ecm(p * q, f"balanced semiprime {digits} digits #{i}", as_string=(i % 2 == 1), known={p: 1, q: 1})
+add_ecm(300000000000089 * 2000000000000021, "30-digit semiprime 300000000000089 × 2000000000000021", as_string=True)
+add_ecm(90000000573000000019, "20-digit semiprime 90000000573000000019")
+for i in range(4):
+    ps = [rand_prime_digits(12) for _ in range(3)]
+    known = {}
+    for p in ps:
+        known[p] = known.get(p, 0) + 1
+    add_ecm(ps[0] * ps[1] * ps[2], f"three 12-digit primes #{i}", as_string=(i % 2 == 0), known=known)
+for i, (d, big_bits) in enumerate([(9, 200), (12, 180), (15, 190), (18, 150), (20, 120)]):
+    p = rand_prime_digits(d)
+    q = sympy.prevprime(rng.getrandbits(big_bits) | (1 << (big_bits - 1)))
+    if p * q < LIMIT:
+        add_ecm(p * q, f"{d}-digit prime × {big_bits}-bit prime", known={p: 1, q: 1})
+# a 15-digit prime squared times a 16-digit prime (perfect-power detection is
+# no help here; ECM finds the square's prime)
+p, q = rand_prime_digits(15), rand_prime_digits(16)
+add_ecm(p * p * q, "p^2 · q with 15- and 16-digit primes", known={p: 2, q: 1})
+
 cost = []
-for i in range(2):
-    p = sympy.nextprime(rng.getrandbits(64) | (1 << 63))
-    q = sympy.nextprime(rng.getrandbits(64) | (1 << 63))
-    cost.append({"name": f"balanced semiprime 2^128 #{i}", "args": {"n": p * q},
-                 "error_code": "cost_limit_exceeded", "reason": "iteration_limit"})
+for digits in (60, 64, 70, 77):
+    p = rand_prime_digits(digits // 2)
+    q = rand_prime_digits(digits - digits // 2)
+    cost.append({"name": f"balanced semiprime {digits} digits", "args": {"n": str(p * q)},
+                 "error_code": "cost_limit_exceeded", "reason": "work_limit"})
 p = sympy.nextprime(2 ** 100)
 q = sympy.nextprime(2 ** 140)
-cost.append({"name": "two large primes near 2^240", "args": {"n": str(p * q)},
-             "error_code": "cost_limit_exceeded", "reason": "iteration_limit"})
-p = sympy.nextprime(2 ** 70)
-q = sympy.nextprime(2 ** 80)
-cost.append({"name": "2 * 3 * two 70/80-bit primes", "args": {"n": 6 * p * q},
-             "error_code": "cost_limit_exceeded", "reason": "iteration_limit"})
+cost.append({"name": "two large primes near 2^240 (31- and 43-digit)", "args": {"n": str(p * q)},
+             "error_code": "cost_limit_exceeded", "reason": "work_limit"})
+p = rand_prime_digits(30)
+q = rand_prime_digits(32)
+cost.append({"name": "2^5 · 3 · 65537 · 30- and 32-digit primes", "args": {"n": 32 * 3 * 65537 * p * q},
+             "error_code": "cost_limit_exceeded", "reason": "work_limit"})
 
 errors = [
     {"name": "n = 1", "args": {"n": 1}, "error_code": "input_schema_invalid"},
@@ -175,6 +233,8 @@ errors = [
 os.makedirs("tools/testdata/prime_factorize", exist_ok=True)
 with open("tools/testdata/prime_factorize/oracle_factorint.json", "w", encoding="utf-8") as f:
     json.dump({"cases": cases}, f, ensure_ascii=False, indent=0)
+with open("tools/testdata/prime_factorize/oracle_ecm.json", "w", encoding="utf-8") as f:
+    json.dump({"cases": ecm_cases}, f, ensure_ascii=False, indent=0)
 with open("tools/testdata/prime_factorize/oracle_limits.json", "w", encoding="utf-8") as f:
     json.dump({"cases": cost + errors}, f, ensure_ascii=False, indent=0)
-print("prime_factorize", len(cases), "factorizations,", len(cost) + len(errors), "limit/error cases")
+print("prime_factorize", len(cases), "+", len(ecm_cases), "factorizations,", len(cost) + len(errors), "limit/error cases")
