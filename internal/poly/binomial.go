@@ -122,7 +122,10 @@ func binomialRoots(h IPoly) []exactRoot {
 		}
 	}
 	r := new(big.Rat).SetFrac(new(big.Int).Neg(h[0]), h[n])
-	if !r.IsInt() || (n == 4 && r.Sign() < 0) {
+	if n == 4 && r.Sign() < 0 {
+		return quarticNegRoots(new(big.Rat).Neg(r))
+	}
+	if !r.IsInt() {
 		return nil
 	}
 	m := new(big.Int).Abs(r.Num())
@@ -277,4 +280,52 @@ func binomialFactors(h IPoly) (roots []exactRoot, rest IPoly) {
 		}
 	}
 	return roots, rest
+}
+
+// CSurd is A*sqrt(2) + B*sqrt(2)*I: the roots of x**4 + q**4 (q rational),
+// q*(±1 ± I)*sqrt(2)/2, as SymPy writes them ("-sqrt(2)/2 - sqrt(2)*I/2").
+type CSurd struct{ A, B *big.Rat }
+
+var two = big.NewInt(2)
+
+func (c CSurd) String() string {
+	re := termString(c.A, two)
+	im := termString(c.B, big.NewInt(-2))
+	if strings.HasPrefix(im, "-") {
+		return re + " - " + im[1:]
+	}
+	return re + " + " + im
+}
+
+func (c CSurd) sortKey() key {
+	return tup(ckAdd, tup(2, tup(keyTerm(c.A, two), keyTerm(c.B, big.NewInt(-2)))), keyNum(ratOne), ratOne)
+}
+
+func (c CSurd) Decimal() string {
+	const prec = 400
+	s2 := new(big.Float).SetPrec(prec).SetInt64(2)
+	s2.Sqrt(s2)
+	re := new(big.Float).SetPrec(prec).SetRat(c.A)
+	re.Mul(re, s2)
+	im := new(big.Float).SetPrec(prec).SetRat(c.B)
+	im.Mul(im, s2)
+	return complexString(roundMpf(re), roundMpf(im))
+}
+
+func (c CSurd) IsReal() bool { return false }
+
+func (c CSurd) form() string { return "radical" }
+
+// quarticNegRoots returns the roots of x**4 = -m when m = q**4 for a rational q.
+func quarticNegRoots(m *big.Rat) []exactRoot {
+	q, ok := ratSqrt(m)
+	if !ok {
+		return nil
+	}
+	if q, ok = ratSqrt(q); !ok {
+		return nil
+	}
+	h := new(big.Rat).Quo(q, big.NewRat(2, 1))
+	nh := new(big.Rat).Neg(h)
+	return []exactRoot{CSurd{nh, nh}, CSurd{nh, h}, CSurd{h, nh}, CSurd{h, h}}
 }
