@@ -305,6 +305,10 @@ func TestMCPSurface(t *testing.T) {
 func TestMCPGeneratedFiles(t *testing.T) {
 	env := newMCPEnv(t, MCPOptions{PageSize: 2}, Options{})
 	cs := env.connect(t, "streamable", nil)
+	resourcesChanged := make(chan struct{}, 16)
+	env.connect(t, "sse", &mcp.ClientOptions{
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { resourcesChanged <- struct{}{} },
+	})
 	ctx := ctxT(t)
 	var uris []string
 	for _, format := range []string{"md", "csv", "docx", "pdf"} {
@@ -326,6 +330,7 @@ func TestMCPGeneratedFiles(t *testing.T) {
 			t.Fatalf("%s: resource link %+v, facts %v", format, link, facts)
 		}
 		uris = append(uris, link.URI)
+		waitSignal(t, resourcesChanged, format+": notifications/resources/list_changed to the SSE session")
 
 		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: link.URI})
 		if err != nil {
