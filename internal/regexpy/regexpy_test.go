@@ -273,3 +273,10 @@ func TestNestedNullableLoops(t *testing.T) {
 		t.Fatalf("got %v %v, want matches [0,2), [2,2), [3,3)", ms, err)
 	}
 }
+
+// BenchmarkSparse1MiB: few matches in a long text; the first-character prefilter
+// skips most positions.
+func BenchmarkSparse1MiB(b *testing.B) {
+	unit := strings.Repeat("the quick brown fox jumps over the lazy dog ", 20) + "on 2024-11 "
+	benchFind(b, `(?P<year>\d{4})-(?P<month>\d\d)`, strings.Repeat(unit, (1<<20)/len(unit)))
+}

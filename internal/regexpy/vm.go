@@ -18,8 +18,12 @@ type Regexp struct {
 	markers  []int          // Go capture index -> assertion kind
 	loopOf   []int          // Go capture index -> loop number (loop markers)
 	loops    bool           // the program has loop markers (see loops.go)
-	ncap     int            // slots per thread (2 per Go capture)
-	anchored bool           // every match must start at position 0
+	// first holds the instructions that can consume the first character of a
+	// match; nil when a match can be empty or start with any character. The
+	// search skips positions none of them accepts.
+	first    []*syntax.Inst
+	ncap     int  // slots per thread (2 per Go capture)
+	anchored bool // every match must start at position 0
 	// GoPattern is the translated pattern (for diagnostics and tests).
 	GoPattern string
 }
@@ -141,7 +145,56 @@ func compile(pattern, flags string) (*Regexp, error) {
 	return &Regexp{
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
+		first: firstInsts(prog),
 	}, nil
+}
+
+// firstInsts follows the empty-width part of the program from its start
+// (conservatively treating every assertion as passable) and collects the
+// consuming instructions reached, or returns nil when Match or an any-character
+// instruction is reached.
+func firstInsts(prog *syntax.Prog) []*syntax.Inst {
+	seen := make([]bool, len(prog.Inst))
+	var out []*syntax.Inst
+	stack := []uint32{uint32(prog.Start)}
+	for len(stack) > 0 {
+		pc := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if pc == 0 || seen[pc] {
+			continue
+		}
+		seen[pc] = true
+		inst := &prog.Inst[pc]
+		switch inst.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			stack = append(stack, inst.Out, inst.Arg)
+		case syntax.InstNop, syntax.InstCapture, syntax.InstEmptyWidth:
+			stack = append(stack, inst.Out)
+		case syntax.InstRune, syntax.InstRune1:
+			out = append(out, inst)
+		case syntax.InstFail:
+		default: // Match, RuneAny, RuneAnyNotNL
+			return nil
+		}
+		if len(out) > 64 {
+			return nil
+		}
+	}
+	return out
+}
+
+// canStart reports whether a match can begin with r.
+func (re *Regexp) canStart(r rune) bool {
+	for _, inst := range re.first {
+		if inst.Op == syntax.InstRune1 {
+			if r == inst.Rune[0] {
+				return true
+			}
+		} else if inst.MatchRune(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxInst bounds the compiled program (and so the per-position work).
@@ -227,6 +280,7 @@ type queue struct {
 	sparse []uint32
 	dense  []entry
 	seen   map[uint64]struct{} // (flags, pc) of visited non-consuming instructions
+	live   int                 // entries holding a thread (consuming or Match)
 }
 
 func newQueue(n int) *queue {
@@ -355,6 +409,7 @@ func (m *machine) add(q *queue, pc uint32, pos int, cap []int, mask uint64) {
 			t := m.alloc()
 			copy(t.cap, cap)
 			e.t = t
+			q.live++
 			return
 		}
 	}
@@ -410,6 +465,7 @@ func (m *machine) clear(q *queue) {
 		}
 	}
 	q.dense = q.dense[:0]
+	q.live = 0
 	if m.re.loops {
 		clear(q.seen)
 	}
@@ -436,6 +492,21 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 			}
 			if m.lim.MaxSteps > 0 && m.steps > m.lim.MaxSteps {
 				return nil, &CostError{Msg: fmt.Sprintf("matching needs more than %d steps", m.lim.MaxSteps)}
+			}
+		}
+		if matched == nil && m.re.first != nil && clist.live == 0 {
+			// No thread alive: skip to the next position where a match can begin.
+			m.clear(clist)
+			for pos < n && !m.re.canStart(m.text[pos]) {
+				pos++
+				if (pos-start)&1023 == 0 {
+					if err := m.ctx.Err(); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if pos >= n {
+				break
 			}
 		}
 		if matched == nil && (!m.re.anchored || pos == 0) {
