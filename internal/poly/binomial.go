@@ -54,6 +54,7 @@ func (b Binomial) imagFactors() ([]string, []key) {
 	return append(fs, "I"), append(ks, kI)
 }
 
+// String prints the root as SymPy's str() does.
 func (b Binomial) String() string {
 	var parts []string
 	if b.Re.Sign() != 0 {
@@ -94,6 +95,7 @@ func (b Binomial) sortKey() key {
 	return tup(ckAdd, tup(2, tup(kre, kim)), keyNum(ratOne), ratOne)
 }
 
+// Decimal prints str(sympy.N(root, 34)).
 func (b Binomial) Decimal() string {
 	if b.Im.Sign() == 0 {
 		return mpfString(roundMpf(b.value.re), false)
@@ -105,6 +107,7 @@ func (b Binomial) Decimal() string {
 	return complexString(re, roundMpf(b.value.im))
 }
 
+// IsReal reports whether the root is real.
 func (b Binomial) IsReal() bool { return b.Im.Sign() == 0 }
 
 func (b Binomial) form() string { return "radical" }
@@ -288,6 +291,7 @@ type CSurd struct{ A, B *big.Rat }
 
 var two = big.NewInt(2)
 
+// String prints the root as SymPy's str() does.
 func (c CSurd) String() string {
 	re := termString(c.A, two)
 	im := termString(c.B, big.NewInt(-2))
@@ -301,6 +305,7 @@ func (c CSurd) sortKey() key {
 	return tup(ckAdd, tup(2, tup(keyTerm(c.A, two), keyTerm(c.B, big.NewInt(-2)))), keyNum(ratOne), ratOne)
 }
 
+// Decimal prints str(sympy.N(root, 34)).
 func (c CSurd) Decimal() string {
 	const prec = 400
 	s2 := new(big.Float).SetPrec(prec).SetInt64(2)
@@ -312,6 +317,7 @@ func (c CSurd) Decimal() string {
 	return complexString(roundMpf(re), roundMpf(im))
 }
 
+// IsReal is false: these roots are never real.
 func (c CSurd) IsReal() bool { return false }
 
 func (c CSurd) form() string { return "radical" }

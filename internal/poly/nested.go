@@ -50,6 +50,7 @@ func (n Nested) radicand() Surd {
 	return Surd{P: new(big.Rat).Neg(n.Y.P), Q: new(big.Rat).Neg(n.Y.Q), D: n.Y.D}
 }
 
+// String prints the root as SymPy's str() does.
 func (n Nested) String() string {
 	s := "sqrt(" + n.radicand().String() + ")"
 	if !n.positive() {
@@ -73,6 +74,7 @@ func (n Nested) sortKey() key {
 	return tup(ckMul, tup(2, tup(kI, sq)), keyNum(ratOne), coeff)
 }
 
+// Decimal prints str(sympy.N(root, 34)).
 func (n Nested) Decimal() string {
 	v := n.radicand().floatValue()
 	v.Sqrt(v)
@@ -85,6 +87,7 @@ func (n Nested) Decimal() string {
 	return complexString(nil, roundMpf(v))
 }
 
+// IsReal reports whether the root is real (Y > 0).
 func (n Nested) IsReal() bool { return n.positive() }
 
 func (n Nested) form() string { return "radical" }

@@ -43,6 +43,7 @@ type Error struct {
 	Costly  bool
 }
 
+// Error implements error.
 func (e *Error) Error() string { return e.Reason + ": " + e.Message }
 
 func fail(reason, format string, args ...any) *Error {
