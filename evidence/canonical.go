@@ -55,7 +55,8 @@ func AppendPyFloat(b []byte, f float64) []byte {
 	epos := bytes.IndexByte(s, 'e')
 	mant, expPart := s[:epos], s[epos+1:]
 	exp, _ := strconv.Atoi(string(expPart))
-	digits := make([]byte, 0, len(mant))
+	var dbuf [32]byte // shortest round-trip digits of a float64: at most 17
+	digits := dbuf[:0]
 	for _, c := range mant {
 		if c != '.' {
 			digits = append(digits, c)
@@ -227,7 +228,13 @@ func AppendCanonical(b []byte, v any) ([]byte, error) {
 	case *big.Int:
 		return x.Append(b, 10), nil
 	case map[string]any:
-		keys := make([]string, 0, len(x))
+		// Small maps (nearly all facts and arguments) sort their keys in a stack
+		// array instead of a fresh slice.
+		var kbuf [16]string
+		keys := kbuf[:0]
+		if len(x) > len(kbuf) {
+			keys = make([]string, 0, len(x))
+		}
 		for k := range x {
 			keys = append(keys, k)
 		}
