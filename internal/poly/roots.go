@@ -5,6 +5,10 @@ import (
 	"math/big"
 )
 
+// MaxIsolationWork bounds the estimated word operations of real root
+// isolation (see isolateReal); about a second of work.
+const MaxIsolationWork = 2e9
+
 // maxIsolationNodes bounds the bisection tree of root isolation; it is far
 // above what inputs within the declared limits need.
 const maxIsolationNodes = 200000
@@ -31,6 +35,21 @@ func isolateReal(ctx context.Context, f IPoly) (*isolation, error) {
 	if f[0].Sign() == 0 {
 		res.exact = append(res.exact, new(big.Rat))
 		f = f[1:]
+	}
+	// The bisection depth grows with the spread of root magnitudes (upper
+	// bound 2^ub, lower bound 2^-lb), and each level costs about degree²
+	// additions of (ub·degree + coefficient bits)-bit numbers: refuse before
+	// starting when that estimate is extreme (x**63 - 2**2000*x**62 + 1).
+	if n := f.deg(); n >= 1 {
+		ub, lb := f.rootBoundBits(), f.reverse().rootBoundBits()
+		cb := 0
+		for _, c := range f {
+			cb = max(cb, c.BitLen())
+		}
+		work := float64(n*n) * float64((ub*n+cb)/64+1) * float64(ub+lb+1)
+		if work > MaxIsolationWork {
+			return nil, costly("isolation_too_costly", "the roots span about 2^%d to 2^-%d at degree %d; isolating them would take about %.0e word operations, the limit is %.0e", ub, lb, n, work, float64(MaxIsolationWork))
+		}
 	}
 	nodes := 0
 	for _, neg := range []bool{false, true} {

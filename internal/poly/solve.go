@@ -118,6 +118,7 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 			return nil, err
 		}
 	}
+	var irrational []*big.Float // real irrational roots of g, refined
 	for _, iv := range iso.intervals {
 		rr, err := refineRoot(ctx, g2, iv)
 		if err != nil {
@@ -125,6 +126,8 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 		}
 		if rr.rational != nil {
 			rationals = append(rationals, rr.rational)
+		} else {
+			irrational = append(irrational, rr.approx)
 		}
 	}
 	h := g
@@ -166,16 +169,24 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 	// find: isolate and refine its real roots.
 	var numeric []numericRoot
 	if h.deg() >= 1 {
-		iso2, err := isolateReal(ctx, h)
-		if err != nil {
-			return nil, err
-		}
-		for _, iv := range iso2.intervals {
-			rr, err := refineRoot(ctx, h, iv)
+		if h.deg() == g.deg()-len(rationals) {
+			// nothing but rational roots was split off: the real roots of h
+			// are the irrational ones already refined in step 1
+			for _, v := range irrational {
+				numeric = append(numeric, numericRoot{factor: h, value: v})
+			}
+		} else {
+			iso2, err := isolateReal(ctx, h)
 			if err != nil {
 				return nil, err
 			}
-			numeric = append(numeric, numericRoot{factor: h, value: rr.approx})
+			for _, iv := range iso2.intervals {
+				rr, err := refineRoot(ctx, h, iv)
+				if err != nil {
+					return nil, err
+				}
+				numeric = append(numeric, numericRoot{factor: h, value: rr.approx})
+			}
 		}
 		slices.SortFunc(numeric, func(a, b numericRoot) int { return a.value.Cmp(b.value) })
 		for i := range numeric {

@@ -234,21 +234,29 @@ func (p IPoly) negX() IPoly {
 	return q
 }
 
-// rootBoundBits returns b such that every root has |x| < 2^b (Cauchy bound).
+// rootBoundBits returns b such that every root has |x| < 2^b, from
+// Fujiwara's bound |x| <= 2·max_i |a_(n-i)/a_n|^(1/i), computed on bit
+// lengths (|a| < 2^bitlen(a), |a_n| >= 2^(bitlen(a_n)-1)).
 func (p IPoly) rootBoundBits() int {
-	lc := new(big.Int).Abs(p.lc())
-	mx := new(big.Int)
-	for _, c := range p[:len(p)-1] {
-		if c.CmpAbs(mx) > 0 {
-			mx.Abs(c)
+	n := p.deg()
+	ln := p.lc().BitLen()
+	b := 0
+	for i := 1; i <= n; i++ {
+		c := p[n-i]
+		if c.Sign() == 0 {
+			continue
 		}
+		// |a_(n-i)/a_n| < 2^(bitlen - ln + 1); its i-th root < 2^ceil(that/i)
+		e := c.BitLen() - ln + 1
+		var r int
+		if e <= 0 {
+			r = 0
+		} else {
+			r = (e + i - 1) / i
+		}
+		b = max(b, r)
 	}
-	// |x| < 1 + max|a_i|/|a_n| ≤ 2^(bitlen(max) - bitlen(lc) + 2)
-	b := mx.BitLen() - lc.BitLen() + 2
-	if b < 1 {
-		b = 1
-	}
-	return b
+	return b + 2
 }
 
 func (p IPoly) ratCoeffs() []*big.Rat {
