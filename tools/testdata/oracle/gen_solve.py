@@ -406,6 +406,11 @@ def main():
     add_err("degree_too_large_product", "(x**40 + 1)*(x**30 + 1) = 0", "degree_too_large", "cost_limit_exceeded")
     add_err("huge_power_of_number", "x - 10**100000 = 0", "coefficient_too_large", "cost_limit_exceeded")
     add_err("too_deep", "(" * 120 + "x" + ")" * 120 + " = 1", "nesting_too_deep", "cost_limit_exceeded")
+    add_err("isolation_too_costly", "x**63 - 2**2000*x**62 + 1 = 0", "isolation_too_costly", "cost_limit_exceeded")
+    add_err("too_many_parameters", "a*x + b + c + d + e + f + g = 0", "too_many_parameters", "cost_limit_exceeded")
+    add_err("symbolic_cubic", "a*x**3 + b = 0", "unsupported_symbolic")
+    add_err("parameter_division", "x/a = 1", "unsupported_parameter_division")
+    add_err("reserved_variable", "I**2 = 1", "invalid_variable", var="I")
 
     # Contradiction: no solution (sympy.solve returns []).
     for name, eq in [("contradiction", "1 = 2"), ("contradiction_cancelled", "x + 1 = x + 2")]:
