@@ -42,12 +42,13 @@ func main() {
 	mixes := flag.String("mix", "gcd_lcm,structured_validate,prime_factorize,mcp", "comma-separated request mixes")
 	binary := flag.String("binary", "", "precisiond binary (default: go build ./cmd/precisiond)")
 	out := flag.String("out", "", "also append the results as Markdown to this file")
+	repeat := flag.Int("repeat", 3, "measure each mix this many times (server order alternating); medians are reported")
 	flag.Parse()
 	if *bare != "" {
 		serveBare(*bare)
 		return
 	}
-	if err := runAll(*concurrency, *duration, *warmup, strings.Split(*mixes, ","), *binary, *out); err != nil {
+	if err := runAll(*concurrency, *duration, *warmup, strings.Split(*mixes, ","), *binary, *out, max(1, *repeat)); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
 		os.Exit(1)
 	}
@@ -71,22 +72,62 @@ func mixes() map[string]mix {
 	payload := `{"id":7,"items":[` + strings.Join(items, ",") + `]}`
 	sv, _ := json.Marshal(map[string]any{"tool": "structured_validate", "args": map[string]any{
 		"format_name": "json", "payload": payload, "schema_json": schema}})
+	// okResult accepts only a successful /invoke answer: HTTP 200 with a completed
+	// envelope carrying a result hash (tool-level errors are also HTTP 200 there).
 	okResult := func(status int, body []byte) bool {
-		return status == 200 && bytes.Contains(body, []byte(`"result_hash"`)) || status == 200 && bytes.Contains(body, []byte(`"bare":true`))
+		if status != 200 {
+			return false
+		}
+		var v struct {
+			Bare bool `json:"bare"`
+			SR   struct {
+				Status     string `json:"status"`
+				ResultHash string `json:"result_hash"`
+			} `json:"structured_result"`
+		}
+		if json.Unmarshal(body, &v) != nil {
+			return false
+		}
+		return v.Bare || v.SR.Status == "completed" && len(v.SR.ResultHash) == 64
+	}
+	// okMCP accepts only a successful JSON-RPC tools/call answer: a result (not an
+	// error), isError unset, and structuredContent a completed envelope.
+	okMCP := func(status int, body []byte) bool {
+		if status != 200 {
+			return false
+		}
+		var v struct {
+			Bare   bool            `json:"bare"`
+			Error  json.RawMessage `json:"error"`
+			Result *struct {
+				IsError bool `json:"isError"`
+				SC      struct {
+					Status     string `json:"status"`
+					ResultHash string `json:"result_hash"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(body, &v) != nil {
+			return false
+		}
+		if v.Bare {
+			return true
+		}
+		return v.Error == nil && v.Result != nil && !v.Result.IsError && v.Result.SC.Status == "completed" && len(v.Result.SC.ResultHash) == 64
 	}
 	mcpCall, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
 		"params": map[string]any{"name": "gcd_lcm", "arguments": map[string]any{"a": 391, "b": 299}}})
 	return map[string]mix{
 		"gcd_lcm":             {name: "gcd_lcm", path: "/invoke", body: []byte(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`), check: okResult},
 		"structured_validate": {name: "structured_validate (JSON + schema)", path: "/invoke", body: sv, check: okResult},
-		// 30-digit semiprime: 999999999999989 × 1000000000000037
 		"prime_factorize": {name: "prime_factorize (30-digit semiprime)", path: "/invoke",
 			body: []byte(`{"tool":"prime_factorize","args":{"n":"` + semiprime + `"}}`), check: okResult},
+		// Stateless Streamable HTTP: every POST stands alone (no initialize, no
+		// Mcp-Session-Id); the client must accept both JSON and SSE answers and
+		// names the protocol version it speaks.
 		"mcp": {name: "MCP tools/call gcd_lcm (Streamable HTTP)", path: "/mcp", body: mcpCall,
 			headers: map[string]string{"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-06-18"},
-			check: func(status int, body []byte) bool {
-				return status == 200 && (bytes.Contains(body, []byte(`result_hash`)) || bytes.Contains(body, []byte(`"bare":true`)))
-			}},
+			check:   okMCP},
 	}
 }
 
@@ -102,6 +143,7 @@ type result struct {
 	requests, errors int64
 	seconds          float64
 	lat              []time.Duration
+	rssKiB           int64 // largest VmRSS of precisiond seen during the run
 }
 
 func (r result) rps() float64 { return float64(r.requests) / r.seconds }
@@ -168,7 +210,7 @@ func drive(base string, m mix, concurrency int, warmup, d time.Duration) result 
 	return loop(time.Now().Add(d), true)
 }
 
-func runAll(concurrency int, d, warmup time.Duration, names []string, binary, out string) error {
+func runAll(concurrency int, d, warmup time.Duration, names []string, binary, out string, repeat int) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -187,9 +229,17 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 		}
 	}
 	pAddr, bAddr := freeAddr(), freeAddr()
+	// precisiond runs with its defaults (access log at info level, written to a
+	// file here) except a concurrency limit above the client count, so that the
+	// run measures throughput and not the limiter's 503s.
+	logFile, err := os.Create(filepath.Join(tmp, "precisiond.log"))
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
 	pd := exec.Command(binary, "serve", "--addr", pAddr, "--data-dir", filepath.Join(tmp, "data"),
-		"--max-concurrency", strconv.Itoa(max(64, concurrency*2)), "--log-level", "error")
-	pd.Stderr = os.Stderr
+		"--max-concurrency", strconv.Itoa(max(64, concurrency*2)))
+	pd.Stderr = logFile
 	bare := exec.Command(self, "-bare", bAddr)
 	bare.Stderr = os.Stderr
 	for _, c := range []*exec.Cmd{pd, bare} {
@@ -207,29 +257,61 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 	var report strings.Builder
 	host, _ := os.Hostname()
 	fmt.Fprintf(&report, "### Load run %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	fmt.Fprintf(&report, "- machine: %s, %d CPUs, %s/%s, %s\n", host, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
-	fmt.Fprintf(&report, "- command: `go run ./bench/load -concurrency %d -duration %s -warmup %s -mix %s`\n\n", concurrency, d, warmup, strings.Join(names, ","))
-	report.WriteString("| mix | server | req/s | p50 | p99 | p99.9 | errors |\n|---|---|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&report, "- machine: %s, %d CPUs (%s), %s/%s, %s, load average at start %s\n", host, runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH, runtime.Version(), loadAvg())
+	fmt.Fprintf(&report, "- command: `go run ./bench/load -concurrency %d -duration %s -warmup %s -repeat %d -mix %s`\n", concurrency, d, warmup, repeat, strings.Join(names, ","))
+	fmt.Fprintf(&report, "- closed loop, %d clients, keep-alive; each mix measured %d× per server, server order alternating; figures are medians over the repeats\n\n", concurrency, repeat)
+	report.WriteString("| mix | server | req/s | p50 | p99 | p99.9 | errors | max RSS |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 	var ratios strings.Builder
-	ratios.WriteString("\n| mix | req/s ratio (precisiond ÷ bare) | p99 ratio |\n|---|---:|---:|\n")
+	ratios.WriteString("\n| mix | req/s ratio (precisiond ÷ bare), median | per repeat | p99 ratio, median | per repeat |\n|---|---:|---|---:|---|\n")
 	for _, name := range names {
 		m, ok := all[strings.TrimSpace(name)]
 		if !ok {
 			return fmt.Errorf("unknown mix %q", name)
 		}
-		rp := drive("http://"+pAddr, m, concurrency, warmup, d)
-		rb := drive("http://"+bAddr, m, concurrency, warmup, d)
+		var ps, bs []result
+		var rpsRatios, p99Ratios []float64
+		var rssMax int64
+		for i := 0; i < repeat; i++ {
+			var rp, rb result
+			measureP := func() {
+				stop := sampleRSS(pd.Process.Pid)
+				rp = drive("http://"+pAddr, m, concurrency, warmup, d)
+				rp.rssKiB = stop()
+				rssMax = max(rssMax, rp.rssKiB)
+			}
+			measureB := func() { rb = drive("http://"+bAddr, m, concurrency, warmup, d) }
+			if i%2 == 0 {
+				measureP()
+				measureB()
+			} else {
+				measureB()
+				measureP()
+			}
+			fmt.Fprintf(os.Stderr, "%s #%d: precisiond %.0f req/s (%d errors), bare %.0f req/s\n", m.name, i+1, rp.rps(), rp.errors, rb.rps())
+			ps, bs = append(ps, rp), append(bs, rb)
+			rpsRatios = append(rpsRatios, rp.rps()/rb.rps())
+			p99Ratios = append(p99Ratios, float64(rp.pct(0.99))/float64(rb.pct(0.99)))
+		}
 		for _, x := range []struct {
 			who string
-			r   result
-		}{{"precisiond", rp}, {"bare chi", rb}} {
-			fmt.Fprintf(&report, "| %s | %s | %.0f | %s | %s | %s | %d |\n", m.name, x.who, x.r.rps(),
-				ms(x.r.pct(0.50)), ms(x.r.pct(0.99)), ms(x.r.pct(0.999)), x.r.errors)
+			rs  []result
+			rss string
+		}{{"precisiond", ps, fmt.Sprintf("%.1f MiB", float64(rssMax)/1024)}, {"bare chi", bs, ""}} {
+			var errs int64
+			for _, r := range x.rs {
+				errs += r.errors
+			}
+			fmt.Fprintf(&report, "| %s | %s | %.0f | %s | %s | %s | %d | %s |\n", m.name, x.who,
+				median(x.rs, func(r result) float64 { return r.rps() }),
+				msf(median(x.rs, func(r result) float64 { return float64(r.pct(0.50)) })),
+				msf(median(x.rs, func(r result) float64 { return float64(r.pct(0.99)) })),
+				msf(median(x.rs, func(r result) float64 { return float64(r.pct(0.999)) })),
+				errs, x.rss)
 		}
-		fmt.Fprintf(&ratios, "| %s | %.2f | %.2f |\n", m.name, rp.rps()/rb.rps(), float64(rp.pct(0.99))/float64(rb.pct(0.99)))
+		fmt.Fprintf(&ratios, "| %s | %.2f | %s | %.2f | %s |\n", m.name, medianF(rpsRatios), joinF(rpsRatios), medianF(p99Ratios), joinF(p99Ratios))
 	}
 	report.WriteString(ratios.String())
-	fmt.Fprintf(&report, "\nprecisiond peak resident memory (VmHWM): %s\n\n", peakRSS(pd.Process.Pid))
+	fmt.Fprintf(&report, "\nerrors are summed over all repeats; max RSS is the largest VmRSS of precisiond sampled every 50 ms while it was loaded; peak resident memory over the whole life of the process (VmHWM): %s\n\n", peakRSS(pd.Process.Pid))
 	fmt.Print(report.String())
 	if out != "" {
 		f, err := os.OpenFile(out, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
@@ -243,19 +325,106 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 	return nil
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+func median(rs []result, f func(result) float64) float64 {
+	xs := make([]float64, len(rs))
+	for i, r := range rs {
+		xs[i] = f(r)
+	}
+	return medianF(xs)
+}
 
-func peakRSS(pid int) string {
+func medianF(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func joinF(xs []float64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprintf("%.2f", x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func msf(ns float64) string { return fmt.Sprintf("%.2f ms", ns/1e6) }
+
+// sampleRSS polls the resident set size of pid every 50 ms until the returned
+// function is called, which reports the largest value seen in KiB.
+func sampleRSS(pid int) func() int64 {
+	var peak atomic.Int64
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			if kb := statusKiB(pid, "VmRSS:"); kb > peak.Load() {
+				peak.Store(kb)
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() int64 {
+		close(done)
+		<-stopped
+		return peak.Load()
+	}
+}
+
+func statusKiB(pid int, field string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, field) {
+			f := strings.Fields(strings.TrimPrefix(line, field))
+			if len(f) > 0 {
+				n, _ := strconv.ParseInt(f[0], 10, 64)
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "model name") {
+			if i := strings.IndexByte(line, ':'); i >= 0 {
+				return strings.TrimSpace(line[i+1:])
+			}
+		}
+	}
+	return "unknown CPU"
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
 		return "unknown"
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
-			return strings.TrimSpace(strings.TrimPrefix(line, "VmHWM:"))
-		}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
 	}
-	return "unknown"
+	return strings.Join(f[:3], " ")
 }
 
 func freeAddr() string {
@@ -300,11 +469,36 @@ func serveBare(addr string) {
 		})
 	}
 	r.Post("/invoke", handler)
-	r.Post("/mcp", handler)
+	// The MCP baseline answers a JSON-RPC tools/call shape of the same size.
+	r.Post("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		var req map[string]any
+		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
+		dec.UseNumber()
+		if err := dec.Decode(&req); err != nil {
+			http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
+			return
+		}
+		params, _ := req["params"].(map[string]any)
+		sc := map[string]any{"status": "completed", "input_normalized": params["arguments"], "facts": params["arguments"],
+			"contract_hash": strings.Repeat("0", 64), "result_hash": strings.Repeat("0", 64), "warnings": []any{}}
+		text, _ := json.Marshal(sc)
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req["id"], "bare": true,
+			"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": string(text)}}, "structuredContent": sc}})
+	})
 	r.Get("/health", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte(`{"status":"ok"}`)) })
 	srv := &http.Server{Addr: addr, Handler: r, ReadHeaderTimeout: 10 * time.Second}
 	if err := srv.ListenAndServe(); err != nil {
 		fmt.Fprintln(os.Stderr, "bare:", err)
 		os.Exit(1)
 	}
+}
+
+// peakRSS is the process's peak resident set size over its life (VmHWM).
+func peakRSS(pid int) string {
+	kb := statusKiB(pid, "VmHWM:")
+	if kb == 0 {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(kb)/1024)
 }
