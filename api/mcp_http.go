@@ -1,11 +1,13 @@
 package api
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -18,6 +20,9 @@ type mcpMount struct {
 	srv     *Server
 	surface *mcpSurface
 	hosts   hostPolicy
+
+	mu      sync.Mutex
+	streams map[*http.Request]context.CancelFunc // open SSE GETs
 }
 
 // mountMCP mounts /mcp and /mcp/sse on r; settings missing from Options.MCP
@@ -36,7 +41,8 @@ func (s *Server) mountMCP(r chi.Router) {
 	if o.Version == "" {
 		o.Version = s.opts.Version
 	}
-	m := &mcpMount{srv: s, surface: newMCPSurface(s.reg, o), hosts: newHostPolicy(o.AllowedHosts)}
+	m := &mcpMount{srv: s, surface: newMCPSurface(s.reg, o), hosts: newHostPolicy(o.AllowedHosts),
+		streams: map[*http.Request]context.CancelFunc{}}
 	s.mcp = m
 	getServer := func(*http.Request) *mcp.Server { return m.surface.server }
 	// The SDK's own localhost protection only applies when the listener is on
@@ -54,17 +60,20 @@ func (s *Server) mountMCP(r chi.Router) {
 		MaxRequestBodyBytes:        o.MaxBodyBytes,
 	})
 	r.Handle("/mcp", m.guard(streamable))
-	r.Handle("/mcp/sse", m.guard(longLived(sse)))
+	r.Handle("/mcp/sse", m.guard(m.sseStreams(sse)))
 }
 
-// closeMCP ends every open MCP session (SSE streams), so that a graceful
-// shutdown is not held up by hanging GETs.
+// closeMCP ends every open SSE stream (and so its session), so that a graceful
+// shutdown is not held up by hanging GETs. Calls in flight on /mcp, whose
+// stateless sessions last one request, are left to finish like REST calls.
 func (s *Server) closeMCP() {
 	if s.mcp == nil {
 		return
 	}
-	for ss := range s.mcp.surface.server.Sessions() {
-		_ = ss.Close()
+	s.mcp.mu.Lock()
+	defer s.mcp.mu.Unlock()
+	for _, cancel := range s.mcp.streams {
+		cancel()
 	}
 }
 
@@ -90,16 +99,30 @@ func (m *mcpMount) guard(next http.Handler) http.Handler {
 	})
 }
 
-// longLived lifts the server's read and write deadlines for a GET that opens an
-// SSE stream: the stream lives as long as the session, far beyond the timeouts
-// meant for one request.
-func longLived(next http.Handler) http.Handler {
+// sseStreams handles a GET that opens an SSE stream: it lifts the server's read
+// and write deadlines (the stream lives as long as the session, far beyond the
+// timeouts meant for one request) and registers the stream so that closeMCP
+// can end it.
+func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
-			rc := http.NewResponseController(w)
-			_ = rc.SetReadDeadline(time.Time{})
-			_ = rc.SetWriteDeadline(time.Time{})
+		if r.Method != http.MethodGet {
+			next.ServeHTTP(w, r)
+			return
 		}
+		rc := http.NewResponseController(w)
+		_ = rc.SetReadDeadline(time.Time{})
+		_ = rc.SetWriteDeadline(time.Time{})
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		r = r.WithContext(ctx)
+		m.mu.Lock()
+		m.streams[r] = cancel
+		m.mu.Unlock()
+		defer func() {
+			m.mu.Lock()
+			delete(m.streams, r)
+			m.mu.Unlock()
+		}()
 		next.ServeHTTP(w, r)
 	})
 }

@@ -790,3 +790,32 @@ func TestMCPConcurrentCalls(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestMCPDrainLetsCallsFinish: a call in flight on /mcp when draining starts
+// still gets its answer (only SSE streams are closed).
+func TestMCPDrainLetsCallsFinish(t *testing.T) {
+	c, err := contracts.Parse([]byte(fakeContract))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}})
+	srv := New(reg, Options{CallTimeout: 5 * time.Second, MCP: &MCPOptions{}})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	type reply struct {
+		status int
+		body   []byte
+	}
+	done := make(chan reply, 1)
+	go func() {
+		status, body := rawMCP(t, "POST", ts.URL+"/mcp", nil,
+			[]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"behave","arguments":{"mode":"stuck","n":3}}}`))
+		done <- reply{status, body}
+	}()
+	time.Sleep(100 * time.Millisecond) // the call is running ("stuck" takes 300 ms)
+	srv.Drain()
+	r := <-done
+	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"facts":{"n":3}`) {
+		t.Errorf("in-flight call during drain: %d %s", r.status, r.body)
+	}
+}
