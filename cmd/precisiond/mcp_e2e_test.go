@@ -344,3 +344,57 @@ func TestMCPStdioRaw(t *testing.T) {
 		t.Errorf("exit after stdin closed: %v\n%s", err, stderr.String())
 	}
 }
+
+// TestMCPStdioFollowsToggles: a toggle made through a server's admin API on the
+// same data directory reaches a running `precisiond mcp`: its session gets
+// notifications/tools/list_changed, tools/list drops the tool and a call is
+// refused with tool_disabled.
+func TestMCPStdioFollowsToggles(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	base, _ := startMain(t, func(c *Config) { c.DataDir = dir; c.AdminToken = "secret-token" })
+	changed := make(chan struct{}, 8)
+	client := mcp.NewClient(&mcp.Implementation{Name: "precisiond-e2e", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	cmd := exec.Command(bin, "mcp", "--data-dir", dir)
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	req, _ := http.NewRequest("PUT", base+"/admin/tools/roman_numeral", strings.NewReader(`{"enabled":false}`))
+	req.Header.Set("Authorization", "Bearer secret-token")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("admin PUT: %d", resp.StatusCode)
+	}
+	select {
+	case <-changed:
+	case <-time.After(20 * time.Second): // the toggle file is polled every 2 s
+		t.Fatal("no notifications/tools/list_changed over stdio")
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "roman_numeral", Arguments: map[string]any{"value": "XIV"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, _ := res.StructuredContent.(map[string]any); !res.IsError || body["error_code"] != "tool_disabled" {
+		t.Errorf("disabled tool over stdio: %v %v", res.IsError, res.StructuredContent)
+	}
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tool.Name == "roman_numeral" {
+			t.Error("a disabled tool is listed over stdio")
+		}
+	}
+}
