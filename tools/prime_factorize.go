@@ -28,8 +28,8 @@ type primeFacts struct {
 	DivisorCount  *big.Int      `json:"divisor_count"`
 }
 
-// primeFactorize factors 2 <= n < 2^256 (SPEC §7.2); the algorithms live in
-// internal/primes.
+// primeFactorize factors 2 <= n < 2^256 (SPEC §7.2); the algorithms (trial
+// division, Pollard–Brent, ECM, BPSW) live in internal/primes.
 func primeFactorize() Tool {
 	return Define(Def[primeInput, primeFacts]{
 		Name: "prime_factorize",
@@ -59,10 +59,11 @@ func primeFactorize() Tool {
 			if n.BitLen() > primes.MaxBits {
 				return primeFacts{}, nil, TooCostly("number_too_large", "n must be < 2^%d", primes.MaxBits)
 			}
-			r, err := primes.Factorize(ctx, n, primes.DefaultMaxIterations)
+			r, err := primes.Factorize(ctx, n, primes.DefaultLimits)
 			if err != nil {
 				if errors.Is(err, primes.ErrCostLimit) {
-					return primeFacts{}, nil, TooCostly("iteration_limit", "could not split a composite cofactor within %d Pollard-Brent iterations (it has only large prime factors)", primes.DefaultMaxIterations)
+					// err names the budget that ran out and its size, nothing of the input.
+					return primeFacts{}, nil, TooCostly("work_limit", "could not split a composite cofactor within the declared work limits (its prime factors are all large): %v", err)
 				}
 				return primeFacts{}, nil, err
 			}

@@ -10,7 +10,7 @@ func benchFactor(b *testing.B, s string) {
 	n, _ := new(big.Int).SetString(s, 10)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Factorize(context.Background(), n, DefaultMaxIterations); err != nil {
+		if _, err := Factorize(context.Background(), n, DefaultLimits); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -35,21 +35,53 @@ func BenchmarkFactorSemiprime128(b *testing.B) {
 	benchFactor(b, new(big.Int).Mul(p, q).String())
 }
 
+// Balanced semiprimes (factors from sympy): the 20- and 30-digit ones are the
+// inputs of bench/compare_inputs.json.
+func BenchmarkFactorSemiprime20(b *testing.B) {
+	benchFactor(b, "90000000573000000019") // 3000000019 × 30000000001
+}
+
+func BenchmarkFactorSemiprime30(b *testing.B) {
+	benchFactor(b, "600000000000184300000000001869") // 300000000000089 × 2000000000000021
+}
+
+func BenchmarkFactorSemiprime30b(b *testing.B) {
+	benchFactor(b, "731840473056163628638432360987") // 834124757876269 × 877375316037223
+}
+
+func BenchmarkFactorSemiprime40(b *testing.B) {
+	benchFactor(b, "6861579397148363986191108531034690578709") // 79465373629733784899 × 86346783306143637191
+}
+
+func BenchmarkFactorSemiprime40b(b *testing.B) {
+	benchFactor(b, "1012291829447968035886925685877806464719") // 14599339987076239211 × 69338191339065891629
+}
+
 // TestIsPrimeMatchesStdlib cross-checks IsPrime against math/big's
-// ProbablyPrime (Miller–Rabin + Baillie–PSW) below 2^18 and on a window above
-// 2^200, where both must agree on every number.
+// ProbablyPrime on every number below 2^16 and in windows around 2^32 and 2^64
+// (ProbablyPrime(0) is Baillie–PSW, documented exact below 2^64), and above
+// 2^200 (with extra Miller–Rabin rounds), where both must agree on every number.
 func TestIsPrimeMatchesStdlib(t *testing.T) {
-	for i := int64(0); i < 1<<18; i++ {
-		b := big.NewInt(i)
-		if IsPrime(b) != b.ProbablyPrime(20) {
-			t.Fatalf("IsPrime(%d) disagrees", i)
+	check := func(x *big.Int, rounds int) {
+		t.Helper()
+		if IsPrime(x) != x.ProbablyPrime(rounds) {
+			t.Fatalf("IsPrime(%s) disagrees", x)
+		}
+	}
+	for i := int64(0); i < 1<<16; i++ {
+		check(big.NewInt(i), 0)
+	}
+	for _, e := range []uint{32, 64} {
+		x := new(big.Int).Lsh(big1, e)
+		x.Sub(x, big.NewInt(3000))
+		for range 6000 {
+			check(x, 0)
+			x.Add(x, big1)
 		}
 	}
 	x := new(big.Int).Lsh(big1, 200)
-	for i := 0; i < 4000; i++ {
+	for range 3000 {
 		x.Add(x, big1)
-		if IsPrime(x) != x.ProbablyPrime(20) {
-			t.Fatalf("IsPrime(%s) disagrees", x)
-		}
+		check(x, 4)
 	}
 }

@@ -2,49 +2,52 @@ package primes
 
 import (
 	"math/big"
-	"math/bits"
 )
 
-// mont is Montgomery arithmetic modulo an odd n of at most 256 bits, on fixed
-// arrays of k 64-bit limbs (little-endian), R = 2^(64k). Pollard–Brent runs in
+// mont is Montgomery arithmetic modulo an odd n of 65 to 256 bits, on k fixed
+// 64-bit limbs (little-endian), R = 2^(64k). Pollard–Brent runs in
 // the Montgomery domain: x̃ = xR maps x² + c to mul(x̃, x̃) + c̃, so the sequence
 // (and therefore the factor found and the iteration count) is exactly the one of
 // the plain big.Int formulation, only about twenty times faster.
 type mont struct {
-	n    [4]uint64
+	n    limbs
 	k    int
 	ninv uint64 // -n^-1 mod 2^64
 	nb   *big.Int
 }
 
-type limbs = [4]uint64
+// limbs is a residue as four little-endian 64-bit words (words at and above k
+// are zero). A struct of four words, unlike an array, is passed and returned in
+// registers.
+type limbs struct{ w0, w1, w2, w3 uint64 }
 
+// newMont prepares arithmetic modulo the odd n, 2^64 < n < 2^256.
 func newMont(n *big.Int) *mont {
+	if n.Bit(0) == 0 || n.BitLen() <= 64 || n.BitLen() > 256 {
+		panic("primes: Montgomery modulus out of range")
+	}
 	m := &mont{nb: new(big.Int).Set(n)}
 	m.k = (n.BitLen() + 63) / 64
 	m.n = toLimbs(n)
 	inv := uint64(1)
 	for i := 0; i < 6; i++ {
-		inv *= 2 - m.n[0]*inv
+		inv *= 2 - m.n.w0*inv
 	}
 	m.ninv = -inv
 	return m
 }
 
 func toLimbs(x *big.Int) limbs {
-	var l limbs
+	var a [4]uint64
 	for i, w := range x.Bits() {
-		l[i] = uint64(w)
+		a[i] = uint64(w)
 	}
-	return l
+	return limbs{a[0], a[1], a[2], a[3]}
 }
 
 func (m *mont) toBig(a limbs) *big.Int {
-	ws := make([]big.Word, m.k)
-	for i := 0; i < m.k; i++ {
-		ws[i] = big.Word(a[i])
-	}
-	return new(big.Int).SetBits(ws)
+	ws := []big.Word{big.Word(a.w0), big.Word(a.w1), big.Word(a.w2), big.Word(a.w3)}
+	return new(big.Int).SetBits(ws[:m.k])
 }
 
 // to returns x·R mod n for 0 <= x.
@@ -53,93 +56,37 @@ func (m *mont) to(x *big.Int) limbs {
 	return toLimbs(t.Mod(t, m.nb))
 }
 
-// mul returns a·b·R^-1 mod n (CIOS).
-func (m *mont) mul(a, b *limbs) limbs {
-	var t [6]uint64
-	k := m.k
-	for i := 0; i < k; i++ {
-		var c uint64
-		bi := b[i]
-		for j := 0; j < k; j++ {
-			hi, lo := bits.Mul64(a[j], bi)
-			var cc uint64
-			lo, cc = bits.Add64(lo, t[j], 0)
-			hi += cc
-			lo, cc = bits.Add64(lo, c, 0)
-			hi += cc
-			t[j], c = lo, hi
-		}
-		var cc uint64
-		t[k], cc = bits.Add64(t[k], c, 0)
-		t[k+1] += cc
-		mm := t[0] * m.ninv
-		hi, lo := bits.Mul64(mm, m.n[0])
-		_, cc = bits.Add64(lo, t[0], 0)
-		c = hi + cc
-		for j := 1; j < k; j++ {
-			hi, lo := bits.Mul64(mm, m.n[j])
-			lo, cc = bits.Add64(lo, t[j], 0)
-			hi += cc
-			lo, cc = bits.Add64(lo, c, 0)
-			hi += cc
-			t[j-1], c = lo, hi
-		}
-		t[k-1], cc = bits.Add64(t[k], c, 0)
-		t[k] = t[k+1] + cc
-		t[k+1] = 0
+// mul returns a·b·R^-1 mod n (CIOS, unrolled per size in mont_unrolled.go).
+func (m *mont) mul(a, b limbs) limbs {
+	switch m.k {
+	case 2:
+		return m.mul2(a, b)
+	case 3:
+		return m.mul3(a, b)
 	}
-	var r limbs
-	copy(r[:k], t[:k])
-	if t[k] != 0 || !m.less(&r) {
-		m.subN(&r)
-	}
-	return r
-}
-
-// less reports a < n.
-func (m *mont) less(a *limbs) bool {
-	for i := m.k - 1; i >= 0; i-- {
-		if a[i] != m.n[i] {
-			return a[i] < m.n[i]
-		}
-	}
-	return false
-}
-
-func (m *mont) subN(a *limbs) {
-	var b uint64
-	for i := 0; i < m.k; i++ {
-		a[i], b = bits.Sub64(a[i], m.n[i], b)
-	}
+	return m.mul4(a, b)
 }
 
 // add returns a + b mod n for a, b < n.
-func (m *mont) add(a, b *limbs) limbs {
-	var r limbs
-	var c uint64
-	for i := 0; i < m.k; i++ {
-		r[i], c = bits.Add64(a[i], b[i], c)
+func (m *mont) add(a, b limbs) limbs {
+	switch m.k {
+	case 2:
+		return m.add2(a, b)
+	case 3:
+		return m.add3(a, b)
 	}
-	if c != 0 || !m.less(&r) {
-		m.subN(&r)
-	}
-	return r
+	return m.add4(a, b)
 }
 
 // sub returns a - b mod n for a, b < n.
-func (m *mont) sub(a, b *limbs) limbs {
-	var r limbs
-	var bw uint64
-	for i := 0; i < m.k; i++ {
-		r[i], bw = bits.Sub64(a[i], b[i], bw)
+func (m *mont) sub(a, b limbs) limbs {
+	switch m.k {
+	case 2:
+		return m.sub2(a, b)
+	case 3:
+		return m.sub3(a, b)
 	}
-	if bw != 0 {
-		var c uint64
-		for i := 0; i < m.k; i++ {
-			r[i], c = bits.Add64(r[i], m.n[i], c)
-		}
-	}
-	return r
+	return m.sub4(a, b)
 }
 
 // brentMont is brentBig in the Montgomery domain (n odd, 64 < bits <= 256).
@@ -147,8 +94,8 @@ func (f *factorer) brentMont(n *big.Int, c uint64) (*big.Int, error) {
 	m := newMont(n)
 	cm := m.to(new(big.Int).SetUint64(c))
 	step := func(x limbs) limbs {
-		sq := m.mul(&x, &x)
-		return m.add(&sq, &cm)
+		sq := m.mul(x, x)
+		return m.add(sq, cm)
 	}
 	y := m.to(big.NewInt(2))
 	q := m.to(big1)
@@ -168,8 +115,8 @@ func (f *factorer) brentMont(n *big.Int, c uint64) (*big.Int, error) {
 			lim := min(batch, r-k)
 			for i := int64(0); i < lim; i++ {
 				y = step(y)
-				d := m.sub(&x, &y)
-				q = m.mul(&q, &d)
+				d := m.sub(x, y)
+				q = m.mul(q, d)
 			}
 			if err := f.spend(lim); err != nil {
 				return nil, err
@@ -181,7 +128,7 @@ func (f *factorer) brentMont(n *big.Int, c uint64) (*big.Int, error) {
 	if g.Cmp(n) == 0 {
 		for {
 			ys = step(ys)
-			d := m.sub(&x, &ys)
+			d := m.sub(x, ys)
 			g.GCD(nil, nil, m.toBig(d), n)
 			if err := f.spend(1); err != nil {
 				return nil, err
@@ -195,4 +142,9 @@ func (f *factorer) brentMont(n *big.Int, c uint64) (*big.Int, error) {
 		return nil, nil
 	}
 	return g, nil
+}
+
+// fromMont returns a·R^-1 mod n, the plain value of a Montgomery residue.
+func (m *mont) fromMont(a limbs) limbs {
+	return m.mul(a, limbs{w0: 1})
 }

@@ -41,15 +41,16 @@ func TestOracleVectors(t *testing.T) {
 			}
 			n++
 			facts, hasFacts := c["facts"].(map[string]any)
-			budget := int64(DefaultMaxIterations)
+			budget := DefaultLimits
 			if !hasFacts {
 				// Numbers with only huge prime factors exhaust any budget; a small
-				// one keeps this test fast (the golden test uses the real one).
-				budget = 1 << 16
+				// one keeps this test fast (TestCostLimitReal and the golden test
+				// use the real one).
+				budget = Limits{RhoIterations: 1 << 16, ECMWork: 1 << 22}
 			}
 			got, err := Factorize(context.Background(), x, budget)
 			if !hasFacts {
-				if c["reason"] == "iteration_limit" && !errors.Is(err, ErrCostLimit) {
+				if c["reason"] == "work_limit" && !errors.Is(err, ErrCostLimit) {
 					t.Errorf("%s: got %v, %v; want the iteration limit", name, got, err)
 				}
 				continue

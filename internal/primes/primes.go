@@ -1,8 +1,10 @@
 // Package primes factors integers below 2^256: trial division by the primes
-// below 2^16, perfect-power detection, Pollard–Brent rho with fixed seeds (so the
-// output and the work done are reproducible), and primality proven by
-// deterministic Miller–Rabin below 2^64 and Baillie–PSW (strong base-2
-// Miller–Rabin plus strong Lucas with Selfridge's parameters) above.
+// below 2^16, perfect-power detection, Pollard–Brent rho with fixed seeds (the
+// whole job below 2^64, a short run above), then Lenstra's elliptic-curve method
+// with a fixed curve sequence (ecm.go), so the output and the work done are
+// reproducible; primality is proven by deterministic Miller–Rabin below 2^64 and
+// decided by Baillie–PSW (strong base-2 Miller–Rabin plus strong Lucas with
+// Selfridge's parameters) above.
 //
 // BPSW has no known counterexample, and none exists below 2^64; above 2^64 a
 // "prime" verdict is therefore BPSW-probable, which the contract states.
@@ -21,12 +23,37 @@ import (
 // MaxBits is the largest input size: n < 2^MaxBits.
 const MaxBits = 256
 
-// DefaultMaxIterations is the default budget of Pollard–Brent iterations (each
-// one a modular squaring) over the whole factorization.
-const DefaultMaxIterations = 1 << 22
+// Limits bounds the work of one factorization. Both budgets are counted in a
+// machine-independent way, so a number either factors within them everywhere or
+// fails everywhere.
+type Limits struct {
+	// RhoIterations is the budget of Pollard–Brent iterations (each one a
+	// modular squaring plus a multiplication) over the whole call.
+	RhoIterations int64
+	// ECMWork is the budget of ECM work units over the whole call: a curve
+	// costs its modular multiplications times 4, 7 or 12 for a modulus of 2, 3
+	// or 4 64-bit limbs (in proportion to the cost of one multiplication).
+	// A curve is paid for before it runs and refused when the rest of the
+	// budget cannot pay for it.
+	ECMWork int64
+}
 
-// ErrCostLimit is returned (wrapped) when the iteration budget runs out.
-var ErrCostLimit = errors.New("pollard-brent iteration budget exhausted")
+// DefaultLimits are the limits the prime_factorize tool declares.
+var DefaultLimits = Limits{RhoIterations: 1 << 22, ECMWork: DefaultECMWork}
+
+// DefaultECMWork is the default ECM work budget (see Limits.ECMWork).
+const DefaultECMWork = 250_000_000
+
+// ShortRho is the number of Pollard–Brent iterations tried on a composite
+// above 2^64 before ECM takes over: rho finds factors below about 2^30 faster
+// than a curve does.
+const ShortRho = 1 << 15
+
+// ErrCostLimit is returned (wrapped) when a work budget runs out.
+var ErrCostLimit = errors.New("factoring work budget exhausted")
+
+// errShortRho ends the short rho run on a large composite.
+var errShortRho = errors.New("short rho run over")
 
 // Factor is one prime power of a factorization.
 type Factor struct {
@@ -40,6 +67,8 @@ type Result struct {
 	Factors    []Factor // ascending primes
 	IsPrime    bool
 	Iterations int64 // Pollard–Brent iterations used (reproducible)
+	Curves     int64 // ECM curves run (reproducible)
+	ECMWork    int64 // ECM work units spent (reproducible)
 }
 
 // Factorization renders "2^3 × 3^2 × 5".
@@ -79,18 +108,19 @@ var smallPrimes = func() []uint64 {
 	return ps
 }()
 
-// Factorize factors n (2 <= n < 2^256) within maxIter Pollard–Brent iterations.
-// It returns an error wrapping ErrCostLimit when the budget runs out, and the
-// context's error when it ends.
-func Factorize(ctx context.Context, n *big.Int, maxIter int64) (*Result, error) {
+// Factorize factors n (2 <= n < 2^256) within the limits. It returns an error
+// wrapping ErrCostLimit when a budget runs out, and the context's error when it
+// ends.
+func Factorize(ctx context.Context, n *big.Int, lim Limits) (*Result, error) {
 	if n.Cmp(big.NewInt(2)) < 0 || n.BitLen() > MaxBits {
 		return nil, fmt.Errorf("primes: n out of range")
 	}
-	f := &factorer{ctx: ctx, budget: maxIter, counts: map[string]int{}, primes: map[string]*big.Int{}}
+	f := &factorer{ctx: ctx, budget: lim.RhoIterations, cap: lim.RhoIterations, maxWork: lim.ECMWork,
+		counts: map[string]int{}, primes: map[string]*big.Int{}}
 	if err := f.run(new(big.Int).Set(n)); err != nil {
 		return nil, err
 	}
-	res := &Result{N: new(big.Int).Set(n), Iterations: f.used}
+	res := &Result{N: new(big.Int).Set(n), Iterations: f.used, Curves: f.curves, ECMWork: f.work}
 	for k, e := range f.counts {
 		res.Factors = append(res.Factors, Factor{Prime: f.primes[k], Exponent: e})
 	}
@@ -100,11 +130,15 @@ func Factorize(ctx context.Context, n *big.Int, maxIter int64) (*Result, error) 
 }
 
 type factorer struct {
-	ctx    context.Context
-	budget int64
-	used   int64
-	counts map[string]int
-	primes map[string]*big.Int
+	ctx     context.Context
+	budget  int64 // rho iterations for the whole call
+	cap     int64 // end of the current short rho run (<= budget)
+	used    int64
+	maxWork int64 // ECM work units for the whole call
+	work    int64
+	curves  int64
+	counts  map[string]int
+	primes  map[string]*big.Int
 }
 
 func (f *factorer) add(p *big.Int, e int) {
@@ -193,7 +227,7 @@ func (f *factorer) split(n *big.Int, mult int) error {
 	if r, k := perfectPower(n); k > 1 {
 		return f.split(r, mult*k)
 	}
-	d, err := f.brent(n)
+	d, err := f.findFactor(n)
 	if err != nil {
 		return err
 	}
@@ -239,6 +273,25 @@ func intRoot(n *big.Int, k int) (*big.Int, bool) {
 
 var big1 = big.NewInt(1)
 
+// findFactor returns a proper factor of the composite n (no prime factor below
+// 2^16, not a perfect power): Pollard–Brent alone below 2^64, where every
+// factor is below 2^32; above, a short rho run and then ECM.
+func (f *factorer) findFactor(n *big.Int) (*big.Int, error) {
+	if n.IsUint64() {
+		return f.brent(n)
+	}
+	f.cap = min(f.used+ShortRho, f.budget)
+	d, err := f.brentMont(n, 1)
+	f.cap = f.budget
+	if err != nil && !errors.Is(err, errShortRho) && !errors.Is(err, ErrCostLimit) {
+		return nil, err
+	}
+	if d != nil {
+		return d, nil
+	}
+	return f.ecm(n)
+}
+
 // brent finds a non-trivial factor of the composite n with Pollard–Brent rho,
 // f(x) = x² + c, x0 = 2, trying c = 1, 2, 3, ... in order.
 func (f *factorer) brent(n *big.Int) (*big.Int, error) {
@@ -273,7 +326,10 @@ const batch = 128
 func (f *factorer) spend(k int64) error {
 	f.used += k
 	if f.used > f.budget {
-		return fmt.Errorf("%w after %d iterations", ErrCostLimit, f.budget)
+		return fmt.Errorf("%w: %d Pollard-Brent iterations", ErrCostLimit, f.budget)
+	}
+	if f.used > f.cap {
+		return errShortRho
 	}
 	if f.used%(batch*8) < k {
 		return f.ctx.Err()
