@@ -22,9 +22,9 @@ func slowGeneric(t *testing.T, v any) (any, error) {
 }
 
 type genInner struct {
-	X *Float     `json:"x"`
-	N *big.Int   `json:"n"`
-	S []string   `json:"s,omitempty"`
+	X *Float   `json:"x"`
+	N *big.Int `json:"n"`
+	S []string `json:"s,omitempty"`
 	M map[string]any
 }
 
@@ -58,7 +58,7 @@ func TestFastGenericMatchesRoundTrip(t *testing.T) {
 	huge, _ := new(big.Int).SetString("-123456789012345678901234567890", 10)
 	accepted := []any{
 		genFacts{Name: "Grüße \"<&>\"\n", Count: -7, U: 200, Ratio: 100, Exact: "1.50", Big: huge, Opt: &s, Flag: true,
-			Any: map[string]any{"k": []any{json.Number("1e3"), nil, "v", true}, "f": Float(1e-5)},
+			Any:  map[string]any{"k": []any{json.Number("1e3"), nil, "v", true}, "f": Float(1e-5)},
 			List: []genInner{{X: &half, N: big.NewInt(3), S: []string{"a"}}, {}}, ByName: map[string]Float{"a": 1.25, "b": -0.0},
 			NoTag: "plain", Nullable: nil, private: 3},
 		genFacts{},
