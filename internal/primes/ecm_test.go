@@ -186,3 +186,38 @@ func nextPrime(x *big.Int) *big.Int {
 	}
 	return p
 }
+
+// TestConcurrentFactorize factors the same 30-digit semiprime from several
+// goroutines at once (the schedule's tables are built once and shared) and
+// checks every answer and its work count.
+func TestConcurrentFactorize(t *testing.T) {
+	n, _ := new(big.Int).SetString("600000000000184300000000001869", 10) // 300000000000089 × 2000000000000021
+	type out struct {
+		text string
+		work int64
+		err  error
+	}
+	ch := make(chan out)
+	for range 4 {
+		go func() {
+			r, err := Factorize(context.Background(), n, DefaultLimits)
+			if err != nil {
+				ch <- out{err: err}
+				return
+			}
+			ch <- out{text: r.Factorization(), work: r.ECMWork}
+		}()
+	}
+	var first out
+	for i := range 4 {
+		o := <-ch
+		if o.err != nil || o.text != "300000000000089 × 2000000000000021" {
+			t.Fatalf("got %q, %v", o.text, o.err)
+		}
+		if i == 0 {
+			first = o
+		} else if o.work != first.work {
+			t.Fatalf("work differs between runs: %d and %d", o.work, first.work)
+		}
+	}
+}
