@@ -150,6 +150,17 @@ func (c *curve) add(p, q, diff *point) point {
 	return point{x: m.mul(diff.z, s), z: m.mul(diff.x, d)}
 }
 
+// addZ1 is add for a difference with Z = 1 (5 multiplications): stage 1 keeps
+// its base point normalized.
+func (c *curve) addZ1(p, q *point, diffX limbs) point {
+	m := c.m
+	u := m.mul(m.sub(p.x, p.z), m.add(q.x, q.z))
+	v := m.mul(m.add(p.x, p.z), m.sub(q.x, q.z))
+	s := m.add(u, v)
+	d := m.sub(u, v)
+	return point{x: m.mul(s, s), z: m.mul(diffX, m.mul(d, d))}
+}
+
 // ladder returns k·P for k >= 1 (k a small integer).
 func (c *curve) ladder(p *point, k uint64) point {
 	if k == 1 {
@@ -236,7 +247,8 @@ func (f *factorer) ecmCurve(m *mont, L *ecmLevel, sigma uint64) (*big.Int, error
 	c := &curve{m: m, a24: m.to(a)}
 	p := point{x: m.to(x0), z: m.to(big1)}
 
-	// Stage 1: Montgomery ladder over the bits of k.
+	// Stage 1: Montgomery ladder over the bits of k, 10 multiplications per
+	// bit (the base point has Z = 1).
 	k := L.k
 	r0, r1 := p, c.dbl(&p)
 	for i := k.BitLen() - 2; i >= 0; i-- {
@@ -246,10 +258,10 @@ func (f *factorer) ecmCurve(m *mont, L *ecmLevel, sigma uint64) (*big.Int, error
 			}
 		}
 		if k.Bit(i) == 1 {
-			r0 = c.add(&r1, &r0, &p)
+			r0 = c.addZ1(&r1, &r0, p.x)
 			r1 = c.dbl(&r1)
 		} else {
-			r1 = c.add(&r1, &r0, &p)
+			r1 = c.addZ1(&r1, &r0, p.x)
 			r0 = c.dbl(&r0)
 		}
 	}

@@ -63,6 +63,12 @@ func TestLadderMatchesChain(t *testing.T) {
 		if got := affineX(t, m, cur); got.Cmp(want2) != 0 {
 			t.Fatalf("sigma %d: x(2P) = %s, want %s", sigma, got, want2)
 		}
+		// addZ1 with the normalized base point agrees with add.
+		pn := point{x: m.to(affineX(t, m, p)), z: m.to(big1)}
+		a, b := c.ladder(&pn, 7), c.ladder(&pn, 8)
+		if got, want := affineX(t, m, c.addZ1(&b, &a, pn.x)), affineX(t, m, c.add(&b, &a, &pn)); got.Cmp(want) != 0 {
+			t.Fatalf("sigma %d: addZ1 %s, add %s", sigma, got, want)
+		}
 		for k := uint64(2); k <= 300; k++ {
 			if got, want := affineX(t, m, c.ladder(&p, k)), affineX(t, m, cur); got.Cmp(want) != 0 {
 				t.Fatalf("sigma %d: ladder(%d) = %s, chain %s", sigma, k, got, want)
