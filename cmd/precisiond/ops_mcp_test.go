@@ -26,7 +26,14 @@ func TestToggleReachesMCP(t *testing.T) {
 		ch := make(chan struct{}, 16)
 		notify[kind] = ch
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "ops-test", Version: "1"}, &mcp.ClientOptions{
-			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { ch <- struct{}{} },
+			// Never block the SDK's handler: one change may arrive as several
+			// notifications, and a full channel would stall the session.
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+				select {
+				case ch <- struct{}{}:
+				default:
+				}
+			},
 		}).Connect(ctx, tr, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", kind, err)
@@ -79,12 +86,29 @@ func TestToggleReachesMCP(t *testing.T) {
 		t.Errorf("stdio after the file changed: isError=%v %v", isErr, body)
 	}
 
-	adminDo(t, "PUT", base+"/admin/tools/gcd_lcm", `{"enabled":true}`)
-	wait("sse")
-	wait("stdio")
-	for kind, cs := range sessions {
-		if isErr, body := call(cs); isErr {
-			t.Errorf("%s after re-enabling: %v", kind, body)
+	for _, ch := range notify { // forget notifications of the first change
+		for len(ch) > 0 {
+			<-ch
 		}
 	}
+	adminDo(t, "PUT", base+"/admin/tools/gcd_lcm", `{"enabled":true}`)
+	for _, kind := range []string{"streamable", "sse"} {
+		if isErr, body := call(sessions[kind]); isErr {
+			t.Errorf("%s right after re-enabling: %v", kind, body)
+		}
+	}
+	wait("sse")
+	// stdio: the next watcher tick applies it (a late notification of the first
+	// change could arrive first, so poll the call itself).
+	for {
+		isErr, body := call(sessions["stdio"])
+		if !isErr {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("stdio never saw the re-enable: %v", body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	wait("stdio")
 }
