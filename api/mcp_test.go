@@ -478,7 +478,15 @@ func TestMCPToggle(t *testing.T) {
 		ch := make(chan struct{}, 8)
 		changed[kind] = ch
 		sessions[kind] = env.connect(t, kind, &mcp.ClientOptions{
-			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { ch <- struct{}{} },
+			// Non-blocking: one toggle re-registers every tool and may send more
+			// notifications than the buffer holds; a blocked handler would hang
+			// ClientSession.Close.
+			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+				select {
+				case ch <- struct{}{}:
+				default:
+				}
+			},
 		})
 	}
 	sessions["streamable"] = env.connect(t, "streamable", nil)
