@@ -51,6 +51,7 @@ func TestTimeToolsBinaryIgnoresHostZoneinfo(t *testing.T) {
 		t.Fatalf("only %d calls", len(calls))
 	}
 	empty := t.TempDir()
+	dataDir := t.TempDir()
 	envs := [][]string{
 		nil,
 		{"TZ=Pacific/Kiritimati", "ZONEINFO=" + empty},
@@ -62,7 +63,7 @@ func TestTimeToolsBinaryIgnoresHostZoneinfo(t *testing.T) {
 		var first string
 		for i, env := range envs {
 			cmd := exec.Command(bin, "call", c.tool, string(args))
-			cmd.Env = append(os.Environ(), env...)
+			cmd.Env = append(append(os.Environ(), "PRECISIOND_DATA_DIR="+dataDir), env...)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			out, err := cmd.Output()

@@ -280,7 +280,9 @@ func TestBinary(t *testing.T) {
 
 	body := []byte(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`)
 	served := invokeRaw(t, base, body)
-	local, err := exec.Command(bin, "call", "gcd_lcm", `{"a":391,"b":299}`).Output()
+	callCmd := exec.Command(bin, "call", "gcd_lcm", `{"a":391,"b":299}`)
+	callCmd.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+t.TempDir())
+	local, err := callCmd.Output()
 	if err != nil {
 		t.Fatal(err)
 	}
