@@ -230,13 +230,13 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// slowPrime is a genuinely expensive valid input: Pollard–Brent needs about a
-// million iterations to split it. Its factors come from sympy
-// (nextprime(10**12) * nextprime(10**25)).
+// slowPrime is a genuinely expensive valid input: a 40-digit product of two
+// 20-digit primes, which ECM needs about a third of a second of CPU to split (it comes from
+// tools/testdata/prime_factorize/oracle_ecm.json; factors confirmed by sympy).
 const (
-	slowPrimeN  = "10000000000390000000000013000000000507"
-	slowPrimeP1 = "1000000000039"
-	slowPrimeP2 = "10000000000000000000000013"
+	slowPrimeN  = "2079188486568532009545972717089118059693"
+	slowPrimeP1 = "27908337302279840261"
+	slowPrimeP2 = "74500621948505778313"
 )
 
 // startBinary runs the real binary as `serve` with extra flags and waits for /health.
@@ -330,7 +330,11 @@ func TestShutdownFinishesInFlightCalls(t *testing.T) {
 			answers <- answer{s, raw, err}
 		}()
 	}
+	deadline := time.Now().Add(30 * time.Second)
 	for scrape(t, base, "precisiond_tool_calls_in_flight") < n {
+		if time.Now().After(deadline) {
+			t.Fatal("the calls never were all in flight at once (is the slow input still slow?)")
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
