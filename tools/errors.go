@@ -22,8 +22,10 @@ const (
 )
 
 // Error is a typed, client-visible error of the execution path. Tools return it
-// (through Fail and TooCostly) to refuse input on domain grounds; everything else a
-// tool returns is treated as an internal error and never shown to the client.
+// (through Fail and TooCostly) to refuse input on domain grounds; a
+// *refusal.Error from an engine under internal/ is mapped the same way.
+// Everything else a tool returns is treated as an internal error and never shown
+// to the client.
 type Error struct {
 	Code    string             // one of the Code* constants
 	Reason  string             // machine reason, e.g. "division_by_zero"; may be empty

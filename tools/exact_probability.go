@@ -79,14 +79,7 @@ func exactProbability() Tool {
 				Scale: scale, Rounding: in.Rounding,
 			})
 			if err != nil {
-				var pe *exactprob.Error
-				if errors.As(err, &pe) {
-					if pe.Costly {
-						return f, nil, TooCostly(pe.Reason, "%s", pe.Message)
-					}
-					return f, nil, Fail(pe.Reason, "%s", pe.Message)
-				}
-				return f, nil, err
+				return f, nil, err // a refusal is mapped by the execution path
 			}
 			return exactProbabilityFacts{
 				Operation:              in.Operation,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/refusal"
 )
 
 // Request is one tool call, as every surface receives it.
@@ -173,6 +174,13 @@ func classify(tool string, ctx context.Context, err error) error {
 	var te *Error
 	if errors.As(err, &te) {
 		return te
+	}
+	var re *refusal.Error
+	if errors.As(err, &re) {
+		if re.Costly {
+			return &Error{Code: CodeCostLimit, Reason: re.Reason, Message: re.Message}
+		}
+		return &Error{Code: CodeExecution, Reason: re.Reason, Message: re.Message}
 	}
 	if errors.Is(err, context.DeadlineExceeded) || (errors.Is(err, context.Canceled) && ctx.Err() != nil) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/precisiond/precisiond/internal/poly"
@@ -38,14 +37,7 @@ func solveEquation() Tool {
 		Run: func(ctx context.Context, in solveEquationInput) (solveEquationFacts, []Warning, error) {
 			r, err := poly.Solve(ctx, in.Equation, in.Variable, poly.DefaultLimits)
 			if err != nil {
-				var pe *poly.Error
-				if errors.As(err, &pe) {
-					if pe.Costly {
-						return solveEquationFacts{}, nil, TooCostly(pe.Reason, "%s", pe.Message)
-					}
-					return solveEquationFacts{}, nil, Fail(pe.Reason, "%s", pe.Message)
-				}
-				return solveEquationFacts{}, nil, err
+				return solveEquationFacts{}, nil, err // a refusal is mapped by the execution path
 			}
 			f := solveEquationFacts{
 				Equation: in.Equation, Variable: in.Variable, Parameters: r.Parameters,

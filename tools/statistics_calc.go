@@ -31,17 +31,6 @@ type statisticsFacts struct {
 	QuantilesMethod string                      `json:"quantiles_method"`
 }
 
-func statsError(err error) error {
-	var se *exactstats.Error
-	if errors.As(err, &se) {
-		if se.Costly {
-			return TooCostly(se.Reason, "%s", se.Message)
-		}
-		return Fail(se.Reason, "%s", se.Message)
-	}
-	return err
-}
-
 // statisticsCalc is the upgraded statistics_calc tool (SPEC §7.2): Python
 // statistics semantics on exact decimal values (internal/exactstats).
 func statisticsCalc() Tool {
@@ -63,7 +52,7 @@ func statisticsCalc() Tool {
 			}
 			ops, err := exactstats.ParseOperations(names)
 			if err != nil {
-				return f, nil, statsError(err)
+				return f, nil, err
 			}
 			var values []exactdec.Decimal
 			switch d := in.Data.(type) {
@@ -75,12 +64,12 @@ func statisticsCalc() Tool {
 				err = errors.New("statistics_calc: data is neither a string nor an array")
 			}
 			if err != nil {
-				return f, nil, statsError(err)
+				return f, nil, err
 			}
 			res, err := exactstats.Compute(ctx, values, ops, exactstats.Options{
 				QuantilesN: in.QuantilesN, QuantilesMethod: in.QuantilesMethod})
 			if err != nil {
-				return f, nil, statsError(err)
+				return f, nil, err
 			}
 			f = statisticsFacts{Count: len(values), Operations: ops, Results: map[string]statisticsResult{},
 				Precision: exactstats.Precision, QuantilesN: in.QuantilesN, QuantilesMethod: in.QuantilesMethod}

@@ -4,10 +4,10 @@
 package exactprob
 
 import (
-	"fmt"
 	"math/big"
 
 	"github.com/precisiond/precisiond/internal/exactdec"
+	"github.com/precisiond/precisiond/internal/refusal"
 )
 
 // Limits of the exact_probability contract.
@@ -21,23 +21,14 @@ const (
 	maxOperandLen = 19730 // decimal digits of a 65536-bit integer, plus a sign
 )
 
-// Error is a refusal with a machine reason. Costly marks a cost-limit refusal
-// (cost_limit_exceeded) rather than a domain refusal (tool_execution_error).
-type Error struct {
-	Reason  string
-	Message string
-	Costly  bool
-}
+// Error is a refusal of the input (see package refusal): Costly marks a
+// cost-limit refusal rather than a domain refusal.
+type Error = refusal.Error
 
-func (e *Error) Error() string { return e.Reason + ": " + e.Message }
-
-func fail(reason, format string, args ...any) *Error {
-	return &Error{Reason: reason, Message: fmt.Sprintf(format, args...)}
-}
-
-func costly(reason, format string, args ...any) *Error {
-	return &Error{Reason: reason, Message: fmt.Sprintf(format, args...), Costly: true}
-}
+var (
+	fail   = refusal.Domain
+	costly = refusal.Cost
+)
 
 // Input is one request; nil means the argument was null or absent.
 type Input struct {

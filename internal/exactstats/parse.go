@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/precisiond/precisiond/internal/exactdec"
+	"github.com/precisiond/precisiond/internal/refusal"
 )
 
 // Limits of the statistics_calc contract.
@@ -23,22 +24,14 @@ const (
 	MaxValueChars  = 200    // characters per value
 )
 
-// Error is a refusal with a machine reason; Costly marks a cost-limit refusal.
-type Error struct {
-	Reason  string
-	Message string
-	Costly  bool
-}
+// Error is a refusal of the input (see package refusal): Costly marks a
+// cost-limit refusal rather than a domain refusal.
+type Error = refusal.Error
 
-func (e *Error) Error() string { return e.Reason + ": " + e.Message }
-
-func fail(reason, format string, args ...any) *Error {
-	return &Error{Reason: reason, Message: fmt.Sprintf(format, args...)}
-}
-
-func costly(reason, format string, args ...any) *Error {
-	return &Error{Reason: reason, Message: fmt.Sprintf(format, args...), Costly: true}
-}
+var (
+	fail   = refusal.Domain
+	costly = refusal.Cost
+)
 
 // short quotes at most 32 bytes of a value for an error message.
 func short(s string) string {

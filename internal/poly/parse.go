@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/internal/refusal"
 )
 
 // Limits bound the work one call may do; every limit is checked before the
@@ -35,24 +37,14 @@ var DefaultLimits = Limits{
 	MaxParams:        6,
 }
 
-// Error is a refusal of the input. Costly distinguishes a declared cost limit
-// (cost_limit_exceeded) from a domain refusal (tool_execution_error).
-type Error struct {
-	Reason  string
-	Message string
-	Costly  bool
-}
+// Error is a refusal of the input (see package refusal): Costly marks a
+// cost-limit refusal rather than a domain refusal.
+type Error = refusal.Error
 
-// Error implements error.
-func (e *Error) Error() string { return e.Reason + ": " + e.Message }
-
-func fail(reason, format string, args ...any) *Error {
-	return &Error{Reason: reason, Message: fmt.Sprintf(format, args...)}
-}
-
-func costly(reason, format string, args ...any) *Error {
-	return &Error{Reason: reason, Message: fmt.Sprintf(format, args...), Costly: true}
-}
+var (
+	fail   = refusal.Domain
+	costly = refusal.Cost
+)
 
 // ---------------------------------------------------------------------------
 // Multivariate polynomials with rational coefficients.
