@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -17,11 +16,7 @@ import (
 // so generate_file's golden cases and examples run through the real store.
 func init() {
 	testDeps = func(t testing.TB) Deps {
-		dir, err := os.MkdirTemp("", "precisiond-downloads-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := filestore.Open(filestore.Config{Dir: dir})
+		st, err := filestore.Open(filestore.Config{Dir: filepath.Join(testDataDir, "downloads")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,6 +26,21 @@ func testRegistry(t testing.TB) *Registry {
 	return builtinReg
 }
 
+// testDataDir is a temporary data directory for the whole test binary, removed
+// when it ends.
+var testDataDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "precisiond-tools-test-")
+	if err != nil {
+		panic(err)
+	}
+	testDataDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 // testDeps gives tools that need services a temporary home.
 var testDeps = func(t testing.TB) Deps { return Deps{} }
 
