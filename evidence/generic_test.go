@@ -109,3 +109,36 @@ func TestFastGenericMatchesRoundTrip(t *testing.T) {
 }
 
 func zeroFloat() float64 { return 0 }
+
+// FuzzFastGeneric: for values decoded from any JSON document (as generic JSON
+// and into a facts-like struct), ToGeneric's reflection path gives what the
+// encode-and-decode round trip gives, whenever it takes the value.
+func FuzzFastGeneric(f *testing.F) {
+	for _, s := range []string{`{"name":"x","count":3,"ratio":1.5,"exact":"1.50","big":12345678901234567890,"list":[{"x":0.5,"n":3}]}`,
+		`{"any":{"k":[1,2.0,null]},"by_name":{"a":1e-7}}`, `[1,"a",true,null]`, `"\u2028"`, `{"opt":null,"zero":0}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		var values []any
+		if v, err := decodeGeneric([]byte(doc)); err == nil {
+			values = append(values, v)
+		}
+		var gf genFacts
+		if json.Unmarshal([]byte(doc), &gf) == nil {
+			values = append(values, gf)
+		}
+		for _, v := range values {
+			fast, ok := fastGeneric(reflect.ValueOf(v))
+			if !ok {
+				continue
+			}
+			slow, err := slowGeneric(t, v)
+			if err != nil {
+				t.Fatalf("%s: fast path took a value the round trip refuses: %v", doc, err)
+			}
+			if !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("%s:\nfast %#v\nslow %#v", doc, fast, slow)
+			}
+		}
+	})
+}

@@ -90,3 +90,30 @@ func TestFastDecodeMatchesDecoder(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFastDecode: for any JSON object, decodeStrict (fast path with fallback)
+// gives the same value and the same success as the strict json.Decoder alone.
+func FuzzFastDecode(f *testing.F) {
+	for _, s := range []string{`{"a":1,"n":2.5,"s":"x","list":["a"],"m":{"k":1}}`, `{"A":1}`, `{"small":300}`,
+		`{"any":{"x":[1,{"y":null}]},"q":3,"p":null}`, `{"i":-0,"u":0,"f":1e308}`, `{"nums":[1,"2"]}`, `{"inner":{"X":1,"Y":2}}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		v, err := evidence.ParseJSON([]byte(doc))
+		if err != nil {
+			return
+		}
+		args, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		want, wantErr := slowDecode(args)
+		got, gotErr := decodeStrict[fastIn](args)
+		if (gotErr == nil) != (wantErr == nil) {
+			t.Fatalf("%s: decodeStrict error %v, decoder error %v", doc, gotErr, wantErr)
+		}
+		if gotErr == nil && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s:\n got %+v\nwant %+v", doc, got, want)
+		}
+	})
+}
