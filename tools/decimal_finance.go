@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"errors"
 
 	"github.com/precisiond/precisiond/internal/exactdec"
 )
@@ -38,11 +37,7 @@ func decimalFinance() Tool {
 			}
 			res, err := exactdec.Finance(in.Operation, in.Operands, in.Scale, mode)
 			if err != nil {
-				var de *exactdec.DomainError
-				if errors.As(err, &de) {
-					return decimalFinanceFacts{}, nil, Fail(de.Reason, "%s", de.Message)
-				}
-				return decimalFinanceFacts{}, nil, err
+				return decimalFinanceFacts{}, nil, err // a refusal is mapped by the execution path
 			}
 			return decimalFinanceFacts{
 				Operation:            in.Operation,

@@ -1,8 +1,9 @@
 package exactdec
 
 import (
-	"fmt"
 	"math/big"
+
+	"github.com/precisiond/precisiond/internal/refusal"
 )
 
 // Finance context, as the reference service configures Python's decimal module:
@@ -18,17 +19,11 @@ const (
 	operandDigits = 72    // 48 integer + 24 fractional digits (the input pattern)
 )
 
-// DomainError is a refusal on domain grounds with a machine reason.
-type DomainError struct {
-	Reason  string
-	Message string
-}
+// DomainError is a refusal on domain grounds with a machine reason (see package
+// refusal; these refusals are never Costly).
+type DomainError = refusal.Error
 
-func (e *DomainError) Error() string { return e.Reason + ": " + e.Message }
-
-func domainErr(reason, format string, args ...any) *DomainError {
-	return &DomainError{Reason: reason, Message: fmt.Sprintf(format, args...)}
-}
+var domainErr = refusal.Domain
 
 // FinanceOperandCount is the number of operands each operation takes.
 var FinanceOperandCount = map[string]int{
