@@ -278,7 +278,14 @@ func (c *constCache) get(p int, tick func()) *big.Int {
 }
 
 // atanInvFixed returns atan(1/n)·2^w with error <= (number of terms + 1) units.
-func atanInvFixed(n int64, w int, tick func()) *big.Int {
+func atanInvFixed(n int64, w int, tick func()) *big.Int { return arctanSeries(n, w, true, tick) }
+
+// atanhInvFixed returns atanh(1/n)·2^w.
+func atanhInvFixed(n int64, w int, tick func()) *big.Int { return arctanSeries(n, w, false, tick) }
+
+// arctanSeries sums 1/n - 1/(3n³) + 1/(5n⁵) - … (alternating: atan) or with all
+// terms added (atanh), in fixed point with w fractional bits.
+func arctanSeries(n int64, w int, alternating bool, tick func()) *big.Int {
 	bn := big.NewInt(n)
 	n2 := big.NewInt(n * n)
 	term := new(big.Int).Lsh(big1, uint(w))
@@ -294,33 +301,11 @@ func atanInvFixed(n int64, w int, tick func()) *big.Int {
 		if t.Sign() == 0 {
 			break
 		}
-		if k%2 == 1 {
+		if alternating && k%2 == 1 {
 			sum.Sub(sum, t)
 		} else {
 			sum.Add(sum, t)
 		}
-	}
-	return sum
-}
-
-// atanhInvFixed returns atanh(1/n)·2^w.
-func atanhInvFixed(n int64, w int, tick func()) *big.Int {
-	bn := big.NewInt(n)
-	n2 := big.NewInt(n * n)
-	term := new(big.Int).Lsh(big1, uint(w))
-	term.Quo(term, bn)
-	sum := new(big.Int).Set(term)
-	t := new(big.Int)
-	for k := int64(1); ; k++ {
-		if k%32 == 0 {
-			tick()
-		}
-		term.Quo(term, n2)
-		t.Quo(term, big.NewInt(2*k+1))
-		if t.Sign() == 0 {
-			break
-		}
-		sum.Add(sum, t)
 	}
 	return sum
 }
