@@ -226,24 +226,40 @@ type Resolution struct {
 // Resolve maps a wall time, given as seconds since 1970-01-01T00:00:00 of the
 // local clock (as if it were UTC), to the instants at which this zone's clock
 // showed it.
+//
+// An instant u shows the wall time w exactly when u + offset(u) = w, and every
+// such u lies within a day of w. So the candidates are w - o for each offset o
+// in effect within two days of w, and a candidate counts only if the zone's
+// offset at it is o: the answer is checked, never inferred from period bounds.
+// The offsets are collected by walking the zone's periods backward with the
+// start bound of time.Time.ZoneBounds. Its end bound is not used: for instants
+// served by the TZif footer's POSIX TZ rule (after the last explicit
+// transition, about 2037), Go reports the end of every year as start of year +
+// 365 days, which in a leap year lies before 31 December (golang/go#81583), and
+// trusting it refused every wall time from 31 December to 2 January of leap
+// years from 2040 on as a gap.
 func (z *Zone) Resolve(wall int64) Resolution {
 	const window = 2 * 86400 // wider than any offset or offset change
-	var cands []int64
-	t := wall - window
+	var offs []int
+	t := wall + window
 	for i := 0; i < 64; i++ {
 		tt := time.Unix(t, 0).In(z.loc)
 		_, off := tt.Zone()
-		start, end := tt.ZoneBounds()
-		u := wall - int64(off)
-		if (start.IsZero() || u >= start.Unix()) && (end.IsZero() || u < end.Unix()) {
-			if len(cands) == 0 || cands[len(cands)-1] != u {
-				cands = append(cands, u)
-			}
+		if !containsInt(offs, off) {
+			offs = append(offs, off)
 		}
-		if end.IsZero() || end.Unix() > wall+window {
+		start, _ := tt.ZoneBounds()
+		if start.IsZero() || start.Unix() <= wall-window || start.Unix() > t {
 			break
 		}
-		t = end.Unix()
+		t = start.Unix() - 1
+	}
+	var cands []int64
+	for _, off := range offs {
+		u := wall - int64(off)
+		if _, got := time.Unix(u, 0).In(z.loc).Zone(); got == off {
+			cands = append(cands, u)
+		}
 	}
 	sort.Slice(cands, func(i, j int) bool { return cands[i] < cands[j] })
 	switch len(cands) {
@@ -254,4 +270,13 @@ func (z *Zone) Resolve(wall int64) Resolution {
 	default:
 		return Resolution{Kind: Ambiguous, Instants: [2]int64{cands[0], cands[len(cands)-1]}}
 	}
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
