@@ -3,13 +3,18 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/calendar"
+	"github.com/precisiond/precisiond/internal/tzdb"
 )
 
 var timeToolNames = []string{"calendar_facts", "day_of_week", "time_facts", "timezone_convert", "date_diff", "date_add"}
@@ -137,5 +142,136 @@ func BenchmarkTimeTools(b *testing.B) {
 		{"date_add/large", "date_add", `{"base_date":"0001-01-01","years":9998,"months":11,"weeks":4,"days":2}`},
 	} {
 		b.Run(bc.name, func(b *testing.B) { benchInvoke(b, bc.tool, bc.args) })
+	}
+}
+
+// newYearGrid is tools/testdata/timezone_convert/grid/newyear.json, written by
+// tools/testdata/oracle/gen_time.py from Python's zoneinfo over the same tzdata.
+type newYearGrid struct {
+	Times []string `json:"times"`
+	Cases []struct {
+		Zone string               `json:"zone"`
+		Runs [][3]json.RawMessage `json:"runs"`
+	} `json:"cases"`
+}
+
+// gridToken is what zone answers for the wall time local in the grid's notation:
+// the offset in seconds ("d" appended when DST is in effect), or gap, amb.
+func gridToken(z *tzdb.Zone, local calendar.DateTime) string {
+	r := z.Resolve(local.Seconds())
+	switch r.Kind {
+	case tzdb.Gap:
+		return "gap"
+	case tzdb.Ambiguous:
+		return "amb"
+	}
+	o, _ := z.At(r.Instants[0])
+	tok := strconv.FormatInt(local.Seconds()-r.Instants[0], 10)
+	if o.IsDST {
+		tok += "d"
+	}
+	return tok
+}
+
+// convertToken is gridToken through the tool's own function, calendar.Convert
+// (which also applies the year limit: "range").
+func convertToken(t *testing.T, local, zone string) string {
+	f, err := calendar.Convert(local, zone, "UTC", nil, "en")
+	switch {
+	case errors.Is(err, calendar.ErrGap):
+		return "gap"
+	case errors.Is(err, calendar.ErrAmbiguous):
+		return "amb"
+	case errors.Is(err, calendar.ErrYearRange):
+		return "range"
+	case err != nil:
+		return "error " + err.Error()
+	}
+	wall, err1 := calendar.ParseLocal(local)
+	utc, err2 := calendar.ParseLocal(f.UTCInstant[:19])
+	if err1 != nil || err2 != nil || f.UTCInstant[19:] != "+00:00" {
+		t.Fatalf("%s %s: unreadable facts %+v", local, zone, f)
+	}
+	tok := strconv.FormatInt(wall.Seconds()-utc.Seconds(), 10)
+	if f.SourceIsDST {
+		tok += "d"
+	}
+	return tok
+}
+
+// Every zone's wall times from 31 December to 2 January, window years 2019 to
+// 2100, convert as Python's zoneinfo converts them. Before the tzdb fix every
+// such time in a leap year from 2040 on was refused as a DST gap. The grid is
+// checked against the zone data's resolution (tzdb, where the bug was), each
+// zone's 2040 and 2100 windows also through calendar.Convert (what the tool
+// runs, with the year limit), and the first time of the 2040 window through the
+// full execution path.
+func TestTimezoneConvertNewYearGrid(t *testing.T) {
+	raw, err := os.ReadFile("testdata/timezone_convert/grid/newyear.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g newYearGrid
+	if err := json.Unmarshal(raw, &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Cases) < 500 || len(g.Times) == 0 {
+		t.Fatalf("grid has %d zones, %d times", len(g.Cases), len(g.Times))
+	}
+	reg := testRegistry(t)
+	checked, full := 0, 0
+	for _, c := range g.Cases {
+		z, err := tzdb.Load(c.Zone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, run := range c.Runs {
+			var y0, y1 int
+			var line string
+			if json.Unmarshal(run[0], &y0) != nil || json.Unmarshal(run[1], &y1) != nil || json.Unmarshal(run[2], &line) != nil {
+				t.Fatalf("%s: bad run %s", c.Zone, run)
+			}
+			want := strings.Fields(line)
+			for y := y0; y <= y1; y++ {
+				days := []string{fmt.Sprintf("%d-12-31", y), fmt.Sprintf("%d-01-01", y+1), fmt.Sprintf("%d-01-02", y+1)}
+				i := 0
+				for _, d := range days {
+					for _, tm := range g.Times {
+						w := want[0]
+						if len(want) > 1 {
+							w = want[i]
+						}
+						i++
+						local := d + "T" + tm
+						var got string
+						if y == 2040 || y == 2100 {
+							got = convertToken(t, local, c.Zone)
+						} else {
+							wall, err := calendar.ParseLocal(local)
+							if err != nil {
+								t.Fatal(err)
+							}
+							got = gridToken(z, wall)
+						}
+						if got != w {
+							t.Errorf("%s %s: got %s, want %s", c.Zone, local, got, w)
+						}
+						checked++
+					}
+				}
+				if y == 2040 {
+					local := days[0] + "T" + g.Times[0]
+					resp, err := reg.Invoke(context.Background(), Request{Tool: "timezone_convert", Args: map[string]any{
+						"local_datetime": local, "from_timezone": c.Zone, "to_timezone": "UTC"}})
+					if err != nil || resp.Envelope.Facts["input_local_datetime"] != local {
+						t.Errorf("%s %s via the registry: %v", c.Zone, local, err)
+					}
+					full++
+				}
+			}
+		}
+	}
+	if checked < 500000 || full < 500 {
+		t.Fatalf("only %d grid times (%d through the registry) checked", checked, full)
 	}
 }

@@ -149,10 +149,42 @@ func TestParseErrors(t *testing.T) {
 		{"now", ErrSyntax}, {"2026-07-29T12:00:00", ErrSyntax}, {"2026-07-29T12:00:00+0200", ErrSyntax},
 		{"2026-07-29 12:00:00Z", ErrSyntax}, {"2026-07-29T12:00:00.5Z", ErrSyntax},
 		{"2026-07-29T24:00:00Z", ErrInvalid}, {"2026-07-29T12:60:00Z", ErrInvalid}, {"2026-07-29T12:00:60Z", ErrInvalid},
-		{"2026-07-29T12:00:00+24:00", ErrInvalid}, {"2026-07-29T12:00:00-01:60", ErrInvalid},
+		{"2026-07-29T12:00:00+24:00", ErrInvalid}, {"2026-07-29T12:00:00-23:60", ErrInvalid}, {"2026-07-29T12:00:00+00:99:00", ErrSyntax},
 	} {
 		if _, _, err := ParseInstant(tc.in); !errors.Is(err, tc.want) {
 			t.Errorf("ParseInstant(%q) = %v, want %v", tc.in, err, tc.want)
+		}
+	}
+}
+
+// Offsets are read as Python's datetime.fromisoformat reads them: minutes past
+// 59 carry into hours, and only the total must stay within 24 hours.
+func TestParseInstantOffsetMinutes(t *testing.T) {
+	for _, tc := range []struct {
+		in  string
+		off int
+	}{
+		{"2026-07-29T12:00:00+05:99", 6*3600 + 39*60}, {"2026-07-29T12:00:00-01:60", -2 * 3600},
+		{"2026-07-29T12:00:00+23:59", 23*3600 + 59*60}, {"2026-07-29T12:00:00-00:00", 0}, {"2026-07-29T12:00:00+00:99", 99 * 60},
+	} {
+		_, off, err := ParseInstant(tc.in)
+		if err != nil || off != tc.off {
+			t.Errorf("ParseInstant(%q) = %d, %v; want %d", tc.in, off, err, tc.off)
+		}
+	}
+}
+
+// utc_offset is written as the reference writes it: whole minutes of the
+// magnitude, seconds dropped, "+" for zero.
+func TestOffsetHHMM(t *testing.T) {
+	for _, tc := range []struct {
+		sec  int
+		want string
+	}{
+		{0, "+00:00"}, {3600, "+01:00"}, {-2670, "-00:44"}, {-30, "-00:00"}, {19800, "+05:30"}, {-37886, "-10:31"}, {4772, "+01:19"},
+	} {
+		if got := OffsetHHMM(tc.sec); got != tc.want {
+			t.Errorf("OffsetHHMM(%d) = %q, want %q", tc.sec, got, tc.want)
 		}
 	}
 }
@@ -181,9 +213,19 @@ func TestZonedErrors(t *testing.T) {
 			t.Errorf("fold %d: %+v, %v; want %s", fold, got, err, want)
 		}
 	}
-	for _, in := range []string{"2201-01-01T00:00:00Z", "1900-01-01T00:30:00+01:00"} {
+	for _, in := range []string{"2201-01-01T00:00:00Z", "1899-12-31T23:30:00-01:00", "2101-01-01T00:30:00+01:00"} {
 		if _, err := InstantFacts(in, "UTC", "de"); !errors.Is(err, ErrYearRange) {
 			t.Errorf("InstantFacts(%s) = %v, want ErrYearRange", in, err)
+		}
+	}
+	// The limit applies to the year as written, as the reference applies it: the
+	// UTC instant may fall in 1899 or 2101.
+	for in, want := range map[string]string{
+		"1900-01-01T00:30:00+01:00": "1899-12-31T23:30:00+00:00",
+		"2100-12-31T23:00:00-02:00": "2101-01-01T01:00:00+00:00",
+	} {
+		if f, err := InstantFacts(in, "UTC", "de"); err != nil || f.UTCInstant != want || f.InputInstant != in {
+			t.Errorf("InstantFacts(%s) = %+v, %v; want UTC %s", in, f, err, want)
 		}
 	}
 	if _, err := InstantFacts("2026-07-29T12:00:00Z", "UTC", "xx"); !errors.Is(err, ErrLocale) {

@@ -108,7 +108,8 @@ func checkZonedYear(y int, what string) error {
 func isoAt(wall DateTime, off int) string { return wall.String() + FormatOffset(off) }
 
 // InstantFacts describes the instant s (YYYY-MM-DDTHH:MM:SS with Z or ±HH:MM) in
-// zone name. Both the year as written and the UTC year must lie in 1900..2100.
+// zone name. The year as written must lie in 1900..2100, as the reference
+// checks it; the UTC instant and the local time may fall in 1899 or 2101.
 func InstantFacts(s, zoneName, loc string) (TimeFacts, error) {
 	if !KnownLocale(loc) {
 		return TimeFacts{}, fmt.Errorf("%w: %q", ErrLocale, loc)
@@ -129,9 +130,6 @@ func InstantFacts(s, zoneName, loc string) (TimeFacts, error) {
 	if err != nil {
 		return TimeFacts{}, fmt.Errorf("%w: %v", ErrYearRange, err)
 	}
-	if err := checkZonedYear(utc.Year, "UTC"); err != nil {
-		return TimeFacts{}, err
-	}
 	o, fold := z.At(u)
 	local, err := DateTimeFromSeconds(u + int64(o.Seconds))
 	if err != nil {
@@ -141,12 +139,12 @@ func InstantFacts(s, zoneName, loc string) (TimeFacts, error) {
 	wd := local.Weekday()
 	utcStr := isoAt(utc, 0)
 	return TimeFacts{
-		InputInstant:     s,
+		InputInstant:     isoAt(wall, off),
 		UTCInstant:       utcStr,
 		AsOf:             utcStr,
 		Timezone:         zoneName,
 		LocalDatetime:    isoAt(local, o.Seconds),
-		UTCOffset:        FormatOffset(o.Seconds),
+		UTCOffset:        OffsetHHMM(o.Seconds),
 		UTCOffsetSeconds: o.Seconds,
 		Abbreviation:     o.Abbrev,
 		IsDST:            o.IsDST,
@@ -238,12 +236,12 @@ func Convert(s, from, to string, fold *int, loc string) (ConvertFacts, error) {
 		Fold:               f,
 		Ambiguous:          r.Kind == tzdb.Ambiguous,
 		SourceDatetime:     isoAt(wall, so.Seconds),
-		SourceUTCOffset:    FormatOffset(so.Seconds),
+		SourceUTCOffset:    OffsetHHMM(so.Seconds),
 		SourceIsDST:        so.IsDST,
 		UTCInstant:         utcStr,
 		AsOf:               utcStr,
 		TargetDatetime:     isoAt(target, to2.Seconds),
-		TargetUTCOffset:    FormatOffset(to2.Seconds),
+		TargetUTCOffset:    OffsetHHMM(to2.Seconds),
 		TargetIsDST:        to2.IsDST,
 		TargetFold:         tfold,
 		Locale:             loc,

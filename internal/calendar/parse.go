@@ -82,9 +82,11 @@ func ParseLocal(s string) (DateTime, error) {
 	return DateTime{Date: d, Hour: h, Minute: mi, Second: se}, nil
 }
 
-// ParseInstant parses YYYY-MM-DDTHH:MM:SS followed by Z or ±HH:MM (an offset
-// below 24 hours, as Python's datetime.fromisoformat accepts). It returns the
-// wall time as written and its offset in seconds east of UTC.
+// ParseInstant parses YYYY-MM-DDTHH:MM:SS followed by Z or ±HH:MM. The offset
+// is read as Python's datetime.fromisoformat reads it: HH hours plus MM minutes,
+// each two digits, so MM may exceed 59 ("+05:99" is +06:39), and the total must
+// lie strictly within ±24 hours. It returns the wall time as written and its
+// offset in seconds east of UTC.
 // Errors: ErrSyntax, ErrInvalid, ErrRange.
 func ParseInstant(s string) (DateTime, int, error) {
 	if len(s) < 20 {
@@ -106,8 +108,8 @@ func ParseInstant(s string) (DateTime, int, error) {
 	if !ok1 || !ok2 {
 		return DateTime{}, 0, fmt.Errorf("%w: want Z or ±HH:MM after the time", ErrSyntax)
 	}
-	if oh > 23 || om > 59 {
-		return DateTime{}, 0, fmt.Errorf("%w: UTC offset %s", ErrInvalid, rest)
+	if oh*3600+om*60 >= 86400 {
+		return DateTime{}, 0, fmt.Errorf("%w: UTC offset %s is not strictly within 24 hours", ErrInvalid, rest)
 	}
 	off := oh*3600 + om*60
 	if rest[0] == '-' {
@@ -127,6 +129,20 @@ func FormatOffset(sec int) string {
 	}
 	if sec%60 != 0 {
 		return fmt.Sprintf("%c%02d:%02d:%02d", sign, sec/3600, sec/60%60, sec%60)
+	}
+	return fmt.Sprintf("%c%02d:%02d", sign, sec/3600, sec/60%60)
+}
+
+// OffsetHHMM renders a UTC offset as the reference sidecar writes its utc_offset
+// facts: a sign ("+" for zero and east), then the whole hours and whole minutes
+// of the offset's magnitude, dropping any seconds (so local mean time -0:44:30
+// is "-00:44"). The exact offset remains in the ±HH:MM:SS of FormatOffset and
+// in utc_offset_seconds.
+func OffsetHHMM(sec int) string {
+	sign := byte('+')
+	if sec < 0 {
+		sign = '-'
+		sec = -sec
 	}
 	return fmt.Sprintf("%c%02d:%02d", sign, sec/3600, sec/60%60)
 }

@@ -13,7 +13,9 @@ same TZif files:
     npm pack cldr-dates-modern@45.0.0 && mkdir /tmp/cldr && tar xzf cldr-dates-modern-45.0.0.tgz -C /tmp/cldr
     python3 tools/testdata/oracle/gen_time.py --zoneinfo /tmp/tz/usr/share/zoneinfo --cldr /tmp/cldr/package
 
-It writes tools/testdata/<tool>/oracle_*.json and internal/calendar/testdata/cldr_names.json.
+It writes tools/testdata/<tool>/oracle_*.json, the new-year grid
+tools/testdata/timezone_convert/grid/newyear.json and
+internal/calendar/testdata/cldr_names.json.
 Every output file records the tzdata release, CLDR version, Python and dateutil versions.
 """
 import argparse
@@ -319,19 +321,28 @@ def iso_utc(u):
     return datetime.fromtimestamp(u, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def offset_text(td):
+    """utc_offset as the reference writes it: sign, then whole hours and whole
+    minutes of the magnitude; seconds of a local-mean-time offset are dropped."""
+    total = int(td.total_seconds())
+    sign = "+" if total >= 0 else "-"
+    h, rem = divmod(abs(total), 3600)
+    return f"{sign}{h:02d}:{rem // 60:02d}"
+
+
 def time_facts(instant, name, loc):
-    dt = datetime.fromisoformat(instant)
+    dt = datetime.fromisoformat(instant[:-1] + "+00:00" if instant.endswith("Z") else instant)
     utc = dt.astimezone(UTC)
     local = utc.astimezone(zoneinfo.ZoneInfo(name))
     iy, iw, wd = local.isocalendar()
     iso = local.isoformat()
     return {
-        "input_instant": instant,
+        "input_instant": dt.isoformat(),
         "utc_instant": utc.isoformat(),
         "as_of": utc.isoformat(),
         "timezone": name,
         "local_datetime": iso,
-        "utc_offset": iso[19:],
+        "utc_offset": offset_text(local.utcoffset()),
         "utc_offset_seconds": int(local.utcoffset().total_seconds()),
         "timezone_abbreviation": local.tzname(),
         "is_dst": bool(local.dst()),
@@ -378,12 +389,12 @@ def convert_facts(local_s, src_name, dst_name, fold, loc):
         "fold": f,
         "ambiguous": ambiguous,
         "source_datetime": s.isoformat(),
-        "source_utc_offset": s.isoformat()[19:],
+        "source_utc_offset": offset_text(s.utcoffset()),
         "source_is_dst": bool(s.dst()),
         "utc_instant": u.isoformat(),
         "as_of": u.isoformat(),
         "target_datetime": t.isoformat(),
-        "target_utc_offset": t.isoformat()[19:],
+        "target_utc_offset": offset_text(t.utcoffset()),
         "target_is_dst": bool(t.dst()),
         "target_fold": t.fold,
         "locale": loc,
@@ -482,7 +493,11 @@ for i, name in enumerate(allz):
 # offsets written in the instant, edges of the year range
 for inst in ["2026-07-29T14:00:00+02:00", "2026-07-29T07:00:00-05:00", "1900-01-01T00:00:00+00:00",
              "2100-12-31T23:59:59Z", "2100-12-31T23:59:59-00:00", "1900-01-01T23:59:59+23:59",
-             "2021-01-01T00:00:00Z", "2026-12-31T23:30:00-01:00"]:
+             "2021-01-01T00:00:00Z", "2026-12-31T23:30:00-01:00",
+             # the year limit is the year as written: the UTC instant may be in 1899 or 2101
+             "1900-01-01T00:00:00+01:00", "2100-12-31T23:00:00-02:00", "2100-12-31T23:59:59-23:59",
+             # fromisoformat reads MM past 59 as minutes: +05:99 is +06:39
+             "2026-07-29T12:00:00+05:99", "2026-07-29T12:00:00-00:60"]:
     for name in ["UTC", "Europe/Berlin", "Pacific/Kiritimati", "America/Sao_Paulo"]:
         add_tf(inst, name)
 # changed by the 2026d-f releases: hosts with older data answer differently
@@ -502,7 +517,9 @@ refuse_tf("now", "UTC", "input_schema_invalid")
 refuse_tf("2026-07-29T12:00:00", "UTC", "input_schema_invalid")
 refuse_tf("2201-01-01T00:00:00Z", "UTC", "tool_execution_error", "year_out_of_range")
 refuse_tf("1899-12-31T23:59:59Z", "UTC", "tool_execution_error", "year_out_of_range")
-refuse_tf("2100-12-31T23:00:00-02:00", "UTC", "tool_execution_error", "year_out_of_range")
+refuse_tf("1899-12-31T23:00:00-02:00", "UTC", "tool_execution_error", "year_out_of_range")
+refuse_tf("2101-01-01T00:30:00+01:00", "UTC", "tool_execution_error", "year_out_of_range")
+refuse_tf("2026-01-01T00:00:00+23:60", "UTC", "tool_execution_error", "invalid_datetime")
 refuse_tf("2026-02-29T00:00:00Z", "UTC", "tool_execution_error", "invalid_datetime")
 refuse_tf("2026-01-01T24:00:00Z", "UTC", "tool_execution_error", "invalid_datetime")
 refuse_tf("2026-01-01T00:00:00+24:00", "UTC", "tool_execution_error", "invalid_datetime")
@@ -525,4 +542,72 @@ tc.append({"name": "fold 2", "args": {"local_datetime": "2026-01-01T00:00:00", "
 
 cases_file("tools/testdata/time_facts/oracle_allzones.json", tf)
 cases_file("tools/testdata/timezone_convert/oracle_allzones.json", tc)
+
+# --- the rule-based future, 2038-2100 -------------------------------------------
+# After a TZif file's explicit transitions (about 2037) the offsets come from its
+# footer's POSIX TZ rule: random instants and wall times in every zone, and the
+# transitions of randomly chosen zones and years.
+tf = []
+tc = []
+u_lo = int(datetime(2038, 1, 1, tzinfo=UTC).timestamp())
+u_hi = int(datetime(2100, 12, 31, 12, tzinfo=UTC).timestamp())
+for i in range(1200):
+    name = rnd.choice(allz)
+    u = rnd.randint(u_lo, u_hi)
+    inst = iso_utc(u)
+    if i % 4 == 1:
+        off = rnd.randint(-23 * 60 - 59, 23 * 60 + 59)
+        sign = "+" if off >= 0 else "-"
+        inst = wall(u, off * 60) + f"{sign}{abs(off) // 60:02d}:{abs(off) % 60:02d}"
+    add_tf(inst, name)
+for i in range(1200):
+    wall_s = wall(rnd.randint(u_lo, u_hi), 0)
+    add_tc(wall_s, rnd.choice(allz), rnd.choice(allz + TARGETS), rnd.choice([None, None, 0, 1]))
+dst_zones = [z for z in allz if len(transitions(z, 2050, 2050)) >= 2]
+for name in rnd.sample(dst_zones, 40):
+    y = rnd.randint(2038, 2100)
+    transition_cases(name, transitions(name, y, y))
+cases_file("tools/testdata/time_facts/oracle_future.json", tf)
+cases_file("tools/testdata/timezone_convert/oracle_future.json", tc)
+
+# --- every zone, every 31 December - 2 January window, 2019/20 to 2100/01 ---------
+# A compact grid: each wall time (four times of day on each of the three days)
+# becomes a token - the source offset in seconds with "d" when DST is in effect,
+# "gap", "amb" (needs a fold) or "range" (year above 2100) - and each zone lists
+# runs of window years whose tokens are identical.
+GRID_TIMES = ["00:30:00", "06:15:00", "12:00:00", "18:45:00"]
+
+
+def grid_token(local_s, name):
+    if int(local_s[:4]) > 2100:
+        return "range"
+    try:
+        f = convert_facts(local_s, name, "UTC", None, "en")
+    except Refused as r:
+        return {"nonexistent_local_time_gap": "gap", "ambiguous_local_time_fold_required": "amb"}[r.reason]
+    naive = datetime.fromisoformat(local_s).replace(tzinfo=UTC)
+    utc = datetime.fromisoformat(f["utc_instant"])
+    return str(int((naive - utc).total_seconds())) + ("d" if f["source_is_dst"] else "")
+
+
+grid = []
+for name in allz:
+    runs = []
+    for y in range(2019, 2101):
+        days = [f"{y}-12-31", f"{y + 1}-01-01", f"{y + 1}-01-02"]
+        toks = [grid_token(f"{d}T{t}", name) for d in days for t in GRID_TIMES]
+        line = toks[0] if len(set(toks)) == 1 else " ".join(toks)
+        if runs and runs[-1][2] == line and runs[-1][1] == y - 1:
+            runs[-1][1] = y
+        else:
+            runs.append([y, y, line])
+    grid.append({"zone": name, "runs": runs})
+write("tools/testdata/timezone_convert/grid/newyear.json", {
+    "oracle": ORACLE,
+    "about": "timezone_convert of every zone's wall times from 31 December to 2 January, window years 2019-2100, "
+             "to UTC; times of day " + ", ".join(GRID_TIMES) + "; tokens: offset seconds (+d when DST), gap, amb, range; "
+             "runs: [first window year, last window year, tokens (one when all twelve agree)]",
+    "times": GRID_TIMES,
+    "cases": grid,
+})
 print(f"transitions probed: {ntrans}, zones in release: {len(allz)}")
