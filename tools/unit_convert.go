@@ -83,7 +83,15 @@ func runUnitConvert(_ context.Context, in unitInput) (unitFacts, []Warning, erro
 	if cv == 0 && exact != "0" {
 		warnings = append(warnings, Warning{Code: "float_underflow", Message: "converted_value underflows to 0.0 as a double; exact_value holds the result"})
 	}
-	rendered := string(evidence.AppendPyFloat(nil, vf)) + " " + in.From + " = " + units.FormatG10(cv) + " " + in.To
+	// The reference prints the value it received with f"{value}": Python's json
+	// gave it an int for an integer literal (digits, any size) and a float
+	// otherwise (repr form: 100.0, 1e-05, 1e+16), exactly as canonical JSON
+	// writes the number.
+	shown, err := evidence.AppendCanonical(nil, in.Value)
+	if err != nil {
+		return unitFacts{}, nil, Fail("value_out_of_range", "value %s: %v", in.Value, err)
+	}
+	rendered := string(shown) + " " + in.From + " = " + units.FormatG10(cv) + " " + in.To
 	return unitFacts{
 		Value:          in.Value,
 		FromUnit:       in.From,

@@ -15,14 +15,22 @@ func unitArgs(value, from, to string) map[string]any {
 }
 
 // The legacy result line is the rendered fact (SPEC §7.1: unit_convert keeps its
-// text line); value prints as Python prints the float the reference received.
+// text line); value prints as the reference prints what it received, f"{value}":
+// an integer literal as its digits, a float literal in repr form.
 func TestUnitConvertLegacyText(t *testing.T) {
 	reg := testRegistry(t)
 	cases := []struct{ value, from, to, want string }{
-		{"100", "km/h", "m/s", "100.0 km/h = 27.77777778 m/s"},
+		{"100", "km/h", "m/s", "100 km/h = 27.77777778 m/s"},
+		{"100.0", "km/h", "m/s", "100.0 km/h = 27.77777778 m/s"},
 		{"1e-05", "km", "m", "1e-05 km = 0.01 m"},
+		{"1E2", "km", "m", "100.0 km = 100000 m"},
+		{"0.00001", "km", "m", "1e-05 km = 0.01 m"},
 		{"2.5", "ft", "in", "2.5 ft = 30 in"},
-		{"12345678901234567", "mm", "m", "1.2345678901234568e+16 mm = 1.23456789e+13 m"},
+		{"-0", "degC", "K", "0 degC = 273.15 K"},
+		{"-0.0", "degC", "K", "-0.0 degC = 273.15 K"},
+		{"12345678901234567", "mm", "m", "12345678901234567 mm = 1.23456789e+13 m"},
+		{"12345678901234567.0", "mm", "m", "1.2345678901234568e+16 mm = 1.23456789e+13 m"},
+		{"1e16", "m", "km", "1e+16 m = 1e+13 km"},
 	}
 	for _, c := range cases {
 		resp, err := reg.Invoke(context.Background(), Request{Tool: "unit_convert", Args: unitArgs(c.value, c.from, c.to)})
@@ -147,7 +155,8 @@ func TestUnitConvertSourcePinned(t *testing.T) {
 		t.Fatal("unit_convert not registered")
 	}
 	got := tool.Contract().SourcePolicy["version"]
-	if want := "pint@" + units.Default().Source.Commit; got != want || len(want) != len("pint@")+40 {
+	src := units.Default().Source
+	if want := "pint " + src.Release + " (" + src.Commit + ")"; got != want || src.Release != "0.25.3" || len(src.Commit) != 40 {
 		t.Fatalf("source_policy.version %v, want %s", got, want)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 )
 
-//go:generate go run ./gen -src ../../../shared/reference/pint -out units_gen.json
+//go:generate go run ./gen -src pintdata -out units_gen.json
 
 //go:embed units_gen.json
 var genData []byte
@@ -29,6 +29,7 @@ type File struct {
 // Source identifies the definition files a registry was generated from.
 type Source struct {
 	Name            string `json:"name"`
+	Release         string `json:"release,omitempty"` // pint release, e.g. "0.25.3"
 	Commit          string `json:"commit"`
 	DefaultSHA256   string `json:"default_en_sha256"`
 	ConstantsSHA256 string `json:"constants_en_sha256"`

@@ -4,8 +4,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -15,7 +13,7 @@ import (
 )
 
 func main() {
-	src := flag.String("src", "../../../shared/reference/pint", "directory holding default_en.txt and constants_en.txt")
+	src := flag.String("src", "pintdata", "directory holding default_en.txt and constants_en.txt (the pinned copy in internal/units/pintdata)")
 	out := flag.String("out", "units_gen.json", "output file")
 	flag.Parse()
 	if err := run(*src, *out); err != nil {
@@ -33,12 +31,9 @@ func run(src, out string) error {
 	if _, err := units.NewRegistry(f); err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(f); err != nil {
+	b, err := pintdef.Encode(f)
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(out, buf.Bytes(), 0o644)
+	return os.WriteFile(out, b, 0o644)
 }

@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"os"
@@ -61,7 +62,21 @@ type Reader struct {
 	aliases  [][]string // @alias lines: target, aliases...
 }
 
+// Encode writes f as units_gen.json holds it (indented, HTML characters kept).
+func Encode(f *units.File) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // ReadDir reads default_en.txt (and what it imports) from dir and resolves it.
+// The SOURCE note beside the files, when present, names the commit (40 hex
+// digits) and the pint release ("release tag X") they were copied from.
 func ReadDir(dir string) (*units.File, error) {
 	r := &Reader{dir: dir}
 	if err := r.readFile("default_en.txt"); err != nil {
@@ -83,6 +98,9 @@ func ReadDir(dir string) (*units.File, error) {
 	if b, err := os.ReadFile(filepath.Join(dir, "SOURCE")); err == nil {
 		if m := regexp.MustCompile(`\b[0-9a-f]{40}\b`).Find(b); m != nil {
 			f.Source.Commit = string(m)
+		}
+		if m := regexp.MustCompile(`release tag ([0-9][0-9A-Za-z.]*[0-9A-Za-z])`).FindSubmatch(b); m != nil {
+			f.Source.Release = string(m[1])
 		}
 	}
 	return f, nil

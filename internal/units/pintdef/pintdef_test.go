@@ -1,6 +1,7 @@
 package pintdef
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"math/big"
@@ -178,7 +179,7 @@ func TestReadDir(t *testing.T) {
 	files := map[string]string{
 		"default_en.txt":   "meter = [length] = m\nsecond = [time] = s\n@import constants_en.txt\nknotish = lightish / 1000\n",
 		"constants_en.txt": "lightish = 299792458 m/s = cc\n",
-		"SOURCE":           "from commit 0123456789abcdef0123456789abcdef01234567 of somewhere\n",
+		"SOURCE":           "at the release tag 9.8.7 (commit 0123456789abcdef0123456789abcdef01234567) of somewhere.\n",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -189,8 +190,8 @@ func TestReadDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Source.Commit != "0123456789abcdef0123456789abcdef01234567" {
-		t.Errorf("commit %q", f.Source.Commit)
+	if f.Source.Commit != "0123456789abcdef0123456789abcdef01234567" || f.Source.Release != "9.8.7" {
+		t.Errorf("commit %q, release %q", f.Source.Commit, f.Source.Release)
 	}
 	sum := sha256.Sum256([]byte(files["constants_en.txt"]))
 	if f.Source.ConstantsSHA256 != hex.EncodeToString(sum[:]) {
@@ -206,5 +207,31 @@ func TestReadDir(t *testing.T) {
 	}
 	if _, err := ReadDir(filepath.Join(dir, "missing")); err == nil {
 		t.Fatal("missing directory: no error")
+	}
+}
+
+// The embedded units_gen.json is what go generate writes from the pinned copy
+// of pint 0.25.3's files in internal/units/pintdata: neither has drifted.
+func TestGeneratedDataIsUpToDate(t *testing.T) {
+	f, err := ReadDir("../pintdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Source.Release != "0.25.3" || f.Source.Commit != "5e79411e1be2dc39c52a536168338773b49fd512" {
+		t.Errorf("pintdata is pint %q (%s), want the reference's 0.25.3", f.Source.Release, f.Source.Commit)
+	}
+	want, err := Encode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../units_gen.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Error("internal/units/units_gen.json differs from what internal/units/pintdata generates: run go generate ./internal/units/")
+	}
+	if units.Default().Source != f.Source {
+		t.Errorf("embedded registry source %+v, want %+v", units.Default().Source, f.Source)
 	}
 }

@@ -10,7 +10,9 @@ precedence-climbing parser), its own pint-style name resolution, and Python's
 decimal module for the exact_value strings.
 
 Usage (from the repository root):
-    python3 tools/testdata/oracle/gen_units.py [../shared/reference/pint]
+    python3 tools/testdata/oracle/gen_units.py [internal/units/pintdata]
+By default it reads the pinned copy of pint 0.25.3's definition files in
+internal/units/pintdata, the files units_gen.json is generated from.
 writes tools/testdata/unit_convert/oracle_table.json and oracle_errors.json.
 """
 
@@ -29,7 +31,7 @@ mpmath.mp.dps = 100
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "reference", "pint")
+SRC = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "internal", "units", "pintdata")
 OUT = os.path.join(ROOT, "tools", "testdata", "unit_convert")
 
 TRUNCATED = {"tansec", "ln10", "wien_x", "wien_u", "eulers_number"}
@@ -519,7 +521,9 @@ def case(reg, value, frm, to):
         return {"name": "%s %s -> %s" % (text, frm, to), "args": args, "error_code": code, "reason": e.reason}
     cv = float(x)
     ev, exact = exact_value(x)
-    rendered = "%r %s = %s %s" % (float(value), frm, format(cv, ".10g"), to)
+    # The reference prints the value it received with f"{value}": an integer
+    # as its digits, a float in repr form (100.0, 1e-05, 1e+16).
+    rendered = "%s %s = %s %s" % (value, frm, format(cv, ".10g"), to)
     facts = {"value": value, "from_unit": frm, "converted_value": cv, "to_unit": to,
              "rendered": rendered, "exact_value": ev, "dimension": dim_string(dims)}
     warnings = [] if exact else ["rounded"]
@@ -563,7 +567,7 @@ CATEGORIES = {
     "data": ["bit", "byte", "B", "kB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB", "kbit", "Mbit", "Gbit",
              "Kibit", "octet", "bytes", "bits", "PB", "PiB"],
     "data_rate": ["bit/s", "bps", "baud", "kB/s", "Mbit/s", "MB/s", "Gbit/s", "MiB/s", "B/s", "kbps"],
-    "frequency": ["Hz", "kHz", "MHz", "GHz", "rpm", "1/s", "1/min", "bpm", "rps", "cps", "s^-1", "revolution/minute",
+    "frequency": ["Hz", "kHz", "MHz", "GHz", "rpm", "1/s", "1/min", "rps", "cps", "s^-1", "revolution/minute",
                   "THz", "1/h"],
     "viscosity": ["Pa*s", "poise", "P", "cP", "centipoise", "mPa*s", "reyn", "lbf*s/in**2", "Pa s", "dyn*s/cm**2"],
     "kinematic_viscosity": ["stokes", "St", "cSt", "m**2/s", "mm^2/s", "cm**2/s", "ft**2/s"],
@@ -582,7 +586,25 @@ MUST = [
     (1, "nautical_mile", "m"), (1, "mmHg", "Pa"), (1, "lbf*ft", "N*m"), (1, "psi", "kPa"), (1, "rad", "deg"),
     (180, "deg", "rad"), (1, "turn", "deg"), (1, "GiB", "GB"), (1, "planck_length", "m"), (1, "parsec", "ly"),
     (20, "degC", "degR"), (1, "furlongs", "light_years"), (100, "degRe", "degC"), (1, "delta_degC", "delta_degF"), (98.6, "°F", "°C"),
+    # how the legacy line prints the value: integers of any size as digits, floats in repr form
+    (100.0, "km/h", "m/s"), (12345678901234567, "mm", "m"), (10**25, "nm", "km"), (1e16, "m", "km"),
+    (2.5e-05, "km", "mm"), (123456789012345.6, "m", "km"), (-0.0, "degC", "K"), (0.0001, "m", "mm"),
+    # pint 0.25.3 meanings: Nm is number_meter (km/kg), not newton-metre; bpm is not a unit
+    (1, "Nm", "km/kg"), (1, "N*m", "J"),
 ]
+
+
+def source_of(src):
+    """Names the definition files read: the commit in their SOURCE note and their sha256."""
+    import hashlib
+    out = {}
+    with open(os.path.join(src, "SOURCE"), encoding="utf-8") as f:
+        m = re.search(r"\b[0-9a-f]{40}\b", f.read())
+        out["commit"] = m.group(0) if m else ""
+    for name in ("default_en.txt", "constants_en.txt"):
+        with open(os.path.join(src, name), "rb") as f:
+            out[name] = hashlib.sha256(f.read()).hexdigest()
+    return out
 
 
 def main():
@@ -668,18 +690,20 @@ def main():
         (1, "imperial gallon", "l"), (1, "kilogramm", "g"), (1, "xyz/s", "m/s"),
         (1, "m**", "m"), (1, "(m", "m"), (1, "m)", "m"), (1, "*m", "m"), (1, "m//s", "m/s"), (1, "m $", "m"),
         (1, "1000 m", "km"), (1, "2*m", "m"), (1, "-m", "m"), (1, "m**x", "m"),
-        (1, "dB", "dB"), (1, "dBm", "W"),
+        (1, "dB", "dB"), (1, "dBm", "W"), (60, "bpm", "Hz"), (1, "Nm", "J"),
     ]
     for v, a, b in bad:
         errors.append(case(reg, v, a, b))
     for c in errors:
         assert "facts" not in c, c
     os.makedirs(OUT, exist_ok=True)
+    oracle = {"generator": "tools/testdata/oracle/gen_units.py", "python": sys.version.split()[0], "mpmath": mpmath.__version__,
+              "definitions": source_of(SRC)}
     with open(os.path.join(OUT, "oracle_table.json"), "w", encoding="utf-8") as f:
-        json.dump({"about": "unit_convert conversions computed by tools/testdata/oracle/gen_units.py from pint's definition files with exact fractions", "cases": table}, f, ensure_ascii=False, indent=1)
+        json.dump({"about": "unit_convert conversions computed by tools/testdata/oracle/gen_units.py from pint's definition files with exact fractions", "oracle": oracle, "cases": table}, f, ensure_ascii=False, indent=1)
         f.write("\n")
     with open(os.path.join(OUT, "oracle_errors.json"), "w", encoding="utf-8") as f:
-        json.dump({"about": "unit_convert refusals decided by tools/testdata/oracle/gen_units.py", "cases": errors}, f, ensure_ascii=False, indent=1)
+        json.dump({"about": "unit_convert refusals decided by tools/testdata/oracle/gen_units.py", "oracle": oracle, "cases": errors}, f, ensure_ascii=False, indent=1)
         f.write("\n")
     cats = {}
     for c in table:
