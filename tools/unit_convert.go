@@ -49,7 +49,7 @@ func runUnitConvert(_ context.Context, in unitInput) (unitFacts, []Warning, erro
 		return unitFacts{}, nil, Fail("value_out_of_range", "value %s is not finite as a double", in.Value)
 	}
 	reg := units.Default()
-	from, err := reg.Parse(in.From)
+	from, err := reg.ParseQuantity(in.From)
 	if err != nil {
 		return unitFacts{}, nil, unitError("from_unit", in.From, err)
 	}
@@ -112,6 +112,7 @@ func unitError(field, expr string, err error) error {
 		lg   *units.LogUnitError
 		sc   *units.ScaleError
 		expo *units.ExponentError
+		num  *units.NumberError
 	)
 	switch {
 	case errors.As(err, &unk):
@@ -120,6 +121,8 @@ func unitError(field, expr string, err error) error {
 		return Fail("invalid_unit_expression", "%s %q: %v", field, expr, syn)
 	case errors.As(err, &sc):
 		return Fail("invalid_unit_expression", "%s %q: %v", field, expr, sc)
+	case errors.As(err, &num):
+		return Fail("invalid_unit_expression", "%s %q: %v", field, expr, num)
 	case errors.As(err, &off):
 		return Fail("offset_unit_not_multiplicative", "%s %q: %v", field, expr, off)
 	case errors.As(err, &lg):

@@ -1,6 +1,7 @@
 package units
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -47,8 +48,9 @@ func (e *LogUnitError) Error() string {
 	return fmt.Sprintf("logarithmic unit %s is not supported", e.Unit)
 }
 
-// ScaleError reports a numeric factor inside a unit expression ("1000 m");
-// pint refuses these as well ("Unit expression cannot have a scaling factor").
+// ScaleError reports a numeric factor inside a target unit expression ("1000
+// m"), which pint refuses as well ("Unit expression cannot have a scaling
+// factor"); a source expression may carry one (see ParseQuantity).
 type ScaleError struct{ Text string }
 
 func (e *ScaleError) Error() string {
@@ -71,6 +73,10 @@ type container struct {
 	order []string
 	terms map[string]term
 	exp   map[string]int // halves
+	// scale is the product of the numeric factors of a source expression
+	// (ParseQuantity); nil when numbers other than 1 are refused.
+	scale *Factor
+	names int // unit names written, "dimensionless" included
 }
 
 func (c *container) add(key string, t term, halves int) {
@@ -82,14 +88,54 @@ func (c *container) add(key string, t term, halves int) {
 }
 
 // Parse parses and evaluates a unit expression such as "km/h", "m**2", "kWh",
-// "lbf*ft" or "degC". Errors: *SyntaxError, *UnknownUnitError, *OffsetError,
+// "lbf*ft" or "degC", as pint parses a target unit: a numeric factor other than
+// 1 is refused. Errors: *SyntaxError, *UnknownUnitError, *OffsetError,
 // *LogUnitError, *ScaleError, *ExponentError, and ErrTooLarge.
 func (r *Registry) Parse(s string) (Expr, error) {
+	return r.parse(s, &container{terms: map[string]term{}, exp: map[string]int{}})
+}
+
+// NumberError reports a source expression that pint evaluates to a plain
+// number, or a numeric factor with no exact value (0**-1, (-2)**0.5).
+type NumberError struct{ Msg string }
+
+func (e *NumberError) Error() string { return e.Msg }
+
+// ParseQuantity parses a source expression as pint's parse_expression reads
+// the reference's from_unit: numeric factors are part of the quantity ("1000 m"
+// is one thing worth 1000 m, "-m" is -1 m, "2**3 m" is 8 m) and are folded into
+// the factor exactly; an expression with no unit at all ("3") is refused, as the
+// reference fails on it (pint returns a plain number, which has no .to()). An
+// offset unit takes no factor. Errors: those of Parse except *ScaleError, and
+// *NumberError.
+func (r *Registry) ParseQuantity(s string) (Expr, error) {
+	one := One()
+	c := &container{terms: map[string]term{}, exp: map[string]int{}, scale: &one}
+	e, err := r.parse(s, c)
+	if err != nil {
+		return Expr{}, err
+	}
+	if c.names == 0 {
+		return Expr{}, &NumberError{Msg: "the expression is a plain number, not a unit (pint evaluates it to a number)"}
+	}
+	if c.scale.IsRational() && c.scale.Q.Cmp(ratOne) == 0 {
+		return e, nil
+	}
+	if e.Offset != nil {
+		return Expr{}, &OffsetError{Unit: e.Offset.Name, Why: "cannot be multiplied by a number"}
+	}
+	e.F = e.F.Mul(*c.scale)
+	if e.F.Bits() > maxFactorBits {
+		return Expr{}, ErrTooLarge
+	}
+	return e, nil
+}
+
+func (r *Registry) parse(s string, c *container) (Expr, error) {
 	n, err := Parse(s)
 	if err != nil {
 		return Expr{}, err
 	}
-	c := &container{terms: map[string]term{}, exp: map[string]int{}}
 	if err := r.collect(n, 2, c, s); err != nil {
 		return Expr{}, err
 	}
@@ -150,6 +196,7 @@ func (r *Registry) Parse(s string) (Expr, error) {
 func (r *Registry) collect(n Node, halves int, c *container, src string) error {
 	switch n := n.(type) {
 	case Name:
+		c.names++
 		if n.Text == "dimensionless" {
 			return nil
 		}
@@ -164,12 +211,21 @@ func (r *Registry) collect(n Node, halves int, c *container, src string) error {
 		c.add(key, term{prefix: p, unit: u, name: n.Text}, halves)
 		return nil
 	case Num:
-		if n.Val.Cmp(ratOne) != 0 {
+		if n.Val.Cmp(ratOne) == 0 {
+			return nil
+		}
+		if c.scale == nil {
 			return &ScaleError{Text: n.Text}
 		}
-		return nil
+		return c.mulScale(RatFactor(n.Val), halves, n.Text)
 	case Neg:
-		return &ScaleError{Text: "-"}
+		if c.scale == nil {
+			return &ScaleError{Text: "-"}
+		}
+		if err := c.mulScale(RatFactor(big.NewRat(-1, 1)), halves, "-"); err != nil {
+			return err
+		}
+		return r.collect(n.X, halves, c, src)
 	case Bin:
 		if err := r.collect(n.L, halves, c, src); err != nil {
 			return err
@@ -190,6 +246,26 @@ func (r *Registry) collect(n Node, halves int, c *container, src string) error {
 		return r.collect(n.X, h, c, src)
 	}
 	return fmt.Errorf("units: unknown node %T", n)
+}
+
+// mulScale multiplies the source expression's numeric factor by x raised to
+// halves/2.
+func (c *container) mulScale(x Factor, halves int, text string) error {
+	p, err := x.Pow(halves)
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return err
+	case errors.Is(err, ErrNegativeRoot):
+		return &NumberError{Msg: fmt.Sprintf("the factor %s is raised to a fractional power", text)}
+	case err != nil:
+		return &NumberError{Msg: fmt.Sprintf("the factor %s: %v", text, err)}
+	}
+	s := c.scale.Mul(p)
+	if s.Bits() > maxFactorBits {
+		return ErrTooLarge
+	}
+	c.scale = &s
+	return nil
 }
 
 // hint suggests what an unknown token may have meant: the underscore-joined

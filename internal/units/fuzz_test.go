@@ -72,3 +72,35 @@ func FuzzConvert(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseQuantity checks source expressions with numbers (the reference's
+// from_unit): never a panic or an unbounded factor, and an expression that
+// Parse accepts as well (no number but 1) gets the same factor and dimensions
+// from both.
+func FuzzParseQuantity(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Add("2**3 m/4")
+	f.Add("-0.5e3 km**2")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 64 {
+			return
+		}
+		r := Default()
+		e, err := r.ParseQuantity(s)
+		if err != nil {
+			return
+		}
+		if e.F.Bits() > maxFactorBits {
+			t.Fatalf("%q: factor of %d bits", s, e.F.Bits())
+		}
+		plain, err := r.Parse(s)
+		if err != nil {
+			return // the numbers are what Parse refuses
+		}
+		if plain.F.String() != e.F.String() || !plain.D.Equal(e.D) {
+			t.Fatalf("%q without numbers: Parse %v %v, ParseQuantity %v %v", s, plain.F, plain.D, e.F, e.D)
+		}
+	})
+}

@@ -175,6 +175,49 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// A source expression carries its numbers, as pint's parse_expression reads the
+// reference's from_unit; a bare number, an offset unit with a number and a
+// number with no exact power are refused.
+func TestParseQuantity(t *testing.T) {
+	r := Default()
+	for _, c := range []struct{ expr, want string }{
+		{"1000 m", "1000"}, {"-m", "-1"}, {"2**3 m", "8"}, {"m/4", "1/4"}, {"1e3 m", "1000"}, {"0.5/s", "1/2"}, {"2*m*3", "6"},
+	} {
+		e, err := r.ParseQuantity(c.expr)
+		if err != nil {
+			t.Errorf("%q: %v", c.expr, err)
+			continue
+		}
+		want, _ := new(big.Rat).SetString(c.want)
+		if !e.F.IsRational() || e.F.Q.Cmp(want) != 0 {
+			t.Errorf("%q: factor %v, want %s (in metres or hertz)", c.expr, e.F, c.want)
+		}
+	}
+	if e, err := r.ParseQuantity("2**0.5 m"); err != nil || e.F.IsRational() || e.F.R.Cmp(big.NewRat(2, 1)) != 0 {
+		t.Errorf("2**0.5 m: %v %v, want the exact root of 2", e.F, err)
+	}
+	for expr, want := range map[string]any{
+		"3": &NumberError{}, "2 degC": &OffsetError{}, "(-2)**0.5 m": &NumberError{}, "0**-1 m": &NumberError{}, "1 m $": &SyntaxError{},
+	} {
+		_, err := r.ParseQuantity(expr)
+		var ok bool
+		switch want.(type) {
+		case *NumberError:
+			var e *NumberError
+			ok = errors.As(err, &e)
+		case *OffsetError:
+			var e *OffsetError
+			ok = errors.As(err, &e)
+		case *SyntaxError:
+			var e *SyntaxError
+			ok = errors.As(err, &e)
+		}
+		if !ok {
+			t.Errorf("%q: got %T %v, want %T", expr, err, err, want)
+		}
+	}
+}
+
 func TestFactorTooLarge(t *testing.T) {
 	// The atomic unit of intensity has a factor of several hundred bits; its
 	// 128th power would exceed maxFactorBits and is refused before computing.

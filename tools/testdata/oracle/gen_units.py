@@ -382,9 +382,15 @@ class Refused(Exception):
         self.reason = reason
 
 
-def collect(reg, n, e, acc):
+def collect(reg, n, e, acc, src=None):
+    """Adds each unit of tree n with exponent e to acc. src is None for a target
+    unit (pint's parse_units: no numbers but 1); for a source expression
+    (pint's parse_expression, the reference's from_unit) it collects the
+    product of the numbers ("scale") and counts the names ("names")."""
     k = n[0]
     if k == "name":
+        if src is not None:
+            src["names"] += 1
         if n[1] == "dimensionless":
             return
         try:
@@ -395,28 +401,38 @@ def collect(reg, n, e, acc):
         acc[key] = acc.get(key, 0) + e
     elif k == "num":
         if n[1] != 1:
-            raise Refused("invalid_unit_expression")
+            if src is None:
+                raise Refused("invalid_unit_expression")
+            if n[1] == 0 and e < 0:
+                raise Refused("invalid_unit_expression")
+            src["scale"] = src["scale"] * Num(Fraction(n[1])).pow(e)
     elif k == "neg":
-        raise Refused("invalid_unit_expression")
+        if src is None or Fraction(e).denominator != 1:
+            raise Refused("invalid_unit_expression")
+        src["scale"] = src["scale"] * Num(Fraction(-1)).pow(e)
+        collect(reg, n[1], e, acc, src)
     elif k == "**":
-        collect(reg, n[1], e * numeric(n[2]), acc)
+        collect(reg, n[1], e * numeric(n[2]), acc, src)
     elif k in ("+", "-"):
         raise Refused("invalid_unit_expression")
     else:
-        collect(reg, n[1], e, acc)
-        collect(reg, n[2], -e if k == "/" else e, acc)
+        collect(reg, n[1], e, acc, src)
+        collect(reg, n[2], -e if k == "/" else e, acc, src)
 
 
-def unit_of(reg, s):
+def unit_of(reg, s, source=False):
     try:
         tree = parse(s)
     except (SyntaxError, ZeroDivisionError):
         raise Refused("invalid_unit_expression")
     acc = {}
+    src = {"scale": Num(), "names": 0} if source else None
     try:
-        collect(reg, tree, Fraction(1), acc)
-    except (ValueError, AssertionError, IndexError, TypeError):
+        collect(reg, tree, Fraction(1), acc, src)
+    except (ValueError, AssertionError, IndexError, TypeError, ZeroDivisionError):
         raise Refused("invalid_unit_expression")
+    if source and src["names"] == 0:
+        raise Refused("invalid_unit_expression")  # pint evaluates it to a plain number
     acc = {k: v for k, v in acc.items() if v != 0}
     total, dims, offset = Num(), {}, None
     for (p, u), e in acc.items():
@@ -426,6 +442,8 @@ def unit_of(reg, s):
         if d["offset"] != 0:
             if p or e != 1 or len(acc) != 1:
                 raise Refused("offset_unit_not_multiplicative")
+            if source and not (src["scale"].rational() and src["scale"].c == 1):
+                raise Refused("offset_unit_not_multiplicative")
             offset = d
         v, dd = reg.root(u)
         total = total * (v * Num(reg.prefixes[p])).pow(e)
@@ -433,6 +451,8 @@ def unit_of(reg, s):
             dims[x] = dims.get(x, 0) + y * e
             if dims[x] == 0:
                 del dims[x]
+    if source:
+        total = total * src["scale"]
     return total, dims, offset
 
 
@@ -494,7 +514,7 @@ def exact_value(x):
 
 
 def convert(reg, value_text, frm, to):
-    fv, fd, fo = unit_of(reg, frm)
+    fv, fd, fo = unit_of(reg, frm, source=True)
     tv, td, to_ = unit_of(reg, to)
     if fd != td:
         raise Refused("dimensionality_mismatch")
@@ -591,6 +611,9 @@ MUST = [
     (2.5e-05, "km", "mm"), (123456789012345.6, "m", "km"), (-0.0, "degC", "K"), (0.0001, "m", "mm"),
     # pint 0.25.3 meanings: Nm is number_meter (km/kg), not newton-metre; bpm is not a unit
     (1, "Nm", "km/kg"), (1, "N*m", "J"),
+    # a source expression may carry numbers, as pint's parse_expression reads it
+    (5, "1000 m", "km"), (1, "2*m", "m"), (1, "-m", "m"), (3, "2**3 m", "m"), (1, "0.5/s", "Hz"), (2, "2**0.5 m", "m"),
+    (1, "1e3 m", "km"), (1, "m/4", "cm"),
 ]
 
 
@@ -689,7 +712,8 @@ def main():
         (1, "meterz", "m"), (1, "m", "foo"), (1, "KB", "B"), (1, "Cal", "J"), (1, "US gallon", "l"),
         (1, "imperial gallon", "l"), (1, "kilogramm", "g"), (1, "xyz/s", "m/s"),
         (1, "m**", "m"), (1, "(m", "m"), (1, "m)", "m"), (1, "*m", "m"), (1, "m//s", "m/s"), (1, "m $", "m"),
-        (1, "1000 m", "km"), (1, "2*m", "m"), (1, "-m", "m"), (1, "m**x", "m"),
+        (1, "m", "1000 m"), (1, "m", "2*m"), (1, "m", "-m"), (1, "m**x", "m"), (1, "3", "m"), (1, "2 degC", "K"),
+        (1, "(-2)**0.5 m", "m"), (1, "0**-1 m", "m"),
         (1, "dB", "dB"), (1, "dBm", "W"), (60, "bpm", "Hz"), (1, "Nm", "J"),
     ]
     for v, a, b in bad:
