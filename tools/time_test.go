@@ -275,3 +275,50 @@ func TestTimezoneConvertNewYearGrid(t *testing.T) {
 		t.Fatalf("only %d grid times (%d through the registry) checked", checked, full)
 	}
 }
+
+// timeReferenceJudge explains the documented differences of the time tools
+// from the reference (docs/compatibility.md): the tzdata_version fact (and so
+// the legacy result, which is the canonical facts), and the added locales.
+func timeReferenceJudge(o refOutcome) string {
+	switch {
+	case o.err == nil && o.refFacts() != nil:
+		for _, k := range o.diffKeys {
+			if k != "tzdata_version" && k != "result" {
+				return ""
+			}
+		}
+		if o.refFacts()["tzdata_version"] != "system-unpinned" || o.resp.Envelope.Facts["tzdata_version"] != "2026f" {
+			return ""
+		}
+		// Apart from the version the legacy result is the same canonical facts.
+		facts := map[string]any{}
+		for k, v := range o.refFacts() {
+			facts[k] = v
+		}
+		facts["tzdata_version"] = "2026f"
+		if want, _ := evidence.Canonical(facts); string(want) != o.resp.Result {
+			return ""
+		}
+		return "tzdata-version"
+	case o.err == nil && o.refCode() == CodeInputSchemaInvalid:
+		if loc, _ := o.v.Args["locale"].(string); loc != "de" && loc != "en" && strings.Contains(o.v.Ref["error"].(string), "locale:enum") {
+			return "more-locales"
+		}
+	}
+	return ""
+}
+
+// time_facts and timezone_convert answer as the reference's own code does
+// (run by gen_reference_time_units.py over the same tzdata), but for the
+// differences listed in docs/compatibility.md.
+func TestTimeFactsMatchesReference(t *testing.T) {
+	if seen := compareWithReference(t, "time_facts", timeReferenceJudge); seen["tzdata-version"] < 500 {
+		t.Errorf("only %d answered time_facts vectors", seen["tzdata-version"])
+	}
+}
+
+func TestTimezoneConvertMatchesReference(t *testing.T) {
+	if seen := compareWithReference(t, "timezone_convert", timeReferenceJudge); seen["tzdata-version"] < 500 {
+		t.Errorf("only %d answered timezone_convert vectors", seen["tzdata-version"])
+	}
+}

@@ -69,6 +69,11 @@ func runUnitConvert(_ context.Context, in unitInput) (unitFacts, []Warning, erro
 	if !ok {
 		return unitFacts{}, nil, Fail("result_out_of_range", "the converted value is beyond the range of a double")
 	}
+	if cv == 0 && vf == 0 && math.Signbit(vf) && evidence.IsFloatLiteral(in.Value.String()) && from.Offset == nil && to.Offset == nil && from.F.Q.Sign()*to.F.Q.Sign() > 0 {
+		// -0.0 sent as a float: the reference's float product keeps the sign
+		// ("-0.0 km = -0 m"); exact arithmetic has no negative zero.
+		cv = math.Copysign(0, -1)
+	}
 	exact, terminating := res.Decimal()
 	var warnings []Warning
 	switch {

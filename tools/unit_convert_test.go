@@ -28,6 +28,9 @@ func TestUnitConvertLegacyText(t *testing.T) {
 		{"2.5", "ft", "in", "2.5 ft = 30 in"},
 		{"-0", "degC", "K", "0 degC = 273.15 K"},
 		{"-0.0", "degC", "K", "-0.0 degC = 273.15 K"},
+		{"-0.0", "km", "m", "-0.0 km = -0 m"}, // the reference's float product keeps the sign
+		{"-0.0", "-km", "m", "-0.0 -km = 0 m"},
+		{"-0", "km", "m", "0 km = 0 m"},
 		{"12345678901234567", "mm", "m", "12345678901234567 mm = 1.23456789e+13 m"},
 		{"12345678901234567.0", "mm", "m", "1.2345678901234568e+16 mm = 1.23456789e+13 m"},
 		{"1e16", "m", "km", "1e+16 m = 1e+13 km"},

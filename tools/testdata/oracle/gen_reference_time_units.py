@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""Side-by-side vectors for unit_convert, time_facts and timezone_convert: the
+reference sidecar's own answers.
+
+This runs the reference's server.py (../shared/reference/moe-sovereign, Apache-2.0)
+itself: its REST execution path execute_tool (schema defaults and validation,
+the tool function, _structured_facts, the facts' schema check) on every input
+below, and records what it answers. Modules the sidecar imports but these three
+tools never use (httpx, sympy, mcp, pm_connector) are stubbed; nothing of it is
+copied into precisiond. tools/*_reference_test.go and tools/time_test.go replay
+the inputs through precisiond and require the same answer or a difference listed
+in docs/compatibility.md.
+
+Runs under Debian's /usr/bin/python3 with the packages the reference needs:
+
+    apt-get install python3-pint python3-fastapi python3-jsonschema python3-yaml python3-defusedxml
+    apt-get download tzdata=2026f-0+deb12u1 && dpkg-deb -x tzdata_*.deb /tmp/tz
+    /usr/bin/python3 tools/testdata/oracle/gen_reference_time_units.py --zoneinfo /tmp/tz/usr/share/zoneinfo
+
+Two substitutions, both recorded in the output:
+- Pint: Debian ships pint 0.19.2, not the 0.25.3 the reference pins; the
+  registry is built from pint 0.25.3's own definition files
+  (internal/units/pintdata), so names and factors are 0.25.3's while the
+  arithmetic is 0.19.2's (the same float arithmetic for the conversions here).
+- tzdata: without the PyPI tzdata package the reference reads zones with
+  ZoneInfo(name) from the search path, which is set to the given tree: the
+  IANA 2026f files precisiond embeds. Its tzdata_version then says
+  "system-unpinned" (in production: the PyPI package version, "2026.3").
+"""
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import types
+import zoneinfo
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+REFERENCE = os.path.normpath(os.path.join(ROOT, "..", "shared", "reference", "moe-sovereign"))
+PINTDATA = os.path.join(ROOT, "internal", "units", "pintdata")
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--zoneinfo", required=True, help="extracted tzdata tree (…/usr/share/zoneinfo) of the release precisiond embeds")
+args = ap.parse_args()
+zoneinfo.reset_tzpath(to=[os.path.abspath(args.zoneinfo)])
+with open(os.path.join(args.zoneinfo, "tzdata.zi"), encoding="utf-8") as f:
+    TZVERSION = f.readline().split()[-1]
+
+
+def stub(name, **attrs):
+    m = types.ModuleType(name)
+    m.__dict__.update(attrs)
+    sys.modules[name] = m
+
+
+class FastMCP:  # only what server.py calls at import time
+    def __init__(self, *a, **k):
+        pass
+
+    def tool(self, *a, **k):
+        return lambda f: f
+
+    def sse_app(self):
+        async def app(scope, receive, send):
+            pass
+        return app
+
+
+for name in ("mcp", "mcp.server"):
+    stub(name)
+stub("mcp.server.fastmcp", FastMCP=FastMCP)
+for name in ("httpx", "sympy", "pm_connector"):
+    stub(name)
+
+import pint  # noqa: E402
+
+_registry = pint.UnitRegistry(os.path.join(PINTDATA, "default_en.txt"))
+# The reference builds UnitRegistry() on every call; one registry built from the
+# 0.25.3 files answers the same (a registry is not changed by conversions).
+pint.UnitRegistry = lambda *a, **k: _registry
+
+os.environ["MOE_GENERATED_DIR"] = tempfile.mkdtemp()
+sys.path.insert(0, REFERENCE)
+import server  # noqa: E402
+
+with open(os.path.join(PINTDATA, "SOURCE"), encoding="utf-8") as f:
+    PINT_SOURCE = f.read().strip()
+ORACLE = {
+    "generator": "tools/testdata/oracle/gen_reference_time_units.py",
+    "reference": "shared/reference/moe-sovereign/server.py execute_tool",
+    "python": sys.version.split()[0],
+    "pint_code": pint.__version__,
+    "pint_definitions": "internal/units/pintdata (pint 0.25.3)",
+    "tzdata": TZVERSION,
+}
+
+
+def run(tool, a):
+    resp = asyncio.run(server.execute_tool(server.InvokeRequest(tool=tool, args=a)))
+    out = {k: resp[k] for k in ("result", "error", "error_code") if k in resp}
+    if "structured_result" in resp:
+        out["facts"] = resp["structured_result"]["facts"]
+    elif resp.get("error_code") == "tool_result_error" and tool == "unit_convert":
+        # the envelope hides why; the tool's own text says it
+        out["tool_text"] = server.unit_convert(a["value"], a["from_unit"], a["to_unit"])
+    return {"args": a, "reference": out}
+
+
+def golden_args(path, every=1):
+    """Inputs of an oracle file. The reference knows the locales de and en only
+    (precisiond adds six, a documented extension tested elsewhere), so others
+    become en here."""
+    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+        cases = json.load(f)["cases"]
+    out = []
+    for c in cases[::every]:
+        a = dict(c["args"])
+        if a.get("locale", "de") not in ("de", "en"):
+            a["locale"] = "en"
+        out.append(a)
+    return out
+
+
+def write(tool, cases):
+    path = os.path.join(ROOT, "tools", "testdata", tool, "reference", "reference.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write('{"oracle": ' + json.dumps(ORACLE, sort_keys=True) + ',\n "cases": [\n')
+        f.write(",\n".join(json.dumps(c, ensure_ascii=False, sort_keys=True) for c in cases))
+        f.write("\n]}\n")
+    print(f"{path}: {len(cases)}")
+
+
+rnd = random.Random(20261201)
+
+# --- unit_convert -------------------------------------------------------------
+unit = golden_args("tools/testdata/unit_convert/oracle_table.json")
+unit += golden_args("tools/testdata/unit_convert/oracle_errors.json")
+for v in [100, 100.0, 1e2, 1e16, 1e-05, 2.5e-05, 12345678901234567, 12345678901234567.0, 10**25, -0, -0.0,
+          0.1, 1.5, 123456789012345.6, 9007199254740993, 1e300, 5e-324]:
+    unit.append({"value": v, "from_unit": "km", "to_unit": "m"})
+unit += [
+    {"value": 1, "from_unit": "m", "to_unit": "m"},
+    {"value": 10**25, "from_unit": "m", "to_unit": "m"},
+    {"value": 5, "from_unit": "1000 m", "to_unit": "km"},
+    {"value": 5, "from_unit": "2*m", "to_unit": "m"},
+    {"value": 5, "from_unit": "m", "to_unit": "1000 m"},
+    {"value": 1, "from_unit": "3", "to_unit": "m"},
+    {"value": 1, "from_unit": "%", "to_unit": "dimensionless"},
+    {"value": 1, "from_unit": "percent", "to_unit": "ppm"},
+    {"value": 1, "from_unit": "Nm", "to_unit": "km/kg"},
+    {"value": 1, "from_unit": "N m", "to_unit": "J"},
+    {"value": 60, "from_unit": "bpm", "to_unit": "Hz"},
+    {"value": 100, "from_unit": "degC", "to_unit": "degF"},
+    {"value": 1, "from_unit": "delta_degC", "to_unit": "delta_degF"},
+    {"value": 1, "from_unit": "m", "to_unit": "s"},
+    {"value": 1, "from_unit": "meter", "to_unit": "Meter"},
+    {"value": 1, "from_unit": "µm", "to_unit": "nm"},
+    {"value": 1, "from_unit": "μm", "to_unit": "nm"},
+    {"value": 1, "from_unit": "m**0.5", "to_unit": "cm**0.5"},
+    {"value": 1, "from_unit": "(m", "to_unit": "m"},
+    {"value": 1, "from_unit": "", "to_unit": "m"},
+    {"value": "1", "from_unit": "m", "to_unit": "km"},
+    {"value": True, "from_unit": "m", "to_unit": "km"},
+    {"value": 1, "from_unit": "m"},
+    {"value": 1, "from_unit": "m", "to_unit": "km", "extra": 1},
+]
+write("unit_convert", [run("unit_convert", a) for a in unit])
+
+# --- time_facts -----------------------------------------------------------------
+tf = golden_args("tools/testdata/time_facts/oracle_instants.json", 5)
+tf += golden_args("tools/testdata/time_facts/oracle_allzones.json", 3)
+tf += golden_args("tools/testdata/time_facts/oracle_future.json", 4)
+for inst in ["2026-07-29T12:00:00Z", "2026-07-29T12:00:00-00:00", "2026-07-29T12:00:00+05:99",
+             "2026-07-29T12:00:00+23:60", "2026-07-29T12:00:00+24:00", "1900-01-01T00:00:00+01:00",
+             "2100-12-31T23:00:00-02:00", "1899-12-31T23:00:00-02:00", "2101-01-01T00:30:00+01:00",
+             "2026-02-29T00:00:00Z", "2026-07-29T24:00:00Z", "2026-07-29T12:00:00", "now", " 2026-07-29T12:00:00Z"]:
+    tf.append({"instant": inst, "timezone_name": "Europe/Berlin"})
+for zone in ["Africa/Monrovia", "Europe/Dublin", "Europe/Amsterdam", "Asia/Kolkata", "America/Caracas", "Pacific/Kiritimati"]:
+    for inst in ["1900-01-01T00:00:00Z", "1915-06-01T12:00:00Z", "1930-06-01T12:00:00Z", "1960-01-01T00:00:00Z"]:
+        tf.append({"instant": inst, "timezone_name": zone})
+# Names that exist only in the Debian tree the runner reads (posix/..., localtime)
+# or that the production reference resolves as a path inside its tzdata package
+# (Europe/../UTC) would not show the production behaviour: see docs/compatibility.md.
+for zone in ["Mars/Olympus_Mons", "europe/berlin", "Europe", "../etc/passwd", "Etc/GMT+5"]:
+    tf.append({"instant": "2026-07-29T12:00:00Z", "timezone_name": zone})
+tf += [{"instant": "2026-07-29T12:00:00Z"}, {"instant": "2026-07-29T12:00:00Z", "locale": "fr"},
+       {"instant": "2026-07-29T12:00:00Z", "locale": "EN"}]
+write("time_facts", [run("time_facts", a) for a in tf])
+
+# --- timezone_convert -------------------------------------------------------------
+tc = golden_args("tools/testdata/timezone_convert/oracle_local.json", 4)
+tc += golden_args("tools/testdata/timezone_convert/oracle_allzones.json")
+tc += golden_args("tools/testdata/timezone_convert/oracle_future.json", 3)
+zones = sorted(z for z in zoneinfo.available_timezones() if z != "localtime")
+for y in (2024, 2040, 2041, 2044, 2096, 2100):
+    for zone in ["Europe/Berlin", "Europe/London", "America/New_York", "Australia/Sydney", "Pacific/Auckland",
+                 "America/Santiago", "Australia/Lord_Howe", rnd.choice(zones)]:
+        for local in [f"{y}-12-31T12:00:00", f"{y + 1}-01-01T12:00:00" if y < 2100 else f"{y}-01-01T12:00:00"]:
+            tc.append({"local_datetime": local, "from_timezone": zone, "to_timezone": "UTC"})
+for a in [
+    {"local_datetime": "2026-10-25T02:30:00", "from_timezone": "Europe/Berlin", "to_timezone": "UTC", "fold": 1.0},
+    {"local_datetime": "2026-07-29T12:00:00", "from_timezone": "Europe/Berlin", "to_timezone": "UTC", "fold": 1},
+    {"local_datetime": "2026-07-29T12:00:00", "from_timezone": "Europe/Berlin", "to_timezone": "UTC", "fold": 2},
+    {"local_datetime": "2026-07-29T12:00:00", "from_timezone": "Europe/Berlin", "to_timezone": "UTC", "fold": True},
+    {"local_datetime": "1900-01-01T00:00:00", "from_timezone": "Europe/Berlin", "to_timezone": "Pacific/Kiritimati"},
+    {"local_datetime": "2100-12-31T23:00:00", "from_timezone": "Pacific/Kiritimati", "to_timezone": "America/Adak"},
+    {"local_datetime": "1910-06-01T12:00:00", "from_timezone": "Africa/Monrovia", "to_timezone": "Europe/Dublin"},
+    {"local_datetime": "2026-07-29T12:00:00", "from_timezone": "Europe", "to_timezone": "UTC"},
+    {"local_datetime": "2026-07-29T12:00:00Z", "from_timezone": "UTC", "to_timezone": "UTC"},
+    {"local_datetime": "2026-07-29T12:00:00", "from_timezone": "UTC", "to_timezone": "UTC", "locale": "pl"},
+]:
+    tc.append(a)
+write("timezone_convert", [run("timezone_convert", a) for a in tc])
