@@ -57,9 +57,9 @@ type refOutcome struct {
 }
 
 func (o refOutcome) refFacts() map[string]any { f, _ := o.v.Ref["facts"].(map[string]any); return f }
-func (o refOutcome) refCode() string           { s, _ := o.v.Ref["error_code"].(string); return s }
-func (o refOutcome) refText() string           { s, _ := o.v.Ref["tool_text"].(string); return s }
-func (o refOutcome) arg(k string) string       { s, _ := o.v.Args[k].(string); return s }
+func (o refOutcome) refCode() string          { s, _ := o.v.Ref["error_code"].(string); return s }
+func (o refOutcome) refText() string          { s, _ := o.v.Ref["tool_text"].(string); return s }
+func (o refOutcome) arg(k string) string      { s, _ := o.v.Args[k].(string); return s }
 
 // compareWithReference replays every reference vector of tool. A case passes
 // when precisiond answers exactly as the reference did (the same legacy result
