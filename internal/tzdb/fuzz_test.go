@@ -10,6 +10,7 @@ func FuzzResolve(f *testing.F) {
 	f.Add(uint16(100), int64(1774751400)) // around 2026-03-29
 	f.Add(uint16(400), int64(-2208988800))
 	f.Add(uint16(597), int64(4102444799))
+	f.Add(uint16(433), int64(2240568000)) // Europe/Berlin, 2040-12-31T12:00:00 wall: footer rule, leap year (golang/go#81583)
 	names := Names()
 	f.Fuzz(func(t *testing.T, idx uint16, wall int64) {
 		z, err := Load(names[int(idx)%len(names)])
