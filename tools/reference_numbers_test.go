@@ -19,23 +19,23 @@ import (
 // precisiond's answer too, or be explained by exactly one row of the
 // deviation table below; each row is a section of docs/compatibility.md.
 
-// refOutcome is what one service answered: facts (and the legacy text), or an
+// numOutcome is what one service answered: facts (and the legacy text), or an
 // error code with the error text.
-type refOutcome struct {
+type numOutcome struct {
 	Facts     map[string]any
 	Result    *string // legacy text; nil when it is canonical(facts)
 	ErrorCode string
 	Error     string
 }
 
-type refCase struct {
+type numRefCase struct {
 	Name   string
 	Args   map[string]any
-	Ref    refOutcome
+	Ref    numOutcome
 	Oracle map[string]any // values computed independently by the generator
 }
 
-func loadReference(t *testing.T, tool string) []refCase {
+func loadNumberVectors(t *testing.T, tool string) []numRefCase {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "reference", tool, "vectors.json"))
 	if err != nil {
@@ -47,10 +47,10 @@ func loadReference(t *testing.T, tool string) []refCase {
 	}
 	doc, _ := v.(map[string]any)
 	raw, _ := doc["cases"].([]any)
-	var cases []refCase
+	var cases []numRefCase
 	for i, r := range raw {
 		m, _ := r.(map[string]any)
-		c := refCase{}
+		c := numRefCase{}
 		c.Name, _ = m["name"].(string)
 		c.Args, _ = m["args"].(map[string]any)
 		c.Oracle, _ = m["oracle"].(map[string]any)
@@ -69,28 +69,28 @@ func loadReference(t *testing.T, tool string) []refCase {
 	return cases
 }
 
-// ours runs a request through the full execution path.
-func ours(reg *Registry, tool string, args map[string]any) (refOutcome, *Error) {
+// numInvoke runs a request through the full execution path.
+func numInvoke(reg *Registry, tool string, args map[string]any) (numOutcome, *Error) {
 	resp, err := reg.Invoke(context.Background(), Request{Tool: tool, Args: args})
 	if err != nil {
 		var te *Error
 		if !errors.As(err, &te) {
-			return refOutcome{ErrorCode: CodeInternal, Error: err.Error()}, nil
+			return numOutcome{ErrorCode: CodeInternal, Error: err.Error()}, nil
 		}
-		return refOutcome{ErrorCode: te.Code, Error: te.Message}, te
+		return numOutcome{ErrorCode: te.Code, Error: te.Message}, te
 	}
 	text := resp.Result
-	return refOutcome{Facts: resp.Envelope.Facts, Result: &text}, nil
+	return numOutcome{Facts: resp.Envelope.Facts, Result: &text}, nil
 }
 
-var referenceCode = regexp.MustCompile(`^[a-z0-9_\[\]]+$`)
+var numReasonCode = regexp.MustCompile(`^[a-z0-9_\[\]]+$`)
 
-// sameOutcome compares our answer with the reference's: facts byte for byte as
+// numSameOutcome compares our answer with the reference's: facts byte for byte as
 // canonical JSON and the legacy text; for a domain refusal our reason must be
 // the reference's error text (a machine code); for a schema refusal the
 // keyword and the path must agree (ours "/operands/0", the reference's
 // "operands.0"). It returns "" when they agree, else what differs.
-func sameOutcome(tool string, ref refOutcome, got refOutcome, te *Error) string {
+func numSameOutcome(tool string, ref numOutcome, got numOutcome, te *Error) string {
 	if ref.Facts != nil {
 		if got.Facts == nil {
 			return "reference answered, we refused: " + got.ErrorCode + " " + got.Error
@@ -119,7 +119,7 @@ func sameOutcome(tool string, ref refOutcome, got refOutcome, te *Error) string 
 	switch ref.ErrorCode {
 	case CodeExecution:
 		text := strings.TrimPrefix(ref.Error, "Error in '"+tool+"': ")
-		if !referenceCode.MatchString(text) {
+		if !numReasonCode.MatchString(text) {
 			return "reference refused without a machine code: " + ref.Error
 		}
 		if te.Reason != text {
@@ -139,20 +139,20 @@ func sameOutcome(tool string, ref refOutcome, got refOutcome, te *Error) string 
 	return ""
 }
 
-// deviation is one deliberate difference from the reference, documented in
+// numDeviation is one deliberate difference from the reference, documented in
 // docs/compatibility.md under the tool's section with its id in backticks.
 // applies looks only at the case and the reference's answer; want says what
 // precisiond answers instead.
-type deviation struct {
+type numDeviation struct {
 	id      string
 	tools   []string
-	applies func(c refCase) bool
-	want    func(c refCase, byName map[string]refCase) refOutcome
+	applies func(c numRefCase) bool
+	want    func(c numRefCase, byName map[string]numRefCase) numOutcome
 }
 
-// isFloatInteger reports whether a JSON number is an integer written as a float
+// numIsFloatInteger reports whether a JSON number is an integer written as a float
 // (2.0, 1e18), which JSON Schema counts as an integer.
-func isFloatInteger(v any) bool {
+func numIsFloatInteger(v any) bool {
 	n, ok := v.(interface{ String() string })
 	if !ok {
 		return false
@@ -161,41 +161,41 @@ func isFloatInteger(v any) bool {
 	return strings.ContainsAny(s, ".eE")
 }
 
-func hasFloatInteger(args map[string]any) bool {
+func numHasFloatInteger(args map[string]any) bool {
 	for _, v := range args {
-		if isFloatInteger(v) {
+		if numIsFloatInteger(v) {
 			return true
 		}
 	}
 	return false
 }
 
-func refRefusal(code, reason string) refOutcome { return refOutcome{ErrorCode: code, Error: reason} }
+func numRefusal(code, reason string) numOutcome { return numOutcome{ErrorCode: code, Error: reason} }
 
-var deviations = []deviation{
+var numDeviations = []numDeviation{
 	{
 		// JSON Schema counts 2.0 as an integer; the reference's functions then
 		// refuse it (scale_out_of_range, n_must_be_integer) or crash (gcd_lcm's
 		// tool_result_error). We answer as for the integer, given as the twin case.
 		id:    "integral-floats",
 		tools: []string{"decimal_finance", "exact_probability", "gcd_lcm"},
-		applies: func(c refCase) bool {
-			return hasFloatInteger(c.Args) && c.Ref.Facts == nil && c.Ref.ErrorCode != CodeInputSchemaInvalid
+		applies: func(c numRefCase) bool {
+			return numHasFloatInteger(c.Args) && c.Ref.Facts == nil && c.Ref.ErrorCode != CodeInputSchemaInvalid
 		},
-		want: func(c refCase, byName map[string]refCase) refOutcome { return byName[c.Name+"_twin"].Ref },
+		want: func(c numRefCase, byName map[string]numRefCase) numOutcome { return byName[c.Name+"_twin"].Ref },
 	},
 	{
 		// Python raises bare decimal exceptions here; we name them.
 		id:    "decimal-exceptions",
 		tools: []string{"decimal_finance"},
-		applies: func(c refCase) bool {
+		applies: func(c numRefCase) bool {
 			return strings.HasSuffix(c.Ref.Error, "[<class 'decimal.Overflow'>]") || strings.HasSuffix(c.Ref.Error, "[<class 'decimal.InvalidOperation'>]")
 		},
-		want: func(c refCase, _ map[string]refCase) refOutcome {
+		want: func(c numRefCase, _ map[string]numRefCase) numOutcome {
 			if strings.Contains(c.Ref.Error, "Overflow") {
-				return refRefusal(CodeExecution, "decimal_overflow")
+				return numRefusal(CodeExecution, "decimal_overflow")
 			}
-			return refRefusal(CodeExecution, "zero_power_zero")
+			return numRefusal(CodeExecution, "zero_power_zero")
 		},
 	},
 	{
@@ -205,7 +205,7 @@ var deviations = []deviation{
 		// integers); the other facts are the reference's.
 		id:    "correctly-rounded-decimal",
 		tools: []string{"exact_probability"},
-		applies: func(c refCase) bool {
+		applies: func(c numRefCase) bool {
 			want, ok := c.Oracle["correctly_rounded_facts"].(map[string]any)
 			if !ok {
 				return false
@@ -215,17 +215,17 @@ var deviations = []deviation{
 			}
 			return c.Ref.Facts["decimal"] != want["decimal"]
 		},
-		want: func(c refCase, _ map[string]refCase) refOutcome {
-			return refOutcome{Facts: c.Oracle["correctly_rounded_facts"].(map[string]any)}
+		want: func(c numRefCase, _ map[string]numRefCase) numOutcome {
+			return numOutcome{Facts: c.Oracle["correctly_rounded_facts"].(map[string]any)}
 		},
 	},
 	{
 		// Python's int-to-str limit stops the reference with a bare ValueError.
 		id:      "digit-limit-reason",
 		tools:   []string{"exact_probability"},
-		applies: func(c refCase) bool { return strings.Contains(c.Ref.Error, "Exceeds the limit (4300 digits)") },
-		want: func(c refCase, _ map[string]refCase) refOutcome {
-			return refRefusal(CodeExecution, "probability_result_digit_limit_exceeded")
+		applies: func(c numRefCase) bool { return strings.Contains(c.Ref.Error, "Exceeds the limit (4300 digits)") },
+		want: func(c numRefCase, _ map[string]numRefCase) numOutcome {
+			return numRefusal(CodeExecution, "probability_result_digit_limit_exceeded")
 		},
 	},
 	{
@@ -233,20 +233,20 @@ var deviations = []deviation{
 		// (the object), we report the property's own path (SPEC §5.2).
 		id:    "schema-property-paths",
 		tools: []string{"decimal_finance", "exact_probability", "gcd_lcm"},
-		applies: func(c refCase) bool {
+		applies: func(c numRefCase) bool {
 			return strings.HasSuffix(c.Ref.Error, ": value:required") || strings.HasSuffix(c.Ref.Error, ": value:additionalProperties")
 		},
-		want: func(c refCase, _ map[string]refCase) refOutcome {
+		want: func(c numRefCase, _ map[string]numRefCase) numOutcome {
 			_, kw, _ := strings.Cut(c.Ref.Error[strings.LastIndex(c.Ref.Error, "value:"):], ":")
-			return refRefusal(CodeInputSchemaInvalid, kw)
+			return numRefusal(CodeInputSchemaInvalid, kw)
 		},
 	},
 }
 
-// matchesDeviation compares our answer with what a deviation promises.
-func matchesDeviation(tool string, want, got refOutcome, te *Error) string {
+// numMatchesDeviation compares our answer with what a deviation promises.
+func numMatchesDeviation(tool string, want, got numOutcome, te *Error) string {
 	if want.Facts != nil || want.ErrorCode != CodeInputSchemaInvalid && want.ErrorCode != CodeExecution {
-		return sameOutcome(tool, want, got, te)
+		return numSameOutcome(tool, want, got, te)
 	}
 	if got.ErrorCode != want.ErrorCode {
 		return "error code " + got.ErrorCode + " (" + got.Error + "), want " + want.ErrorCode
@@ -260,30 +260,30 @@ func matchesDeviation(tool string, want, got refOutcome, te *Error) string {
 	return ""
 }
 
-func replayReference(t *testing.T, tool string) {
+func replayNumberVectors(t *testing.T, tool string) {
 	reg := testRegistry(t)
-	cases := loadReference(t, tool)
-	byName := map[string]refCase{}
+	cases := loadNumberVectors(t, tool)
+	byName := map[string]numRefCase{}
 	for _, c := range cases {
 		byName[c.Name] = c
 	}
 	used := map[string]int{}
 	for _, c := range cases {
-		got, te := ours(reg, tool, c.Args)
-		var devs []deviation
-		for _, d := range deviations {
+		got, te := numInvoke(reg, tool, c.Args)
+		var devs []numDeviation
+		for _, d := range numDeviations {
 			if slices.Contains(d.tools, tool) && d.applies(c) {
 				devs = append(devs, d)
 			}
 		}
 		switch len(devs) {
 		case 0:
-			if diff := sameOutcome(tool, c.Ref, got, te); diff != "" {
+			if diff := numSameOutcome(tool, c.Ref, got, te); diff != "" {
 				t.Errorf("%s: %s", c.Name, diff)
 			}
 		case 1:
 			used[devs[0].id]++
-			if diff := matchesDeviation(tool, devs[0].want(c, byName), got, te); diff != "" {
+			if diff := numMatchesDeviation(tool, devs[0].want(c, byName), got, te); diff != "" {
 				t.Errorf("%s (deviation %s): %s", c.Name, devs[0].id, diff)
 			}
 		default:
@@ -294,8 +294,8 @@ func replayReference(t *testing.T, tool string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	section := toolSection(string(doc), tool)
-	for _, d := range deviations {
+	section := numDocSection(string(doc), tool)
+	for _, d := range numDeviations {
 		if !slices.Contains(d.tools, tool) {
 			continue
 		}
@@ -309,8 +309,8 @@ func replayReference(t *testing.T, tool string) {
 	t.Logf("%s: %d reference cases, deviations %v", tool, len(cases), used)
 }
 
-// toolSection returns the text of the "## <tool>" section of a Markdown page.
-func toolSection(doc, tool string) string {
+// numDocSection returns the text of the "## <tool>" section of a Markdown page.
+func numDocSection(doc, tool string) string {
 	_, rest, ok := strings.Cut(doc, "\n## "+tool+"\n")
 	if !ok {
 		return ""
@@ -321,6 +321,6 @@ func toolSection(doc, tool string) string {
 	return rest
 }
 
-func TestDecimalFinanceReference(t *testing.T)   { replayReference(t, "decimal_finance") }
-func TestExactProbabilityReference(t *testing.T) { replayReference(t, "exact_probability") }
-func TestGCDLCMReference(t *testing.T)           { replayReference(t, "gcd_lcm") }
+func TestDecimalFinanceReference(t *testing.T)   { replayNumberVectors(t, "decimal_finance") }
+func TestExactProbabilityReference(t *testing.T) { replayNumberVectors(t, "exact_probability") }
+func TestGCDLCMReference(t *testing.T)           { replayNumberVectors(t, "gcd_lcm") }
