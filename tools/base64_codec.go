@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -42,11 +43,11 @@ func base64Codec() Tool {
 				f.InputBytes, f.OutputBytes = len(in.Text), len(f.Result)
 				return f, nil, nil
 			}
-			data, err := decodeBase64(in.Text, enc)
+			data, read, err := decodeBase64(in.Text, in.Variant == "urlsafe")
 			if err != nil {
 				return b64Facts{}, nil, err
 			}
-			f.InputBytes = len(strings.NewReplacer("\r", "", "\n", "").Replace(in.Text))
+			f.InputBytes = read
 			f.OutputBytes = len(data)
 			if utf8.Valid(data) {
 				f.Result, f.ResultEncoding = string(data), "utf-8"
@@ -59,25 +60,108 @@ func base64Codec() Tool {
 	})
 }
 
-// decodeBase64 decodes with or without padding, ignoring CR/LF, and reports the
-// character offset of the first invalid character.
-func decodeBase64(text string, enc *base64.Encoding) ([]byte, error) {
-	clean := strings.NewReplacer("\r", "", "\n", "").Replace(text)
-	trimmed := strings.TrimRight(clean, "=")
-	pad := len(clean) - len(trimmed)
-	if pad > 0 && (pad > 2 || len(clean)%4 != 0) {
-		return nil, Fail("invalid_base64", "text is not Base64: incorrect padding")
-	}
-	b, err := enc.WithPadding(base64.NoPadding).Strict().DecodeString(trimmed)
-	if err != nil {
-		if ce, ok := err.(base64.CorruptInputError); ok {
-			off := int(ce)
-			if off < len(trimmed) {
-				return nil, Fail("invalid_base64", "text is not Base64: invalid character %q at offset %d", trimmed[off], utf8.RuneCountInString(trimmed[:off]))
-			}
-			return nil, Fail("invalid_base64", "text is not Base64: truncated input (%d characters)", len(trimmed))
+// base64Alphabets maps a character to its 6-bit value for the standard and
+// the urlsafe alphabet; 0xff marks characters outside the alphabet.
+var base64Alphabets = func() (t [2][256]byte) {
+	const std = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	for v := range 2 {
+		for i := range t[v] {
+			t[v][i] = 0xff
 		}
-		return nil, Fail("invalid_base64", "text is not Base64")
+		for i := range len(std) {
+			t[v][std[i]] = byte(i)
+		}
 	}
-	return b, nil
+	t[0]['+'], t[0]['/'] = 62, 63
+	t[1]['-'], t[1]['_'] = 62, 63
+	return t
+}()
+
+// decodeBase64 decodes text as Python's base64.b64decode(validate=True)
+// (binascii's strict mode) decodes it, with what the contract adds: CR and LF
+// are ignored anywhere, missing padding is accepted, and the urlsafe alphabet
+// is exactly A-Z a-z 0-9 - _. Unused trailing bits are ignored ("QR==" is
+// "A"), as Python ignores them. It returns the bytes and the number of
+// characters read (CR and LF not counted). Refusals are invalid_base64 with a
+// message naming the character offset (in code points of text) and the
+// problem: a character outside the alphabet, padding before any data, data
+// after padding, a final group of one character, or incomplete padding.
+func decodeBase64(text string, urlsafe bool) ([]byte, int, error) {
+	alphabet, name, other, otherName := &base64Alphabets[0], "standard alphabet (A-Z a-z 0-9 + /)", "-_", "urlsafe"
+	if urlsafe {
+		alphabet, name, other, otherName = &base64Alphabets[1], "urlsafe alphabet (A-Z a-z 0-9 - _)", "+/", "standard"
+	}
+	out := make([]byte, 0, len(text)/4*3+3)
+	var (
+		quad, pads, read int
+		data             int // alphabet characters
+		left             byte
+		padAt            = -1 // offset of the first '='
+		doneAt           = -1 // offset of the '=' that completed the padding
+		offset           = -1
+	)
+	for _, r := range text {
+		offset++
+		if r == '\r' || r == '\n' {
+			continue
+		}
+		read++
+		if doneAt >= 0 {
+			return nil, 0, Fail("invalid_base64", "text is not Base64: %q at offset %d follows the padding that ends the data at offset %d", r, offset, doneAt)
+		}
+		if r == '=' {
+			if padAt < 0 {
+				if read == 1 {
+					return nil, 0, Fail("invalid_base64", "text is not Base64: '=' at offset %d comes before any data (padding belongs at the end)", offset)
+				}
+				padAt = offset
+			}
+			if quad >= 2 {
+				if pads++; quad+pads == 4 {
+					doneAt = offset
+				}
+			}
+			continue
+		}
+		v := byte(0xff)
+		if r < 0x80 {
+			v = alphabet[r]
+		}
+		if v == 0xff {
+			hint := ""
+			switch {
+			case strings.ContainsRune(other, r):
+				hint = " (it belongs to the " + otherName + " variant)"
+			case unicode.IsSpace(r):
+				hint = " (only CR and LF line breaks are ignored)"
+			}
+			return nil, 0, Fail("invalid_base64", "text is not Base64: character %q at offset %d is not in the %s%s", r, offset, name, hint)
+		}
+		if padAt >= 0 {
+			return nil, 0, Fail("invalid_base64", "text is not Base64: character %q at offset %d follows the padding '=' at offset %d (padding belongs at the end)", r, offset, padAt)
+		}
+		data++
+		switch quad {
+		case 0:
+			left = v
+		case 1:
+			out = append(out, left<<2|v>>4)
+			left = v & 0x0f
+		case 2:
+			out = append(out, left<<4|v>>2)
+			left = v & 0x03
+		case 3:
+			out = append(out, left<<6|v)
+		}
+		quad = (quad + 1) % 4
+	}
+	if doneAt < 0 {
+		switch {
+		case quad == 1:
+			return nil, 0, Fail("invalid_base64", "text is not Base64: %d data characters, one more than a multiple of 4: the last group has a single character, which cannot encode a byte", data)
+		case quad > 1 && padAt >= 0:
+			return nil, 0, Fail("invalid_base64", "text is not Base64: incomplete padding at offset %d: a final group of %d characters needs %q after it, or no padding at all", padAt, quad, strings.Repeat("=", 4-quad))
+		}
+	}
+	return out, read, nil
 }

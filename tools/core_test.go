@@ -23,27 +23,6 @@ func FuzzRomanNumeral(f *testing.F) {
 	})
 }
 
-// FuzzBase64Decode: decoding never panics; what decodes re-encodes to the input
-// (modulo padding and line breaks).
-func FuzzBase64Decode(f *testing.F) {
-	for _, s := range []string{"aGVsbG8=", "aGVsbG8", "a", "====", "ab\r\ncd", "w7w_Pg", ""} {
-		f.Add(s)
-	}
-	reg := NewRegistry([]Tool{base64Codec()})
-	f.Fuzz(func(t *testing.T, s string) {
-		resp, err := reg.Invoke(context.Background(), Request{Tool: "base64_codec", Args: map[string]any{"text": s, "mode": "decode"}})
-		if err != nil {
-			if te, ok := err.(*Error); !ok || (te.Code != CodeExecution && te.Code != CodeInputSchemaInvalid) {
-				t.Fatalf("untyped error %v", err)
-			}
-			return
-		}
-		if resp.Envelope.Facts["result_encoding"] == nil {
-			t.Fatal("no result_encoding")
-		}
-	})
-}
-
 func BenchmarkHashText(b *testing.B) {
 	reg := NewRegistry([]Tool{hashText()})
 	for _, size := range []int{16, 1 << 20} {

@@ -26,16 +26,13 @@ type decimalFinanceFacts struct {
 }
 
 // decimalFinance is the wire-compatible decimal_finance tool (SPEC §7.1): Python
-// decimal arithmetic at 128 digits, reproduced in internal/exactdec.
+// decimal arithmetic under the reference's 128-digit context, reproduced in
+// internal/exactdec with the reference's checks and reasons.
 func decimalFinance() Tool {
 	return Define(Def[decimalFinanceInput, decimalFinanceFacts]{
 		Name: "decimal_finance",
 		Run: func(_ context.Context, in decimalFinanceInput) (decimalFinanceFacts, []Warning, error) {
-			mode, ok := exactdec.ParseRounding(in.Rounding)
-			if !ok {
-				return decimalFinanceFacts{}, nil, Fail("unknown_rounding", "unknown rounding mode %q", in.Rounding)
-			}
-			res, err := exactdec.Finance(in.Operation, in.Operands, in.Scale, mode)
+			res, err := exactdec.Finance(in.Operation, in.Operands, in.Scale, in.Rounding)
 			if err != nil {
 				return decimalFinanceFacts{}, nil, err // a refusal is mapped by the execution path
 			}

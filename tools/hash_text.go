@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"crypto/sha3"
 	"crypto/sha512"
-	"encoding/base64"
 	"encoding/hex"
 	"hash"
 	"strings"
@@ -77,11 +76,8 @@ func textBytes(text, encoding string) ([]byte, error) {
 		}
 		return b, nil
 	case "base64":
-		b, err := decodeBase64(text, base64.StdEncoding)
-		if err != nil {
-			return nil, err
-		}
-		return b, nil
+		b, _, err := decodeBase64(text, false)
+		return b, err
 	}
 	return []byte(text), nil
 }

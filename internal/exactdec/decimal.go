@@ -4,10 +4,12 @@
 // significant digits or to a fixed scale in the seven rounding modes, and exact
 // rational-to-decimal conversion.
 //
-// Values, not representations, are what the tools report, so a Decimal does not
-// keep the GDA "ideal exponent" or the sign of zero: every operation here is
-// value-exact before its single rounding step, exactly like Python's context
-// arithmetic, which rounds the exact result to the context precision.
+// A Decimal is a value: it keeps neither the sign of a zero nor a meaningful
+// exponent, and its operations are value-exact before a single rounding step.
+// Num (gda.go) is the full General Decimal Arithmetic number — sign of zero,
+// exponent — with a Context that rounds, limits exponents and computes powers
+// exactly as CPython's decimal module (libmpdec) does; decimal_finance uses it
+// because the reference service prints what Python's Decimal holds.
 package exactdec
 
 import (
@@ -341,70 +343,20 @@ func align(a, b Decimal) (*big.Int, *big.Int) {
 	}
 }
 
-func minInt(a, b int) int {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-// AddExact returns a+b exactly.
-func AddExact(a, b Decimal) Decimal {
-	x, y := align(a, b)
-	return Decimal{Coef: new(big.Int).Add(x, y), Exp: minInt(a.Exp, b.Exp)}
-}
-
-// SubExact returns a-b exactly.
-func SubExact(a, b Decimal) Decimal {
-	x, y := align(a, b)
-	return Decimal{Coef: new(big.Int).Sub(x, y), Exp: minInt(a.Exp, b.Exp)}
-}
-
-// MulExact returns a×b exactly.
-func MulExact(a, b Decimal) Decimal {
-	return Decimal{Coef: new(big.Int).Mul(a.Coef, b.Coef), Exp: a.Exp + b.Exp}
-}
-
-// Context is a decimal context: results are rounded to Prec significant digits
-// with Rounding, like Python's decimal.Context (exponent limits are checked by
-// the caller, which knows which signals it treats as errors).
+// Context is a decimal context, like Python's decimal.Context: results are
+// rounded to Prec significant digits with Rounding, and exponents are limited
+// to Emin..Emax (Etiny = Emin - Prec + 1 for subnormal results) with clamp=0.
+// Overflow, division by zero and invalid operations are errors, as under
+// Python's default traps; underflow is not (a result rounds to a subnormal or
+// zero, as Python rounds it).
 type Context struct {
-	Prec     int
-	Rounding Rounding
+	Prec       int
+	Rounding   Rounding
+	Emin, Emax int
 }
 
-// Add returns a+b rounded to the context.
-func (c Context) Add(a, b Decimal) Decimal {
-	d, _ := RoundSig(AddExact(a, b), c.Prec, c.Rounding)
-	return d
-}
-
-// Sub returns a-b rounded to the context.
-func (c Context) Sub(a, b Decimal) Decimal {
-	d, _ := RoundSig(SubExact(a, b), c.Prec, c.Rounding)
-	return d
-}
-
-// Mul returns a×b rounded to the context.
-func (c Context) Mul(a, b Decimal) Decimal {
-	d, _ := RoundSig(MulExact(a, b), c.Prec, c.Rounding)
-	return d
-}
-
-// ErrDivisionByZero is returned by Quo for a zero divisor (including 0/0).
+// ErrDivisionByZero is returned by Quo for a zero divisor and a non-zero dividend.
 var ErrDivisionByZero = errors.New("division by zero")
-
-// Quo returns a/b correctly rounded to the context (exact when the quotient fits).
-func (c Context) Quo(a, b Decimal) (Decimal, error) {
-	if b.IsZero() {
-		return Decimal{}, ErrDivisionByZero
-	}
-	if a.IsZero() {
-		return Decimal{Coef: new(big.Int), Exp: a.Exp - b.Exp}, nil
-	}
-	coef, exp := RatSig(a.Coef, b.Coef, c.Prec, c.Rounding)
-	return Decimal{Coef: coef, Exp: exp + a.Exp - b.Exp}, nil
-}
 
 // RatSig returns num/den rounded to prec significant digits with mode r, as
 // coefficient and exponent (value coef×10^exp). den must be non-zero.

@@ -1,7 +1,8 @@
 package exactdec
 
 import (
-	"math/big"
+	"errors"
+	"fmt"
 
 	"github.com/precisiond/precisiond/internal/refusal"
 )
@@ -12,8 +13,8 @@ const (
 	FinancePrec   = 128
 	FinanceEmax   = 999
 	FinanceEmin   = -999
-	MaxAdjusted   = 256   // |adjusted exponent| of a non-zero calculation value
-	MaxYears      = 1000  // compound (and simple) interest years
+	MaxAdjusted   = 256   // |adjusted exponent| of the calculation value (a zero's exponent)
+	MaxYears      = 1000  // compound interest years
 	MaxCompounds  = 365   // compounds per year
 	MaxPeriods    = 10000 // years × compounds per year
 	operandDigits = 72    // 48 integer + 24 fractional digits (the input pattern)
@@ -33,92 +34,149 @@ var FinanceOperandCount = map[string]int{
 
 // FinanceResult is the outcome of one decimal_finance calculation.
 type FinanceResult struct {
-	Value  Decimal // the calculation value under the 128-digit context
-	Plain  string  // Value in plain notation, trailing zeros removed, "0" for zero
-	Result string  // Value rounded to scale places, exactly scale digits
+	Value  Num    // the calculation value under FinanceContext
+	Plain  string // Value in plain notation, trailing zeros removed, "0" for a zero of either sign
+	Result string // Value quantized to scale places: exactly scale decimals, "-0.00" kept
 }
 
-// Finance evaluates operation on the operand strings under the 128-digit
-// half-even context and rounds the value to scale places with mode r. Errors are
-// *DomainError with reasons: operand_count, invalid_operand, unknown_operation,
-// division_by_zero, zero_power_zero, exponent_out_of_range, years_out_of_range,
-// years_not_integer, compounds_per_year_out_of_range,
-// compounds_per_year_not_integer, periods_out_of_range.
-func Finance(operation string, operands []string, scale int, r Rounding) (FinanceResult, error) {
+// Finance evaluates operation on the operand strings under FinanceContext and
+// quantizes the value to scale places with the named rounding, exactly as the
+// reference service's decimal_finance does with Python's decimal module, in
+// the same order of checks. Errors are *DomainError whose reasons are the
+// reference's: unsupported_decimal_finance_operation, scale_out_of_range,
+// unsupported_rounding_mode, <operation>_requires_<n>_operands,
+// operands[<i>]_must_be_canonical_decimal_string, division_by_zero,
+// years_must_be_non_negative, years_must_be_integer_0_to_1000,
+// compounds_per_year_must_be_integer_1_to_365,
+// compound_iteration_limit_exceeded, compound_base_must_be_non_negative,
+// decimal_result_magnitude_exceeded, decimal_quantization_failed; and two the
+// reference raises as bare decimal exceptions: zero_power_zero
+// (InvalidOperation) and decimal_overflow (Overflow).
+func Finance(operation string, operands []string, scale int, rounding string) (FinanceResult, error) {
 	want, ok := FinanceOperandCount[operation]
 	if !ok {
-		return FinanceResult{}, domainErr("unknown_operation", "unknown operation %q", operation)
+		return FinanceResult{}, domainErr("unsupported_decimal_finance_operation", "unknown operation %q", operation)
+	}
+	if scale < 0 || scale > 12 {
+		return FinanceResult{}, domainErr("scale_out_of_range", "scale %d is outside 0..12", scale)
+	}
+	mode, ok := ParseRounding(rounding)
+	if !ok {
+		return FinanceResult{}, domainErr("unsupported_rounding_mode", "unknown rounding mode %q", rounding)
 	}
 	if len(operands) != want {
-		return FinanceResult{}, domainErr("operand_count", "%s takes %d operands, got %d", operation, want, len(operands))
+		return FinanceResult{}, domainErr(fmt.Sprintf("%s_requires_%d_operands", operation, want),
+			"%s takes %d operands, got %d", operation, want, len(operands))
 	}
-	ops := make([]Decimal, len(operands))
+	ops := make([]Num, len(operands))
 	for i, s := range operands {
-		d, err := Parse(s, operandDigits, 0)
+		d, err := ParseNum(s, operandDigits, 0)
 		if err != nil || !canonicalOperand(s) {
-			return FinanceResult{}, domainErr("invalid_operand", "operand %d is not a canonical decimal string", i)
+			return FinanceResult{}, domainErr(fmt.Sprintf("operands[%d]_must_be_canonical_decimal_string", i),
+				"operand %d is not a canonical decimal string (at most 48 integer and 24 fractional digits, no exponent)", i)
 		}
 		ops[i] = d
 	}
-	ctx := Context{Prec: FinancePrec, Rounding: HalfEven}
-	hundred := FromInt64(100)
-	var v Decimal
+	v, err := financeValue(operation, ops)
+	if err != nil {
+		return FinanceResult{}, err
+	}
+	if adj := v.Adjusted(); adj > MaxAdjusted || adj < -MaxAdjusted {
+		what := "value"
+		if v.IsZero() {
+			what = "zero value's exponent" // Python judges a zero by its exponent
+		}
+		return FinanceResult{}, domainErr("decimal_result_magnitude_exceeded",
+			"the calculation %s has adjusted exponent %d, outside ±%d", what, adj, MaxAdjusted)
+	}
+	q, err := v.Quantize(scale, mode, FinancePrec)
+	if err != nil {
+		return FinanceResult{}, domainErr("decimal_quantization_failed",
+			"rounding the calculation value (adjusted exponent %d) to %d places needs more than %d digits", v.Adjusted(), scale, FinancePrec)
+	}
+	return FinanceResult{Value: v, Plain: Plain(v.Value()), Result: q.String()}, nil
+}
+
+// calc chains context operations and keeps the first error, so that a formula
+// reads as the reference writes it; after an error every step returns a zero
+// value that is never used.
+type calc struct {
+	ctx Context
+	err error
+}
+
+func (k *calc) step(f func(Context, Num, Num) (Num, error), a, b Num) Num {
+	if k.err != nil {
+		return Num{}
+	}
+	v, err := f(k.ctx, a, b)
+	k.err = err
+	return v
+}
+
+func (k *calc) add(a, b Num) Num { return k.step(Context.Add, a, b) }
+func (k *calc) sub(a, b Num) Num { return k.step(Context.Sub, a, b) }
+func (k *calc) mul(a, b Num) Num { return k.step(Context.Mul, a, b) }
+func (k *calc) quo(a, b Num) Num { return k.step(Context.Quo, a, b) }
+
+// financeValue computes the calculation value, operation by operation as the
+// reference writes it (left to right, each step rounded to the context).
+func financeValue(operation string, ops []Num) (Num, error) {
+	k := &calc{ctx: FinanceContext}
+	one, hundred := NumFromInt64(1), NumFromInt64(100)
+	var v Num
 	switch operation {
 	case "add":
-		v = ctx.Add(ops[0], ops[1])
+		v = k.add(ops[0], ops[1])
 	case "subtract":
-		v = ctx.Sub(ops[0], ops[1])
+		v = k.sub(ops[0], ops[1])
 	case "multiply":
-		v = ctx.Mul(ops[0], ops[1])
+		v = k.mul(ops[0], ops[1])
 	case "divide":
-		q, err := ctx.Quo(ops[0], ops[1])
-		if err != nil {
-			return FinanceResult{}, domainErr("division_by_zero", "division by zero")
+		if ops[1].IsZero() {
+			return Num{}, domainErr("division_by_zero", "the divisor is zero")
 		}
-		v = q
+		v = k.quo(ops[0], ops[1])
 	case "percentage":
-		v, _ = ctx.Quo(ctx.Mul(ops[0], ops[1]), hundred)
+		v = k.quo(k.mul(ops[0], ops[1]), hundred)
 	case "simple_interest":
-		years := ops[2]
-		if years.Sign() < 0 || years.Cmp(FromInt64(MaxYears)) > 0 {
-			return FinanceResult{}, domainErr("years_out_of_range", "years must be between 0 and %d", MaxYears)
+		if ops[2].Sign() < 0 {
+			return Num{}, domainErr("years_must_be_non_negative", "years is negative")
 		}
-		t, _ := ctx.Quo(ctx.Mul(ops[1], years), hundred)
-		v = ctx.Mul(ops[0], ctx.Add(FromInt64(1), t))
+		v = k.mul(ops[0], k.add(one, k.quo(k.mul(ops[1], ops[2]), hundred)))
 	case "compound_interest":
 		years, n := ops[2], ops[3]
-		if !years.IsInteger() {
-			return FinanceResult{}, domainErr("years_not_integer", "years must be a whole number for compound interest")
+		if !years.IsInteger() || years.Sign() < 0 || years.Cmp(NumFromInt64(MaxYears)) > 0 {
+			return Num{}, domainErr("years_must_be_integer_0_to_1000", "years must be a whole number from 0 to %d", MaxYears)
 		}
-		if years.Sign() < 0 || years.Cmp(FromInt64(MaxYears)) > 0 {
-			return FinanceResult{}, domainErr("years_out_of_range", "years must be between 0 and %d", MaxYears)
+		if !n.IsInteger() || n.Cmp(one) < 0 || n.Cmp(NumFromInt64(MaxCompounds)) > 0 {
+			return Num{}, domainErr("compounds_per_year_must_be_integer_1_to_365", "compounds_per_year must be a whole number from 1 to %d", MaxCompounds)
 		}
-		if !n.IsInteger() {
-			return FinanceResult{}, domainErr("compounds_per_year_not_integer", "compounds_per_year must be a whole number")
+		periods := years.Value().Int().Int64() * n.Value().Int().Int64()
+		if periods > MaxPeriods {
+			return Num{}, domainErr("compound_iteration_limit_exceeded", "years × compounds_per_year = %d exceeds %d", periods, MaxPeriods)
 		}
-		if n.Cmp(FromInt64(1)) < 0 || n.Cmp(FromInt64(MaxCompounds)) > 0 {
-			return FinanceResult{}, domainErr("compounds_per_year_out_of_range", "compounds_per_year must be between 1 and %d", MaxCompounds)
+		base := k.add(one, k.quo(ops[1], k.mul(hundred, n)))
+		if k.err == nil && base.Sign() < 0 {
+			return Num{}, domainErr("compound_base_must_be_non_negative",
+				"the growth base 1 + annual_percent/(100 × compounds_per_year) = %s is negative", Plain(base.Value()))
 		}
-		periods := new(big.Int).Mul(years.Int(), n.Int())
-		if periods.Cmp(big.NewInt(MaxPeriods)) > 0 {
-			return FinanceResult{}, domainErr("periods_out_of_range", "years × compounds_per_year must not exceed %d", MaxPeriods)
+		if k.err == nil {
+			var g Num
+			g, k.err = k.ctx.PowInt(base, periods)
+			v = k.mul(ops[0], g)
 		}
-		rate, _ := ctx.Quo(ops[1], ctx.Mul(hundred, n))
-		base := ctx.Add(FromInt64(1), rate)
-		p, err := ctx.PowInt(base, periods.Int64())
-		if err != nil {
-			return FinanceResult{}, domainErr("zero_power_zero", "(1 + rate/(100 × n)) is 0 and the exponent is 0: 0 ** 0 is undefined")
-		}
-		if !p.IsZero() && (p.Adjusted() > FinanceEmax || p.Adjusted() < FinanceEmin) {
-			return FinanceResult{}, domainErr("exponent_out_of_range", "the growth factor (1 + rate/(100 × n))^(years × n) overflows the decimal exponent range ±999")
-		}
-		v = ctx.Mul(ops[0], p)
 	}
-	if !v.IsZero() && (v.Adjusted() > MaxAdjusted || v.Adjusted() < -MaxAdjusted) {
-		return FinanceResult{}, domainErr("exponent_out_of_range", "the calculation value's adjusted exponent %d is outside ±%d", v.Adjusted(), MaxAdjusted)
+	switch err := k.err; {
+	case err == nil:
+		return v, nil
+	case errors.Is(err, ErrZeroPowerZero):
+		return Num{}, domainErr("zero_power_zero", "the growth base 1 + annual_percent/(100 × compounds_per_year) is 0 and years × compounds_per_year is 0: 0 ** 0 is undefined")
+	case errors.Is(err, ErrOverflow):
+		return Num{}, domainErr("decimal_overflow", "an intermediate result exceeds the decimal exponent limit of %d", FinanceEmax)
+	default:
+		return Num{}, err
 	}
-	q, _ := Quantize(v, scale, r)
-	return FinanceResult{Value: v, Plain: Plain(v), Result: Fixed(q)}, nil
 }
 
 // canonicalOperand checks the wire pattern ^-?(?:0|[1-9]\d{0,47})(?:\.\d{1,24})?$

@@ -37,13 +37,17 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzFinance: any operand strings, operation and scale give a result or a
-// DomainError, never a panic; results always have exactly scale decimals.
+// FuzzFinance: any operand strings, operation, scale and rounding give a
+// result or a DomainError, never a panic; results always have exactly scale
+// decimals and calculation values carry no trailing zeros.
 func FuzzFinance(f *testing.F) {
 	f.Add("compound_interest", "1000", "5", "2", "12", 2, 0)
 	f.Add("divide", "1", "3", "", "", 12, 6)
 	f.Add("percentage", "-0.5", "200", "", "", 0, 3)
 	f.Add("simple_interest", "100", "-3.5", "0.5", "", 4, 1)
+	f.Add("compound_interest", "0", "-99.99", "70", "1", 2, 4)
+	f.Add("multiply", "-0.001", "1", "", "", 2, 0)
+	modes := []string{"half_even", "half_up", "half_down", "down", "up", "floor", "ceiling", "05up"}
 	f.Fuzz(func(t *testing.T, op, a, b, c, d string, scale, mode int) {
 		ops := []string{a, b}
 		if c != "" {
@@ -52,9 +56,9 @@ func FuzzFinance(f *testing.F) {
 		if d != "" {
 			ops = append(ops, d)
 		}
-		scale = ((scale % 13) + 13) % 13
-		r := Rounding(((mode % 7) + 7) % 7)
-		res, err := Finance(op, ops, scale, r)
+		scale = ((scale%15)+15)%15 - 1
+		rounding := modes[((mode%len(modes))+len(modes))%len(modes)]
+		res, err := Finance(op, ops, scale, rounding)
 		if err != nil {
 			var de *DomainError
 			if !errors.As(err, &de) {
@@ -68,6 +72,9 @@ func FuzzFinance(f *testing.F) {
 		}
 		if len(frac) != scale {
 			t.Fatalf("result %q has %d decimals, want %d", res.Result, len(frac), scale)
+		}
+		if strings.Contains(res.Plain, ".") && strings.HasSuffix(res.Plain, "0") || res.Plain == "-0" {
+			t.Fatalf("calculation value %q is not in plain form", res.Plain)
 		}
 	})
 }

@@ -11,50 +11,61 @@ import (
 var ErrZeroPowerZero = errors.New("0 ** 0 is undefined")
 
 // PowInt returns base**n for an integer n >= 0 the way CPython's decimal module
-// (libmpdec mpd_qpow) computes it under a context of precision c.Prec with
-// ROUND_HALF_EVEN: binary exponentiation from the most significant bit of n, every
-// product rounded half-even to a working precision of c.Prec + digits(n) + 2, and
-// the result rounded once more to c.Prec. That double rounding makes the result
-// "almost always" but not always correctly rounded; reproducing the algorithm
-// (rather than rounding the exact power) is what makes every digit match Python.
-// Exponent limits (Emax/Emin) are not applied here: the caller checks the
-// adjusted exponent of the result, which is monotone in the intermediate values.
-func (c Context) PowInt(base Decimal, n int64) (Decimal, error) {
+// (libmpdec mpd_qpow with an integral exponent) computes it under the context:
+//
+//   - 0**0 is ErrZeroPowerZero; 0**n is a zero with exponent 0, negative for a
+//     negative zero and odd n; x**0 is 1.
+//   - a base equal to 1 gives 1 with min(n × -base.Exp, Prec-1) zeros after the
+//     point (1.000**3 = 1.000000000).
+//   - otherwise binary exponentiation from the most significant bit of n, every
+//     product rounded half-even to a working precision of Prec + digits(n) + 2
+//     under the same exponent limits, stopping early at an overflow (ErrOverflow)
+//     or at an underflow to zero; then the result is rounded once more to the
+//     context. That double rounding makes the result "almost always" but not
+//     always correctly rounded; reproducing the algorithm (rather than rounding
+//     the exact power) is what makes every digit match Python.
+func (c Context) PowInt(base Num, n int64) (Num, error) {
 	if n < 0 {
-		return Decimal{}, errors.New("exactdec: negative exponent")
+		return Num{}, errors.New("exactdec: negative exponent")
 	}
+	neg := base.Neg && n%2 == 1
 	if base.IsZero() {
 		if n == 0 {
-			return Decimal{}, ErrZeroPowerZero
+			return Num{}, ErrZeroPowerZero
 		}
-		return Decimal{Coef: new(big.Int), Exp: 0}, nil
+		return Num{Neg: neg, Coef: new(big.Int)}, nil
 	}
 	if n == 0 {
-		return FromInt64(1), nil
+		return NumFromInt64(1), nil
 	}
-	neg := base.Sign() < 0 && n%2 == 1
-	var abs big.Int
-	abs.Abs(base.Coef)
-	absBase := Decimal{Coef: &abs, Exp: base.Exp}
-	if absBase.Cmp(FromInt64(1)) == 0 {
-		// libmpdec's power-of-one shortcut; the value is exactly ±1.
-		if neg {
-			return FromInt64(-1), nil
+	if !base.Neg && base.Cmp(NumFromInt64(1)) == 0 {
+		shift := int64(0)
+		if e := int64(-base.Exp); e > 0 {
+			shift = int64(c.Prec - 1)
+			if n <= shift/e {
+				shift = n * e
+			}
 		}
-		return FromInt64(1), nil
+		return c.finalize(Num{Coef: new(big.Int).Set(Pow10(int(shift))), Exp: -int(shift)}, false)
 	}
-	work := Context{Prec: c.Prec + NumDigits(big.NewInt(n)) + 2, Rounding: HalfEven}
-	result := absBase
+	work := Context{Prec: c.Prec + NumDigits(big.NewInt(n)) + 2, Rounding: HalfEven, Emin: c.Emin, Emax: c.Emax}
+	abs := Num{Coef: base.Coef, Exp: base.Exp}
+	result := abs
 	u := uint64(n)
 	for bit := bits.Len64(u) - 2; bit >= 0; bit-- {
-		result = work.Mul(result, result)
+		var err error
+		if result, err = work.Mul(result, result); err != nil {
+			return Num{}, err
+		}
 		if u&(1<<uint(bit)) != 0 {
-			result = work.Mul(result, absBase)
+			if result, err = work.Mul(result, abs); err != nil {
+				return Num{}, err
+			}
+		}
+		if result.IsZero() {
+			break // underflowed to zero: nothing changes it any more
 		}
 	}
-	out, _ := RoundSig(result, c.Prec, HalfEven)
-	if neg {
-		out.Coef = new(big.Int).Neg(out.Coef)
-	}
-	return out, nil
+	result.Neg = neg
+	return c.finalize(result, false)
 }

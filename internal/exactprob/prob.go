@@ -40,9 +40,9 @@ type Input struct {
 	Rounding    *string
 }
 
-// Output is the exact result: Probability is the reduced p (fraction and
-// binomial_probability only), Result the reduced result, Decimal the rounded
-// decimal when both scale and rounding were given.
+// Output is the exact result: ProbNum/ProbDen echo the numerator and
+// denominator as given (nil when absent), Result is reduced, Decimal is the
+// rounded decimal when both scale and rounding were given.
 type Output struct {
 	ProbNum, ProbDen *big.Int
 	ResultNum        *big.Int
@@ -50,100 +50,120 @@ type Output struct {
 	Decimal          *string
 }
 
-// Compute evaluates the request. Errors are *Error with reasons
-// missing_argument, division_by_zero, probability_out_of_range,
-// incomplete_decimal_options, unknown_rounding, unknown_operation (domain) and
-// operand_too_large, binomial_too_large, result_too_large (cost).
+// Compute evaluates the request with the reference service's checks, in its
+// order, and its reasons (all domain refusals, tool_execution_error):
+// unsupported_probability_operation, fraction_requires_numerator_and_denominator,
+// denominator_must_not_be_zero, <operation>_requires_n_and_k, n_out_of_range,
+// k_must_be_between_zero_and_n (also for combination and permutation),
+// binomial_requires_positive_probability_denominator (numerator or denominator
+// missing, or denominator <= 0), probability_must_be_between_zero_and_one,
+// probability_cost_limit_exceeded (bitlen(denominator as given)·n + n > 65536,
+// checked before computing), probability_result_bit_limit_exceeded,
+// probability_result_digit_limit_exceeded (more than 4300 digits, where the
+// reference stops at Python's int-to-str limit), then the decimal options:
+// decimal_scale_and_rounding_must_be_supplied_together,
+// decimal_scale_out_of_range, unsupported_rounding_mode. Operands over 65536
+// bits are refused before any arithmetic as operand_too_large (cost); JSON
+// requests never carry them (integers are limited to 4300 digits).
 func Compute(in Input) (Output, error) {
 	var out Output
-	if (in.Scale == nil) != (in.Rounding == nil) {
-		return out, fail("incomplete_decimal_options", "decimal_scale and rounding must be given together (or both null)")
+	switch in.Operation {
+	case "fraction", "combination", "permutation", "binomial_probability":
+	default:
+		return out, fail("unsupported_probability_operation", "unknown operation %q", in.Operation)
 	}
-	var mode exactdec.Rounding
-	if in.Rounding != nil {
-		m, ok := exactdec.ParseRounding(*in.Rounding)
-		if !ok {
-			return out, fail("unknown_rounding", "unknown rounding mode")
+	var err error
+	if in.Numerator != nil {
+		if out.ProbNum, err = parseInt(*in.Numerator, "numerator"); err != nil {
+			return out, err
 		}
-		mode = m
 	}
-	needNK := func() error {
-		if in.N == nil || in.K == nil {
-			return fail("missing_argument", "%s needs n and k", in.Operation)
+	if in.Denominator != nil {
+		if out.ProbDen, err = parseInt(*in.Denominator, "denominator"); err != nil {
+			return out, err
 		}
-		return nil
 	}
-	needFrac := func() (*big.Rat, error) {
-		if in.Numerator == nil || in.Denominator == nil {
-			return nil, fail("missing_argument", "%s needs numerator and denominator", in.Operation)
-		}
-		num, err := parseInt(*in.Numerator, "numerator")
-		if err != nil {
-			return nil, err
-		}
-		den, err := parseInt(*in.Denominator, "denominator")
-		if err != nil {
-			return nil, err
+	num, den := out.ProbNum, out.ProbDen
+	var result *big.Rat
+	if in.Operation == "fraction" {
+		if num == nil || den == nil {
+			return out, fail("fraction_requires_numerator_and_denominator", "fraction needs numerator and denominator")
 		}
 		if den.Sign() == 0 {
-			return nil, fail("division_by_zero", "denominator is zero")
+			return out, fail("denominator_must_not_be_zero", "the denominator is zero")
 		}
-		return new(big.Rat).SetFrac(num, den), nil
-	}
-
-	var result *big.Rat
-	switch in.Operation {
-	case "fraction":
-		p, err := needFrac()
-		if err != nil {
-			return out, err
-		}
-		out.ProbNum, out.ProbDen = p.Num(), p.Denom()
-		result = p
-	case "combination", "permutation":
-		if err := needNK(); err != nil {
-			return out, err
-		}
-		var v *big.Int
-		if in.Operation == "combination" {
-			v = Comb(*in.N, *in.K)
-		} else {
-			v = Perm(*in.N, *in.K)
-		}
-		result = new(big.Rat).SetInt(v)
-	case "binomial_probability":
-		if err := needNK(); err != nil {
-			return out, err
-		}
-		p, err := needFrac()
-		if err != nil {
-			return out, err
-		}
-		if p.Sign() < 0 || p.Cmp(big.NewRat(1, 1)) > 0 {
-			return out, fail("probability_out_of_range", "p = numerator/denominator must be in [0, 1]")
+		result = new(big.Rat).SetFrac(num, den)
+	} else {
+		if in.N == nil || in.K == nil {
+			return out, fail(in.Operation+"_requires_n_and_k", "%s needs n and k", in.Operation)
 		}
 		n, k := *in.N, *in.K
-		if int64(p.Denom().BitLen())*n+n > MaxBits {
-			return out, costly("binomial_too_large", "bitlen(denominator)·n + n = %d exceeds %d", int64(p.Denom().BitLen())*n+n, MaxBits)
+		if n < 0 || n > MaxN {
+			return out, fail("n_out_of_range", "n = %d is outside 0..%d", n, MaxN)
 		}
-		out.ProbNum, out.ProbDen = p.Num(), p.Denom()
-		result = Binomial(n, k, p)
-	default:
-		return out, fail("unknown_operation", "unknown operation %q", in.Operation)
+		if k < 0 || k > n {
+			return out, fail("k_must_be_between_zero_and_n", "k = %d is outside 0..n (n = %d)", k, n)
+		}
+		switch in.Operation {
+		case "combination":
+			result = new(big.Rat).SetInt(Comb(n, k))
+		case "permutation":
+			result = new(big.Rat).SetInt(Perm(n, k))
+		default:
+			if num == nil || den == nil || den.Sign() <= 0 {
+				return out, fail("binomial_requires_positive_probability_denominator",
+					"binomial_probability needs numerator and a denominator > 0 for p = numerator/denominator")
+			}
+			p := new(big.Rat).SetFrac(num, den)
+			if p.Sign() < 0 || p.Cmp(big.NewRat(1, 1)) > 0 {
+				return out, fail("probability_must_be_between_zero_and_one", "p = %s is outside [0, 1]", p.RatString())
+			}
+			// The estimate uses the denominator as given (not reduced), as the
+			// reference does: 2/4 costs more than 1/2.
+			if cost := int64(max(1, den.BitLen()))*n + n; cost > MaxBits {
+				return out, fail("probability_cost_limit_exceeded",
+					"bitlen(denominator)·n + n = %d exceeds %d (the cost estimate uses the denominator as given)", cost, MaxBits)
+			}
+			result = Binomial(n, k, p)
+		}
 	}
 	if result.Num().BitLen() > MaxBits || result.Denom().BitLen() > MaxBits {
-		return out, costly("result_too_large", "the result needs more than %d bits", MaxBits)
+		return out, fail("probability_result_bit_limit_exceeded", "the result needs more than %d bits", MaxBits)
 	}
 	if exactdec.NumDigits(result.Num()) > MaxDigits || exactdec.NumDigits(result.Denom()) > MaxDigits {
-		return out, costly("result_too_large", "the result has more than %d decimal digits", MaxDigits)
+		return out, fail("probability_result_digit_limit_exceeded",
+			"the result has more than %d decimal digits, the limit of a JSON integer", MaxDigits)
 	}
 	out.ResultNum, out.ResultDen = result.Num(), result.Denom()
-	if in.Scale != nil {
-		q, _ := exactdec.RoundRat(result.Num(), result.Denom(), int(*in.Scale), mode)
-		s := exactdec.Fixed(q)
-		out.Decimal = &s
+	if out.Decimal, err = project(result, in.Scale, in.Rounding); err != nil {
+		return out, err
 	}
 	return out, nil
+}
+
+// project returns the result rounded once to scale places with the rounding
+// (nil when neither is given). A negative result that rounds to zero keeps its
+// minus sign ("-0.00"), as Python's Decimal.quantize keeps it.
+func project(r *big.Rat, scale *int64, rounding *string) (*string, error) {
+	if scale == nil && rounding == nil {
+		return nil, nil
+	}
+	if scale == nil || rounding == nil {
+		return nil, fail("decimal_scale_and_rounding_must_be_supplied_together", "decimal_scale and rounding must be given together (or both null)")
+	}
+	if *scale < 0 || *scale > MaxScale {
+		return nil, fail("decimal_scale_out_of_range", "decimal_scale %d is outside 0..%d", *scale, MaxScale)
+	}
+	mode, ok := exactdec.ParseRounding(*rounding)
+	if !ok {
+		return nil, fail("unsupported_rounding_mode", "unknown rounding mode %q", *rounding)
+	}
+	q, _ := exactdec.RoundRat(r.Num(), r.Denom(), int(*scale), mode)
+	s := exactdec.Fixed(q)
+	if r.Sign() < 0 && q.IsZero() {
+		s = "-" + s
+	}
+	return &s, nil
 }
 
 // parseInt reads an integer written as JSON may write it (also 3.0 or 3e2, which
@@ -158,7 +178,7 @@ func parseInt(s, name string) (*big.Int, error) {
 		return nil, costly("operand_too_large", "%s has more than %d bits", name, MaxBits)
 	}
 	if err != nil || !d.IsInteger() {
-		return nil, fail("invalid_integer", "%s is not an integer", name)
+		return nil, fail(name+"_must_be_integer", "%s is not an integer", name)
 	}
 	v := d.Int()
 	if v.BitLen() > MaxBits {

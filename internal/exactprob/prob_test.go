@@ -5,26 +5,34 @@ import (
 	"encoding/json"
 	"math/big"
 	"os"
+	"strings"
 	"testing"
 )
 
-type oracleCase struct {
+type referenceCase struct {
 	Name      string                     `json:"name"`
 	Args      map[string]json.RawMessage `json:"args"`
-	Facts     map[string]json.RawMessage `json:"facts"`
-	ErrorCode string                     `json:"error_code"`
-	Reason    string                     `json:"reason"`
+	Reference struct {
+		Facts     map[string]json.RawMessage `json:"facts"`
+		ErrorCode string                     `json:"error_code"`
+		Error     string                     `json:"error"`
+	} `json:"reference"`
+	Oracle struct {
+		Facts map[string]json.RawMessage `json:"correctly_rounded_facts"`
+	} `json:"oracle"`
 }
 
-func optInt(raw json.RawMessage) *int64 {
+// optInt reads an optional integer argument; ok is false for a number written
+// as a float (5.0), which the reference refuses and this test leaves to tools.
+func optInt(raw json.RawMessage) (v *int64, ok bool) {
 	if raw == nil || string(raw) == "null" {
-		return nil
+		return nil, true
 	}
-	var v int64
-	if err := json.Unmarshal(raw, &v); err != nil {
-		panic(err)
+	var n int64
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return nil, false
 	}
-	return &v
+	return &n, true
 }
 
 func optText(raw json.RawMessage) *string {
@@ -40,40 +48,60 @@ func optText(raw json.RawMessage) *string {
 	return &s
 }
 
-// TestOracle replays the exact_probability oracle cases (fractions, math.comb,
-// math.perm, decimal) directly against Compute; tools/ replays them again through
-// the full execution path.
-func TestOracle(t *testing.T) {
-	var all []oracleCase
-	for _, path := range []string{"../../tools/testdata/exact_probability/oracle_cases.json", "testdata/oracle_huge.json"} {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var file struct {
-			Cases []oracleCase `json:"cases"`
-		}
-		if err := json.NewDecoder(bytes.NewReader(data)).Decode(&file); err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, file.Cases...)
+// wantReason is the reason Compute gives for the reference's error text: the
+// text itself when it is a machine code; Python's int-to-str limit becomes
+// probability_result_digit_limit_exceeded (docs/compatibility.md).
+func wantReason(text string) string {
+	if strings.HasPrefix(text, "Exceeds the limit (4300 digits)") {
+		return "probability_result_digit_limit_exceeded"
+	}
+	return text
+}
+
+// TestReference replays the reference service's exact_probability answers
+// (tools/testdata/reference/exact_probability, written by gen_numbers.py from
+// the reference's own code) directly against Compute; tools/ replays them again
+// through the full execution path. Where the reference's decimal is not the
+// correctly rounded one, the generator's integer-only rounding is expected.
+func TestReference(t *testing.T) {
+	data, err := os.ReadFile("../../tools/testdata/reference/exact_probability/vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []referenceCase `json:"cases"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&file); err != nil {
+		t.Fatal(err)
 	}
 	n := 0
-	for _, c := range all {
-		if c.ErrorCode == "input_schema_invalid" || c.ErrorCode == "tool_result_too_large" {
+	for _, c := range file.Cases {
+		ref := c.Reference
+		if ref.ErrorCode == "input_schema_invalid" {
 			continue
 		}
-		n++
 		var op string
 		_ = json.Unmarshal(c.Args["operation"], &op)
-		in := Input{Operation: op, N: optInt(c.Args["n"]), K: optInt(c.Args["k"]),
-			Numerator: optText(c.Args["numerator"]), Denominator: optText(c.Args["denominator"]),
-			Scale: optInt(c.Args["decimal_scale"]), Rounding: optText(c.Args["rounding"])}
+		nv, ok1 := optInt(c.Args["n"])
+		kv, ok2 := optInt(c.Args["k"])
+		sv, ok3 := optInt(c.Args["decimal_scale"])
+		if !ok1 || !ok2 || !ok3 || bytes.ContainsAny(c.Args["numerator"], ".eE") || bytes.ContainsAny(c.Args["denominator"], ".eE") {
+			continue
+		}
+		in := Input{Operation: op, N: nv, K: kv, Numerator: optText(c.Args["numerator"]),
+			Denominator: optText(c.Args["denominator"]), Scale: sv, Rounding: optText(c.Args["rounding"])}
 		out, err := Compute(in)
-		if c.ErrorCode != "" {
+		want := ref.Facts
+		if c.Oracle.Facts != nil && (want == nil && strings.Contains(ref.Error, "[<class 'decimal.") ||
+			want != nil && string(want["decimal"]) != string(c.Oracle.Facts["decimal"])) {
+			want = c.Oracle.Facts
+		}
+		n++
+		if want == nil {
+			reason := wantReason(strings.TrimPrefix(ref.Error, "Error in 'exact_probability': "))
 			pe, ok := err.(*Error)
-			if !ok || pe.Reason != c.Reason || pe.Costly != (c.ErrorCode == "cost_limit_exceeded") {
-				t.Errorf("%s: got %v, want %s/%s", c.Name, err, c.ErrorCode, c.Reason)
+			if !ok || pe.Reason != reason || pe.Costly {
+				t.Errorf("%s: got %v, want tool_execution_error/%s", c.Name, err, reason)
 			}
 			continue
 		}
@@ -83,26 +111,51 @@ func TestOracle(t *testing.T) {
 		}
 		check := func(key string, got *big.Int) {
 			t.Helper()
-			want := string(c.Facts[key])
 			g := "null"
 			if got != nil {
 				g = got.String()
 			}
-			if g != want {
-				t.Errorf("%s: %s = %s, want %s", c.Name, key, g, want)
+			if w := string(want[key]); g != w {
+				t.Errorf("%s: %s = %s, want %s", c.Name, key, g, w)
 			}
 		}
 		check("result_numerator", out.ResultNum)
 		check("result_denominator", out.ResultDen)
 		check("probability_numerator", out.ProbNum)
 		check("probability_denominator", out.ProbDen)
-		wantDec := optText(c.Facts["decimal"])
+		wantDec := optText(want["decimal"])
 		if (wantDec == nil) != (out.Decimal == nil) || (wantDec != nil && *wantDec != *out.Decimal) {
 			t.Errorf("%s: decimal %v, want %v", c.Name, out.Decimal, wantDec)
 		}
 	}
-	if n < 250 {
-		t.Errorf("only %d oracle cases ran", n)
+	if n < 300 {
+		t.Errorf("only %d reference cases ran", n)
+	}
+}
+
+// TestOperandGuard: operands over 65536 bits (the contract's limit; JSON
+// requests never carry them, integers being limited to 4300 digits) are
+// refused before any arithmetic, as a cost limit.
+func TestOperandGuard(t *testing.T) {
+	huge := new(big.Int).Lsh(big.NewInt(1), 65536).String() // 65537 bits
+	edge := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 65536), big.NewInt(1)).String()
+	three := "3"
+	for _, c := range []struct {
+		num, den string
+		reason   string
+	}{
+		{huge, three, "operand_too_large"},
+		{three, huge, "operand_too_large"},
+		{"1e20000", three, "operand_too_large"},
+		// 65536 bits pass the guard; the reduced result has 19729 digits.
+		{edge, three, "probability_result_digit_limit_exceeded"},
+	} {
+		num, den := c.num, c.den
+		_, err := Compute(Input{Operation: "fraction", Numerator: &num, Denominator: &den})
+		pe, ok := err.(*Error)
+		if !ok || pe.Reason != c.reason || pe.Costly != (c.reason == "operand_too_large") {
+			t.Errorf("%.20s…/%.20s…: got %v, want %s", c.num, c.den, err, c.reason)
+		}
 	}
 }
 

@@ -1,23 +1,10 @@
 #!/usr/bin/env python3
 """Oracle for gcd_lcm: math.gcd / math.lcm on random and edge integers in [-10^18, 10^18].
 Writes tools/testdata/gcd_lcm/oracle.json. Run from the repo root."""
-import json, math, random
-rng = random.Random(391299)
-L = 10**18
-edge = [0, 1, -1, L, -L, L - 1, 2**59, -(2**59), 999999999999999989, 600851475143]
-pairs = [(a, b) for a in edge for b in edge]
-for _ in range(300):
-    k = rng.randrange(4)
-    if k == 0:
-        a, b = rng.randrange(-L, L + 1), rng.randrange(-L, L + 1)
-    elif k == 1:
-        g = rng.randrange(1, 10**6)
-        a, b = g * rng.randrange(-10**12, 10**12), g * rng.randrange(-10**12, 10**12)
-    elif k == 2:
-        a, b = rng.randrange(-1000, 1000), rng.randrange(-1000, 1000)
-    else:
-        a = rng.randrange(-L, L + 1); b = a // rng.choice([1, 2, 3, 7, -5])
-    pairs.append((a, b))
+import json, math, os, random, sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from numgen import gcd_pairs
+pairs = gcd_pairs(random.Random(391299), 300)
 cases = []
 for i, (a, b) in enumerate(pairs):
     op = ["gcd", "lcm", "both"][i % 3]
