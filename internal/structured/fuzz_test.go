@@ -121,15 +121,22 @@ func FuzzValidate(f *testing.F) {
 			}
 			req.Dialect = &dialect
 		}
-		res, err := Validate(context.Background(), req, DefaultLimits)
-		checkResult(t, res, err)
-		again, err2 := Validate(context.Background(), req, DefaultLimits)
-		a, _ := json.Marshal(res)
-		b, _ := json.Marshal(again)
-		if string(a) != string(b) || (err == nil) != (err2 == nil) {
-			t.Fatalf("not deterministic: %s vs %s", a, b)
-		}
+		checkTwice(t, req)
 	})
+}
+
+// checkTwice validates req twice: the answer keeps its invariants and is the
+// same both times.
+func checkTwice(t *testing.T, req Request) {
+	t.Helper()
+	res, err := Validate(context.Background(), req, DefaultLimits)
+	checkResult(t, res, err)
+	again, err2 := Validate(context.Background(), req, DefaultLimits)
+	a, _ := json.Marshal(res)
+	b, _ := json.Marshal(again)
+	if string(a) != string(b) || (err == nil) != (err2 == nil) {
+		t.Fatalf("not deterministic: %s vs %s", a, b)
+	}
 }
 
 // checkResult asserts the invariants of an answer.
@@ -178,15 +185,7 @@ func FuzzSchema(f *testing.F) {
 		f.Add(s.schema, s.payload)
 	}
 	f.Fuzz(func(t *testing.T, schema, payload string) {
-		req := Request{Format: "json", Payload: payload, Schema: &schema}
-		res, err := Validate(context.Background(), req, DefaultLimits)
-		checkResult(t, res, err)
-		again, err2 := Validate(context.Background(), req, DefaultLimits)
-		a, _ := json.Marshal(res)
-		b, _ := json.Marshal(again)
-		if string(a) != string(b) || (err == nil) != (err2 == nil) {
-			t.Fatalf("not deterministic: %s vs %s", a, b)
-		}
+		checkTwice(t, Request{Format: "json", Payload: payload, Schema: &schema})
 	})
 }
 

@@ -282,7 +282,6 @@ func (p *jsonParser) object(i int) (any, int, bool) {
 	if i < len(s) && s[i] == '}' {
 		return obj, i + 1, true
 	}
-	top := &p.stack[len(p.stack)-1]
 	for {
 		if i >= len(s) || s[i] != '"' {
 			p.syntax("Expecting property name enclosed in double quotes", i)
@@ -292,8 +291,7 @@ func (p *jsonParser) object(i int) (any, int, bool) {
 		if !ok {
 			return nil, end, false
 		}
-		top = &p.stack[len(p.stack)-1]
-		top.key = key
+		p.stack[len(p.stack)-1].key = key
 		i = p.ws(end)
 		if i >= len(s) || s[i] != ':' {
 			p.syntax("Expecting ':' delimiter", i)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // msgPart is a piece of a validation message: literal text, or a value shown
@@ -329,5 +328,3 @@ func truncateRunes(s string, n int) string {
 	}
 	return s
 }
-
-var _ = utf8.RuneError

@@ -172,16 +172,9 @@ var kwOps = map[string]kwOp{
 // the linear-time engine refuses.
 const RefusalUnsupportedRegex = "schema_pattern_unsupported"
 
-// compileSchema turns a parsed schema (a value checked against the metaschema)
-// into snodes. A pattern that cannot run in linear time is a refusal.
-func compileSchema(v any) (*snode, error) {
-	c := &schemaCompiler{}
-	n := c.node(v)
-	return n, c.err
-}
-
+// schemaCompiler turns a parsed schema (a value checked against the
+// metaschema) into snodes.
 type schemaCompiler struct {
-	err error
 	// checkDialect flags a subschema whose $schema names an older draft
 	// (the reference would validate that subtree with that draft's rules).
 	checkDialect bool
@@ -235,6 +228,40 @@ func (c *schemaCompiler) node(v any) *snode {
 	return &snode{isBool: true, value: true}
 }
 
+// subschemaSlot is where a node keeps the subschema of a keyword that other
+// keywords read (unevaluated*, additionalProperties' evaluated keys, if's
+// then/else), or nil.
+func (n *snode) subschemaSlot(op kwOp) **snode {
+	switch op {
+	case kwAdditionalProperties:
+		return &n.additional
+	case kwUnevaluatedProperties:
+		return &n.unevalProps
+	case kwUnevaluatedItems:
+		return &n.unevalItems
+	case kwItems:
+		return &n.items
+	case kwContains:
+		return &n.contains
+	case kwIf:
+		return &n.ifNode
+	}
+	return nil
+}
+
+// listSlot is the same for keywords holding a list of subschemas.
+func (n *snode) listSlot(op kwOp) *[]*snode {
+	switch op {
+	case kwAllOf:
+		return &n.allOf
+	case kwAnyOf:
+		return &n.anyOf
+	case kwOneOf:
+		return &n.oneOf
+	}
+	return nil
+}
+
 // olderDrafts are the metaschema URIs jsonschema knows besides 2020-12, as its
 // URI normalisation writes them (scheme lower-cased, empty fragment dropped).
 var olderDrafts = map[string]bool{
@@ -282,37 +309,16 @@ func (c *schemaCompiler) fill(n *snode) {
 		}
 		k := kw{op: op, val: val}
 		switch op {
-		case kwAdditionalProperties:
+		case kwAdditionalProperties, kwUnevaluatedProperties, kwUnevaluatedItems, kwItems, kwContains, kwIf, kwPropertyNames, kwNot:
 			k.sub = c.node(val)
-			n.additional = k.sub
-		case kwUnevaluatedProperties:
-			k.sub = c.node(val)
-			n.unevalProps = k.sub
-		case kwUnevaluatedItems:
-			k.sub = c.node(val)
-			n.unevalItems = k.sub
-		case kwItems:
-			k.sub = c.node(val)
-			n.items = k.sub
-		case kwContains:
-			k.sub = c.node(val)
-			n.contains = k.sub
-		case kwPropertyNames, kwNot:
-			k.sub = c.node(val)
-		case kwIf:
-			k.sub = c.node(val)
-			n.ifNode = k.sub
-		case kwAllOf:
+			if slot := n.subschemaSlot(op); slot != nil {
+				*slot = k.sub
+			}
+		case kwAllOf, kwAnyOf, kwOneOf, kwPrefixItems:
 			k.subs = c.nodes(val)
-			n.allOf = k.subs
-		case kwAnyOf:
-			k.subs = c.nodes(val)
-			n.anyOf = k.subs
-		case kwOneOf:
-			k.subs = c.nodes(val)
-			n.oneOf = k.subs
-		case kwPrefixItems:
-			k.subs = c.nodes(val)
+			if slot := n.listSlot(op); slot != nil {
+				*slot = k.subs
+			}
 		case kwProperties:
 			if po, ok := val.(*Object); ok {
 				n.properties = po
@@ -469,8 +475,26 @@ func (r *schemaRun) eval(n *snode, inst any, m evalMode, at *pathFrame) int {
 	errs := 0
 	for i := range n.kws {
 		errs += r.keyword(n, &n.kws[i], inst, m, at)
-		if r.exc != nil || (m == modeValid && errs > 0) {
+		if r.done(m, errs) {
 			return errs
+		}
+	}
+	return errs
+}
+
+// done reports whether an evaluation must stop: an exception ended the run,
+// or a validity check has found its error.
+func (r *schemaRun) done(m evalMode, errs int) bool {
+	return r.exc != nil || m == modeValid && errs > 0
+}
+
+// each sums f(0..n-1), stopping as done says.
+func (r *schemaRun) each(n int, m evalMode, f func(i int) int) int {
+	errs := 0
+	for i := 0; i < n; i++ {
+		errs += f(i)
+		if r.done(m, errs) {
+			break
 		}
 	}
 	return errs
@@ -656,18 +680,13 @@ func (r *schemaRun) keyword(n *snode, k *kw, inst any, m evalMode, at *pathFrame
 		if !ok {
 			return 0
 		}
-		errs := 0
-		for i, p := range k.keys {
-			v, has := o.Get(p)
+		return r.each(len(k.keys), m, func(i int) int {
+			v, has := o.Get(k.keys[i])
 			if !has {
-				continue
+				return 0
 			}
-			errs += r.descend(k.subs[i], v, m, at, key(at, p))
-			if r.exc != nil || (m == modeValid && errs > 0) {
-				return errs
-			}
-		}
-		return errs
+			return r.descend(k.subs[i], v, m, at, key(at, k.keys[i]))
+		})
 	case kwPatternProperties:
 		o, ok := inst.(*Object)
 		if !ok {
@@ -683,7 +702,7 @@ func (r *schemaRun) keyword(n *snode, k *kw, inst any, m evalMode, at *pathFrame
 					continue
 				}
 				errs += r.descend(k.subs[i], o.Values[j], m, at, key(at, name))
-				if r.exc != nil || (m == modeValid && errs > 0) {
+				if r.done(m, errs) {
 					return errs
 				}
 			}
@@ -696,30 +715,18 @@ func (r *schemaRun) keyword(n *snode, k *kw, inst any, m evalMode, at *pathFrame
 		if !ok {
 			return 0
 		}
-		errs := 0
-		for _, name := range o.Keys {
-			errs += r.eval(k.sub, name, m, at)
-			if r.exc != nil || (m == modeValid && errs > 0) {
-				return errs
-			}
-		}
-		return errs
+		return r.each(o.Len(), m, func(i int) int { return r.eval(k.sub, o.Keys[i], m, at) })
 	case kwDependentSchemas:
 		o, ok := inst.(*Object)
 		if !ok {
 			return 0
 		}
-		errs := 0
-		for i, p := range k.keys {
-			if _, has := o.Get(p); !has {
-				continue
+		return r.each(len(k.keys), m, func(i int) int {
+			if _, has := o.Get(k.keys[i]); !has {
+				return 0
 			}
-			errs += r.eval(k.subs[i], inst, m, at)
-			if r.exc != nil || (m == modeValid && errs > 0) {
-				return errs
-			}
-		}
-		return errs
+			return r.eval(k.subs[i], inst, m, at)
+		})
 	case kwItems:
 		a, ok := inst.([]any)
 		if !ok {
@@ -741,38 +748,17 @@ func (r *schemaRun) keyword(n *snode, k *kw, inst any, m evalMode, at *pathFrame
 			}
 			return r.emit(m, at, "Expected at most "+strconv.Itoa(prefix)+" "+item+" but found "+strconv.Itoa(extra)+" extra: ", repr{rest})
 		}
-		errs := 0
-		for i := prefix; i < len(a); i++ {
-			errs += r.descend(k.sub, a[i], m, at, index(at, i))
-			if r.exc != nil || (m == modeValid && errs > 0) {
-				return errs
-			}
-		}
-		return errs
+		return r.each(extra, m, func(i int) int { return r.descend(k.sub, a[prefix+i], m, at, index(at, prefix+i)) })
 	case kwPrefixItems:
 		a, ok := inst.([]any)
 		if !ok {
 			return 0
 		}
-		errs := 0
-		for i := 0; i < len(a) && i < len(k.subs); i++ {
-			errs += r.descend(k.subs[i], a[i], m, at, index(at, i))
-			if r.exc != nil || (m == modeValid && errs > 0) {
-				return errs
-			}
-		}
-		return errs
+		return r.each(min(len(a), len(k.subs)), m, func(i int) int { return r.descend(k.subs[i], a[i], m, at, index(at, i)) })
 	case kwContains:
 		return r.containsKW(n, k, inst, m, at)
 	case kwAllOf:
-		errs := 0
-		for _, s := range k.subs {
-			errs += r.eval(s, inst, m, at)
-			if r.exc != nil || (m == modeValid && errs > 0) {
-				return errs
-			}
-		}
-		return errs
+		return r.each(len(k.subs), m, func(i int) int { return r.eval(k.subs[i], inst, m, at) })
 	case kwAnyOf:
 		for _, s := range k.subs {
 			if r.valid(s, inst) {
@@ -1062,14 +1048,10 @@ func (r *schemaRun) additionalProperties(n *snode, k *kw, inst any, m evalMode, 
 		extras = append(extras, i)
 	}
 	if _, isObj := k.val.(*Object); isObj {
-		errs := 0
-		for _, i := range extras {
-			errs += r.descend(k.sub, o.Values[i], m, at, key(at, o.Keys[i]))
-			if r.exc != nil || (m == modeValid && errs > 0) {
-				return errs
-			}
-		}
-		return errs
+		return r.each(len(extras), m, func(j int) int {
+			i := extras[j]
+			return r.descend(k.sub, o.Values[i], m, at, key(at, o.Keys[i]))
+		})
 	}
 	if b, isBool := k.val.(bool); !isBool || b || len(extras) == 0 {
 		return 0

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/internal/refusal"
 )
@@ -102,6 +103,9 @@ const (
 	// ReasonSurrogatePath: an error path holds a lone surrogate, which the
 	// reference cannot encode (it fails while hashing its answer).
 	ReasonSurrogatePath = "surrogate_in_error_path"
+	// ReasonNotUTF8: payload or schema_json is not UTF-8 (unreachable
+	// through the API, which decodes JSON strings).
+	ReasonNotUTF8 = "payload_not_utf8"
 	// ReasonWorkLimit: the schema check needs more than SchemaWorkUnits.
 	ReasonWorkLimit = "schema_validation_work_limit"
 	// ReasonYAMLWorkLimit: a YAML block mapping too large for the YAML
@@ -133,6 +137,11 @@ func Validate(ctx context.Context, req Request, lim Limits) (Result, error) {
 	}
 	if len(req.Payload) > lim.MaxPayloadBytes {
 		return Result{}, domain(ReasonPayloadTooLarge)
+	}
+	if !utf8.ValidString(req.Payload) || req.Schema != nil && !utf8.ValidString(*req.Schema) {
+		// Arguments arrive as JSON strings, always UTF-8 (the reference's are
+		// Python str); a direct caller is refused rather than answered.
+		return Result{}, domain(ReasonNotUTF8)
 	}
 	if req.Schema != nil && req.Format != "json" {
 		return Result{}, domain(ReasonSchemaNotJSON)

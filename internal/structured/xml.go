@@ -54,13 +54,13 @@ type xmlParser struct {
 	err      *xmlError
 	open     []xmlOpen
 	bindings []xmlBinding
-	kids     [][]int32 // children of every element, in document order
+	root     *pySeq // the element tree: each element a list of its children
 }
 
 type xmlOpen struct {
 	name     string // raw qualified name
 	bindings int    // len(bindings) before this element's declarations
-	index    int    // the element's index in kids
+	element  *pySeq // the element, collecting its children
 }
 
 type xmlBinding struct{ prefix, uri string }
@@ -128,39 +128,17 @@ func isXMLChar(r rune) bool {
 func isNameStart(r rune) bool { return r >= 0 && inRanges(xmlNameStart, r) }
 func isNameChar(r rune) bool  { return r >= 0 && inRanges(xmlNameChar, r) }
 
-// checkXML reports expat's first error, or walks the element tree as the
-// reference does after parsing (depth of the root = 1; elements only).
+// checkXML reports expat's first error, or counts the element tree as the
+// reference does after parsing: elements only, the root at depth 1, the same
+// walk as JSON's (boundedTree), each element a list of its children.
 func checkXML(s string, lim Limits) (depth, elements int, reason string, err *xmlError) {
 	p := &xmlParser{s: s}
 	p.document()
 	if p.err != nil {
 		return 0, 0, "", p.err
 	}
-	depth, elements, reason = p.walk(lim)
+	depth, elements, reason = boundedTree(p.root, lim)
 	return depth, elements, reason, nil
-}
-
-// walk is the reference's element walk: a stack, last child first, stopping
-// at the first element over either limit.
-func (p *xmlParser) walk(lim Limits) (depth, nodes int, reason string) {
-	type item struct{ e, level int }
-	stack := []item{{0, 1}}
-	for len(stack) > 0 {
-		cur := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		nodes++
-		depth = max(depth, cur.level)
-		if nodes > lim.MaxNodes {
-			return 0, 0, ReasonNodeLimit
-		}
-		if depth > lim.MaxDepth {
-			return 0, 0, ReasonDepthLimit
-		}
-		for _, k := range p.kids[cur.e] {
-			stack = append(stack, item{int(k), cur.level + 1})
-		}
-	}
-	return depth, nodes, ""
 }
 
 // Prolog token kinds (expat's XmlPrologTok, for what a document without a DTD
@@ -401,12 +379,8 @@ func (p *xmlParser) piToken(i int) (prologTok, int) {
 	}
 	switch {
 	case c == '?':
-		c2, _ := p.at(j + 1)
-		if c2 < 0 {
-			return ptPartial, j + 1
-		}
-		if c2 == '>' {
-			return tok, j + 2
+		if t, end, closed := p.piClose(j, tok); closed {
+			return t, end
 		}
 		return ptInvalid, j + 1
 	case !isXMLSpace(c):
@@ -420,16 +394,24 @@ func (p *xmlParser) piToken(i int) (prologTok, int) {
 		case !isXMLChar(c):
 			return ptInvalid, j
 		case c == '?':
-			c2, _ := p.at(j + 1)
-			if c2 < 0 {
-				return ptPartial, j + 1
-			}
-			if c2 == '>' {
-				return tok, j + 2
+			if t, end, closed := p.piClose(j, tok); closed {
+				return t, end
 			}
 		}
 		j += m
 	}
+}
+
+// piClose looks at the '?' at j in a processing instruction: "?>" ends it as
+// tok, the end of the document cuts it off.
+func (p *xmlParser) piClose(j int, tok prologTok) (prologTok, int, bool) {
+	switch c, _ := p.at(j + 1); {
+	case c < 0:
+		return ptPartial, j + 1, true
+	case c == '>':
+		return tok, j + 2, true
+	}
+	return 0, 0, false
 }
 
 // commentToken scans "<!--...-->" at i.
@@ -475,17 +457,15 @@ func (p *xmlParser) commentToken(i int) (prologTok, int) {
 // expat a str, which it always reads as UTF-8.
 func (p *xmlParser) xmlDecl(i, end int) bool {
 	s := p.s[:end-2] // without "?>"
-	pos := i + 5     // after "<?xml"
-	name, val, next, ok := p.pseudoAttr(s, pos)
-	if !ok || name == "" {
-		return p.fail(xmlErrXMLDecl, next)
-	}
-	if p.s[nameAt(pos, s, name):][:len(name)] != "" && name != "version" {
-		return p.fail(xmlErrXMLDecl, nameAt(pos, s, name))
-	}
-	pos = next
 	nameStart := 0
-	name, val, next, ok = p.pseudoAttrAt(s, pos, &nameStart)
+	name, _, next, ok := pseudoAttr(s, i+5, &nameStart) // after "<?xml"
+	switch {
+	case !ok || name == "":
+		return p.fail(xmlErrXMLDecl, next)
+	case name != "version":
+		return p.fail(xmlErrXMLDecl, nameStart)
+	}
+	name, val, next, ok := pseudoAttr(s, next, &nameStart)
 	if !ok {
 		return p.fail(xmlErrXMLDecl, next)
 	}
@@ -497,8 +477,7 @@ func (p *xmlParser) xmlDecl(i, end int) bool {
 		if val == "" || !isASCIILetter(val[0]) {
 			return p.fail(xmlErrXMLDecl, valStart)
 		}
-		pos = next
-		name, val, next, ok = p.pseudoAttrAt(s, pos, &nameStart)
+		name, val, next, ok = pseudoAttr(s, next, &nameStart)
 		if !ok {
 			return p.fail(xmlErrXMLDecl, next)
 		}
@@ -524,24 +503,11 @@ func (p *xmlParser) xmlDecl(i, end int) bool {
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// nameAt finds where the first pseudo-attribute name starts after pos.
-func nameAt(pos int, s, name string) int {
-	for pos < len(s) && isXMLSpace(rune(s[pos])) {
-		pos++
-	}
-	return pos
-}
-
-func (p *xmlParser) pseudoAttr(s string, pos int) (name, val string, next int, ok bool) {
-	var ns int
-	return p.pseudoAttrAt(s, pos, &ns)
-}
-
-// pseudoAttrAt reads one pseudo-attribute (S name S? = S? quoted value) from
+// pseudoAttr reads one pseudo-attribute (S name S? = S? quoted value) from
 // s at pos, as expat does: the value may hold only ASCII letters, digits, '.',
 // '-' and '_'. With nothing left it returns name "". On failure next is the
 // offending offset.
-func (p *xmlParser) pseudoAttrAt(s string, pos int, nameStart *int) (name, val string, next int, ok bool) {
+func pseudoAttr(s string, pos int, nameStart *int) (name, val string, next int, ok bool) {
 	if pos == len(s) {
 		return "", "", pos, true
 	}
@@ -927,17 +893,18 @@ func (p *xmlParser) startTag(i int) (int, bool) {
 	if !p.storeAtts(i, name, attrs) {
 		return i, false
 	}
-	index := len(p.kids)
-	p.kids = append(p.kids, nil)
+	element := &pySeq{}
 	if len(p.open) > 0 {
-		parent := p.open[len(p.open)-1].index
-		p.kids[parent] = append(p.kids[parent], int32(index))
+		parent := p.open[len(p.open)-1].element
+		parent.items = append(parent.items, element)
+	} else {
+		p.root = element
 	}
 	if empty {
 		p.bindings = p.bindings[:bindings]
 		return j, true
 	}
-	p.open = append(p.open, xmlOpen{name: name, bindings: bindings, index: index})
+	p.open = append(p.open, xmlOpen{name: name, bindings: bindings, element: element})
 	return j, true
 }
 

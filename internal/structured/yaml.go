@@ -677,7 +677,7 @@ func (c *yamlConstructor) object(n ast.Node) any {
 		})
 		return s
 	}
-	return c.scalar(n, false)
+	return c.scalar(n)
 }
 
 func (c *yamlConstructor) fillMapping(m *pyMapping, n ast.Node) {
@@ -796,7 +796,7 @@ func yamlResolve(s string) string {
 }
 
 // scalar constructs a scalar as SafeConstructor does.
-func (c *yamlConstructor) scalar(n ast.Node, _ bool) any {
+func (c *yamlConstructor) scalar(n ast.Node) any {
 	text, plain, ok := yamlScalar(n)
 	if !ok || !plain {
 		return text
