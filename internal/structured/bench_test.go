@@ -58,3 +58,17 @@ func BenchmarkValidate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSchemaWorkBudget runs the request of issue 13 (1000 zeros against
+// an anyOf of 2900 failing branches) until it is refused at the work budget:
+// the worst case of a schema check, in time and allocation.
+func BenchmarkSchemaWorkBudget(b *testing.B) {
+	schema := `{"items":{"anyOf":[` + strings.TrimSuffix(strings.Repeat(`{"not":{}},`, 2900), ",") + `]}}`
+	req := Request{Format: "json", Payload: "[" + strings.TrimSuffix(strings.Repeat("0,", 1000), ",") + "]", Schema: &schema}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Validate(context.Background(), req, DefaultLimits); err == nil {
+			b.Fatal("not refused")
+		}
+	}
+}

@@ -2,32 +2,10 @@ package structured
 
 import (
 	"context"
-	"regexp"
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
-
-// Dialects maps csv_dialect to its delimiter. Everything else is Python's
-// "excel" dialect: '"' quotes, "" inside quotes is a quote, no escape
-// character, strict=False.
-var Dialects = map[string]rune{"comma": ',', "semicolon": ';', "tab": '\t', "pipe": '|'}
-
-// csvNumber is what counts as a number for the formula-prefix warning: an
-// optionally signed decimal with optional exponent.
-var csvNumber = regexp.MustCompile(`^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
-
-// csvFormulaPrefix reports whether a field would be taken as a formula by a
-// spreadsheet: it starts with = + - @ and is not a number.
-func csvFormulaPrefix(f string) bool {
-	if f == "" {
-		return false
-	}
-	switch f[0] {
-	case '=', '+', '-', '@':
-		return !csvNumber.MatchString(f)
-	}
-	return false
-}
 
 type csvState int
 
@@ -41,15 +19,16 @@ const (
 )
 
 // csvReader is Python's csv reader state machine (Modules/_csv.c) for the excel
-// dialect with strict=False, fed line by line as io.StringIO(newline="")
-// splits them. It never fails: Python accepts every text (an unterminated quote
-// runs to the end of the data; NUL is an ordinary character).
+// dialect with strict=True, as the reference reads CSV: '"' quotes, "" inside
+// quotes is a quote, no escape character. It is fed one physical line at a
+// time, as io.StringIO(payload, newline="") splits them.
 type csvReader struct {
 	delim  rune
 	state  csvState
 	field  []byte
 	runes  int // code points in field
 	fields []string
+	err    string // the csv.Error text, once one was raised
 }
 
 func (r *csvReader) save() {
@@ -63,8 +42,8 @@ func (r *csvReader) add(c rune) {
 	r.runes++
 }
 
-// process feeds one code point; eol is the end-of-line marker. It returns true
-// when a record is complete.
+// process feeds one code point; eol is the end-of-line marker. It returns false
+// when the reader raised (r.err).
 func (r *csvReader) process(c rune, eol bool) bool {
 	nl := !eol && (c == '\n' || c == '\r')
 	switch r.state {
@@ -74,7 +53,7 @@ func (r *csvReader) process(c rune, eol bool) bool {
 		}
 		if nl {
 			r.state = csvEatCRNL
-			return false
+			return true
 		}
 		r.state = csvStartField
 		fallthrough
@@ -82,11 +61,10 @@ func (r *csvReader) process(c rune, eol bool) bool {
 		switch {
 		case nl || eol:
 			r.save()
+			r.state = csvEatCRNL
 			if eol {
 				r.state = csvStartRecord
-				return true
 			}
-			r.state = csvEatCRNL
 		case c == '"':
 			r.state = csvInQuoted
 		case c == r.delim:
@@ -99,11 +77,10 @@ func (r *csvReader) process(c rune, eol bool) bool {
 		switch {
 		case nl || eol:
 			r.save()
+			r.state = csvEatCRNL
 			if eol {
 				r.state = csvStartRecord
-				return true
 			}
-			r.state = csvEatCRNL
 		case c == r.delim:
 			r.save()
 			r.state = csvStartField
@@ -128,41 +105,37 @@ func (r *csvReader) process(c rune, eol bool) bool {
 			r.state = csvStartField
 		case nl || eol:
 			r.save()
+			r.state = csvEatCRNL
 			if eol {
 				r.state = csvStartRecord
-				return true
 			}
-			r.state = csvEatCRNL
-		default:
-			r.add(c)
-			r.state = csvInField
+		default: // strict: only a delimiter or a line end may follow
+			r.err = "'" + string(r.delim) + "' expected after '\"'"
+			return false
 		}
 	case csvEatCRNL:
-		if eol {
+		switch {
+		case nl:
+		case eol:
 			r.state = csvStartRecord
-			return true
+		default:
+			r.err = "new-line character seen in unquoted field - do you need to open the file with newline=''?"
+			return false
 		}
 	}
-	return false
+	return true
 }
 
-// CSVStats describes a parsed CSV payload.
-type CSVStats struct {
-	Rows, Columns, FormulaFields int
-}
-
-// csvRecords reads src like Python's csv.reader(io.StringIO(src,
-// newline=""), delimiter=delim) and calls fn with each record and the physical
-// line where it starts, until fn returns false or ctx ends.
-func csvRecords(ctx context.Context, src string, delim rune, fn func(fields []string, line int) bool) error {
+// csvRecords reads src like Python's csv.reader(io.StringIO(src, newline=""),
+// delimiter=delim, strict=True) and calls fn with each record, until fn
+// returns false. lineNum reports reader.line_num: the physical lines read so
+// far. A csv.Error ends the reading with parseErr set.
+func csvRecords(ctx context.Context, src string, delim rune, fn func(fields []string) bool) (lineNum int, parseErr string, err error) {
 	r := &csvReader{delim: delim}
-	line := 1    // physical line being read
-	rowLine := 1 // line where the current record started
-	inRecord := false
 	for i := 0; i < len(src); {
-		if line&255 == 0 {
+		if lineNum&255 == 255 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return lineNum, "", err
 			}
 		}
 		// One physical line, terminator included (\r\n, \r or \n).
@@ -177,72 +150,97 @@ func csvRecords(ctx context.Context, src string, delim rune, fn func(fields []st
 				j++
 			}
 		}
-		if !inRecord {
-			rowLine, inRecord = line, true
-		}
-		// Fields are bounded by the payload limit (64 KiB), so reading a
-		// whole record before checking it is cheap.
+		lineNum++
 		for _, c := range src[i:j] {
-			r.process(c, false)
+			if !r.process(c, false) {
+				return lineNum, r.err, nil
+			}
 		}
-		if r.process(0, true) {
-			inRecord = false
+		if !r.process(0, true) {
+			return lineNum, r.err, nil
+		}
+		i = j
+		if r.state == csvStartRecord {
 			fields := r.fields
 			r.fields = nil
-			if !fn(fields, rowLine) {
-				return nil
+			if !fn(fields) {
+				return lineNum, "", nil
 			}
 		}
-		line++
-		i = j
 	}
-	// End of data inside a quoted field: Python saves the field and yields the
-	// row.
-	if inRecord && r.state == csvInQuoted {
-		r.save()
-		fn(r.fields, rowLine)
+	if r.state == csvInQuoted || len(r.field) > 0 {
+		return lineNum, "unexpected end of data", nil
 	}
-	return nil
+	return lineNum, "", nil
 }
 
-// validateCSV checks a CSV payload. Findings, checked per record in this
-// order: csv_row_limit (more than MaxRows records; blank lines are empty
-// records), csv_column_limit (a record with more than MaxColumns fields),
-// csv_field_too_long (a field over MaxFieldChars code points). Line is the
-// physical line where the offending record starts; Path is /row or /row/field
-// (0-based).
-func validateCSV(ctx context.Context, src string, delim rune, lim Limits) (CSVStats, *Finding, error) {
-	var st CSVStats
-	var found *Finding
-	err := csvRecords(ctx, src, delim, func(fields []string, line int) bool {
-		row := st.Rows
-		st.Rows++
-		at := ptr(line)
-		if st.Rows > lim.MaxRows {
-			found = &Finding{Code: CodeCSVRowLimit, Message: "more than " + strconv.Itoa(lim.MaxRows) + " rows", Line: at, Path: ptr("/" + strconv.Itoa(row))}
-			return false
+// pyIsSpace is str.isspace() for one code point.
+func pyIsSpace(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f }
+
+// csvFormulaPrefix is the reference's test: the field, stripped of leading
+// whitespace, starts with = + - or @ (numbers such as -3 included).
+func csvFormulaPrefix(f string) bool {
+	for _, c := range f {
+		if pyIsSpace(c) {
+			continue
 		}
-		if len(fields) > lim.MaxColumns {
-			found = &Finding{Code: CodeCSVColumnLimit, Message: "a row has more than " + strconv.Itoa(lim.MaxColumns) + " fields", Line: at, Path: ptr("/" + strconv.Itoa(row))}
-			return false
-		}
-		for i, f := range fields {
-			if len(f) > lim.MaxFieldChars && utf8.RuneCountInString(f) > lim.MaxFieldChars {
-				found = &Finding{Code: CodeCSVFieldTooLong, Message: "a field is longer than " + strconv.Itoa(lim.MaxFieldChars) + " characters", Line: at, Path: ptr("/" + strconv.Itoa(row) + "/" + strconv.Itoa(i))}
-				return false
+		return c == '=' || c == '+' || c == '-' || c == '@'
+	}
+	return false
+}
+
+// validateCSV reads a CSV payload as the reference does. Findings:
+// csv_column_count_mismatch for every row whose field count differs from the
+// first row's (line = the row number), then at most one of csv_parse_error
+// (line = physical lines read), csv_row_limit_exceeded,
+// csv_column_limit_exceeded, csv_field_size_limit_exceeded; details and the
+// formula warning only when the whole payload was read.
+func validateCSV(ctx context.Context, src string, delim rune, lim Limits, res *Result) error {
+	rows, formulas, expected := 0, 0, -1
+	var limitHit string
+	lineNum, parseErr, err := csvRecords(ctx, src, delim, func(fields []string) bool {
+		rows++
+		switch {
+		case rows > lim.MaxRows:
+			limitHit = CodeCSVRowLimit
+		case len(fields) > lim.MaxColumns:
+			limitHit = CodeCSVColumnLimit
+		default:
+			for _, f := range fields {
+				if len(f) > lim.MaxFieldChars && utf8.RuneCountInString(f) > lim.MaxFieldChars {
+					limitHit = CodeCSVFieldLimit
+				}
 			}
+		}
+		if limitHit != "" {
+			return false
+		}
+		if expected < 0 {
+			expected = len(fields)
+		} else if len(fields) != expected {
+			res.Errors = append(res.Errors, finding(CodeCSVMismatch,
+				"row has "+strconv.Itoa(len(fields))+" columns; expected "+strconv.Itoa(expected), ptr(rows), nil, ""))
+		}
+		for _, f := range fields {
 			if csvFormulaPrefix(f) {
-				st.FormulaFields++
+				formulas++
 			}
 		}
-		st.Columns = max(st.Columns, len(fields))
 		return true
 	})
-	if err != nil {
-		return CSVStats{}, nil, err
+	switch {
+	case err != nil:
+		return err
+	case limitHit != "":
+		res.Errors = append(res.Errors, valueErrorFinding(limitHit))
+		return nil
+	case parseErr != "":
+		res.Errors = append(res.Errors, finding(CodeCSVParse, parseErr, ptr(lineNum), nil, ""))
+		return nil
 	}
-	if found != nil {
-		return CSVStats{}, found, nil
+	res.Details = Details{Rows: ptr(rows), Columns: ptr(max(expected, 0))}
+	if formulas > 0 {
+		res.Warnings = append(res.Warnings, Warning{Code: "csv_formula_prefix", Count: formulas})
 	}
-	return st, nil, nil
+	return nil
 }

@@ -3,6 +3,8 @@ package structured
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"github.com/precisiond/precisiond/internal/refusal"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -90,16 +92,18 @@ func writeOrdered(b *strings.Builder, v any) {
 	}
 }
 
-// FuzzValidate drives every format through Validate: never panics, findings
-// are well formed, valid means no errors, and a second run agrees.
+// FuzzValidate drives every format through Validate: never panics; the only
+// errors are the reference's refusals; valid means no errors; findings are
+// well formed; details stay within the limits; a second run agrees.
 func FuzzValidate(f *testing.F) {
 	seeds := []struct{ format, payload string }{
 		{"yaml", "a: 1\nb: [1, 2]\n"}, {"yaml", "- - x\n"}, {"yaml", "a: &x 1\nb: *x"}, {"yaml", "!t x"},
 		{"yaml", "{a: [1, {b: c}]}"}, {"yaml", "? k\n: v\n"}, {"yaml", "a: |\n  x\n"}, {"yaml", "a:\n- 1\nb: 2"},
-		{"xml", "<a x='1'><b>t</b></a>"}, {"xml", "<!DOCTYPE a><a/>"}, {"xml", "<a>&x;</a>"},
-		{"xml", "<a xmlns:xi='http://www.w3.org/2001/XInclude'><xi:include/></a>"}, {"xml", "<a><![CDATA[x]]></a>"},
-		{"csv", "a,b\n\"c\"\"d\",e\n"}, {"csv", "\"open\n"}, {"csv", "=1,+2,-3,@4\r\n\r\n"},
-		{"json", `{"a": [1, 2]}`}, {"json", `[1,`},
+		{"yaml", "<<: {a: 1}\nb: 2\n"}, {"yaml", "d: 2024-13-45\n"}, {"yaml", "1: a\n1.0: b\n"},
+		{"xml", "<a x='1'><b>t</b></a>"}, {"xml", "<!DOCTYPE a><a/>"}, {"xml", "<a>&x;</a>"}, {"xml", `<a x="1"y="2"/>`},
+		{"xml", "<?xml version='1.0' standalone='maybe'?><a/>"}, {"xml", "<a><![CDATA[x]]></a>"}, {"xml", `<p:a xmlns:p=""/>`},
+		{"csv", "a,b\n\"c\"\"d\",e\n"}, {"csv", "\"open\n"}, {"csv", "=1,+2,-3,@4\r\n\r\n"}, {"csv", "a,b\n1\n\"x\"y\n"},
+		{"json", `{"a": [1, 2]}`}, {"json", `[1,`}, {"json", `[NaN, "\ud800"]`},
 	}
 	for _, s := range seeds {
 		f.Add(s.format, s.payload, "comma")
@@ -117,42 +121,78 @@ func FuzzValidate(f *testing.F) {
 			}
 			req.Dialect = &dialect
 		}
-		res, err := Validate(context.Background(), req, DefaultLimits)
-		if err != nil {
-			t.Fatalf("error: %v", err)
-		}
-		if res.Valid != (len(res.Errors) == 0) || len(res.Errors) > 50 {
-			t.Fatalf("inconsistent result %+v", res)
-		}
-		for _, e := range res.Errors {
-			if e.Code == "" || e.Message == "" || utf8.RuneCountInString(e.Message) > MaxMessageChars {
-				t.Fatalf("bad finding %+v", e)
-			}
-			if len(payload) >= 12 && strings.Contains(e.Message, payload) {
-				t.Fatalf("message echoes the payload: %q", e.Message)
-			}
-		}
-		if res.Valid {
-			if format == "csv" && (*res.Details.Rows > 1000 || *res.Details.Columns > 100) {
-				t.Fatalf("csv limits not enforced: %+v", res.Details)
-			}
-			if format != "csv" && (*res.Details.Depth > 64 || *res.Details.Nodes > 10000) {
-				t.Fatalf("limits not enforced: %+v", res.Details)
-			}
-		}
-		again, _ := Validate(context.Background(), req, DefaultLimits)
-		a, _ := json.Marshal(res)
-		b, _ := json.Marshal(again)
-		if string(a) != string(b) {
-			t.Fatalf("not deterministic: %s vs %s", a, b)
-		}
+		checkTwice(t, req)
 	})
 }
 
-// FuzzCSVRoundTrip: records read from any text, written back fully quoted,
-// read back identically.
+// checkTwice validates req twice: the answer keeps its invariants and is the
+// same both times.
+func checkTwice(t *testing.T, req Request) {
+	t.Helper()
+	res, err := Validate(context.Background(), req, DefaultLimits)
+	checkResult(t, res, err)
+	again, err2 := Validate(context.Background(), req, DefaultLimits)
+	a, _ := json.Marshal(res)
+	b, _ := json.Marshal(again)
+	if string(a) != string(b) || (err == nil) != (err2 == nil) {
+		t.Fatalf("not deterministic: %s vs %s", a, b)
+	}
+}
+
+// checkResult asserts the invariants of an answer.
+func checkResult(t *testing.T, res Result, err error) {
+	t.Helper()
+	if err != nil {
+		var re *refusal.Error
+		if !errors.As(err, &re) || re.Reason == "" {
+			t.Fatalf("error %v is not a refusal", err)
+		}
+		return
+	}
+	if res.Valid != (len(res.Errors) == 0) || len(res.Errors) > 50 {
+		t.Fatalf("inconsistent result %+v", res)
+	}
+	for _, e := range res.Errors {
+		if e.Code == "" || utf8.RuneCountInString(e.Message) > MaxMessageChars || utf8.RuneCountInString(e.Path) > MaxMessageChars ||
+			!utf8.ValidString(e.Message) || !utf8.ValidString(e.Path) || !utf8.ValidString(e.Code) {
+			t.Fatalf("bad finding %+v", e)
+		}
+	}
+	d := res.Details
+	if d.Depth != nil && (*d.Depth > 64 || *d.Nodes > 10000 || *d.Depth < 1) {
+		t.Fatalf("limits not enforced: %+v", d)
+	}
+	if d.Rows != nil && (*d.Rows > 1000 || *d.Columns > 100) {
+		t.Fatalf("csv limits not enforced: %+v", d)
+	}
+}
+
+// FuzzSchema: any schema text against any JSON payload: never panics, ends
+// within the work budget, answers deterministically.
+func FuzzSchema(f *testing.F) {
+	for _, s := range []struct{ schema, payload string }{
+		{`{"type": "object", "required": ["a"]}`, `{"b": 1}`},
+		{`{"items": {"anyOf": [{"not": {}}, {"type": "string"}]}}`, `[1, "x", 2]`},
+		{`{"properties": {"a": false}, "additionalProperties": {"minimum": 3}}`, `{"a": 1, "b": 2}`},
+		{`{"patternProperties": {"^x": {"type": "integer"}}, "additionalProperties": false}`, `{"x1": "a", "y": 1}`},
+		{`{"unevaluatedProperties": false, "anyOf": [{"properties": {"a": {}}}]}`, `{"a": 1, "b": 2}`},
+		{`{"oneOf": [{"type": "integer"}, {"minimum": 0}], "uniqueItems": true}`, `[1, 1.0]`},
+		{`{"multipleOf": 0.1, "enum": [NaN, 1e400]}`, `NaN`},
+		{`{"contains": {"const": 1}, "minContains": 2, "maxContains": 3}`, `[1, 1, true]`},
+		{`{"if": {"type": "string"}, "then": {"pattern": "^a"}, "else": {"maxLength": 1}}`, `"b"`},
+		{`{"type": "foo"}`, `1`}, {`{"$ref": "#"}`, `1`}, {`[]`, `1`},
+	} {
+		f.Add(s.schema, s.payload)
+	}
+	f.Fuzz(func(t *testing.T, schema, payload string) {
+		checkTwice(t, Request{Format: "json", Payload: payload, Schema: &schema})
+	})
+}
+
+// FuzzCSVRoundTrip: records read from any text without a csv error, written
+// back fully quoted, read back identically.
 func FuzzCSVRoundTrip(f *testing.F) {
-	for _, s := range []string{"a,b\n", "\"x\"\"y\",z", "a\rb\r\nc", "\"open", "\n\n", "=1;2|3\t4"} {
+	for _, s := range []string{"a,b\n", "\"x\"\"y\",z", "a\rb\r\nc", "\"open", "\n\n", "=1;2|3\t4", "\"a\"b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -160,10 +200,13 @@ func FuzzCSVRoundTrip(f *testing.F) {
 			return
 		}
 		var rows [][]string
-		csvRecords(context.Background(), s, ',', func(fields []string, _ int) bool {
+		_, perr, _ := csvRecords(context.Background(), s, ',', func(fields []string) bool {
 			rows = append(rows, fields)
 			return true
 		})
+		if perr != "" {
+			return
+		}
 		var b strings.Builder
 		for _, r := range rows {
 			for i, fld := range r {
@@ -175,16 +218,14 @@ func FuzzCSVRoundTrip(f *testing.F) {
 			b.WriteString("\r\n")
 		}
 		var back [][]string
-		csvRecords(context.Background(), b.String(), ',', func(fields []string, _ int) bool {
+		_, perr, _ = csvRecords(context.Background(), b.String(), ',', func(fields []string) bool {
 			back = append(back, fields)
 			return true
 		})
-		if len(back) != len(rows) {
-			t.Fatalf("%q: %d rows, then %d", s, len(rows), len(back))
+		if perr != "" || len(back) != len(rows) {
+			t.Fatalf("%q: %d rows, then %d (%s)", s, len(rows), len(back), perr)
 		}
 		for i := range rows {
-			// An empty record is written as an empty line, which reads back as
-			// an empty record too.
 			if strings.Join(rows[i], "\x00") != strings.Join(back[i], "\x00") && !(len(rows[i]) == 0 && len(back[i]) == 0) {
 				if !(len(rows[i]) == 1 && rows[i][0] == "" && len(back[i]) == 1) {
 					t.Fatalf("%q row %d: %q then %q", s, i, rows[i], back[i])
@@ -194,47 +235,41 @@ func FuzzCSVRoundTrip(f *testing.F) {
 	})
 }
 
-// FuzzYAML: the YAML entry point never panics or hangs; refused constructs are
-// refused whatever surrounds them; an accepted document is within the limits.
-func FuzzYAML(f *testing.F) {
-	for _, s := range []string{"a: 1\n", "- [1, {b: c}]\n", "a: &x 1\nb: *x\n", "!t x", "%YAML 1.2\n---\na: 1",
-		"a: |\n  x\n  y\n", "? k\n: v\n", "---\na: 1\n...\n", "a:\n- 1\n- - 2\n", "{a: [", "'x", "\"\\u00e9\"", "a: 1\n---\n", "...\n"} {
+// FuzzXML: the expat-compatible checker never panics; what it accepts has a
+// root element; an error points inside the document.
+func FuzzXML(f *testing.F) {
+	for _, s := range []string{"<a/>", "<a x='1'><b>t</b></a>", "<a>&x;</a>", "<a>&amp;&#65;</a>",
+		"<?xml version='1.0'?><a/>", "<a><![CDATA[x]]><!--c--></a>", "<a/><b/>", "<a x='1' x='2'/>",
+		`<a xmlns:p="urn:p"><p:b p:c="1"/></a>`, "<?xml version=\"1.0\" encoding=\"\"?><a/>", "\ufeff<a>\r\n</a>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		st, fd, err := validateYAML(context.Background(), s, DefaultLimits)
+		if !utf8.ValidString(s) {
+			return // payloads arrive as JSON strings
+		}
+		depth, elements, _, err := checkXML(s, DefaultLimits)
 		if err != nil {
-			t.Fatal(err)
+			if err.off < 0 || err.off > len(s) || err.msg == "" {
+				t.Fatalf("%q: bad error %+v", s, err)
+			}
+			return
 		}
-		if fd == nil && (st.Depth > 64 || st.Nodes > 10000 || st.Nodes < 1) {
-			t.Fatalf("stats %+v", st)
-		}
-		if fd != nil && fd.Code == "" {
-			t.Fatal("finding without code")
+		if depth < 1 || elements < 1 {
+			t.Fatalf("%q: accepted without a root (%d, %d)", s, depth, elements)
 		}
 	})
 }
 
-// FuzzXML: the XML entry point never panics; what it accepts has exactly one
-// root and is within the limits; a DOCTYPE anywhere is never accepted.
-func FuzzXML(f *testing.F) {
-	for _, s := range []string{"<a/>", "<a x='1'><b>t</b></a>", "<!DOCTYPE a><a/>", "<a>&x;</a>", "<a>&amp;&#65;</a>",
-		"<?xml version='1.0'?><a/>", "<a><![CDATA[x]]><!--c--></a>", "<a xmlns:xi='http://www.w3.org/2001/XInclude'><xi:include/></a>",
-		"<a/><b/>", "<a x='1' x='2'/>"} {
+// FuzzYAML: the YAML path never panics or hangs; refused constructs are
+// refused whatever surrounds them; answers stay within the limits.
+func FuzzYAML(f *testing.F) {
+	for _, s := range []string{"a: 1\n", "- [1, {b: c}]\n", "a: &x 1\nb: *x\n", "!t x", "%YAML 1.2\n---\na: 1",
+		"a: |\n  x\n  y\n", "? k\n: v\n", "---\na: 1\n...\n", "a:\n- 1\n- - 2\n", "{a: [", "'x", "\"\\u00e9\"", "a: 1\n---\n", "...\n",
+		"<<: [{a: 1}, {b: 2}]\n", "t: 2024-01-01 10:00:00 +05:30\n", "a: 0x1F\n0x1F: b\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		st, fd, err := validateXML(context.Background(), s, DefaultLimits)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fd == nil {
-			if st.Depth < 1 || st.Depth > 64 || st.Nodes > 10000 {
-				t.Fatalf("stats %+v", st)
-			}
-			if strings.Contains(s, "<!DOCTYPE") && !strings.Contains(s, "<![CDATA[") && !strings.Contains(s, "<!--") && !strings.Contains(s, "<?") {
-				t.Fatalf("accepted a DOCTYPE: %q", s)
-			}
-		}
+		res, err := Validate(context.Background(), Request{Format: "yaml", Payload: s}, DefaultLimits)
+		checkResult(t, res, err)
 	})
 }

@@ -1,6 +1,8 @@
 package structured
 
 import (
+	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -12,7 +14,19 @@ type JSONOptions struct {
 	MaxDepth int  // deepest container nesting allowed (root container = 1)
 	MaxNodes int  // most values allowed (every scalar, array and object counts 1)
 	Build    bool // build the value tree; false only checks the text
+	// Python reads the text as Python's json.loads does (pyvalue.go): NaN,
+	// Infinity and -Infinity are accepted, numbers become int64, *big.Int or
+	// float64, a lone surrogate escape stays one WTF-8 character, and an
+	// integer of more than 4300 digits is the finding CodeIntTooLong.
+	Python bool
 }
+
+// CodeIntTooLong is the finding of a Python-mode parse for an integer literal
+// of more than 4300 digits, which Python's int() refuses.
+const CodeIntTooLong = "int_too_long"
+
+// maxIntDigits is CPython's default int_max_str_digits.
+const maxIntDigits = 4300
 
 // Stats describes a parsed document.
 type Stats struct {
@@ -35,6 +49,7 @@ type jsonParser struct {
 	stack []frame
 	err   *Finding
 	sb    strings.Builder
+	wtf   [3]byte
 }
 
 // ParseJSON parses src as one JSON text (RFC 8259) and returns its value (nil
@@ -82,7 +97,7 @@ func (p *jsonParser) syntax(msg string, off int) *Finding {
 func (p *jsonParser) limit(code, msg string, off int) *Finding {
 	line, col := LineCol(p.src, off)
 	path := p.pointer()
-	p.err = &Finding{Code: code, Message: msg, Line: &line, Column: &col, Path: &path}
+	p.err = &Finding{Code: code, Message: msg, Line: &line, Column: &col, Path: path}
 	return p.err
 }
 
@@ -136,7 +151,16 @@ func (p *jsonParser) countNode(off int) bool {
 func (p *jsonParser) enter(off int, isArr bool) bool {
 	d := len(p.stack) + 1
 	if p.opt.MaxDepth > 0 && d > p.opt.MaxDepth {
-		p.limit(CodeDepthLimit, "nesting deeper than "+strconv.Itoa(p.opt.MaxDepth)+" levels", off)
+		msg := "nesting deeper than " + strconv.Itoa(p.opt.MaxDepth) + " levels"
+		if p.opt.Python {
+			// What CPython's scanner raises when the nesting exhausts its
+			// recursion limit.
+			msg = "maximum recursion depth exceeded while decoding a JSON object from a unicode string"
+			if isArr {
+				msg = "maximum recursion depth exceeded while decoding a JSON array from a unicode string"
+			}
+		}
+		p.limit(CodeDepthLimit, msg, off)
 		return false
 	}
 	if d > p.stats.Depth {
@@ -181,6 +205,12 @@ func (p *jsonParser) value(i int) (any, int, bool) {
 		return true, i + 4, p.countNode(i)
 	case c == 'f' && strings.HasPrefix(s[i:], "false"):
 		return false, i + 5, p.countNode(i)
+	case p.opt.Python && c == 'N' && strings.HasPrefix(s[i:], "NaN"):
+		return math.NaN(), i + 3, p.countNode(i)
+	case p.opt.Python && c == 'I' && strings.HasPrefix(s[i:], "Infinity"):
+		return math.Inf(1), i + 8, p.countNode(i)
+	case p.opt.Python && c == '-' && strings.HasPrefix(s[i:], "-Infinity"):
+		return math.Inf(-1), i + 9, p.countNode(i)
 	case c == '-' || (c >= '0' && c <= '9'):
 		end := matchNumber(s, i)
 		if end < 0 {
@@ -189,6 +219,9 @@ func (p *jsonParser) value(i int) (any, int, bool) {
 		}
 		if !p.countNode(i) {
 			return nil, i, false
+		}
+		if p.opt.Python {
+			return p.pyNumber(s[i:end], i)
 		}
 		if !p.opt.Build {
 			return nil, end, true
@@ -249,7 +282,6 @@ func (p *jsonParser) object(i int) (any, int, bool) {
 	if i < len(s) && s[i] == '}' {
 		return obj, i + 1, true
 	}
-	top := &p.stack[len(p.stack)-1]
 	for {
 		if i >= len(s) || s[i] != '"' {
 			p.syntax("Expecting property name enclosed in double quotes", i)
@@ -259,8 +291,7 @@ func (p *jsonParser) object(i int) (any, int, bool) {
 		if !ok {
 			return nil, end, false
 		}
-		top = &p.stack[len(p.stack)-1]
-		top.key = key
+		p.stack[len(p.stack)-1].key = key
 		i = p.ws(end)
 		if i >= len(s) || s[i] != ':' {
 			p.syntax("Expecting ':' delimiter", i)
@@ -393,10 +424,14 @@ func (p *jsonParser) str(i int) (string, int, bool) {
 					j += 6
 				}
 			}
-			if utf16.IsSurrogate(rune(cp)) {
-				cp = utf8.RuneError
+			switch {
+			case utf16.IsSurrogate(rune(cp)) && p.opt.Python:
+				b.Write(appendWTF8(p.wtf[:0], rune(cp)))
+			case utf16.IsSurrogate(rune(cp)):
+				b.WriteRune(utf8.RuneError)
+			default:
+				b.WriteRune(rune(cp))
 			}
-			b.WriteRune(rune(cp))
 		}
 		// Copy up to the next quote or escape.
 		k := j
@@ -445,4 +480,26 @@ func hex4(s string, i int) (int, bool) {
 		}
 	}
 	return v, true
+}
+
+// pyNumber converts a number literal as Python's json module does: an integer
+// to int (int64 when it fits), anything with a fraction or exponent to float
+// (out of range: ±inf or 0).
+func (p *jsonParser) pyNumber(lit string, off int) (any, int, bool) {
+	end := off + len(lit)
+	if !Number(lit).IsInt() {
+		f, _ := strconv.ParseFloat(lit, 64)
+		return f, end, true
+	}
+	if digits := len(strings.TrimPrefix(lit, "-")); digits > maxIntDigits {
+		line, col := LineCol(p.src, off)
+		p.err = &Finding{Code: CodeIntTooLong, Message: "Exceeds the limit (4300 digits) for integer string conversion: value has " +
+			strconv.Itoa(digits) + " digits; use sys.set_int_max_str_digits() to increase the limit", Line: &line, Column: &col}
+		return nil, off, false
+	}
+	if n, err := strconv.ParseInt(lit, 10, 64); err == nil {
+		return n, end, true
+	}
+	n, _ := new(big.Int).SetString(lit, 10)
+	return n, end, true
 }

@@ -4,39 +4,46 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/precisiond/precisiond/internal/refusal"
 )
 
-// Limits of structured_validate (SPEC §7.1).
+// Limits of structured_validate, the reference's (SPEC §7.1), plus the limits
+// that bound our own work.
 type Limits struct {
 	MaxPayloadBytes int
 	MaxSchemaBytes  int
-	MaxDepth        int
-	MaxNodes        int
+	MaxDepth        int // details.depth as the reference counts it
+	MaxNodes        int // details.nodes as the reference counts it
 	MaxRows         int
 	MaxColumns      int
 	MaxFieldChars   int
 	MaxErrors       int
+	// MaxJSONNesting is where Python's json module exhausts its recursion
+	// limit in the reference (982 nested containers parse, 983 do not, under
+	// the vector generator's call stack; the reference behind FastAPI fails a
+	// few dozen levels earlier).
+	MaxJSONNesting int
+	// MaxYAMLNesting is the same for PyYAML's composer (about 490 levels).
+	MaxYAMLNesting int
+	// SchemaWorkUnits bounds one schema check plus one validation
+	// (pyschema.go); over it the call is refused with cost_limit_exceeded.
+	SchemaWorkUnits int64
 }
 
-// DefaultLimits are the wire-compatible limits.
+// DefaultLimits are the wire-compatible limits and our work budget.
 var DefaultLimits = Limits{
 	MaxPayloadBytes: 65536, MaxSchemaBytes: 32768, MaxDepth: 64, MaxNodes: 10000,
 	MaxRows: 1000, MaxColumns: 100, MaxFieldChars: 8192, MaxErrors: 50,
+	MaxJSONNesting: 982, MaxYAMLNesting: 488, SchemaWorkUnits: 4_000_000,
 }
 
-// Codes for numbers a schema validator cannot handle cheaply.
-const CodeNumberRange = "number_out_of_range"
-
-// MaxMessageChars bounds finding messages.
+// MaxMessageChars bounds finding messages and paths (the reference cuts them
+// at 300 code points).
 const MaxMessageChars = 300
 
 // Request is one structured_validate call.
@@ -53,8 +60,9 @@ type Warning struct {
 	Count int    `json:"count"`
 }
 
-// Details are the document's size: depth and nodes (JSON, YAML, XML) or rows
-// and columns (CSV). Zero when the payload did not parse.
+// Details are the document's size, as far as the reference got: depth and
+// nodes (JSON, YAML, XML) or rows and columns (CSV); empty when it stopped
+// before counting.
 type Details struct {
 	Depth   *int `json:"depth,omitempty"`
 	Nodes   *int `json:"nodes,omitempty"`
@@ -73,13 +81,40 @@ type Result struct {
 	Details     Details   `json:"details"`
 }
 
-// Argument errors: the call itself is wrong, not the payload.
-var (
-	ErrDialectRequired = errors.New("csv_dialect is required when format_name is csv")
-	ErrSchemaNotJSON   = errors.New("schema_json applies to JSON payloads only")
-	ErrUnknownFormat   = errors.New("format_name must be json, yaml, xml or csv")
-	ErrUnknownDialect  = errors.New("csv_dialect must be comma, semicolon, tab or pipe")
+// Refusal reasons: the reference raises these (its tool_execution_error), the
+// text of the exception being the reason itself.
+const (
+	ReasonUnsupportedFormat = "unsupported_structured_format"
+	ReasonPayloadTooLarge   = "structured_payload_size_limit_exceeded"
+	ReasonSchemaNotJSON     = "schema_json_is_supported_only_for_json"
+	ReasonDialectRequired   = "csv_dialect_must_be_explicit"
+	ReasonSchemaTooLarge    = "structured_schema_size_limit_exceeded"
+	ReasonDepthLimit        = "structured_depth_limit_exceeded"
+	ReasonNodeLimit         = "structured_node_limit_exceeded"
+	// ReasonIntTooLong: a JSON payload integer of more than 4300 digits,
+	// which the reference's int() refuses (its message is kept).
+	ReasonIntTooLong = "json_integer_too_long"
+	// ReasonSchemaEvaluation: an exception other than ValueError inside the
+	// reference's schema validation (its message is kept).
+	ReasonSchemaEvaluation = "schema_evaluation_error"
+	// ReasonSchemaDialect: a subschema declares an older draft in $schema,
+	// which the reference would switch to; we validate 2020-12 only.
+	ReasonSchemaDialect = "schema_dialect_not_supported"
+	// ReasonSurrogatePath: an error path holds a lone surrogate, which the
+	// reference cannot encode (it fails while hashing its answer).
+	ReasonSurrogatePath = "surrogate_in_error_path"
+	// ReasonNotUTF8: payload or schema_json is not UTF-8 (unreachable
+	// through the API, which decodes JSON strings).
+	ReasonNotUTF8 = "payload_not_utf8"
+	// ReasonWorkLimit: the schema check needs more than SchemaWorkUnits.
+	ReasonWorkLimit = "schema_validation_work_limit"
+	// ReasonYAMLWorkLimit: a YAML block mapping too large for the YAML
+	// parser's quadratic work (cost_limit_exceeded).
+	ReasonYAMLWorkLimit = "yaml_parse_work_limit"
 )
+
+// Dialects maps csv_dialect to its delimiter, as the reference does.
+var Dialects = map[string]rune{"comma": ',', "semicolon": ';', "tab": '\t', "pipe": '|'}
 
 // SHA256Hex is the lowercase hex SHA-256 of s's UTF-8 bytes.
 func SHA256Hex(s string) string {
@@ -87,299 +122,297 @@ func SHA256Hex(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Validate checks a payload. Limits, syntax errors, refused constructs and
-// schema violations are findings in Result (valid:false); the returned error is
-// one of the Err* argument errors above or ctx.Err().
+func domain(reason string) error { return refusal.Domain(reason, "%s", reason) }
+
+// Validate checks a payload as the reference's structured_validate does.
+// Syntax errors, refused constructs, schema violations and most limit hits are
+// findings in Result (valid:false); where the reference raises instead, the
+// error is a *refusal.Error with the reference's reason (see the Reason*
+// constants), or ctx.Err().
 func Validate(ctx context.Context, req Request, lim Limits) (Result, error) {
-	res := Result{Format: req.Format, PayloadHash: SHA256Hex(req.Payload), Errors: []Finding{}, Warnings: []Warning{}}
-	var delim rune
 	switch req.Format {
-	case "json", "yaml", "xml":
-	case "csv":
-		if req.Dialect == nil {
-			return Result{}, ErrDialectRequired
-		}
-		d, ok := Dialects[*req.Dialect]
-		if !ok {
-			return Result{}, ErrUnknownDialect
-		}
-		delim = d
+	case "json", "yaml", "xml", "csv":
 	default:
-		return Result{}, ErrUnknownFormat
-	}
-	if req.Schema != nil {
-		if req.Format != "json" {
-			return Result{}, ErrSchemaNotJSON
-		}
-		res.SchemaHash = ptr(SHA256Hex(*req.Schema))
-	}
-	zero := 0
-	if req.Format == "csv" {
-		res.Details = Details{Rows: &zero, Columns: &zero}
-	} else {
-		res.Details = Details{Depth: &zero, Nodes: &zero}
-	}
-	add := func(f *Finding) {
-		if len(res.Errors) < lim.MaxErrors {
-			if len(f.Message) > MaxMessageChars {
-				f.Message = truncateRunes(f.Message, MaxMessageChars)
-			}
-			res.Errors = append(res.Errors, *f)
-		}
+		return Result{}, domain(ReasonUnsupportedFormat)
 	}
 	if len(req.Payload) > lim.MaxPayloadBytes {
-		add(&Finding{Code: CodePayloadTooLarge, Message: fmt.Sprintf("payload is %d UTF-8 bytes; the limit is %d", len(req.Payload), lim.MaxPayloadBytes)})
-		if req.Schema != nil && len(*req.Schema) > lim.MaxSchemaBytes {
-			add(schemaTooLarge(*req.Schema, lim))
-		}
-		return res, nil
+		return Result{}, domain(ReasonPayloadTooLarge)
 	}
+	if !utf8.ValidString(req.Payload) || req.Schema != nil && !utf8.ValidString(*req.Schema) {
+		// Arguments arrive as JSON strings, always UTF-8 (the reference's are
+		// Python str); a direct caller is refused rather than answered.
+		return Result{}, domain(ReasonNotUTF8)
+	}
+	if req.Schema != nil && req.Format != "json" {
+		return Result{}, domain(ReasonSchemaNotJSON)
+	}
+	res := Result{Format: req.Format, PayloadHash: SHA256Hex(req.Payload), Errors: []Finding{}, Warnings: []Warning{}}
+	if req.Schema != nil {
+		res.SchemaHash = ptr(SHA256Hex(*req.Schema))
+	}
+	var err error
 	switch req.Format {
 	case "json":
-		if err := validateJSONPayload(ctx, req, lim, &res, add); err != nil {
-			return Result{}, err
-		}
-	case "yaml", "xml":
-		var st Stats
-		var f *Finding
-		var err error
-		if req.Format == "yaml" {
-			st, f, err = validateYAML(ctx, req.Payload, lim)
-		} else {
-			st, f, err = validateXML(ctx, req.Payload, lim)
-		}
-		if err != nil {
-			return Result{}, err
-		}
-		if f != nil {
-			add(f)
-		} else {
-			res.Details = Details{Depth: ptr(st.Depth), Nodes: ptr(st.Nodes)}
-		}
+		err = validateJSON(ctx, req, lim, &res)
+	case "yaml":
+		err = validateYAML(ctx, req.Payload, lim, &res)
+	case "xml":
+		validateXML(req.Payload, lim, &res)
 	case "csv":
-		st, f, err := validateCSV(ctx, req.Payload, delim, lim)
-		if err != nil {
-			return Result{}, err
+		if req.Dialect == nil {
+			return Result{}, domain(ReasonDialectRequired)
 		}
-		if f != nil {
-			add(f)
-		} else {
-			res.Details = Details{Rows: ptr(st.Rows), Columns: ptr(st.Columns)}
-			if st.FormulaFields > 0 {
-				res.Warnings = append(res.Warnings, Warning{Code: "csv_formula_prefix", Count: st.FormulaFields})
-			}
+		delim, ok := Dialects[*req.Dialect]
+		if !ok {
+			return Result{}, domain(ReasonDialectRequired)
 		}
+		err = validateCSV(ctx, req.Payload, delim, lim, &res)
+	}
+	if err != nil {
+		return Result{}, err
 	}
 	res.Valid = len(res.Errors) == 0
+	if len(res.Errors) > lim.MaxErrors {
+		res.Errors = res.Errors[:lim.MaxErrors]
+	}
 	return res, nil
 }
 
-func truncateRunes(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
+// finding builds a finding the way the reference's _validation_error does:
+// message and path cut at 300 code points.
+func finding(code, message string, line, column *int, path string) Finding {
+	return Finding{Code: code, Message: truncateRunes(message, MaxMessageChars), Line: line, Column: column, Path: truncateRunes(path, MaxMessageChars)}
 }
 
-func schemaTooLarge(s string, lim Limits) *Finding {
-	return &Finding{Code: CodeSchemaTooLarge, Message: fmt.Sprintf("schema_json is %d UTF-8 bytes; the limit is %d", len(s), lim.MaxSchemaBytes)}
+// valueErrorFinding is the reference's finding for a ValueError it catches:
+// the exception's text is both code and message.
+func valueErrorFinding(msg string) Finding { return finding(msg, msg, nil, nil, "") }
+
+func setTree(res *Result, depth, nodes int) {
+	res.Details = Details{Depth: ptr(depth), Nodes: ptr(nodes)}
 }
 
-func validateJSONPayload(ctx context.Context, req Request, lim Limits, res *Result, add func(*Finding)) error {
-	build := req.Schema != nil
-	doc, st, f := ParseJSON(req.Payload, JSONOptions{MaxDepth: lim.MaxDepth, MaxNodes: lim.MaxNodes, Build: build})
+// parsePython reads JSON text as the reference's json.loads.
+func parsePython(text string, lim Limits) (any, *Finding) {
+	v, _, f := ParseJSON(text, JSONOptions{Build: true, Python: true, MaxDepth: lim.MaxJSONNesting})
+	return v, f
+}
+
+func validateJSON(ctx context.Context, req Request, lim Limits, res *Result) error {
+	doc, f := parsePython(req.Payload, lim)
+	payloadOK := f == nil
 	if f != nil {
-		add(f)
+		switch f.Code {
+		case CodeJSONSyntax:
+			res.Errors = append(res.Errors, finding(CodeJSONParse, strings.TrimPrefix(f.Message, jsonSyntaxPrefix), f.Line, f.Column, ""))
+		case CodeIntTooLong:
+			return refusal.Domain(ReasonIntTooLong, "%s", f.Message)
+		default: // the recursion limit of Python's json
+			return refusal.Domain(ReasonDepthLimit, "%s", f.Message)
+		}
 	} else {
-		res.Details = Details{Depth: ptr(st.Depth), Nodes: ptr(st.Nodes)}
+		depth, nodes, reason := boundedTree(doc, lim)
+		if reason != "" {
+			return domain(reason)
+		}
+		setTree(res, depth, nodes)
 	}
 	if req.Schema == nil {
 		return nil
 	}
-	sch, sf := compileCached(*req.Schema, *res.SchemaHash, lim)
+	text := *req.Schema
+	if len(text) > lim.MaxSchemaBytes {
+		return domain(ReasonSchemaTooLarge)
+	}
+	schema, sf := parsePython(text, lim)
 	if sf != nil {
-		add(sf)
+		switch sf.Code {
+		case CodeJSONSyntax:
+			res.Errors = append(res.Errors, finding(CodeSchemaParse, strings.TrimPrefix(sf.Message, jsonSyntaxPrefix), sf.Line, sf.Column, ""))
+		case CodeIntTooLong:
+			res.Errors = append(res.Errors, valueErrorFinding(sf.Message))
+		default:
+			return refusal.Domain(ReasonDepthLimit, "%s", sf.Message)
+		}
 		return nil
 	}
-	if f != nil {
+	root, isObj := schema.(*Object)
+	switch {
+	case !isObj:
+		res.Errors = append(res.Errors, valueErrorFinding(CodeSchemaRoot))
+		return nil
+	case containsKey(schema, "$ref") || containsKey(schema, "$dynamicRef"):
+		res.Errors = append(res.Errors, valueErrorFinding(CodeSchemaRef))
 		return nil
 	}
-	if nf := checkNumbers(doc, ""); nf != nil {
-		add(nf)
+	run := &schemaRun{ctx: ctx, limit: lim.SchemaWorkUnits, budget: lim.SchemaWorkUnits}
+	if msg, err := checkSchema(run, root); err != nil {
+		return err
+	} else if msg != "" {
+		res.Errors = append(res.Errors, finding(CodeSchemaInvalid, msg, nil, nil, ""))
 		return nil
 	}
-	if err := ctx.Err(); err != nil {
+	if !payloadOK {
+		return nil
+	}
+	sch, err := compiledSchema(text, root)
+	if err != nil {
 		return err
 	}
-	verr, perr := validateGuarded(sch, toGeneric(doc))
-	if perr != nil {
-		return perr
+	found, err := run.validate(sch, doc, lim.MaxErrors)
+	if err != nil {
+		var pe *pyError
+		if errors.As(err, &pe) && pe.valueError {
+			res.Errors = append(res.Errors, valueErrorFinding(pe.msg))
+			return nil
+		}
+		return err
 	}
-	if verr == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(verr, &ve) {
-		add(&Finding{Code: CodeSchemaViolation, Message: "the payload does not satisfy the schema"})
-		return nil
-	}
-	for _, leaf := range leaves(ve, nil) {
-		add(&Finding{Code: CodeSchemaViolation, Message: violationMessage(leaf.ErrorKind), Path: ptr(pointerOf(leaf.InstanceLocation))})
+	for _, e := range found {
+		path := "/" + strings.Join(e.path, "/")
+		if hasSurrogate(path) {
+			return refusal.Domain(ReasonSurrogatePath, "an error path holds a lone surrogate, which the reference cannot encode")
+		}
+		res.Errors = append(res.Errors, finding(CodeJSONSchema, messageText(e.msg), nil, nil, path))
 	}
 	return nil
 }
 
-// leaves collects the most specific errors of a validation error tree, in
+// jsonSyntaxPrefix is ParseJSON's prefix of syntax messages (json_query's).
+const jsonSyntaxPrefix = "JSON syntax error: "
+
+// containsKey is the reference's _schema_contains_ref: key present in any
+// object anywhere in v (object values and array items, not keys).
+func containsKey(v any, key string) bool {
+	switch x := v.(type) {
+	case *Object:
+		if _, ok := x.Get(key); ok {
+			return true
+		}
+		for _, e := range x.Values {
+			if containsKey(e, key) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if containsKey(e, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// boundedTree counts a parsed document as the reference's _bounded_tree does:
+// every dict, list, key and scalar is a node, the root at depth 1 and a dict's
+// keys and values one level below it; the walk is depth-first, last child
+// first, and the first limit it crosses is the reason.
+func boundedTree(v any, lim Limits) (depth, nodes int, reason string) {
+	type item struct {
+		v any
+		d int
+	}
+	stack := []item{{v, 1}}
+	for len(stack) > 0 {
+		cur := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nodes++
+		depth = max(depth, cur.d)
+		if nodes > lim.MaxNodes {
+			return 0, 0, ReasonNodeLimit
+		}
+		if cur.d > lim.MaxDepth {
+			return 0, 0, ReasonDepthLimit
+		}
+		switch x := cur.v.(type) {
+		case *Object:
+			for i, k := range x.Keys {
+				stack = append(stack, item{k, cur.d + 1}, item{x.Values[i], cur.d + 1})
+			}
+		case *pyMapping:
+			for i := range x.keys {
+				stack = append(stack, item{x.keys[i], cur.d + 1}, item{x.values[i], cur.d + 1})
+			}
+		case []any:
+			for _, e := range x {
+				stack = append(stack, item{e, cur.d + 1})
+			}
+		case *pySeq:
+			for _, e := range x.items {
+				stack = append(stack, item{e, cur.d + 1})
+			}
+		}
+	}
+	return depth, nodes, ""
+}
+
+// checkSchema returns the message of the first metaschema error, or "".
+func checkSchema(run *schemaRun, schema *Object) (string, error) {
+	run.formats, run.stopFirst = true, true
+	defer func() { run.formats, run.stopFirst = false, false }()
+	run.eval(metaschema(), schema, modeCollect, nil)
+	switch {
+	case run.first != nil:
+		msg := messageText(run.first.msg)
+		run.exc, run.first = nil, nil
+		return msg, nil
+	case run.exc != nil:
+		return "", runError(run.exc)
+	}
+	return "", nil
+}
+
+// validate collects the first max errors of sch on doc in the reference's
 // order.
-func leaves(e *jsonschema.ValidationError, out []*jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(e.Causes) == 0 {
-		return append(out, e)
+func (r *schemaRun) validate(sch *snode, doc any, max int) ([]schemaError, error) {
+	r.sink = &errorSink{r: r, max: max}
+	r.eval(sch, doc, modeCollect, nil)
+	if r.exc != nil {
+		return nil, runError(r.exc)
 	}
-	for _, c := range e.Causes {
-		out = leaves(c, out)
-	}
-	return out
+	return r.sink.sorted(), r.errOrNil()
 }
 
-func pointerOf(loc []string) string {
-	var b strings.Builder
-	for _, t := range loc {
-		b.WriteByte('/')
-		b.WriteString(EscapePointer(t))
+func (r *schemaRun) errOrNil() error {
+	if r.exc != nil {
+		return runError(r.exc)
 	}
-	return b.String()
+	return nil
 }
 
-// violationMessage describes a failed keyword without quoting the payload or
-// the schema's values (both are redacted inputs).
-func violationMessage(k jsonschema.ErrorKind) string {
-	switch x := k.(type) {
-	case *kind.Type:
-		return "type: got " + x.Got + ", want " + strings.Join(x.Want, " or ")
-	case *kind.Required:
-		return "required: " + strconv.Itoa(len(x.Missing)) + " required propert" + plural(len(x.Missing), "y", "ies") + " missing"
-	case *kind.AdditionalProperties:
-		return "additionalProperties: " + strconv.Itoa(len(x.Properties)) + " propert" + plural(len(x.Properties), "y", "ies") + " not allowed"
-	case *kind.Enum:
-		return "enum: value is not one of the allowed values"
-	case *kind.Const:
-		return "const: value is not the required constant"
-	case *kind.MinLength:
-		return fmt.Sprintf("minLength: length %d is less than %d", x.Got, x.Want)
-	case *kind.MaxLength:
-		return fmt.Sprintf("maxLength: length %d is greater than %d", x.Got, x.Want)
-	case *kind.MinItems:
-		return fmt.Sprintf("minItems: %d items, at least %d required", x.Got, x.Want)
-	case *kind.MaxItems:
-		return fmt.Sprintf("maxItems: %d items, at most %d allowed", x.Got, x.Want)
-	case *kind.MinProperties:
-		return fmt.Sprintf("minProperties: %d properties, at least %d required", x.Got, x.Want)
-	case *kind.MaxProperties:
-		return fmt.Sprintf("maxProperties: %d properties, at most %d allowed", x.Got, x.Want)
-	case *kind.FalseSchema:
-		return "false schema: no value is allowed here"
+// runError maps what ended a run to the call's error.
+func runError(err error) error {
+	var ce *CostError
+	var pe *pyError
+	var rr *regexRefusal
+	switch {
+	case errors.As(err, &rr):
+		return refusal.Domain(RefusalUnsupportedRegex, "schema pattern %s: %v", pyRepr(rr.pattern), rr.err)
+	case errors.As(err, &ce):
+		return refusal.Cost(ReasonWorkLimit, "checking the payload against schema_json needs more than %d work units (the declared budget)", ce.Budget)
+	case errors.As(err, &pe) && !pe.valueError:
+		return refusal.Domain(ReasonSchemaEvaluation, "%s", pe.msg)
+	case errors.As(err, &pe):
+		return pe
 	}
-	kw := k.KeywordPath()
-	if len(kw) == 0 {
-		return "value does not satisfy the schema"
-	}
-	return kw[len(kw)-1] + ": value does not satisfy this keyword"
+	return err
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// refKeywords are refused anywhere in a schema: they are the only way a schema
-// reaches another document, and we resolve nothing.
-var refKeywords = map[string]bool{"$ref": true, "$dynamicRef": true, "$recursiveRef": true}
-
-const draft2020 = "https://json-schema.org/draft/2020-12/schema"
-
-// CompileSchema parses and compiles a JSON Schema 2020-12 document once.
-// Findings: schema_too_large, schema_syntax, schema_ref_refused (any $ref,
-// $dynamicRef or $recursiveRef key, at any depth), number_out_of_range,
-// schema_invalid (not a 2020-12 schema, another $schema, a bad regex).
-func CompileSchema(text string, lim Limits) (*jsonschema.Schema, *Finding) {
-	if len(text) > lim.MaxSchemaBytes {
-		return nil, schemaTooLarge(text, lim)
-	}
-	doc, _, f := ParseJSON(text, JSONOptions{MaxDepth: lim.MaxDepth, MaxNodes: lim.MaxNodes, Build: true})
-	if f != nil {
-		f.Code = CodeSchemaSyntax
-		f.Message = "schema_json: " + f.Message
-		f.Path = nil
-		return nil, f
-	}
-	if p, ok := findRef(doc, ""); ok {
-		return nil, &Finding{Code: CodeSchemaRefRefused, Message: "schema_json: $ref, $dynamicRef and $recursiveRef are refused (nothing is resolved)", Path: ptr(p)}
-	}
-	if nf := checkNumbers(doc, ""); nf != nil {
-		nf.Message = "schema_json: " + nf.Message
-		return nil, nf
-	}
-	if o, ok := doc.(*Object); ok {
-		if s, ok := o.Get("$schema"); ok && s != draft2020 {
-			return nil, &Finding{Code: CodeSchemaInvalid, Message: "schema_json: only JSON Schema draft 2020-12 is supported ($schema must be absent or " + draft2020 + ")", Path: ptr("/$schema")}
-		}
-	} else if _, ok := doc.(bool); !ok {
-		return nil, &Finding{Code: CodeSchemaInvalid, Message: "schema_json: a schema is an object or a boolean"}
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(refuseLoader{})
-	const loc = "urn:precisiond:schema_json"
-	if err := c.AddResource(loc, toGeneric(doc)); err != nil {
-		return nil, &Finding{Code: CodeSchemaInvalid, Message: "schema_json is not a valid JSON Schema 2020-12 document"}
-	}
-	sch, err := compileGuarded(c, loc)
-	if err != nil {
-		return nil, &Finding{Code: CodeSchemaInvalid, Message: "schema_json is not a valid JSON Schema 2020-12 document"}
-	}
-	return sch, nil
-}
-
-func compileGuarded(c *jsonschema.Compiler, loc string) (s *jsonschema.Schema, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			s, err = nil, fmt.Errorf("schema compiler failed")
-		}
-	}()
-	return c.Compile(loc)
-}
-
-// schemaCache keeps recently compiled schemas by the SHA-256 of their text, so
-// that callers validating many payloads against one schema compile it once. A
-// compiled schema is read-only and safe for concurrent use; the cache changes no
-// answer, only the time to it.
-var schemaCache = struct {
-	sync.Mutex
-	byHash map[string]*jsonschema.Schema
-	order  []string
-}{byHash: map[string]*jsonschema.Schema{}}
-
-const schemaCacheSize = 128
-
-func compileCached(text, hash string, lim Limits) (*jsonschema.Schema, *Finding) {
-	if lim != DefaultLimits {
-		return CompileSchema(text, lim)
-	}
+// compiledSchema compiles a checked schema, once per schema text: callers
+// validating many payloads against one schema pay for it once. A compiled
+// schema is read-only and safe for concurrent use.
+func compiledSchema(text string, root *Object) (*snode, error) {
+	hash := SHA256Hex(text)
 	schemaCache.Lock()
 	sch, ok := schemaCache.byHash[hash]
 	schemaCache.Unlock()
 	if ok {
 		return sch, nil
 	}
-	sch, f := CompileSchema(text, lim)
-	if f != nil {
-		return nil, f
+	sch, err := compileUserSchema(root)
+	if err != nil {
+		return nil, err
 	}
 	schemaCache.Lock()
 	defer schemaCache.Unlock()
@@ -394,94 +427,23 @@ func compileCached(text, hash string, lim Limits) (*jsonschema.Schema, *Finding)
 	return sch, nil
 }
 
-// validateGuarded runs the schema validator; a panic in it is a bug reported as
-// an error (internal), never a crash.
-func validateGuarded(sch *jsonschema.Schema, v any) (verr, perr error) {
-	defer func() {
-		if r := recover(); r != nil {
-			verr, perr = nil, fmt.Errorf("schema validator failed: %v", r)
-		}
-	}()
-	return sch.Validate(v), nil
-}
+var schemaCache = struct {
+	sync.Mutex
+	byHash map[string]*snode
+	order  []string
+}{byHash: map[string]*snode{}}
 
-type refuseLoader struct{}
+const schemaCacheSize = 128
 
-func (refuseLoader) Load(url string) (any, error) {
-	return nil, errors.New("loading schemas is disabled")
-}
-
-func findRef(v any, path string) (string, bool) {
-	switch x := v.(type) {
-	case *Object:
-		for i, k := range x.Keys {
-			p := path + "/" + EscapePointer(k)
-			if refKeywords[k] {
-				return p, true
-			}
-			if r, ok := findRef(x.Values[i], p); ok {
-				return r, true
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if r, ok := findRef(e, path+"/"+strconv.Itoa(i)); ok {
-				return r, true
-			}
-		}
+// compileUserSchema compiles schema_json, refusing what we cannot run as the
+// reference would: a subschema that switches to an older draft, a pattern
+// that needs backtracking.
+func compileUserSchema(root *Object) (*snode, error) {
+	c := &schemaCompiler{checkDialect: true}
+	n := &snode{obj: root}
+	c.fill(n)
+	if c.dialectErr {
+		return nil, refusal.Domain(ReasonSchemaDialect, "a subschema declares an older JSON Schema draft in $schema; only draft 2020-12 is validated")
 	}
-	return "", false
-}
-
-// checkNumbers refuses numbers that would make a schema validator's exact
-// arithmetic expensive: exponents beyond ±400, integers over 4300 digits.
-func checkNumbers(v any, path string) *Finding {
-	switch x := v.(type) {
-	case Number:
-		s := string(x)
-		bad := false
-		if i := strings.IndexAny(s, "eE"); i >= 0 {
-			e, err := strconv.Atoi(s[i+1:])
-			bad = err != nil || e > 400 || e < -400
-		} else if x.IsInt() {
-			bad = len(strings.TrimPrefix(s, "-")) > 4300
-		}
-		if bad {
-			return &Finding{Code: CodeNumberRange, Message: "a number has an exponent beyond ±400 or more than 4300 digits", Path: ptr(path)}
-		}
-	case *Object:
-		for i, k := range x.Keys {
-			if f := checkNumbers(x.Values[i], path+"/"+EscapePointer(k)); f != nil {
-				return f
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if f := checkNumbers(e, path+"/"+strconv.Itoa(i)); f != nil {
-				return f
-			}
-		}
-	}
-	return nil
-}
-
-// toGeneric converts the ordered model to the plain values jsonschema reads.
-func toGeneric(v any) any {
-	switch x := v.(type) {
-	case Number:
-		return json.Number(x)
-	case *Object:
-		m := make(map[string]any, x.Len())
-		for i, k := range x.Keys {
-			m[k] = toGeneric(x.Values[i])
-		}
-		return m
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = toGeneric(e)
-		}
-		return out
-	}
-	return v
+	return n, nil
 }

@@ -1,0 +1,243 @@
+package structured
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The reference reads JSON with Python's json module and checks it with Python
+// jsonschema, so structured_validate works on Python's value model: nil (None),
+// bool, int64 or *big.Int (int), float64 (float, NaN and ±Inf included), string
+// (str; a lone surrogate escape is kept as its 3-byte WTF-8 form, see
+// appendWTF8), []any (list) and *Object (dict, first-insertion key order).
+
+// pyIsNumber reports whether v is a Python int or float (bool excluded).
+func pyIsNumber(v any) bool {
+	switch v.(type) {
+	case int64, *big.Int, float64:
+		return true
+	}
+	return false
+}
+
+// pyIsInteger is jsonschema's "integer" type: an int, or a float with an
+// integral value.
+func pyIsInteger(v any) bool {
+	switch x := v.(type) {
+	case int64, *big.Int:
+		return true
+	case float64:
+		return !math.IsInf(x, 0) && x == math.Trunc(x)
+	}
+	return false
+}
+
+// bigOf returns an int as *big.Int.
+func bigOf(v any) *big.Int {
+	if x, ok := v.(*big.Int); ok {
+		return x
+	}
+	return big.NewInt(v.(int64))
+}
+
+// pyCompare compares two Python numbers exactly as Python does (an int and a
+// float compare by exact value). ok is false when a NaN is involved: every
+// comparison is then false.
+func pyCompare(a, b any) (c int, ok bool) {
+	fa, aFloat := a.(float64)
+	fb, bFloat := b.(float64)
+	switch {
+	case aFloat && bFloat:
+		if math.IsNaN(fa) || math.IsNaN(fb) {
+			return 0, false
+		}
+		switch {
+		case fa < fb:
+			return -1, true
+		case fa > fb:
+			return 1, true
+		}
+		return 0, true
+	case aFloat:
+		c, ok := pyCompare(b, a)
+		return -c, ok
+	case bFloat:
+		if math.IsNaN(fb) {
+			return 0, false
+		}
+		if math.IsInf(fb, 1) {
+			return -1, true
+		}
+		if math.IsInf(fb, -1) {
+			return 1, true
+		}
+		if x, ok := a.(int64); ok && x > -1<<53 && x < 1<<53 {
+			switch f := float64(x); {
+			case f < fb:
+				return -1, true
+			case f > fb:
+				return 1, true
+			}
+			return 0, true
+		}
+		r := new(big.Rat).SetInt(bigOf(a))
+		return r.Cmp(new(big.Rat).SetFloat64(fb)), true
+	}
+	x, xok := a.(int64)
+	y, yok := b.(int64)
+	if xok && yok {
+		switch {
+		case x < y:
+			return -1, true
+		case x > y:
+			return 1, true
+		}
+		return 0, true
+	}
+	return bigOf(a).Cmp(bigOf(b)), true
+}
+
+// errIntTooLarge is Python's OverflowError for float(int) beyond the float
+// range.
+const errIntTooLarge = "int too large to convert to float"
+
+// pyFloat converts a Python number to float as float(x) does (ints correctly
+// rounded); ok is false for an int beyond the float range.
+func pyFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int64:
+		return float64(x), true
+	case *big.Int:
+		f, _ := new(big.Float).SetInt(x).Float64()
+		return f, !math.IsInf(f, 0)
+	}
+	return 0, false
+}
+
+// pyLen is Python's len() of a str: code points, a WTF-8 lone surrogate being
+// one.
+func pyLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if isWTF8Surrogate(s, i) {
+			i += 3
+		} else {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+		}
+		n++
+	}
+	return n
+}
+
+// isWTF8Surrogate reports a 3-byte encoded surrogate (U+D800..U+DFFF) at s[i].
+func isWTF8Surrogate(s string, i int) bool {
+	return i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF
+}
+
+// pyRunes decodes a WTF-8 string into code points, surrogates included.
+func pyRunes(s string) []rune {
+	out := make([]rune, 0, len(s))
+	for i := 0; i < len(s); {
+		if isWTF8Surrogate(s, i) {
+			out = append(out, rune(0xD000|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F)))
+			i += 3
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		out = append(out, r)
+		i += size
+	}
+	return out
+}
+
+// appendWTF8 appends a code point, encoding a surrogate as its 3 generalized
+// UTF-8 bytes so that it stays one distinct character (Python keeps lone
+// surrogates in a str).
+func appendWTF8(b []byte, r rune) []byte {
+	if r >= 0xD800 && r <= 0xDFFF {
+		return append(b, 0xED, byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
+	}
+	return utf8.AppendRune(b, r)
+}
+
+// hasSurrogate reports whether s holds a WTF-8 lone surrogate.
+func hasSurrogate(s string) bool {
+	for i := strings.IndexByte(s, 0xED); i >= 0 && i < len(s); {
+		if isWTF8Surrogate(s, i) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], 0xED)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// pyFloatRepr is Python's repr(float): the shortest text that reads back to the
+// same float, in positional notation when the decimal exponent is in [-4, 16)
+// and scientific otherwise ("1e+16", "1e-05"), with ".0" on integral values.
+func pyFloatRepr(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // -d.dddde±XX
+	neg := e[0] == '-'
+	if neg {
+		e = e[1:]
+	}
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	decpt := x + 1
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	switch {
+	case decpt > -4 && decpt <= 16:
+		if decpt <= 0 {
+			b.WriteString("0.")
+			b.WriteString(strings.Repeat("0", -decpt))
+			b.WriteString(digits)
+		} else if decpt >= len(digits) {
+			b.WriteString(digits)
+			b.WriteString(strings.Repeat("0", decpt-len(digits)))
+			b.WriteString(".0")
+		} else {
+			b.WriteString(digits[:decpt])
+			b.WriteByte('.')
+			b.WriteString(digits[decpt:])
+		}
+	default:
+		b.WriteString(digits[:1])
+		if len(digits) > 1 {
+			b.WriteByte('.')
+			b.WriteString(digits[1:])
+		}
+		b.WriteByte('e')
+		if x < 0 {
+			b.WriteByte('-')
+			x = -x
+		} else {
+			b.WriteByte('+')
+		}
+		if x < 10 {
+			b.WriteByte('0')
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	return b.String()
+}
