@@ -39,7 +39,7 @@ type knownDifference struct {
 	Fields []string `json:"fields"` // finding fields allowed to differ; empty: the whole answer
 }
 
-func loadReference(t *testing.T) ([]referenceCase, []knownDifference) {
+func loadStructuredReference(t *testing.T) ([]referenceCase, []knownDifference) {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/reference/structured_validate/vectors.json")
 	if err != nil {
@@ -86,7 +86,7 @@ func loadReference(t *testing.T) ([]referenceCase, []knownDifference) {
 // is a listed difference; a listed difference must still differ (no stale
 // entries) and be documented in docs/compatibility.md.
 func TestStructuredReference(t *testing.T) {
-	cases, diffs := loadReference(t)
+	cases, diffs := loadStructuredReference(t)
 	if len(cases) < 1000 {
 		t.Fatalf("only %d reference cases", len(cases))
 	}
