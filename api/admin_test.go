@@ -60,9 +60,15 @@ func newSleeper(t *testing.T) tools.Tool {
 // newAdminServer serves the real built-in tools plus the sleeper.
 func newAdminServer(t *testing.T, token string, mutate func(*Options)) (*httptest.Server, *tools.Registry, *syncBuf) {
 	t.Helper()
-	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)))
+	return newAdminServerWith(t, token, nil, mutate)
+}
+
+// newAdminServerWith is newAdminServer with a limiter.
+func newAdminServerWith(t *testing.T, token string, limiter *tools.Limiter, mutate func(*Options)) (*httptest.Server, *tools.Registry, *syncBuf) {
+	t.Helper()
+	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)), tools.Options{Limiter: limiter, DefaultTimeout: 10 * time.Second})
 	logs := &syncBuf{}
-	opts := Options{Logger: newBufLogger(logs), CallTimeout: 10 * time.Second, AdminToken: token}
+	opts := Options{Logger: newBufLogger(logs), AdminToken: token}
 	if mutate != nil {
 		mutate(&opts)
 	}
@@ -411,8 +417,7 @@ func TestAdminVerify(t *testing.T) {
 func TestOverloadCountsEveryRequestOnce(t *testing.T) {
 	var rejected sync.Mutex
 	rejections := 0
-	ts, reg, _ := newAdminServer(t, "", nil)
-	reg.SetLimiter(tools.NewLimiter(2, 20*time.Millisecond, func() { rejected.Lock(); rejections++; rejected.Unlock() }))
+	ts, _, _ := newAdminServerWith(t, "", tools.NewLimiter(2, 20*time.Millisecond, func() { rejected.Lock(); rejections++; rejected.Unlock() }), nil)
 	const n, sleepMS = 50, 300
 	type answer struct {
 		status int
@@ -477,10 +482,9 @@ func TestOverloadCountsEveryRequestOnce(t *testing.T) {
 // the same server get 503 shutting_down and http.Server.Shutdown waits for them.
 func TestDrainLetsInFlightCallsFinish(t *testing.T) {
 	const n = 20
-	reg := tools.NewRegistry([]tools.Tool{newSleeper(t)})
 	limiter := tools.NewLimiter(n, time.Second, nil)
-	reg.SetLimiter(limiter)
-	srv := New(reg, Options{CallTimeout: 10 * time.Second})
+	reg := tools.NewRegistry([]tools.Tool{newSleeper(t)}, tools.Options{Limiter: limiter, DefaultTimeout: 10 * time.Second})
+	srv := New(reg, Options{})
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Start()
 	defer ts.Close()

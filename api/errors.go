@@ -12,7 +12,7 @@ import (
 
 // Transport-level error codes (SPEC §5.2); tool-level codes live in package tools.
 const (
-	CodeInvalidRequest  = "invalid_request"
+	CodeInvalidRequest  = tools.CodeInvalidRequest
 	CodePayloadTooLarge = "payload_too_large"
 	CodeUnsupportedType = "unsupported_media_type"
 	CodeShuttingDown    = "shutting_down"
@@ -79,6 +79,10 @@ func toAPIError(ctx context.Context, log *slog.Logger, tool string, err error) *
 	}
 	var te *tools.Error
 	if errors.As(err, &te) {
+		if te.Code == tools.CodeInvalidRequest && te.Reason == tools.ReasonArgsNotJSON {
+			// The arguments are part of the request body.
+			return newError(CodeInvalidRequest, "request body is not valid JSON: "+te.Message)
+		}
 		if te.Code == tools.CodeOutputSchema {
 			log.Error("facts failed their schema", "request_id", requestID(ctx), "tool", tool, "err", te.Message)
 			return &apiError{Code: te.Code, Reason: te.Reason, Message: "internal error: the tool produced facts that fail its own schema", Tool: tool}

@@ -27,8 +27,6 @@ import (
 type MCPOptions struct {
 	// Logger receives one line per tool call and the SDK's warnings; nil discards.
 	Logger *slog.Logger
-	// CallTimeout is the per-call deadline (default 5s), as for /invoke.
-	CallTimeout time.Duration
 	// Files is generate_file's download store, served as MCP resources; nil:
 	// resources/list is empty and reads answer "resource not found".
 	Files *filestore.Store
@@ -101,9 +99,6 @@ func NewMCPServer(reg *tools.Registry, opts MCPOptions) *mcp.Server {
 func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.CallTimeout <= 0 {
-		opts.CallTimeout = tools.DefaultTimeout
 	}
 	if opts.PageSize <= 0 {
 		opts.PageSize = DefaultMCPPageSize
@@ -349,25 +344,18 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 			ctx = context.WithValue(ctx, keyRequestID, id)
 		}
 	}
-	args := map[string]any{}
-	if raw := strings.TrimSpace(string(req.Params.Arguments)); raw != "" && raw != "null" {
-		v, err := evidence.ParseJSON(req.Params.Arguments)
-		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + err.Error()}
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments must be a JSON object"}
-		}
-		args = obj
-	}
-	cctx, cancel := context.WithTimeout(ctx, m.opts.CallTimeout)
-	defer cancel()
-	resp, err := m.reg.Invoke(cctx, tools.Request{Tool: name, Args: args})
+	resp, err := m.reg.Call(ctx, name, req.Params.Arguments, "")
 	if err != nil {
 		var te *tools.Error
-		if errors.As(err, &te) && te.Code == tools.CodeUnknownTool {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+		if errors.As(err, &te) {
+			switch {
+			case te.Code == tools.CodeUnknownTool:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+			case te.Reason == tools.ReasonArgsNotJSON:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + te.Message}
+			case te.Reason == tools.ReasonArgsNotObject:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Message}
+			}
 		}
 		_, body := ErrorResponse(ctx, m.log, name, err)
 		m.logCall(ctx, name, body["error_code"], start)

@@ -40,7 +40,7 @@ func newMCPEnv(t *testing.T, mcpOpts MCPOptions, opts Options) *mcpEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 	mcpOpts.Files = store
 	opts.MCP = &mcpOpts
 	opts.Downloads = store.Handler()
@@ -627,7 +627,7 @@ func TestMCPSSEOutlivesServerTimeouts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 	srv := New(reg, Options{MCP: &MCPOptions{Files: store}})
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Config.ReadTimeout = 200 * time.Millisecond
@@ -681,7 +681,7 @@ func TestEnvelopeSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 	for _, name := range reg.Names() {
 		tool, _, _ := reg.Lookup(name)
 		c := tool.Contract()
@@ -806,8 +806,8 @@ func TestMCPDrainLetsCallsFinish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}})
-	srv := New(reg, Options{CallTimeout: 5 * time.Second, MCP: &MCPOptions{}})
+	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}}, tools.Options{})
+	srv := New(reg, Options{MCP: &MCPOptions{}})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	type reply struct {

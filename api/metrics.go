@@ -35,7 +35,6 @@ type MetricsOptions struct {
 // plus the standard go_* and process_* collectors.
 type Metrics struct {
 	prom       *prometheus.Registry
-	reg        *tools.Registry
 	calls      *prometheus.CounterVec
 	duration   *prometheus.HistogramVec
 	rejections prometheus.Counter
@@ -45,10 +44,11 @@ type Metrics struct {
 // become label values (unbounded cardinality).
 const unknownToolLabel = "_unknown"
 
-// NewMetrics builds the collectors for reg. Install Observe with
-// reg.SetObserver and OnReject as the Limiter's onReject hook.
-func NewMetrics(reg *tools.Registry, opts MetricsOptions) *Metrics {
-	m := &Metrics{prom: prometheus.NewRegistry(), reg: reg}
+// NewMetrics builds the collectors. Install Observe as the registry's
+// Options.Observer and OnReject as its Limiter's onReject hook, then Attach the
+// registry.
+func NewMetrics(opts MetricsOptions) *Metrics {
+	m := &Metrics{prom: prometheus.NewRegistry()}
 	m.calls = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "precisiond_tool_calls_total",
 		Help: "Tool calls through the execution path (REST, MCP, CLI), by tool and outcome (ok or the error_code).",
@@ -62,6 +62,33 @@ func NewMetrics(reg *tools.Registry, opts MetricsOptions) *Metrics {
 		Name: "precisiond_overload_rejections_total",
 		Help: "Calls refused with overloaded because no execution slot freed up within the queue wait.",
 	})
+	build := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name:        "precisiond_build_info",
+		Help:        "Build information; always 1.",
+		ConstLabels: prometheus.Labels{"version": opts.Version, "goversion": runtime.Version()},
+	})
+	build.Set(1)
+	m.prom.MustRegister(m.calls, m.duration, m.rejections, build,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if opts.StoreUsage != nil {
+		m.prom.MustRegister(
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "precisiond_download_store_bytes",
+				Help: "Bytes held by the download store (generate_file).",
+			}, func() float64 { _, b, _ := opts.StoreUsage(); return float64(b) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "precisiond_download_store_files",
+				Help: "Files held by the download store (generate_file).",
+			}, func() float64 { n, _, _ := opts.StoreUsage(); return float64(n) }),
+		)
+	}
+	return m
+}
+
+// Attach adds the gauges that read reg (slots, calls in flight, disabled tools)
+// and creates every tool's series, so that rate() works before its first call.
+// Call it once, with the registry whose Options hold m's hooks.
+func (m *Metrics) Attach(reg *tools.Registry) {
 	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "precisiond_tool_calls_in_flight",
 		Help: "Tool calls holding an execution slot right now.",
@@ -84,37 +111,16 @@ func NewMetrics(reg *tools.Registry, opts MetricsOptions) *Metrics {
 		Name: "precisiond_tools_disabled",
 		Help: "Tools currently disabled by an administrator.",
 	}, func() float64 { return float64(len(reg.Disabled())) })
-	build := prometheus.NewGauge(prometheus.GaugeOpts{
-		Name:        "precisiond_build_info",
-		Help:        "Build information; always 1.",
-		ConstLabels: prometheus.Labels{"version": opts.Version, "goversion": runtime.Version()},
-	})
-	build.Set(1)
-	m.prom.MustRegister(m.calls, m.duration, m.rejections, inFlight, slots, disabled, build,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if opts.StoreUsage != nil {
-		m.prom.MustRegister(
-			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-				Name: "precisiond_download_store_bytes",
-				Help: "Bytes held by the download store (generate_file).",
-			}, func() float64 { _, b, _ := opts.StoreUsage(); return float64(b) }),
-			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-				Name: "precisiond_download_store_files",
-				Help: "Files held by the download store (generate_file).",
-			}, func() float64 { n, _, _ := opts.StoreUsage(); return float64(n) }),
-		)
-	}
-	// Every tool appears from the start, so rate() works before its first call.
+	m.prom.MustRegister(inFlight, slots, disabled)
 	for _, name := range reg.Names() {
 		m.calls.WithLabelValues(name, "ok")
 		m.duration.WithLabelValues(name)
 	}
-	return m
 }
 
 // Observe records one call; it is a tools.Observer.
 func (m *Metrics) Observe(tool, code string, d time.Duration) {
-	if _, _, ok := m.reg.Lookup(tool); !ok {
+	if code == tools.CodeUnknownTool {
 		tool = unknownToolLabel
 	}
 	m.calls.WithLabelValues(tool, code).Inc()

@@ -48,11 +48,14 @@ func metricValue(t *testing.T, m *Metrics, name string, labels map[string]string
 }
 
 func TestMetricsCountEveryOutcome(t *testing.T) {
-	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)))
-	metrics := NewMetrics(reg, MetricsOptions{Version: "v9.9.9", StoreUsage: func() (int, int64, error) { return 3, 4096, nil }})
-	reg.SetObserver(metrics.Observe)
-	reg.SetLimiter(tools.NewLimiter(1, 10*time.Millisecond, metrics.OnReject))
-	srv := New(reg, Options{Metrics: metrics, CallTimeout: 10 * time.Second})
+	metrics := NewMetrics(MetricsOptions{Version: "v9.9.9", StoreUsage: func() (int, int64, error) { return 3, 4096, nil }})
+	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)), tools.Options{
+		Observer:       metrics.Observe,
+		Limiter:        tools.NewLimiter(1, 10*time.Millisecond, metrics.OnReject),
+		DefaultTimeout: 10 * time.Second,
+	})
+	metrics.Attach(reg)
+	srv := New(reg, Options{Metrics: metrics})
 
 	call := func(body string) {
 		t.Helper()

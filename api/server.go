@@ -4,7 +4,7 @@
 package api
 
 import (
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -26,8 +25,7 @@ import (
 // Options configure the HTTP surface. Zero values mean the documented defaults.
 type Options struct {
 	Logger       *slog.Logger
-	CallTimeout  time.Duration // per-call deadline; default 5s
-	MaxBodyBytes int64         // request body limit; default 1 MiB
+	MaxBodyBytes int64 // request body limit; default 1 MiB
 	Version      string        // service version reported by /health
 	Downloads    http.Handler  // serves GET/HEAD /downloads/{filename}; nil: not mounted
 	MCP          *MCPOptions   // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
@@ -50,9 +48,6 @@ type Server struct {
 func New(reg *tools.Registry, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.CallTimeout <= 0 {
-		opts.CallTimeout = tools.DefaultTimeout
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 1 << 20
@@ -100,10 +95,11 @@ func (s *Server) routes() chi.Router {
 	return r
 }
 
-// invokeRequest is the /invoke body; unknown top-level fields are refused.
+// invokeRequest is the /invoke body; unknown top-level fields are refused. Args
+// stay JSON text: Registry.Call parses them.
 type invokeRequest struct {
 	Tool         string
-	Args         map[string]any
+	Args         json.RawMessage
 	ContractHash string
 }
 
@@ -119,9 +115,7 @@ func (s *Server) invoke(legacy bool) http.HandlerFunc {
 			return
 		}
 		setLogTool(r.Context(), req.Tool)
-		ctx, cancel := context.WithTimeout(r.Context(), s.opts.CallTimeout)
-		defer cancel()
-		resp, err := s.reg.Invoke(ctx, tools.Request{Tool: req.Tool, Args: req.Args, ContractHash: req.ContractHash})
+		resp, err := s.reg.Call(r.Context(), req.Tool, req.Args, req.ContractHash)
 		if err != nil {
 			e := toAPIError(r.Context(), s.log, req.Tool, err)
 			setLogError(r.Context(), e.Code)
@@ -151,41 +145,39 @@ func (s *Server) decodeInvoke(w http.ResponseWriter, r *http.Request) (invokeReq
 	return parseInvokeBody(body)
 }
 
-// parseInvokeBody decodes {"tool", "args", "contract_hash"} strictly.
+// parseInvokeBody splits {"tool", "args", "contract_hash"} strictly without
+// decoding args, which Registry.Call parses once the call is admitted.
 func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
 	var req invokeRequest
-	v, err := evidence.ParseJSON(body)
-	if err != nil {
-		return req, newError(CodeInvalidRequest, "request body is not valid JSON: "+err.Error())
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil || top == nil {
+		// Describe the problem in the full parser's words.
+		if _, err := evidence.ParseJSON(body); err != nil {
+			return req, newError(CodeInvalidRequest, "request body is not valid JSON: "+err.Error())
+		}
 		return req, newError(CodeInvalidRequest, "request body must be a JSON object")
 	}
-	for k := range obj {
+	for k := range top {
 		switch k {
 		case "tool", "args", "contract_hash":
 		default:
 			return req, newError(CodeInvalidRequest, fmt.Sprintf("unknown field %q in request body (allowed: tool, args, contract_hash)", k))
 		}
 	}
-	if req.Tool, ok = obj["tool"].(string); !ok || req.Tool == "" {
+	if err := json.Unmarshal(top["tool"], &req.Tool); err != nil || req.Tool == "" {
 		return req, newError(CodeInvalidRequest, `"tool" must be a non-empty string`)
 	}
-	switch a := obj["args"].(type) {
-	case nil:
-		req.Args = map[string]any{}
-	case map[string]any:
+	switch a := top["args"]; {
+	case a == nil, string(a) == "null":
+	case a[0] == '{':
 		req.Args = a
 	default:
 		return req, &apiError{Code: CodeInvalidRequest, Message: `"args" must be a JSON object`, Tool: req.Tool}
 	}
-	switch h := obj["contract_hash"].(type) {
-	case nil:
-	case string:
-		req.ContractHash = h
-	default:
-		return req, &apiError{Code: CodeInvalidRequest, Message: `"contract_hash" must be a string`, Tool: req.Tool}
+	if h := top["contract_hash"]; h != nil && string(h) != "null" {
+		if err := json.Unmarshal(h, &req.ContractHash); err != nil {
+			return req, &apiError{Code: CodeInvalidRequest, Message: `"contract_hash" must be a string`, Tool: req.Tool}
+		}
 	}
 	return req, nil
 }

@@ -29,7 +29,7 @@ func FuzzBase64Decode(f *testing.F) {
 	for _, s := range []string{"aGVsbG8=", "aGVsbG8", "a", "====", "ab\r\ncd", "w7w_Pg", ""} {
 		f.Add(s)
 	}
-	reg := NewRegistry([]Tool{base64Codec()})
+	reg := NewRegistry([]Tool{base64Codec()}, Options{})
 	f.Fuzz(func(t *testing.T, s string) {
 		resp, err := reg.Invoke(context.Background(), Request{Tool: "base64_codec", Args: map[string]any{"text": s, "mode": "decode"}})
 		if err != nil {
@@ -45,7 +45,7 @@ func FuzzBase64Decode(f *testing.F) {
 }
 
 func BenchmarkHashText(b *testing.B) {
-	reg := NewRegistry([]Tool{hashText()})
+	reg := NewRegistry([]Tool{hashText()}, Options{})
 	for _, size := range []int{16, 1 << 20} {
 		args := map[string]any{"text": strings.Repeat("a", size), "algorithm": "sha256"}
 		b.Run(itoa(size), func(b *testing.B) {
@@ -60,7 +60,7 @@ func BenchmarkHashText(b *testing.B) {
 }
 
 func BenchmarkGCDLCM(b *testing.B) {
-	reg := NewRegistry([]Tool{gcdLCM()})
+	reg := NewRegistry([]Tool{gcdLCM()}, Options{})
 	args := map[string]any{"a": jsonNum("391"), "b": jsonNum("299")}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -38,26 +39,42 @@ type InternalError struct {
 func (e *InternalError) Error() string { return fmt.Sprintf("%s: %v", e.Tool, e.Err) }
 func (e *InternalError) Unwrap() error { return e.Err }
 
-// DefaultTimeout is the per-call deadline applied when the context has none.
+// DefaultTimeout is the deadline of one call when the registry's Options set
+// none. It is the one default of every surface (REST, MCP, CLI).
 const DefaultTimeout = 5 * time.Second
 
-// Invoke runs one call through the single execution path of SPEC §5: find tool →
-// enabled? → pin matches? → apply schema defaults → validate input → run under a
-// deadline → validate facts → build envelope → check max_result_chars.
+// Call runs one call through the single execution path of SPEC §5, the one
+// entry point of every surface (REST, MCP, CLI): find tool → enabled? → pin
+// matches? → parse the arguments → apply schema defaults → validate input → run
+// under the deadline → validate facts → build envelope → check
+// max_result_chars. args is the JSON text of the arguments object; empty or
+// "null" mean {}. pin is an optional contract_hash; empty means no pin.
 //
-// Errors are *Error with one of the Code* constants (unknown_tool, tool_disabled,
-// contract_mismatch, input_schema_invalid, tool_execution_error,
+// Errors are *Error with one of the Code* constants (unknown_tool,
+// tool_disabled, contract_mismatch, invalid_request for arguments that are not
+// a JSON object, input_schema_invalid, tool_execution_error,
 // cost_limit_exceeded, timeout, tool_result_too_large, output_schema_invalid,
-// overloaded) or *InternalError for anything else. ctx should carry the per-call
-// deadline; without one DefaultTimeout applies.
+// overloaded) or *InternalError for anything else. The deadline is the
+// registry's timeout or ctx's, whichever is earlier.
+func (r *Registry) Call(ctx context.Context, tool string, args []byte, pin string) (*Response, error) {
+	return r.observed(ctx, tool, rawArgs(args), pin)
+}
+
+// Invoke is Call for arguments that are already decoded as generic JSON values
+// (objects as map[string]any, numbers as json.Number; nil means {}), for
+// callers that hold them so (tests, plans). Out-of-range numbers are refused
+// with input_schema_invalid reason number_out_of_range.
 func (r *Registry) Invoke(ctx context.Context, req Request) (*Response, error) {
-	obs := r.observer.Load()
-	if obs == nil {
-		return r.invoke(ctx, req)
+	return r.observed(ctx, req.Tool, decodedArgs(req.Args), req.ContractHash)
+}
+
+func (r *Registry) observed(ctx context.Context, tool string, args argSource, pin string) (*Response, error) {
+	if r.observe == nil {
+		return r.call(ctx, tool, args, pin)
 	}
 	start := time.Now()
-	resp, err := r.invoke(ctx, req)
-	(*obs)(req.Tool, Outcome(err), time.Since(start))
+	resp, err := r.call(ctx, tool, args, pin)
+	r.observe(tool, Outcome(err), time.Since(start))
 	return resp, err
 }
 
@@ -74,37 +91,89 @@ func Outcome(err error) string {
 	return CodeInternal
 }
 
-func (r *Registry) invoke(ctx context.Context, req Request) (*Response, error) {
-	i, ok := r.byName[req.Tool]
+// argSource is a call's arguments as a surface received them: JSON text to
+// parse, or values already decoded.
+type argSource struct {
+	raw     []byte
+	decoded map[string]any
+	isRaw   bool
+}
+
+func rawArgs(b []byte) argSource             { return argSource{raw: b, isRaw: true} }
+func decodedArgs(m map[string]any) argSource { return argSource{decoded: m} }
+
+// parse returns the arguments as a generic JSON object.
+func (a argSource) parse() (map[string]any, error) {
+	if !a.isRaw {
+		if a.decoded == nil {
+			return map[string]any{}, nil
+		}
+		if err := evidence.CheckNumbers(a.decoded); err != nil {
+			return nil, &Error{Code: CodeInputSchemaInvalid, Reason: "number_out_of_range", Message: err.Error(),
+				Details: []contracts.Detail{{Path: "", Keyword: "number", Message: err.Error()}}}
+		}
+		return a.decoded, nil
+	}
+	raw := bytes.TrimSpace(a.raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, nil
+	}
+	v, err := evidence.ParseJSON(raw)
+	if err != nil {
+		return nil, &Error{Code: CodeInvalidRequest, Reason: ReasonArgsNotJSON, Message: err.Error()}
+	}
+	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, &Error{Code: CodeUnknownTool, Message: fmt.Sprintf("unknown tool: %s", req.Tool)}
+		return nil, &Error{Code: CodeInvalidRequest, Reason: ReasonArgsNotObject, Message: "arguments must be a JSON object"}
+	}
+	return obj, nil
+}
+
+// Reasons of invalid_request errors from Call: the surfaces answer them in their
+// own words (REST "request body is not valid JSON", MCP invalid params).
+const (
+	ReasonArgsNotJSON   = "args_not_json"
+	ReasonArgsNotObject = "args_not_object"
+)
+
+// resolve finds the entry of a call: unknown_tool, tool_disabled or
+// contract_mismatch otherwise.
+func (r *Registry) resolve(tool, pin string) (entry, error) {
+	i, ok := r.byName[tool]
+	if !ok {
+		return entry{}, &Error{Code: CodeUnknownTool, Message: fmt.Sprintf("unknown tool: %s", tool)}
 	}
 	e := r.tools[i]
-	if !r.Enabled(req.Tool) {
-		return nil, &Error{Code: CodeToolDisabled, Reason: "disabled", Message: fmt.Sprintf("tool %s is disabled", req.Tool)}
+	if !r.Enabled(tool) {
+		return entry{}, &Error{Code: CodeToolDisabled, Reason: "disabled", Message: fmt.Sprintf("tool %s is disabled", tool)}
 	}
-	if req.ContractHash != "" && req.ContractHash != e.contractHash {
-		return nil, &Error{Code: CodeContractMismatch, Reason: "contract_hash_differs",
-			Message: fmt.Sprintf("contract_hash %s does not match the current contract %s of %s", req.ContractHash, e.contractHash, req.Tool)}
+	if pin != "" && pin != e.contractHash {
+		return entry{}, &Error{Code: CodeContractMismatch, Reason: "contract_hash_differs",
+			Message: fmt.Sprintf("contract_hash %s does not match the current contract %s of %s", pin, e.contractHash, tool)}
 	}
-	args := req.Args
-	if args == nil {
-		args = map[string]any{}
+	return e, nil
+}
+
+func (r *Registry) call(ctx context.Context, tool string, args argSource, pin string) (*Response, error) {
+	e, err := r.resolve(tool, pin)
+	if err != nil {
+		return nil, err
 	}
-	if err := evidence.CheckNumbers(args); err != nil {
-		return nil, &Error{Code: CodeInputSchemaInvalid, Reason: "number_out_of_range", Message: err.Error(),
-			Details: []contracts.Detail{{Path: "", Keyword: "number", Message: err.Error()}}}
+	obj, err := args.parse()
+	if err != nil {
+		return nil, err
 	}
 	c := e.contract
-	normalized := c.ApplyDefaults(args)
+	normalized := c.ApplyDefaults(obj)
 	if err := c.ValidateInput(normalized); err != nil {
 		var ve *contracts.ValidationError
 		if errors.As(err, &ve) {
 			return nil, &Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: ve.Error(), Details: ve.Details}
 		}
-		return nil, &InternalError{Tool: req.Tool, Err: err}
+		return nil, &InternalError{Tool: tool, Err: err}
 	}
-
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
 	if r.limit != nil {
 		release, err := r.limit.Acquire(ctx)
 		if err != nil {
@@ -112,28 +181,23 @@ func (r *Registry) invoke(ctx context.Context, req Request) (*Response, error) {
 		}
 		defer release()
 	}
-	if _, has := ctx.Deadline(); !has {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
-		defer cancel()
-	}
 	out, err := run(ctx, e.tool, normalized)
 	if err != nil {
-		return nil, classify(req.Tool, ctx, err)
+		return nil, classify(tool, ctx, err)
 	}
 	if err := c.ValidateOutput(out.Facts); err != nil {
 		return nil, &Error{Code: CodeOutputSchema, Reason: "facts_schema_mismatch",
-			Message: fmt.Sprintf("%s produced facts that fail its own outputSchema (%v)", req.Tool, err)}
+			Message: fmt.Sprintf("%s produced facts that fail its own outputSchema (%v)", tool, err)}
 	}
 	env, err := evidence.Build(c, e.contractHash, normalized, out.Facts, out.Warnings)
 	if err != nil {
-		return nil, &InternalError{Tool: req.Tool, Err: err}
+		return nil, &InternalError{Tool: tool, Err: err}
 	}
 	if max, ok := maxResultChars(c); ok && utf8.RuneCountInString(out.Text) > max {
 		return nil, &Error{Code: CodeResultTooLarge, Reason: "max_result_chars",
 			Message: fmt.Sprintf("result has %d characters, more than the limit of %d", utf8.RuneCountInString(out.Text), max)}
 	}
-	return &Response{Result: out.Text, Tool: req.Tool, Envelope: env}, nil
+	return &Response{Result: out.Text, Tool: tool, Envelope: env}, nil
 }
 
 func maxResultChars(c *contracts.Contract) (int, bool) {

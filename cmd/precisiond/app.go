@@ -37,20 +37,21 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, tg, err := newRegistryToggles(cfg, log, store)
+	if err := startupSelfCheck(); err != nil {
+		return nil, err
+	}
+	metrics := api.NewMetrics(api.MetricsOptions{Version: versionString(), StoreUsage: store.Usage})
+	reg, tg, err := newRegistry(cfg, log, store, metrics)
 	if err != nil {
 		return nil, err
 	}
-	metrics := api.NewMetrics(reg, api.MetricsOptions{Version: versionString(), StoreUsage: store.Usage})
-	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, metrics.OnReject))
-	reg.SetObserver(metrics.Observe)
+	metrics.Attach(reg)
 	var toggler api.Toggler
 	if tg != nil {
 		toggler = tg
 	}
 	srv := api.New(reg, api.Options{
 		Logger:       log,
-		CallTimeout:  cfg.CallTimeout,
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Version:      versionString(),
 		Downloads:    store.Handler(),
@@ -84,25 +85,21 @@ func openStore(cfg Config) (*filestore.Store, error) {
 	return store, nil
 }
 
-// newRegistry builds the registry every surface shares (HTTP, MCP, CLI). A nil
-// store leaves generate_file answering store_unavailable (catalogue-only uses).
-func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.Registry, error) {
-	reg, _, err := newRegistryToggles(cfg, log, store)
-	return reg, err
-}
-
-// newRegistryToggles is newRegistry that also returns the toggle store: the
-// disabled set persisted in the data directory is applied (after the example
-// self-check, which must run every tool), so serve, mcp, call and tools all see
-// the same enabled state. A corrupt toggle file is a start-up error.
-func newRegistryToggles(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.Registry, *toggles.Store, error) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
-	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, nil))
-	if store != nil {
-		if err := tools.CheckExamples(context.Background(), reg); err != nil {
-			return nil, nil, fmt.Errorf("start-up self-check: %w", err)
-		}
+// newRegistry builds the registry every surface shares (HTTP, MCP, CLI) with
+// the configured call policy; metrics, when not nil, observe every call. A nil
+// store leaves generate_file answering store_unavailable (catalogue-only
+// uses). The disabled set persisted in the data directory is applied, so
+// serve, mcp, call and tools all see the same enabled state; the toggle store
+// is returned (nil without a data directory). A corrupt toggle file is a
+// start-up error.
+func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *api.Metrics) (*tools.Registry, *toggles.Store, error) {
+	opts := tools.Options{DefaultTimeout: cfg.CallTimeout}
+	var onReject func()
+	if metrics != nil {
+		onReject, opts.Observer = metrics.OnReject, metrics.Observe
 	}
+	opts.Limiter = tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, onReject)
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), opts)
 	if cfg.DataDir == "" {
 		return reg, nil, nil
 	}
@@ -114,6 +111,19 @@ func newRegistryToggles(cfg Config, log *slog.Logger, store *filestore.Store) (*
 		log.Warn("toggle file names tools this build does not have; ignored", "path", tg.Path(), "unknown", unknown)
 	}
 	return reg, tg, nil
+}
+
+// startupSelfCheck is the example self-check of the long-running commands
+// (serve, mcp; SPEC §3): the examples of every read-only tool run through the
+// execution path, and a failure stops the start. The examples of tools that
+// write (generate_file) are left out, so that starting has no side effect on
+// the data directory and works on a read-only one; `precisiond selfcheck`
+// runs every example, those against a throwaway store.
+func startupSelfCheck() error {
+	if err := tools.CheckExamples(context.Background(), tools.ReadOnly(tools.Builtin(tools.Deps{}))); err != nil {
+		return fmt.Errorf("start-up self-check: %w", err)
+	}
+	return nil
 }
 
 // Listen binds the configured address.

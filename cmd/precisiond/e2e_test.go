@@ -359,3 +359,71 @@ func TestConfigPrecedence(t *testing.T) {
 		t.Errorf("defaults = %+v", def)
 	}
 }
+
+// filesUnder lists the regular files below dir (relative paths).
+func filesUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestStartHasNoSideEffects: starting the service (Main, as serve does) and
+// `precisiond call` write nothing into the data directory (the start-up
+// self-check runs only read-only tools), and `precisiond selfcheck` runs every
+// example, generate_file's into a throwaway store that it removes.
+func TestStartHasNoSideEffects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	served := t.TempDir()
+	base, _ := startMain(t, func(c *Config) { c.DataDir = served })
+	getJSON(t, base+"/health")
+	if files := filesUnder(t, served); len(files) != 0 {
+		t.Errorf("starting the service wrote %v", files)
+	}
+
+	bin := buildBinary(t)
+	data := t.TempDir()
+	call := exec.Command(bin, "call", "gcd_lcm", `{"a":4,"b":6}`)
+	call.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+data)
+	if out, err := call.Output(); err != nil || !strings.Contains(string(out), `"gcd":2`) {
+		t.Fatalf("call: %v %s", err, out)
+	}
+	if files := filesUnder(t, data); len(files) != 0 {
+		t.Errorf("precisiond call gcd_lcm wrote %v", files)
+	}
+
+	tmp := t.TempDir()
+	sc := exec.Command(bin, "selfcheck")
+	sc.Env = append(os.Environ(), "TMPDIR="+tmp, "PRECISIOND_DATA_DIR="+data)
+	out, err := sc.CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "OK: ") {
+		t.Fatalf("selfcheck: %v %s", err, out)
+	}
+	examples := 0
+	for _, name := range contracts.Names() {
+		examples += len(contracts.MustLoad(name).Examples)
+	}
+	if want := fmt.Sprintf("OK: %d examples of %d tools\n", examples, len(contracts.Names())); string(out) != want {
+		t.Errorf("selfcheck said %q, want %q", out, want)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("selfcheck left %d entries in its temporary directory", len(left))
+	}
+	if files := filesUnder(t, data); len(files) != 0 {
+		t.Errorf("selfcheck wrote into the data directory: %v", files)
+	}
+}

@@ -15,7 +15,7 @@ import (
 
 func newReg(t *testing.T) *tools.Registry {
 	t.Helper()
-	return tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	return tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 }
 
 func TestOpenMissingFileEnablesEverything(t *testing.T) {
@@ -212,7 +212,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func BenchmarkSet(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	s, _, err := Open(b.TempDir(), reg)
 	if err != nil {
 		b.Fatal(err)
@@ -226,7 +226,7 @@ func BenchmarkSet(b *testing.B) {
 }
 
 func BenchmarkReloadUnchanged(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	dir := b.TempDir()
 	s, _, _ := Open(dir, reg)
 	s.Set("gcd_lcm", false)
