@@ -25,13 +25,13 @@ import (
 // Options configure the HTTP surface. Zero values mean the documented defaults.
 type Options struct {
 	Logger       *slog.Logger
-	MaxBodyBytes int64 // request body limit; default 1 MiB
-	Version      string        // service version reported by /health
-	Downloads    http.Handler  // serves GET/HEAD /downloads/{filename}; nil: not mounted
-	MCP          *MCPOptions   // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
-	AdminToken   string        // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
-	Toggles      Toggler       // persists toggles (internal/toggles); nil: registry state only
-	Metrics      *Metrics      // serves GET /metrics (api/metrics.go); nil: not mounted
+	MaxBodyBytes int64        // request body limit; default 1 MiB
+	Version      string       // service version reported by /health
+	Downloads    http.Handler // serves GET/HEAD /downloads/{filename}; nil: not mounted
+	MCP          *MCPOptions  // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
+	AdminToken   string       // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
+	Toggles      Toggler      // persists toggles (internal/toggles); nil: registry state only
+	Metrics      *Metrics     // serves GET /metrics (api/metrics.go); nil: not mounted
 }
 
 // Server is the HTTP surface over one registry.
