@@ -208,11 +208,19 @@ func (failingToggler) Set(string, bool) (bool, bool, error) {
 	return true, true, fmt.Errorf("disk full")
 }
 
+func (failingToggler) Toggle(string) (bool, bool, error) {
+	return true, true, fmt.Errorf("disk full")
+}
+
 func TestToggleSaveFailureIsAnError(t *testing.T) {
 	ts, _, _ := newAdminServer(t, adminToken, func(o *Options) { o.Toggles = failingToggler{} })
 	status, body, _ := doReq(t, "PUT", ts.URL+"/admin/tools/gcd_lcm", "Bearer "+adminToken, `{"enabled":false}`)
 	if status != 500 || body["error_code"] != tools.CodeInternal || strings.Contains(fmt.Sprint(body), "disk full") {
 		t.Fatalf("got %d %v", status, body)
+	}
+	status, body, _ = doReq(t, "POST", ts.URL+"/tools/gcd_lcm/toggle", "Bearer "+adminToken, "")
+	if status != 500 || body["error_code"] != tools.CodeInternal || strings.Contains(fmt.Sprint(body), "disk full") {
+		t.Fatalf("toggle: got %d %v", status, body)
 	}
 }
 

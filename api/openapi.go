@@ -106,8 +106,8 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 	}
 }
 
-func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, OpenAPI(s.reg, s.opts.Version))
+func (s *Server) openapi(r *http.Request) (any, *apiError) {
+	return OpenAPI(s.reg, s.opts.Version), nil
 }
 
 type props = map[string]any

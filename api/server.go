@@ -69,18 +69,18 @@ func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
 	r.Use(s.requestID, s.accessLog, s.recoverer)
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, newError(CodeNotFound, "no such route: "+r.URL.Path), false)
-	})
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, newError(CodeMethodNotAllow, r.Method+" is not allowed on "+r.URL.Path), false)
-	})
-	r.Post("/invoke", s.invoke(true))
-	r.Post("/v1/invoke", s.invoke(false))
-	r.Get("/tools", s.listTools)
-	r.Get("/tools/{name}", s.getTool)
-	r.Get("/health", s.health)
-	r.Get("/openapi.json", s.openapi)
+	r.NotFound(s.wrap(func(r *http.Request) (any, *apiError) {
+		return nil, newError(CodeNotFound, "no such route: "+r.URL.Path)
+	}))
+	r.MethodNotAllowed(s.wrap(func(r *http.Request) (any, *apiError) {
+		return nil, newError(CodeMethodNotAllow, r.Method+" is not allowed on "+r.URL.Path)
+	}))
+	r.Post("/invoke", s.wrapLegacy(s.invoke))
+	r.Post("/v1/invoke", s.wrap(s.invoke))
+	r.Get("/tools", s.wrap(s.listTools))
+	r.Get("/tools/{name}", s.wrap(s.getTool))
+	r.Get("/health", s.wrap(s.health))
+	r.Get("/openapi.json", s.wrap(s.openapi))
 	s.adminRoutes(r)
 	if s.opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())
@@ -95,6 +95,45 @@ func (s *Server) routes() chi.Router {
 	return r
 }
 
+// apiFunc is the logic of one JSON route: it returns the value to answer or the
+// error. It never writes the response itself; wrap does.
+type apiFunc func(r *http.Request) (any, *apiError)
+
+// withStatus answers v with a status other than 200.
+type withStatus struct {
+	status int
+	v      any
+}
+
+// wrap turns an apiFunc into a handler: the one place that writes values
+// (canonical JSON; a call's response in one pass) and errors (with the status
+// of their code, recorded for the access log). Request bodies are limited to
+// Options.MaxBodyBytes.
+func (s *Server) wrap(f apiFunc) http.HandlerFunc { return s.wrapStatus(f, false) }
+
+// wrapLegacy is wrap for /invoke, which answers tool-level errors with HTTP 200.
+func (s *Server) wrapLegacy(f apiFunc) http.HandlerFunc { return s.wrapStatus(f, true) }
+
+func (s *Server) wrapStatus(f apiFunc, legacy200 bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+		v, aerr := f(r)
+		if aerr != nil {
+			setLogError(r.Context(), aerr.Code)
+			writeError(w, aerr, legacy200)
+			return
+		}
+		switch x := v.(type) {
+		case *tools.Response:
+			writeResponse(w, x)
+		case withStatus:
+			writeJSON(w, x.status, x.v)
+		default:
+			writeJSON(w, http.StatusOK, v)
+		}
+	}
+}
+
 // invokeRequest is the /invoke body; unknown top-level fields are refused. Args
 // stay JSON text: Registry.Call parses them.
 type invokeRequest struct {
@@ -103,46 +142,49 @@ type invokeRequest struct {
 	ContractHash string
 }
 
-func (s *Server) invoke(legacy bool) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if s.draining.Load() {
-			writeError(w, newError(CodeShuttingDown, "the service is shutting down"), legacy)
-			return
-		}
-		req, aerr := s.decodeInvoke(w, r)
-		if aerr != nil {
-			writeError(w, aerr, legacy)
-			return
-		}
-		setLogTool(r.Context(), req.Tool)
-		resp, err := s.reg.Call(r.Context(), req.Tool, req.Args, req.ContractHash)
-		if err != nil {
-			e := toAPIError(r.Context(), s.log, req.Tool, err)
-			setLogError(r.Context(), e.Code)
-			writeError(w, e, legacy)
-			return
-		}
-		writeResponse(w, resp)
+// invoke is POST /invoke and /v1/invoke: one call through Registry.Call.
+func (s *Server) invoke(r *http.Request) (any, *apiError) {
+	if s.draining.Load() {
+		return nil, newError(CodeShuttingDown, "the service is shutting down")
 	}
+	req, aerr := s.decodeInvoke(r)
+	if aerr != nil {
+		return nil, aerr
+	}
+	setLogTool(r.Context(), req.Tool)
+	resp, err := s.reg.Call(r.Context(), req.Tool, req.Args, req.ContractHash)
+	if err != nil {
+		return nil, toAPIError(r.Context(), s.log, req.Tool, err)
+	}
+	return resp, nil
 }
 
-func (s *Server) decodeInvoke(w http.ResponseWriter, r *http.Request) (invokeRequest, *apiError) {
-	var req invokeRequest
+func (s *Server) decodeInvoke(r *http.Request) (invokeRequest, *apiError) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-			return req, newError(CodeUnsupportedType, fmt.Sprintf("content type %q is not JSON; send Content-Type: application/json", ct))
+			return invokeRequest{}, newError(CodeUnsupportedType, fmt.Sprintf("content type %q is not JSON; send Content-Type: application/json", ct))
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
+	body, aerr := readBody(r, s.opts.MaxBodyBytes)
+	if aerr != nil {
+		return invokeRequest{}, aerr
+	}
+	return parseInvokeBody(body)
+}
+
+// readBody reads a request body of at most limit bytes (payload_too_large
+// beyond).
+func readBody(r *http.Request, limit int64) ([]byte, *apiError) {
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return req, newError(CodePayloadTooLarge, fmt.Sprintf("request body exceeds %d bytes", s.opts.MaxBodyBytes))
+			return nil, newError(CodePayloadTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit))
 		}
-		return req, newError(CodeInvalidRequest, "reading the request body failed")
+		return nil, newError(CodeInvalidRequest, "reading the request body failed")
 	}
-	return parseInvokeBody(body)
+	return body, nil
 }
 
 // parseInvokeBody splits {"tool", "args", "contract_hash"} strictly without
@@ -182,47 +224,44 @@ func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
 	return req, nil
 }
 
-func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listTools(r *http.Request) (any, *apiError) {
 	cat := s.reg.Catalog()
 	list := make([]any, len(cat.Tools))
 	for i, t := range cat.Tools {
 		list[i] = t
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tools": list, "catalog_hash": cat.CatalogHash})
+	return map[string]any{"tools": list, "catalog_hash": cat.CatalogHash}, nil
 }
 
-func (s *Server) getTool(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getTool(r *http.Request) (any, *apiError) {
 	name := chi.URLParam(r, "name")
 	e, ok := s.reg.Entry(name)
 	if !ok {
-		writeError(w, &apiError{Code: tools.CodeUnknownTool, Message: "unknown tool: " + name, Tool: name}, false)
-		return
+		return nil, unknownTool(name)
 	}
-	writeJSON(w, http.StatusOK, e)
+	return e, nil
 }
 
-func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	names := s.reg.Names()
-	list := make([]any, len(names))
-	for i, n := range names {
-		list[i] = n
-	}
+func (s *Server) health(r *http.Request) (any, *apiError) {
 	status, code := "ok", http.StatusOK
 	if s.draining.Load() {
 		status, code = "shutting_down", http.StatusServiceUnavailable
 	}
-	disabled := s.reg.Disabled()
-	dl := make([]any, len(disabled))
-	for i, n := range disabled {
-		dl[i] = n
-	}
-	writeJSON(w, code, map[string]any{
+	return withStatus{code, map[string]any{
 		"status":       status,
-		"tools":        list,
-		"disabled":     dl,
+		"tools":        anyList(s.reg.Names()),
+		"disabled":     anyList(s.reg.Disabled()),
 		"catalog_hash": s.reg.CatalogHash(),
 		"version":      s.opts.Version,
-	})
+	}}, nil
+}
+
+func anyList(names []string) []any {
+	list := make([]any, len(names))
+	for i, n := range names {
+		list[i] = n
+	}
+	return list
 }
 
 // writeJSON writes v in canonical JSON (sorted keys, compact, Python float form),

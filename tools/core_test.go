@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -67,5 +69,50 @@ func BenchmarkGCDLCM(b *testing.B) {
 		if _, err := reg.Invoke(context.Background(), Request{Tool: "gcd_lcm", Args: args}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestToggleIsAtomic: concurrent toggles all take effect (an even number
+// leaves the state as it was, an odd number flips it), and each reports a
+// distinct transition.
+func TestToggleIsAtomic(t *testing.T) {
+	reg := NewRegistry([]Tool{gcdLCM(), hashText()}, Options{})
+	var changes atomic.Int64
+	reg.OnChange(func() { changes.Add(1) }) // once per change, outside the lock
+	for _, n := range []int{64, 65} {
+		before := reg.Enabled("gcd_lcm")
+		var wg sync.WaitGroup
+		var disabledSeen atomic.Int64
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if prev, ok := reg.Toggle("gcd_lcm"); ok && prev {
+					disabledSeen.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if got, want := reg.Enabled("gcd_lcm"), before == (n%2 == 0); got != want {
+			t.Errorf("after %d toggles enabled = %v, want %v", n, got, want)
+		}
+		// Every toggle from enabled is one disable: half of them, rounded
+		// towards the starting state.
+		want := int64(n / 2)
+		if before && n%2 == 1 {
+			want++
+		}
+		if disabledSeen.Load() != want {
+			t.Errorf("%d toggles: %d saw the tool enabled, want %d", n, disabledSeen.Load(), want)
+		}
+	}
+	if changes.Load() != 64+65 {
+		t.Errorf("%d change notifications for %d toggles", changes.Load(), 64+65)
+	}
+	if !reg.Enabled("hash_text") {
+		t.Error("toggling gcd_lcm changed hash_text")
+	}
+	if _, ok := reg.Toggle("nope"); ok {
+		t.Error("Toggle of an unknown tool reported ok")
 	}
 }
