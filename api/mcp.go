@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -427,11 +426,11 @@ func mcpTool(c *contracts.Contract, reg *tools.Registry) (*mcp.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := evidence.Canonical(EnvelopeSchema(c))
+	_, hash, _ := reg.Lookup(c.Tool)
+	out, err := evidence.Canonical(EnvelopeSchema(c, hash))
 	if err != nil {
 		return nil, err
 	}
-	_, hash, _ := reg.Lookup(c.Tool)
 	return &mcp.Tool{
 		Name:         c.Tool,
 		Title:        c.Title,
@@ -470,135 +469,20 @@ func toolAnnotations(c *contracts.Contract) *mcp.ToolAnnotations {
 }
 
 // EnvelopeSchema is the MCP outputSchema of a tool: an object that is either the
-// evidence envelope of a successful call (the contract's outputSchema as its
-// facts) or, for an isError result, the error body of SPEC §5.2. The error
+// evidence envelope of a successful call (the contract's outputSchema inline as
+// its facts) or, for an isError result, the error body of SPEC §5.2. The error
 // alternative is there because clients (the TypeScript SDK among them) validate
-// every structuredContent they receive, error results included.
-func EnvelopeSchema(c *contracts.Contract) map[string]any {
-	facts := rebaseRefs(c.OutputSchema, "#/anyOf/0/properties/facts").(map[string]any)
+// every structuredContent they receive, error results included. hash is the
+// contract's contract_hash.
+func EnvelopeSchema(c *contracts.Contract, hash string) map[string]any {
+	const factsAt = "#/anyOf/0/properties/facts"
+	facts := rebaseRefs(c.OutputSchema, factsAt).(map[string]any)
 	delete(facts, "$schema")
-	hex64 := map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$"}
-	// source.as_of is facts.as_of when the facts have one, else null.
-	asOf := map[string]any{"type": "null", "description": "null: these facts have no as_of"}
-	if props, ok := facts["properties"].(map[string]any); ok {
-		if s, ok := props["as_of"].(map[string]any); ok {
-			asOf = withDesc(s, "equal to facts.as_of")
-			req, _ := facts["required"].([]any)
-			if !slices.Contains(req, any("as_of")) {
-				asOf = map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}, "description": "facts.as_of, or null when the facts have none"}
-			}
-		}
-	}
-	envelope := map[string]any{
-		"type":                 "object",
-		"title":                "evidence envelope",
-		"description":          "The result of a successful call (isError false): the facts with the hashes that let anyone re-verify them (result_hash = SHA-256 of canonical {contract_hash, input_normalized, facts}).",
-		"additionalProperties": false,
-		"required": []any{"status", "tool", "contract_id", "contract_version", "contract_hash",
-			"input_normalized", "facts", "determinism", "source", "warnings", "result_hash"},
-		"properties": map[string]any{
-			"status":           map[string]any{"const": "completed", "description": "always completed for a successful call"},
-			"tool":             map[string]any{"const": c.Tool, "description": "the tool name"},
-			"contract_id":      map[string]any{"const": c.ContractID, "description": "the contract's id"},
-			"contract_version": map[string]any{"const": c.ContractVersion, "description": "the contract's semantic version"},
-			"contract_hash":    withDesc(hex64, "SHA-256 of the contract's twelve hashed keys; equal to the catalogue's"),
-			"input_normalized": map[string]any{"type": "object", "description": "the arguments after schema defaults, redacted fields replaced by {sha256, utf8_bytes}"},
-			"facts":            facts,
-			"determinism":      map[string]any{"const": c.Determinism, "description": "input_only, source_versioned or library_pinned"},
-			"source": map[string]any{
-				"type":                 "object",
-				"description":          "what produced the facts",
-				"additionalProperties": false,
-				"required":             []any{"kind", "name", "version", "as_of"},
-				"properties": map[string]any{
-					"kind":    map[string]any{"type": "string", "description": "e.g. go_stdlib, library, iana_tzdata"},
-					"name":    map[string]any{"type": "string", "description": "package or data set"},
-					"version": map[string]any{"type": "string", "description": "the exact version that produced the facts"},
-					"as_of":   asOf,
-				},
-			},
-			"warnings": map[string]any{
-				"type":        "array",
-				"description": "notes about the result, e.g. a rounded projection; empty when none",
-				"items": map[string]any{
-					"type": "object", "additionalProperties": false, "required": []any{"code", "message"},
-					"properties": map[string]any{
-						"code":    map[string]any{"type": "string"},
-						"message": map[string]any{"type": "string"},
-					},
-				},
-			},
-			"result_hash": withDesc(hex64, "SHA-256 of canonical {contract_hash, input_normalized, facts}; cite it"),
-		},
-	}
-	errBody := map[string]any{
-		"type":                 "object",
-		"title":                "error",
-		"description":          "The body of a tool-level error (isError true), the same as /invoke's.",
-		"additionalProperties": false,
-		"required":             []any{"error", "error_code", "tool"},
-		"properties": map[string]any{
-			"error":      map[string]any{"type": "string", "description": "human-readable message"},
-			"error_code": map[string]any{"type": "string", "description": "input_schema_invalid, tool_execution_error, cost_limit_exceeded, timeout, tool_disabled, ..."},
-			"tool":       map[string]any{"type": "string"},
-			"reason":     map[string]any{"type": "string", "description": "machine reason, e.g. division_by_zero"},
-			"details": map[string]any{
-				"type": "array", "description": "schema violations: JSON Pointer path, keyword, message",
-				"items": map[string]any{
-					"type": "object", "required": []any{"path", "keyword", "message"},
-					"properties": map[string]any{
-						"path":    map[string]any{"type": "string"},
-						"keyword": map[string]any{"type": "string"},
-						"message": map[string]any{"type": "string"},
-					},
-				},
-			},
-		},
-	}
 	return map[string]any{
 		"type":        "object",
 		"description": "structuredContent: the evidence envelope of a successful call, or the error body of an isError result.",
-		"anyOf":       []any{envelope, errBody},
+		"anyOf":       []any{envelopeSchema(c, hash, facts, factsAt), errorSchema()},
 	}
-}
-
-func withDesc(s map[string]any, d string) map[string]any {
-	out := make(map[string]any, len(s)+1)
-	for k, v := range s {
-		out[k] = v
-	}
-	out["description"] = d
-	return out
-}
-
-// rebaseRefs copies a schema, rewriting local references ("#", "#/...") so they
-// keep pointing into it once it is embedded at base in a larger document.
-// Schemas with their own $id are embedded resources and left alone.
-func rebaseRefs(v any, base string) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			if k == "$ref" {
-				if s, ok := e.(string); ok && (s == "#" || strings.HasPrefix(s, "#/")) {
-					out[k] = base + strings.TrimPrefix(s, "#")
-					continue
-				}
-			}
-			out[k] = rebaseRefs(e, base)
-		}
-		if _, has := x["$id"]; has {
-			return x
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = rebaseRefs(e, base)
-		}
-		return out
-	}
-	return v
 }
 
 // minLevel drops records below a level (the SDK logs every connection at info,
