@@ -43,7 +43,7 @@ func newMCPEnv(t *testing.T, mcpOpts MCPOptions, opts Options) *mcpEnv {
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 	mcpOpts.Files = store
 	opts.MCP = &mcpOpts
-	opts.Downloads = store.Handler()
+	opts.Downloads = store
 	srv := New(reg, opts)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)

@@ -19,19 +19,20 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/tools"
 )
 
 // Options configure the HTTP surface. Zero values mean the documented defaults.
 type Options struct {
 	Logger       *slog.Logger
-	MaxBodyBytes int64        // request body limit; default 1 MiB
-	Version      string       // service version reported by /health
-	Downloads    http.Handler // serves GET/HEAD /downloads/{filename}; nil: not mounted
-	MCP          *MCPOptions  // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
-	AdminToken   string       // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
-	Toggles      Toggler      // persists toggles (internal/toggles); nil: registry state only
-	Metrics      *Metrics     // serves GET /metrics (api/metrics.go); nil: not mounted
+	MaxBodyBytes int64            // request body limit; default 1 MiB
+	Version      string           // service version reported by /health
+	Downloads    *filestore.Store // served at GET/HEAD /downloads/{filename} (api/downloads.go); nil: not mounted
+	MCP          *MCPOptions      // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
+	AdminToken   string           // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
+	Toggles      Toggler          // persists toggles (internal/toggles); nil: registry state only
+	Metrics      *Metrics         // serves GET /metrics (api/metrics.go); nil: not mounted
 }
 
 // Server is the HTTP surface over one registry.
@@ -89,8 +90,9 @@ func (s *Server) routes() chi.Router {
 		s.mountMCP(r)
 	}
 	if s.opts.Downloads != nil {
-		r.Method(http.MethodGet, "/downloads/{filename}", s.opts.Downloads)
-		r.Method(http.MethodHead, "/downloads/{filename}", s.opts.Downloads)
+		h := downloadHandler(s.opts.Downloads)
+		r.Method(http.MethodGet, "/downloads/{filename}", h)
+		r.Method(http.MethodHead, "/downloads/{filename}", h)
 	}
 	return r
 }

@@ -54,7 +54,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		Logger:       log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Version:      versionString(),
-		Downloads:    store.Handler(),
+		Downloads:    store,
 		AdminToken:   cfg.AdminToken,
 		Toggles:      toggler,
 		Metrics:      metrics,
@@ -148,21 +148,10 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}
 	m.Log.Info("listening", "addr", m.Addr(), "tools", len(m.Registry.Names()), "version", versionString())
-	jctx, stopJanitor := context.WithCancel(context.Background())
-	defer stopJanitor()
-	go m.Store.Janitor(jctx, janitorInterval(m.Config.DownloadTTL), func(err error) {
-		m.Log.Warn("download janitor", "err", err.Error())
-	})
+	bctx, stopBackground := context.WithCancel(context.Background())
+	defer stopBackground()
+	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
 	errc := make(chan error, 1)
-	if m.Toggles != nil {
-		// Follow toggles written by another process on the same data directory
-		// (a replica sharing the volume, precisiond mcp).
-		go m.Toggles.Watch(jctx, 2*time.Second, func(err error) {
-			m.Log.Warn("toggle file unreadable; keeping the current state", "err", err.Error())
-		}, func(unknown []string) {
-			m.Log.Info("toggle file changed; state reloaded", "disabled", m.Registry.Disabled(), "catalog_hash", m.Registry.CatalogHash())
-		})
-	}
 	go func() { errc <- m.server.Serve(m.ln) }()
 	select {
 	case err := <-errc:
@@ -179,6 +168,48 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.Log.Info("stopped")
 	return err
+}
+
+// background starts the periodic work of a long-running process until ctx
+// ends: the download janitor, and with a toggle store, following the toggles
+// written by another process on the same data directory (a replica sharing
+// the volume, precisiond mcp beside serve).
+func background(ctx context.Context, cfg Config, log *slog.Logger, store *filestore.Store, tg *toggles.Store, reg *tools.Registry) {
+	go every(ctx, janitorInterval(cfg.DownloadTTL), func() {
+		if err := store.Sweep(); err != nil {
+			log.Warn("download janitor", "err", err.Error())
+		}
+	})
+	if tg == nil {
+		return
+	}
+	go every(ctx, toggleWatchInterval, func() {
+		changed, _, err := tg.Reload()
+		switch {
+		case err != nil:
+			log.Warn("toggle file unreadable; keeping the current state", "err", err.Error())
+		case changed:
+			log.Info("toggle file changed; state reloaded", "disabled", reg.Disabled(), "catalog_hash", reg.CatalogHash())
+		}
+	})
+}
+
+// toggleWatchInterval is how often the toggle file is re-read.
+const toggleWatchInterval = 2 * time.Second
+
+// every calls f every interval until ctx ends; f runs on the caller's
+// goroutine, so two runs never overlap.
+func every(ctx context.Context, interval time.Duration, f func()) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
 }
 
 // janitorInterval sweeps often enough that a file outlives its TTL by at most

@@ -263,18 +263,9 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if tg != nil {
-		// Follow toggles made through a server on the same data directory; the
-		// MCP surface then sends notifications/tools/list_changed.
-		go tg.Watch(ctx, 2*time.Second, func(err error) {
-			log.Warn("toggle file unreadable; keeping the current state", "err", err.Error())
-		}, func([]string) {
-			log.Info("toggle file changed; state reloaded", "disabled", reg.Disabled())
-		})
-	}
-	go store.Janitor(ctx, janitorInterval(cfg.DownloadTTL), func(err error) {
-		log.Warn("download janitor", "err", err.Error())
-	})
+	// A toggle made through a server on the same data directory reaches this
+	// session too: the MCP surface sends notifications/tools/list_changed.
+	background(ctx, cfg, log, store, tg, reg)
 	log.Info("serving MCP over stdio", "tools", len(reg.Names()), "version", versionString())
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,

@@ -10,7 +10,6 @@ package toggles
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,7 +19,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"time"
 )
 
 // FileName is the toggle file's name inside the data directory.
@@ -237,30 +235,4 @@ func (s *Store) Reload() (changed bool, unknown []string, err error) {
 	}
 	unknown = s.reg.SetDisabled(names)
 	return true, unknown, nil
-}
-
-// Watch calls Reload every interval until ctx ends, so that a long-running
-// process (MCP over stdio, replicas sharing a volume) follows toggles made by
-// another process. Errors (e.g. a corrupt file) keep the current state and are
-// reported to onErr.
-func (s *Store) Watch(ctx context.Context, interval time.Duration, onErr func(error), onChange func(unknown []string)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		changed, unknown, err := s.Reload()
-		if err != nil {
-			if onErr != nil {
-				onErr(err)
-			}
-			continue
-		}
-		if changed && onChange != nil {
-			onChange(unknown)
-		}
-	}
 }
