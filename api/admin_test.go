@@ -14,6 +14,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -79,24 +80,12 @@ func newAdminServerWith(t *testing.T, token string, limiter *tools.Limiter, muta
 
 func doReq(t *testing.T, method, url, auth, body string) (int, map[string]any, http.Header) {
 	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
-	}
+	hdr := map[string]string{"Authorization": auth}
 	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		hdr["Content-Type"] = "application/json"
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatalf("%s %s: not JSON: %q", method, url, raw)
-	}
-	return resp.StatusCode, m, resp.Header
+	r := testhttp.Do(t, method, url, hdr, []byte(body))
+	return r.Status, r.JSON(t), r.Header
 }
 
 func TestAdminAuth(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -80,21 +81,8 @@ func newTestServer(t *testing.T, limiter *tools.Limiter) (*httptest.Server, *too
 
 func post(t *testing.T, url, contentType, body string) (int, map[string]any, http.Header) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatalf("response is not JSON: %q", raw)
-	}
-	return resp.StatusCode, m, resp.Header
+	r := testhttp.Do(t, http.MethodPost, url, map[string]string{"Content-Type": contentType}, []byte(body))
+	return r.Status, r.JSON(t), r.Header
 }
 
 // TestErrorTable exercises every row of SPEC §5.2 on both routes.

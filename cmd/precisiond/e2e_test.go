@@ -19,6 +19,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // startMain runs the real wiring on 127.0.0.1:0 and returns its base URL.
@@ -52,31 +53,12 @@ func startMain(t *testing.T, mutate func(*Config)) (string, *Main) {
 
 func getJSON(t *testing.T, url string) map[string]any {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	v, err := evidence.ParseJSON(b)
-	if err != nil {
-		t.Fatalf("%s: %v", url, err)
-	}
-	return v.(map[string]any)
+	return testhttp.Do(t, http.MethodGet, url, nil, nil).JSON(t)
 }
 
 func invokeRaw(t *testing.T, base string, body []byte) []byte {
 	t.Helper()
-	resp, err := http.Post(base+"/invoke", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 {
-		t.Fatalf("status %d: %s", resp.StatusCode, b)
-	}
-	return b
+	return testhttp.PostJSON(t, base+"/invoke", body).OK(t)
 }
 
 // orchestratorCheck validates a response the way the replaced sidecar's client
@@ -426,4 +408,33 @@ func TestStartHasNoSideEffects(t *testing.T) {
 	if files := filesUnder(t, data); len(files) != 0 {
 		t.Errorf("selfcheck wrote into the data directory: %v", files)
 	}
+}
+
+// TestEveryRunsUntilCanceled: the ticker loop behind the download janitor and
+// the toggle watch calls its function repeatedly, never concurrently, and
+// returns once its context ends.
+func TestEveryRunsUntilCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := make(chan struct{})
+	done := make(chan struct{})
+	var running sync.Mutex
+	go func() {
+		every(ctx, time.Millisecond, func() {
+			if !running.TryLock() {
+				t.Error("two runs overlapped")
+				return
+			}
+			defer running.Unlock()
+			select {
+			case calls <- struct{}{}:
+			case <-ctx.Done():
+			}
+		})
+		close(done)
+	}()
+	for range 3 {
+		<-calls
+	}
+	cancel()
+	<-done
 }

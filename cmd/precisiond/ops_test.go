@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/internal/toggles"
 )
 
@@ -63,19 +64,8 @@ func opsConfig(t *testing.T, dir string) Config {
 
 func adminDo(t *testing.T, method, url, body string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+opsToken)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatalf("%s %s: %q", method, url, raw)
-	}
-	return resp.StatusCode, m
+	r := testhttp.Do(t, method, url, map[string]string{"Authorization": "Bearer " + opsToken}, []byte(body))
+	return r.Status, r.JSON(t)
 }
 
 func enabledOf(t *testing.T, base, name string) bool {
