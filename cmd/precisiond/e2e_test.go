@@ -198,8 +198,13 @@ var (
 )
 
 // buildBinary builds cmd/precisiond once per test run.
+// Every test that needs the binary is a slow, binary-level test: it is
+// skipped with -short.
 func buildBinary(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("binary-level test (builds and runs precisiond): skipped with -short")
+	}
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "precisiond-bin")
 		if err != nil {
