@@ -31,23 +31,7 @@ func startMain(t *testing.T, mutate func(*Config)) (string, *Main) {
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	m, err := NewMain(cfg, newLogger(io.Discard, "error"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-		m.Close()
-	})
+	m, _ := launchMain(t, cfg, newLogger(io.Discard, "error"))
 	return "http://" + m.Addr(), m
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -30,7 +31,15 @@ const opsToken = "ops-test-token-0123456789"
 // that drains and waits for Run to return.
 func runMain(t *testing.T, cfg Config, logs io.Writer) (string, func()) {
 	t.Helper()
-	m, err := NewMain(cfg, newLogger(logs, "info"))
+	m, stop := launchMain(t, cfg, newLogger(logs, "info"))
+	return "http://" + m.Addr(), stop
+}
+
+// launchMain runs NewMain(cfg).Run on its listener until the test ends or stop
+// is called; stop drains and waits for Run to return.
+func launchMain(t *testing.T, cfg Config, log *slog.Logger) (*Main, func()) {
+	t.Helper()
+	m, err := NewMain(cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +60,7 @@ func runMain(t *testing.T, cfg Config, logs io.Writer) (string, func()) {
 		})
 	}
 	t.Cleanup(stop)
-	return "http://" + m.Addr(), stop
+	return m, stop
 }
 
 func opsConfig(t *testing.T, dir string) Config {
