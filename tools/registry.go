@@ -50,6 +50,10 @@ type Registry struct {
 	observe Observer
 	timeout time.Duration
 
+	waiting atomic.Int64 // calls waiting on an answer
+	running atomic.Int64 // executions that have not stopped yet
+	peak    atomic.Int64 // the most executions ever running at once
+
 	onChange []func()
 }
 
@@ -66,8 +70,8 @@ type Options struct {
 }
 
 // Observer is told the outcome of every call that went through the execution
-// path, from any surface: the requested tool name (which may be unknown when
-// code is unknown_tool), "ok" or the error code, and the time the call took
+// path, from any surface: the tool name (empty when the registry has no tool
+// of the requested name), "ok" or the error code, and the time the call took
 // (queue wait included). It must be cheap and safe for concurrent use (a
 // metrics hook).
 type Observer func(tool, code string, d time.Duration)
@@ -77,6 +81,25 @@ func (r *Registry) Limiter() *Limiter { return r.limit }
 
 // Timeout is the deadline of one call.
 func (r *Registry) Timeout() time.Duration { return r.timeout }
+
+// InFlight is the number of calls waiting on an answer right now (admitted,
+// neither answered nor timed out).
+func (r *Registry) InFlight() int { return int(r.waiting.Load()) }
+
+// Running is the number of tool executions that have not stopped yet,
+// including those whose caller already got its timeout. Each holds a slot of
+// the limiter until it stops.
+func (r *Registry) Running() int { return int(r.running.Load()) }
+
+// PeakRunning is the most executions that ever ran at once.
+func (r *Registry) PeakRunning() int { return int(r.peak.Load()) }
+
+// started counts an execution starting (+1) or stopping (-1).
+func (r *Registry) started(delta int64) {
+	n := r.running.Add(delta)
+	for p := r.peak.Load(); n > p && !r.peak.CompareAndSwap(p, n); p = r.peak.Load() {
+	}
+}
 
 type entry struct {
 	tool         Tool
