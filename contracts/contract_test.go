@@ -235,3 +235,104 @@ func TestLoadIsCachedAndChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestDetailsAreBounded: an input with thousands of failures yields at most
+// MaxDetails details, the first ones by path, in the same order every time.
+func TestDetailsAreBounded(t *testing.T) {
+	c := mustParse(t, testContract(`{
+	  "x": {"type": "integer", "description": "x"},
+	  "list": {"type": "array", "items": {"type": "string"}, "description": "l"}
+	}`, `["x"]`))
+	list := make([]any, 5000)
+	for i := range list {
+		list[i] = json.Number("1")
+	}
+	var first []Detail
+	for range 3 {
+		var ve *ValidationError
+		if !errors.As(c.ValidateInput(map[string]any{"x": json.Number("1"), "list": list}), &ve) {
+			t.Fatal("5000 type errors validated")
+		}
+		if len(ve.Details) != MaxDetails {
+			t.Fatalf("%d details, want %d", len(ve.Details), MaxDetails)
+		}
+		if first == nil {
+			first = ve.Details
+		} else if !reflect.DeepEqual(first, ve.Details) {
+			t.Fatal("the kept details differ between runs")
+		}
+	}
+	for i := 1; i < len(first); i++ {
+		if first[i-1].Path > first[i].Path {
+			t.Fatalf("details not sorted by path: %q before %q", first[i-1].Path, first[i].Path)
+		}
+	}
+	if first[0].Path != "/list/0" {
+		t.Errorf("first detail %q", first[0].Path)
+	}
+}
+
+// TestCapacity: the most values an instance valid against a schema can hold.
+func TestCapacity(t *testing.T) {
+	for _, c := range []struct {
+		schema string
+		want   int64
+	}{
+		{`{"type": "string"}`, 1},
+		{`{"type": "array", "maxItems": 3, "items": {"type": "integer"}}`, 4},
+		{`{"type": "array", "items": {"type": "integer"}}`, unbounded},
+		{`{"type": "array", "maxItems": 3}`, unbounded},
+		{`{"type": "object", "additionalProperties": false, "properties": {"a": {"type": "string"}, "b": {"type": "array", "maxItems": 2, "items": {"type": ["string", "null"]}}}}`, 5},
+		{`{"type": "object", "properties": {"a": {"type": "string"}}}`, unbounded},
+		{`{"anyOf": [{"type": "string"}, {"type": "array", "maxItems": 10, "items": {"type": "number"}}]}`, 11},
+		{`{"oneOf": [{"type": "string"}, {"type": "array", "items": {}}]}`, unbounded},
+		{`{"type": ["string", "array"], "maxItems": 2, "items": {"type": "string"}}`, 3},
+		{`{"const": [1, 2]}`, 3},
+		{`{"$ref": "#/$defs/x"}`, unbounded},
+		{`{}`, unbounded},
+	} {
+		var s any
+		dec := json.NewDecoder(strings.NewReader(c.schema))
+		dec.UseNumber()
+		if err := dec.Decode(&s); err != nil {
+			t.Fatal(err)
+		}
+		if got := capacity(s); got != c.want {
+			t.Errorf("capacity(%s) = %d, want %d", c.schema, got, c.want)
+		}
+	}
+	// Every contract's examples fit its capacity (Parse checks them), and the
+	// big-array contract is bounded.
+	if c := MustLoad("statistics_calc"); c.inputValues == unbounded || c.inputValues < 100001 {
+		t.Errorf("statistics_calc capacity %d", c.inputValues)
+	}
+}
+
+// TestOversizedInstanceRefusedFirst: an instance with more values than the
+// schema can ever accept gets one detail without the schema being evaluated
+// (no detail per value), while one just over a limit gets the library's own
+// detail for that limit.
+func TestOversizedInstanceRefusedFirst(t *testing.T) {
+	c := mustParse(t, testContract(`{
+	  "x": {"type": "integer", "description": "x"},
+	  "list": {"type": "array", "maxItems": 3, "items": {"type": "string"}, "description": "l"}
+	}`, `["x"]`))
+	huge := make([]any, 100000)
+	for i := range huge {
+		huge[i] = map[string]any{}
+	}
+	var ve *ValidationError
+	if !errors.As(c.ValidateInput(map[string]any{"x": json.Number("1"), "list": huge}), &ve) {
+		t.Fatal("an oversized instance validated")
+	}
+	if len(ve.Details) != 1 || ve.Details[0].Path != "" || !strings.Contains(ve.Details[0].Message, "more than 6 JSON values") {
+		t.Errorf("details %v", ve.Details)
+	}
+	err := c.ValidateInput(map[string]any{"x": json.Number("1"), "list": []any{"a", "b", "c", "d"}})
+	if !errors.As(err, &ve) || len(ve.Details) != 1 || ve.Details[0].Path != "/list" || ve.Details[0].Keyword != "maxItems" {
+		t.Errorf("4 items: %v", err)
+	}
+	if err := c.ValidateInput(map[string]any{"x": json.Number("1"), "list": []any{"a", "b", "c"}}); err != nil {
+		t.Errorf("3 items: %v", err)
+	}
+}
