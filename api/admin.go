@@ -62,9 +62,9 @@ func (s *Server) adminRoutes(r chi.Router) {
 		r.Post("/tools/{name}/toggle", s.wrap(s.toggleTool))
 		r.Put("/admin/tools/{name}", s.wrap(s.putTool))
 		r.Get("/admin/session", s.wrap(s.adminSession))
+		r.Post("/admin/verify", s.wrap(s.adminVerify))
 	})
 	r.Get("/admin", s.adminIndex)
-	r.Post("/admin/verify", s.wrap(s.adminVerify))
 	static, _ := fs.Sub(adminFiles, "admin")
 	fileServer := http.StripPrefix("/admin/static/", http.FileServerFS(static))
 	r.Get("/admin/static/{file}", func(w http.ResponseWriter, r *http.Request) {
@@ -119,8 +119,7 @@ func (s *Server) refuseAdmin(w http.ResponseWriter, r *http.Request, e *apiError
 	if e.Code == CodeUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond"`)
 	}
-	setLogError(r.Context(), e.Code)
-	writeError(w, e, false)
+	s.refuse(w, r, e)
 }
 
 // adminID is the token id of an admitted admin request.
@@ -212,8 +211,10 @@ func (s *Server) adminSession(r *http.Request) (any, *apiError) {
 }
 
 // adminVerify is POST /admin/verify: the body is an /invoke response (or a bare
-// structured_result); the answer says whether its hashes recompute against this
-// server's catalogue (evidence.Verify). It changes nothing, so it needs no token.
+// structured_result, at most --max-body-bytes); the answer says whether its
+// hashes recompute against this server's catalogue (evidence.Verify). It
+// changes nothing but costs as much as a call (parsing, schema compilation),
+// so it needs the admin token like the other admin routes.
 func (s *Server) adminVerify(r *http.Request) (any, *apiError) {
 	body, aerr := readBody(r, s.opts.MaxBodyBytes)
 	if aerr != nil {

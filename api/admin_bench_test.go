@@ -63,14 +63,16 @@ func BenchmarkInvokeObserved(b *testing.B) {
 
 func BenchmarkAdminVerify(b *testing.B) {
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
-	srv := New(reg, Options{})
+	srv := New(reg, Options{AdminToken: "t"})
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/invoke", strings.NewReader(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`)))
 	resp := rec.Body.String()
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := httptest.NewRecorder()
-		srv.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/admin/verify", strings.NewReader(resp)))
+		req := httptest.NewRequest(http.MethodPost, "/admin/verify", strings.NewReader(resp))
+		req.Header.Set("Authorization", "Bearer t")
+		srv.ServeHTTP(rec, req)
 		if !strings.Contains(rec.Body.String(), `"verified":true`) {
 			b.Fatal(rec.Body.String())
 		}

@@ -26,7 +26,7 @@ const sleeperContract = `{
  "tool": "sleeper", "contract_version": "1.0.0", "title": "Sleeper",
  "description": "Sleeps ms milliseconds, then echoes ms; for API tests only.",
  "determinism": "input_only", "source_policy": {"kind": "test", "name": "test"},
- "access_kind": "read", "evidence_policy": {}, "limits": {"max_result_chars": 100},
+ "access_kind": "read", "evidence_policy": {}, "limits": {"max_result_chars": 10000},
  "inputSchema": {"type": "object", "additionalProperties": false,
    "properties": {"ms": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 0, "description": "milliseconds"}}},
  "outputSchema": {"type": "object", "additionalProperties": false, "required": ["ms"],
@@ -67,7 +67,9 @@ func newAdminServer(t *testing.T, token string, mutate func(*Options)) (*httptes
 // newAdminServerWith is newAdminServer with a limiter.
 func newAdminServerWith(t *testing.T, token string, limiter *tools.Limiter, mutate func(*Options)) (*httptest.Server, *tools.Registry, *syncBuf) {
 	t.Helper()
-	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)), tools.Options{Limiter: limiter, DefaultTimeout: 10 * time.Second})
+	// A deadline far beyond any call here: the outcome must not depend on how
+	// loaded the machine is.
+	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)), tools.Options{Limiter: limiter, DefaultTimeout: 2 * time.Minute})
 	logs := &syncBuf{}
 	opts := Options{Logger: newBufLogger(logs), AdminToken: token}
 	if mutate != nil {
@@ -378,7 +380,7 @@ func TestAdminVerify(t *testing.T) {
 		return string(raw)
 	}
 	verify := func(body string) map[string]any {
-		_, m, _ := doReq(t, "POST", ts.URL+"/admin/verify", "", body)
+		_, m, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, body)
 		return m
 	}
 	// Big integers and 100.0-style floats survive because the raw bytes are verified.
@@ -403,8 +405,17 @@ func TestAdminVerify(t *testing.T) {
 	if got := verify(`{"tool":"nope"}`); got["verified"] != false {
 		t.Fatalf("unknown tool verified: %v", got)
 	}
-	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "", `[1]`); status != 400 || body["error_code"] != CodeInvalidRequest {
+	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, `[1]`); status != 400 || body["error_code"] != CodeInvalidRequest {
 		t.Fatalf("non-object: %d %v", status, body)
+	}
+	// It costs as much as a call: the admin token is required, and the body
+	// obeys --max-body-bytes (1 MiB here) like every other route.
+	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "", good); status != 401 || body["error_code"] != CodeUnauthorized {
+		t.Fatalf("without a token: %d %v", status, body)
+	}
+	big := `{"x":"` + strings.Repeat("a", 1<<20) + `"}`
+	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, big); status != 413 || body["error_code"] != CodePayloadTooLarge {
+		t.Fatalf("1 MiB + 8 bytes: %d %v", status, body)
 	}
 }
 

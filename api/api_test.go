@@ -24,7 +24,7 @@ const fakeContract = `{
  "description": "Behaves as its mode says; for API tests only.",
  "determinism": "input_only", "source_policy": {"kind": "test", "name": "test"},
  "access_kind": "read", "evidence_policy": {"redact_input_fields": ["secret"], "replacement": "sha256_and_utf8_bytes"},
- "limits": {"max_result_chars": 10},
+ "limits": {"max_result_chars": 1000},
  "inputSchema": {"type": "object", "additionalProperties": false, "required": ["mode"],
    "properties": {"mode": {"type": "string", "description": "what to do"},
                   "n": {"type": "integer", "maximum": 5, "default": 1, "description": "a number"},
@@ -58,8 +58,10 @@ func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Out
 		return tools.Output{}, errors.New("database password is hunter2")
 	case "badfacts":
 		return tools.Output{Facts: map[string]any{"n": "not a number"}, Text: "x", Warnings: []tools.Warning{}}, nil
-	case "long":
-		return tools.Output{Facts: map[string]any{"n": n}, Text: "more than ten characters", Warnings: []tools.Warning{}}, nil
+	case "long": // a legacy text over max_result_chars (1000 bytes)
+		return tools.Output{Facts: map[string]any{"n": n}, Text: strings.Repeat("é", 501), Warnings: []tools.Warning{}}, nil
+	case "bigfacts": // a short text, but facts that make the envelope too large
+		return tools.Output{Facts: map[string]any{"n": json.Number("1" + strings.Repeat("0", 1000))}, Text: "ok", Warnings: []tools.Warning{}}, nil
 	}
 	return tools.Output{Facts: map[string]any{"n": n}, Text: "ok", Warnings: []tools.Warning{}}, nil
 }
@@ -107,6 +109,7 @@ func TestErrorTable(t *testing.T) {
 		{"timeout", `{"tool":"behave","args":{"mode":"slow"}}`, "application/json", "timeout", "deadline_exceeded", 200, 504},
 		{"timeout, tool ignores ctx", `{"tool":"behave","args":{"mode":"stuck"}}`, "application/json", "timeout", "deadline_exceeded", 200, 504},
 		{"result too large", `{"tool":"behave","args":{"mode":"long"}}`, "application/json", "tool_result_too_large", "max_result_chars", 200, 422},
+		{"envelope too large", `{"tool":"behave","args":{"mode":"bigfacts"}}`, "application/json", "tool_result_too_large", "max_result_chars", 200, 422},
 		{"facts fail schema", `{"tool":"behave","args":{"mode":"badfacts"}}`, "application/json", "output_schema_invalid", "", 200, 500},
 		{"panic", `{"tool":"behave","args":{"mode":"panic"}}`, "application/json", "internal_error", "", 200, 500},
 		{"internal error", `{"tool":"behave","args":{"mode":"bug"}}`, "application/json", "internal_error", "", 200, 500},

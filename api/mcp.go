@@ -87,7 +87,7 @@ type mcpSurface struct {
 
 // NewMCPServer builds the one MCP server of a registry: every tool with its
 // contract's inputSchema, an outputSchema describing the evidence envelope, title
-// and annotations; calls run through Registry.Invoke. tools/list pages through the
+// and annotations; calls run through Registry.Call. tools/list pages through the
 // enabled tools in catalogue order; a change of the enabled state sends
 // notifications/tools/list_changed to every connected session. Generated files
 // are resources, and the prompt precision_guide tells a model how to use the tools.
@@ -126,7 +126,7 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 		m.index[name] = len(m.tools)
 		m.tools = append(m.tools, mt)
 		// Every tool stays registered with the SDK, enabled or not: a call to a
-		// disabled tool must answer tool_disabled (from Registry.Invoke, at the
+		// disabled tool must answer tool_disabled (from Registry.Call, at the
 		// same instant as REST), not "unknown tool". tools/list filters.
 		m.server.AddTool(mt, m.callTool)
 	}
@@ -331,7 +331,7 @@ func (m *mcpSurface) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (
 	}, nil
 }
 
-// callTool runs one tools/call through Registry.Invoke, the one execution path.
+// callTool runs one tools/call through Registry.Call, the one execution path.
 // Arguments are decoded with numbers kept exact (json.Number); the envelope is
 // returned as the canonical bytes, so structuredContent carries exactly the
 // numbers /invoke does (100.0 stays a float, big integers keep every digit).
@@ -352,7 +352,7 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
 			case te.Reason == tools.ReasonArgsNotJSON:
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + te.Message}
-			case te.Reason == tools.ReasonArgsNotObject:
+			case te.Code == tools.CodeInvalidRequest:
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Message}
 			}
 		}
@@ -360,11 +360,7 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 		m.logCall(ctx, name, body["error_code"], start)
 		return errorResult(body)
 	}
-	b, err := evidence.Canonical(resp.Envelope.Generic())
-	if err != nil {
-		_, body := ErrorResponse(ctx, m.log, name, &tools.InternalError{Tool: name, Err: err})
-		return errorResult(body)
-	}
+	b := resp.EnvelopeJSON
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),

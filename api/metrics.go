@@ -25,7 +25,9 @@ type MetricsOptions struct {
 //
 //	precisiond_tool_calls_total{tool,outcome}          counter; outcome "ok" or the error_code
 //	precisiond_tool_call_duration_seconds{tool}        histogram of Invoke time (queue wait included)
-//	precisiond_tool_calls_in_flight                    gauge: calls holding an execution slot
+//	precisiond_tool_calls_in_flight                    gauge: calls waiting on an answer
+//	precisiond_tool_executions_running                 gauge: executions not stopped yet (each holds a slot)
+//	precisiond_tool_executions_peak                    gauge: the most executions ever running at once
 //	precisiond_tool_call_slots                         gauge: size of the execution pool
 //	precisiond_overload_rejections_total               counter: calls refused with overloaded
 //	precisiond_download_store_bytes / _files           gauges over the download store
@@ -85,19 +87,23 @@ func NewMetrics(opts MetricsOptions) *Metrics {
 	return m
 }
 
-// Attach adds the gauges that read reg (slots, calls in flight, disabled tools)
+// Attach adds the gauges that read reg (slots, calls in flight, executions
+// running and their peak, disabled tools)
 // and creates every tool's series, so that rate() works before its first call.
 // Call it once, with the registry whose Options hold m's hooks.
 func (m *Metrics) Attach(reg *tools.Registry) {
 	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "precisiond_tool_calls_in_flight",
-		Help: "Tool calls holding an execution slot right now.",
-	}, func() float64 {
-		if l := reg.Limiter(); l != nil {
-			return float64(l.InFlight())
-		}
-		return 0
-	})
+		Help: "Tool calls waiting on an answer right now.",
+	}, func() float64 { return float64(reg.InFlight()) })
+	running := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "precisiond_tool_executions_running",
+		Help: "Tool executions that have not stopped yet, including those whose caller already got its timeout; each holds an execution slot.",
+	}, func() float64 { return float64(reg.Running()) })
+	peak := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "precisiond_tool_executions_peak",
+		Help: "The most tool executions that ever ran at once since the process started.",
+	}, func() float64 { return float64(reg.PeakRunning()) })
 	slots := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "precisiond_tool_call_slots",
 		Help: "Size of the execution pool (--max-concurrency).",
@@ -111,7 +117,7 @@ func (m *Metrics) Attach(reg *tools.Registry) {
 		Name: "precisiond_tools_disabled",
 		Help: "Tools currently disabled by an administrator.",
 	}, func() float64 { return float64(len(reg.Disabled())) })
-	m.prom.MustRegister(inFlight, slots, disabled)
+	m.prom.MustRegister(inFlight, running, peak, slots, disabled)
 	for _, name := range reg.Names() {
 		m.calls.WithLabelValues(name, "ok")
 		m.duration.WithLabelValues(name)
@@ -120,7 +126,7 @@ func (m *Metrics) Attach(reg *tools.Registry) {
 
 // Observe records one call; it is a tools.Observer.
 func (m *Metrics) Observe(tool, code string, d time.Duration) {
-	if code == tools.CodeUnknownTool {
+	if tool == "" {
 		tool = unknownToolLabel
 	}
 	m.calls.WithLabelValues(tool, code).Inc()

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -27,6 +28,8 @@ import (
 type Options struct {
 	Logger       *slog.Logger
 	MaxBodyBytes int64            // request body limit; default 1 MiB
+	BodyBudget   int64            // bytes of request bodies in flight at once; default 2 × MaxBodyBytes, at least MaxBodyBytes (api/admission.go)
+	QueueWait    time.Duration    // how long a request waits for its share of BodyBudget; default DefaultQueueWait
 	Version      string           // service version reported by /health
 	Downloads    *filestore.Store // served at GET/HEAD /downloads/{filename} (api/downloads.go); nil: not mounted
 	MCP          *MCPOptions      // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
@@ -43,6 +46,7 @@ type Server struct {
 	draining atomic.Bool
 	router   chi.Router
 	mcp      *mcpMount // nil unless Options.MCP is set
+	bodies   *bodyBudget
 }
 
 // New builds the HTTP surface.
@@ -53,7 +57,16 @@ func New(reg *tools.Registry, opts Options) *Server {
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 1 << 20
 	}
-	s := &Server{reg: reg, opts: opts, log: opts.Logger}
+	switch {
+	case opts.BodyBudget <= 0:
+		opts.BodyBudget = 2 * opts.MaxBodyBytes
+	case opts.BodyBudget < opts.MaxBodyBytes:
+		opts.BodyBudget = opts.MaxBodyBytes // a largest body must fit
+	}
+	if opts.QueueWait <= 0 {
+		opts.QueueWait = DefaultQueueWait
+	}
+	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget)}
 	s.router = s.routes()
 	return s
 }
@@ -69,7 +82,7 @@ func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.requestID, s.accessLog, s.recoverer)
+	r.Use(s.requestID, s.accessLog, s.recoverer, s.admitBody)
 	r.NotFound(s.wrap(func(r *http.Request) (any, *apiError) {
 		return nil, newError(CodeNotFound, "no such route: "+r.URL.Path)
 	}))
@@ -211,6 +224,12 @@ func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
 	if err := json.Unmarshal(top["tool"], &req.Tool); err != nil || req.Tool == "" {
 		return req, newError(CodeInvalidRequest, `"tool" must be a non-empty string`)
 	}
+	if len(req.Tool) > tools.MaxToolNameBytes {
+		// Refused before it is logged or echoed.
+		n := len(req.Tool)
+		req.Tool = ""
+		return req, newError(CodeInvalidRequest, fmt.Sprintf(`"tool" has %d bytes; tool names have at most %d`, n, tools.MaxToolNameBytes))
+	}
 	switch a := top["args"]; {
 	case a == nil, string(a) == "null":
 	case a[0] == '{':
@@ -281,17 +300,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeResponse writes the /invoke success body: byte for byte what
 // writeJSON(w, 200, ResponseBody(resp)) writes, but in one pass into a pooled
-// buffer, reusing the canonical bytes of input and facts that the result hash
-// was computed from (keys "result" < "structured_result" < "tool").
+// buffer around the canonical envelope the call path wrote once (keys
+// "result" < "structured_result" < "tool").
 func writeResponse(w http.ResponseWriter, resp *tools.Response) {
-	buf := evidence.GetBuffer()
-	defer evidence.PutBuffer(buf)
-	b, _ := evidence.AppendCanonical(append((*buf)[:0], `{"result":`...), resp.Result)
-	b, err := resp.Envelope.AppendCanonical(append(b, `,"structured_result":`...))
-	if err != nil {
+	if resp.EnvelopeJSON == nil {
 		writeJSON(w, http.StatusOK, ResponseBody(resp))
 		return
 	}
+	buf := evidence.GetBuffer()
+	defer evidence.PutBuffer(buf)
+	b, _ := evidence.AppendCanonical(append((*buf)[:0], `{"result":`...), resp.Result)
+	b = append(append(b, `,"structured_result":`...), resp.EnvelopeJSON...)
 	b, _ = evidence.AppendCanonical(append(b, `,"tool":`...), resp.Tool)
 	b = append(b, '}')
 	*buf = b

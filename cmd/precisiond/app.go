@@ -53,6 +53,8 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	srv := api.New(reg, api.Options{
 		Logger:       log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
+		BodyBudget:   cfg.BodyBudget,
+		QueueWait:    cfg.QueueWait,
 		Version:      versionString(),
 		Downloads:    store,
 		AdminToken:   cfg.AdminToken,
