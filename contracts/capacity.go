@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // unbounded is the capacity of a schema that puts no limit on the number of
@@ -173,4 +175,88 @@ const valueSlack = 1024
 func tooManyValues(limit int64) *ValidationError {
 	return &ValidationError{Details: []Detail{{Path: "", Keyword: "maxItems",
 		Message: fmt.Sprintf("the arguments hold more than %d JSON values, the most this schema accepts (maxItems and declared properties)", limit)}}}
+}
+
+// window is the number of elements of a long array validated at a time.
+const window = 1000
+
+// windowable reports whether the arrays an instance of schema may hold can be
+// validated window by window: each element on its own (items), with no
+// keyword that relates an element to its position or to the other elements'
+// presence (prefixItems, contains, unevaluatedItems) and no $ref to follow.
+// Elements outside a window cannot make one of its errors wrong: item errors
+// hold for the whole array, and uniqueItems or maxItems failing in a window
+// fail for the whole array too; only minItems is then ignored.
+func windowable(schema any) bool {
+	switch x := schema.(type) {
+	case map[string]any:
+		for k, v := range x {
+			switch k {
+			case "prefixItems", "contains", "minContains", "maxContains", "unevaluatedItems", "$ref", "$dynamicRef":
+				return false
+			}
+			if !windowable(v) {
+				return false
+			}
+		}
+	case []any:
+		for _, v := range x {
+			if !windowable(v) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// validateInWindows validates args with each long array among its top-level
+// values cut into windows of at most window elements, and returns the first
+// failing window's errors with element paths pointing into the whole array.
+// The schema library builds an error object per failing element, so a 100 000
+// element array of wrong types would otherwise cost ~70 MiB; a window costs
+// under 1 MiB. It returns nil when every window is valid (the whole instance
+// must then still be validated, for keywords over the whole array).
+func (c *Contract) validateInWindows(args map[string]any) error {
+	for name, v := range args {
+		arr, ok := v.([]any)
+		if !ok || len(arr) <= window || !c.windowed[name] {
+			continue
+		}
+		probe := make(map[string]any, len(args))
+		for k, e := range args {
+			probe[k] = e
+		}
+		for off := 0; off < len(arr); off += window {
+			probe[name] = arr[off:min(off+window, len(arr))]
+			err := validate(c.input, probe)
+			if err == nil {
+				continue
+			}
+			ve, ok := err.(*ValidationError)
+			if !ok {
+				return err
+			}
+			prefix := pointer([]string{name}) + "/"
+			var kept []Detail
+			for _, d := range ve.Details {
+				if d.Keyword == "minItems" {
+					continue // a window is shorter than the array
+				}
+				if rest, ok := strings.CutPrefix(d.Path, prefix); ok {
+					idx, tail, _ := strings.Cut(rest, "/")
+					if i, err := strconv.Atoi(idx); err == nil {
+						d.Path = prefix + strconv.Itoa(i+off)
+						if tail != "" {
+							d.Path += "/" + tail
+						}
+					}
+				}
+				kept = append(kept, d)
+			}
+			if len(kept) > 0 {
+				return &ValidationError{Details: kept}
+			}
+		}
+	}
+	return nil
 }

@@ -45,7 +45,8 @@ type Contract struct {
 	Examples            []Example      `json:"examples"`
 
 	input, output *jsonschema.Schema
-	inputValues   int64 // capacity(InputSchema)
+	inputValues   int64           // capacity(InputSchema)
+	windowed      map[string]bool // top-level properties whose arrays validate in windows
 }
 
 // Example is one documented call with its exact expected facts.
@@ -221,6 +222,12 @@ func Parse(data []byte) (*Contract, error) {
 		}
 	}
 	c.inputValues = capacity(c.InputSchema)
+	c.windowed = map[string]bool{}
+	if props, ok := c.InputSchema["properties"].(map[string]any); ok && windowable(c.InputSchema["$defs"]) {
+		for name, p := range props {
+			c.windowed[name] = windowable(p)
+		}
+	}
 	var err error
 	if c.input, err = compile(c.Tool+"/input", c.InputSchema); err != nil {
 		return nil, fmt.Errorf("inputSchema: %w", err)
@@ -354,10 +361,16 @@ func deepCopy(v any) any {
 // (maxItems, closed objects; more than valueSlack over) are refused with one
 // detail before the schema is evaluated, so that the cost of an invalid input
 // is bounded by what the contract accepts, not by its size. A smaller excess
-// gets the schema's own details.
+// gets the schema's own details. Long arrays are first validated window by
+// window (validateInWindows), so that an error is never built for each
+// element of a long invalid array; their details then come from the first
+// failing window.
 func (c *Contract) ValidateInput(args map[string]any) error {
 	if limit := add(c.inputValues, valueSlack); countValues(args, limit) > limit {
 		return tooManyValues(c.inputValues)
+	}
+	if err := c.validateInWindows(args); err != nil {
+		return sortedDetails(err)
 	}
 	return validate(c.input, args)
 }
@@ -379,6 +392,17 @@ func validate(s *jsonschema.Schema, v map[string]any) error {
 	}
 	var details []Detail
 	collectLeaves(ve, &details)
+	return sortedDetails(&ValidationError{Details: details})
+}
+
+// sortedDetails sorts a ValidationError's details by path and keeps the first
+// MaxDetails; other errors pass through.
+func sortedDetails(err error) error {
+	ve, ok := err.(*ValidationError)
+	if !ok {
+		return err
+	}
+	details := ve.Details
 	sort.SliceStable(details, func(i, j int) bool { return details[i].Path < details[j].Path })
 	if len(details) > MaxDetails {
 		details = details[:MaxDetails:MaxDetails]

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -334,5 +335,56 @@ func TestOversizedInstanceRefusedFirst(t *testing.T) {
 	}
 	if err := c.ValidateInput(map[string]any{"x": json.Number("1"), "list": []any{"a", "b", "c"}}); err != nil {
 		t.Errorf("3 items: %v", err)
+	}
+}
+
+// TestLongArraysValidateInWindows: a long array is validated a window at a
+// time without changing the verdict: an error anywhere is found with its true
+// path, and what only the whole array can break (maxItems, uniqueItems across
+// windows) is still checked.
+func TestLongArraysValidateInWindows(t *testing.T) {
+	c := mustParse(t, testContract(`{
+	  "x": {"type": "integer", "description": "x"},
+	  "list": {"type": "array", "maxItems": 4000, "uniqueItems": true, "items": {"type": "integer"}, "description": "l"}
+	}`, `["x"]`))
+	if !c.windowed["list"] {
+		t.Fatal("list is not validated in windows")
+	}
+	list := func(n int) []any {
+		out := make([]any, n)
+		for i := range out {
+			out[i] = json.Number(strconv.Itoa(i))
+		}
+		return out
+	}
+	detailsOf := func(l []any) []Detail {
+		t.Helper()
+		var ve *ValidationError
+		if err := c.ValidateInput(map[string]any{"x": json.Number("1"), "list": l}); !errors.As(err, &ve) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}
+		return ve.Details
+	}
+	if d := detailsOf(list(3999)); d != nil {
+		t.Fatalf("3999 distinct integers: %v", d)
+	}
+	bad := list(3999)
+	bad[3500] = "x"
+	if d := detailsOf(bad); len(d) != 1 || d[0].Path != "/list/3500" || d[0].Keyword != "type" {
+		t.Errorf("one bad element at 3500: %v", d)
+	}
+	if d := detailsOf(list(4001)); len(d) != 1 || d[0].Path != "/list" || d[0].Keyword != "maxItems" {
+		t.Errorf("4001 elements: %v", d)
+	}
+	dup := list(3999)
+	dup[2500] = json.Number("10")
+	if d := detailsOf(dup); len(d) != 1 || d[0].Path != "/list" || d[0].Keyword != "uniqueItems" {
+		t.Errorf("a duplicate across windows: %v", d)
+	}
+	if windowable(map[string]any{"type": "array", "prefixItems": []any{}}) || windowable(map[string]any{"items": map[string]any{"$ref": "#/$defs/x"}}) {
+		t.Error("prefixItems or $ref judged windowable")
 	}
 }
