@@ -2,6 +2,7 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
@@ -10,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -25,7 +25,10 @@ import (
 // ok is false for an unknown tool; err means the new state could not be saved
 // and nothing changed.
 type Toggler interface {
+	// Set sets the state and returns the previous one.
 	Set(name string, enabled bool) (previous, ok bool, err error)
+	// Toggle flips the state atomically and returns the previous one.
+	Toggle(name string) (previous, ok bool, err error)
 }
 
 // registryToggler is the fallback without persistence (tests, embedded use).
@@ -33,6 +36,11 @@ type registryToggler struct{ reg *tools.Registry }
 
 func (t registryToggler) Set(name string, enabled bool) (bool, bool, error) {
 	prev, ok := t.reg.SetEnabled(name, enabled)
+	return prev, ok, nil
+}
+
+func (t registryToggler) Toggle(name string) (bool, bool, error) {
+	prev, ok := t.reg.Toggle(name)
 	return prev, ok, nil
 }
 
@@ -46,13 +54,17 @@ var adminPage = template.Must(template.ParseFS(adminFiles, "admin/admin.html.tmp
 const adminCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
 	"img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 
-// adminRoutes mounts the administration surface (SPEC §9).
+// adminRoutes mounts the administration surface (SPEC §9). The routes that
+// change state or check a token sit in one group behind requireAdmin.
 func (s *Server) adminRoutes(r chi.Router) {
-	r.Post("/tools/{name}/toggle", s.toggleTool)
-	r.Put("/admin/tools/{name}", s.putTool)
-	r.Get("/admin/session", s.adminSession)
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireAdmin)
+		r.Post("/tools/{name}/toggle", s.wrap(s.toggleTool))
+		r.Put("/admin/tools/{name}", s.wrap(s.putTool))
+		r.Get("/admin/session", s.wrap(s.adminSession))
+		r.Post("/admin/verify", s.wrap(s.adminVerify))
+	})
 	r.Get("/admin", s.adminIndex)
-	r.Post("/admin/verify", s.adminVerify)
 	static, _ := fs.Sub(adminFiles, "admin")
 	fileServer := http.StripPrefix("/admin/static/", http.FileServerFS(static))
 	r.Get("/admin/static/{file}", func(w http.ResponseWriter, r *http.Request) {
@@ -74,75 +86,80 @@ func TokenID(token string) string {
 	return hex.EncodeToString(sum[:4])
 }
 
-// authorize checks the bearer token. Both sides are hashed before the
+// requireAdmin admits only requests with the admin bearer token: 403 forbidden
+// when no token is configured, 401 unauthorized (with WWW-Authenticate) for a
+// missing or wrong one, each failure logged. Both sides are hashed before the
 // constant-time comparison, so neither the content nor the length of the
-// configured token leaks through timing. It returns the caller's token id.
-func (s *Server) authorize(w http.ResponseWriter, r *http.Request) (string, *apiError) {
-	if s.opts.AdminToken == "" {
-		return "", newError(CodeForbidden, "administration is disabled: no admin token is configured (PRECISIOND_ADMIN_TOKEN)")
+// configured token leaks through timing. The caller's token id is in the
+// request context (adminID).
+func (s *Server) requireAdmin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.AdminToken == "" {
+			s.refuseAdmin(w, r, newError(CodeForbidden, "administration is disabled: no admin token is configured (PRECISIOND_ADMIN_TOKEN)"))
+			return
+		}
+		scheme, token, found := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !found || !strings.EqualFold(scheme, "Bearer") || token == "" {
+			s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "missing bearer token")
+			s.refuseAdmin(w, r, newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <admin token>"))
+			return
+		}
+		got := sha256.Sum256([]byte(token))
+		want := sha256.Sum256([]byte(s.opts.AdminToken))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "wrong token", "token_id", TokenID(token))
+			s.refuseAdmin(w, r, newError(CodeUnauthorized, "wrong admin token"))
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyAdminID, TokenID(token))))
+	})
+}
+
+func (s *Server) refuseAdmin(w http.ResponseWriter, r *http.Request, e *apiError) {
+	if e.Code == CodeUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond"`)
 	}
-	w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond"`)
-	h := r.Header.Get("Authorization")
-	scheme, token, found := strings.Cut(h, " ")
-	if !found || !strings.EqualFold(scheme, "Bearer") || token == "" {
-		s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "missing bearer token")
-		return "", newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <admin token>")
+	s.refuse(w, r, e)
+}
+
+// adminID is the token id of an admitted admin request.
+func adminID(r *http.Request) string {
+	id, _ := r.Context().Value(keyAdminID).(string)
+	return id
+}
+
+// toolParam returns the {name} of a route if the registry knows it.
+func (s *Server) toolParam(r *http.Request) (string, *apiError) {
+	name := chi.URLParam(r, "name")
+	if _, _, ok := s.reg.Lookup(name); !ok {
+		return "", unknownTool(name)
 	}
-	got := sha256.Sum256([]byte(token))
-	want := sha256.Sum256([]byte(s.opts.AdminToken))
-	if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
-		s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "wrong token", "token_id", TokenID(token))
-		return "", newError(CodeUnauthorized, "wrong admin token")
-	}
-	w.Header().Del("WWW-Authenticate")
-	return TokenID(token), nil
+	return name, nil
 }
 
 // toggleTool is POST /tools/{name}/toggle: flip the state (wire-compatible).
-func (s *Server) toggleTool(w http.ResponseWriter, r *http.Request) {
-	who, aerr := s.authorize(w, r)
+func (s *Server) toggleTool(r *http.Request) (any, *apiError) {
+	name, aerr := s.toolParam(r)
 	if aerr != nil {
-		writeError(w, aerr, false)
-		return
+		return nil, aerr
 	}
-	name := chi.URLParam(r, "name")
-	if _, _, ok := s.reg.Lookup(name); !ok {
-		writeError(w, &apiError{Code: tools.CodeUnknownTool, Message: "unknown tool: " + name, Tool: name}, false)
-		return
+	prev, _, err := s.toggler().Toggle(name)
+	if err != nil {
+		return nil, s.toggleFailed(r, name, err)
 	}
-	// Flip relative to the state at the moment of the change: two concurrent
-	// toggles must both take effect, so retry if the state moved in between.
-	for {
-		want := !s.reg.Enabled(name)
-		prev, _, err := s.toggler().Set(name, want)
-		if err != nil {
-			s.toggleFailed(w, r, name, err)
-			return
-		}
-		if prev != want {
-			s.audit(r, who, "toggle", name, prev, want)
-			writeJSON(w, http.StatusOK, map[string]any{"ok": true, "name": name, "enabled": want})
-			return
-		}
-	}
+	s.audit(r, "toggle", name, prev, !prev)
+	return map[string]any{"ok": true, "name": name, "enabled": !prev}, nil
 }
 
 // putTool is PUT /admin/tools/{name} with {"enabled": bool}: set the state.
-func (s *Server) putTool(w http.ResponseWriter, r *http.Request) {
-	who, aerr := s.authorize(w, r)
+func (s *Server) putTool(r *http.Request) (any, *apiError) {
+	name, aerr := s.toolParam(r)
 	if aerr != nil {
-		writeError(w, aerr, false)
-		return
+		return nil, aerr
 	}
-	name := chi.URLParam(r, "name")
-	if _, _, ok := s.reg.Lookup(name); !ok {
-		writeError(w, &apiError{Code: tools.CodeUnknownTool, Message: "unknown tool: " + name, Tool: name}, false)
-		return
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 4096))
-	if err != nil {
-		writeError(w, newError(CodePayloadTooLarge, "request body exceeds 4096 bytes"), false)
-		return
+	body, aerr := readBody(r, 4096)
+	if aerr != nil {
+		return nil, aerr
 	}
 	var req struct {
 		Enabled *bool `json:"enabled"`
@@ -150,18 +167,16 @@ func (s *Server) putTool(w http.ResponseWriter, r *http.Request) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil || req.Enabled == nil || dec.More() {
-		writeError(w, &apiError{Code: CodeInvalidRequest, Message: `body must be {"enabled": true|false}`, Tool: name}, false)
-		return
+		return nil, &apiError{Code: CodeInvalidRequest, Message: `body must be {"enabled": true|false}`, Tool: name}
 	}
 	prev, _, err := s.toggler().Set(name, *req.Enabled)
 	if err != nil {
-		s.toggleFailed(w, r, name, err)
-		return
+		return nil, s.toggleFailed(r, name, err)
 	}
 	if prev != *req.Enabled {
-		s.audit(r, who, "set", name, prev, *req.Enabled)
+		s.audit(r, "set", name, prev, *req.Enabled)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "name": name, "enabled": *req.Enabled})
+	return map[string]any{"ok": true, "name": name, "enabled": *req.Enabled}, nil
 }
 
 func (s *Server) toggler() Toggler {
@@ -171,17 +186,17 @@ func (s *Server) toggler() Toggler {
 	return registryToggler{s.reg}
 }
 
-func (s *Server) toggleFailed(w http.ResponseWriter, r *http.Request, name string, err error) {
+func (s *Server) toggleFailed(r *http.Request, name string, err error) *apiError {
 	s.log.Error("toggle not saved", "request_id", requestID(r.Context()), "tool", name, "err", err.Error())
-	writeError(w, &apiError{Code: tools.CodeInternal, Message: "internal error: the new state could not be saved; nothing changed", Tool: name}, false)
+	return &apiError{Code: tools.CodeInternal, Message: "internal error: the new state could not be saved; nothing changed", Tool: name}
 }
 
 // audit writes one line per state change: who (token id, remote address), what,
 // before and after.
-func (s *Server) audit(r *http.Request, who, action, tool string, before, after bool) {
+func (s *Server) audit(r *http.Request, action, tool string, before, after bool) {
 	s.log.Info("audit",
 		"request_id", requestID(r.Context()),
-		"token_id", who,
+		"token_id", adminID(r),
 		"remote_addr", r.RemoteAddr,
 		"action", action,
 		"tool", tool,
@@ -191,29 +206,24 @@ func (s *Server) audit(r *http.Request, who, action, tool string, before, after 
 }
 
 // adminSession lets the admin page check a token before using it.
-func (s *Server) adminSession(w http.ResponseWriter, r *http.Request) {
-	who, aerr := s.authorize(w, r)
-	if aerr != nil {
-		writeError(w, aerr, false)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "token_id": who})
+func (s *Server) adminSession(r *http.Request) (any, *apiError) {
+	return map[string]any{"ok": true, "token_id": adminID(r)}, nil
 }
 
 // adminVerify is POST /admin/verify: the body is an /invoke response (or a bare
-// structured_result); the answer says whether its hashes recompute against this
-// server's catalogue (evidence.Verify). It changes nothing, so it needs no token.
-func (s *Server) adminVerify(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes*4+(1<<16)))
-	if err != nil {
-		writeError(w, newError(CodePayloadTooLarge, "body too large"), false)
-		return
+// structured_result, at most --max-body-bytes); the answer says whether its
+// hashes recompute against this server's catalogue (evidence.Verify). It
+// changes nothing but costs as much as a call (parsing, schema compilation),
+// so it needs the admin token like the other admin routes.
+func (s *Server) adminVerify(r *http.Request) (any, *apiError) {
+	body, aerr := readBody(r, s.opts.MaxBodyBytes)
+	if aerr != nil {
+		return nil, aerr
 	}
 	v, err := evidence.ParseJSON(body)
 	doc, ok := v.(map[string]any)
 	if err != nil || !ok {
-		writeError(w, newError(CodeInvalidRequest, "body must be an /invoke response (a JSON object)"), false)
-		return
+		return nil, newError(CodeInvalidRequest, "body must be an /invoke response (a JSON object)")
 	}
 	sr := doc
 	if inner, ok := doc["structured_result"].(map[string]any); ok {
@@ -223,14 +233,12 @@ func (s *Server) adminVerify(w http.ResponseWriter, r *http.Request) {
 	out := map[string]any{"tool": name, "verified": false, "result_hash": sr["result_hash"]}
 	if _, isErr := doc["error_code"]; isErr {
 		out["error"] = "the response is an error, not an envelope"
-		writeJSON(w, http.StatusOK, out)
-		return
+		return out, nil
 	}
 	entry, ok := s.reg.Entry(name)
 	if !ok {
 		out["error"] = fmt.Sprintf("tool %q is not in the catalogue", name)
-		writeJSON(w, http.StatusOK, out)
-		return
+		return out, nil
 	}
 	generic, err := genericEntry(entry)
 	if err == nil {
@@ -241,7 +249,7 @@ func (s *Server) adminVerify(w http.ResponseWriter, r *http.Request) {
 	} else {
 		out["verified"] = true
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // genericEntry round-trips a catalogue entry through canonical JSON so that it
@@ -299,6 +307,7 @@ func (s *Server) adminIndex(w http.ResponseWriter, r *http.Request) {
 	})
 	if err != nil {
 		s.log.Error("admin page", "request_id", requestID(r.Context()), "err", err.Error())
+		setLogError(r.Context(), tools.CodeInternal)
 		writeError(w, &apiError{Code: tools.CodeInternal, Message: "internal error"}, false)
 		return
 	}

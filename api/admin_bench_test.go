@@ -11,7 +11,7 @@ import (
 )
 
 func BenchmarkOpenAPI(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = OpenAPI(reg, "bench")
@@ -19,8 +19,7 @@ func BenchmarkOpenAPI(b *testing.B) {
 }
 
 func BenchmarkObserve(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
-	m := NewMetrics(reg, MetricsOptions{})
+	m := NewMetrics(MetricsOptions{})
 	b.ReportAllocs()
 	for b.Loop() {
 		m.Observe("gcd_lcm", "ok", time.Millisecond)
@@ -36,12 +35,16 @@ func BenchmarkInvokeObserved(b *testing.B) {
 			name = "observed"
 		}
 		b.Run(name, func(b *testing.B) {
-			reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+			var ropts tools.Options
 			opts := Options{}
 			if observed {
-				m := NewMetrics(reg, MetricsOptions{})
-				reg.SetObserver(m.Observe)
+				m := NewMetrics(MetricsOptions{})
+				ropts.Observer = m.Observe
 				opts.Metrics = m
+			}
+			reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), ropts)
+			if opts.Metrics != nil {
+				opts.Metrics.Attach(reg)
 			}
 			srv := New(reg, opts)
 			body := `{"tool":"gcd_lcm","args":{"a":391,"b":299}}`
@@ -59,15 +62,17 @@ func BenchmarkInvokeObserved(b *testing.B) {
 }
 
 func BenchmarkAdminVerify(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
-	srv := New(reg, Options{})
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	srv := New(reg, Options{AdminToken: "t"})
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/invoke", strings.NewReader(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`)))
 	resp := rec.Body.String()
 	b.ReportAllocs()
 	for b.Loop() {
 		rec := httptest.NewRecorder()
-		srv.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/admin/verify", strings.NewReader(resp)))
+		req := httptest.NewRequest(http.MethodPost, "/admin/verify", strings.NewReader(resp))
+		req.Header.Set("Authorization", "Bearer t")
+		srv.ServeHTTP(rec, req)
 		if !strings.Contains(rec.Body.String(), `"verified":true`) {
 			b.Fatal(rec.Body.String())
 		}
@@ -78,7 +83,7 @@ func BenchmarkAdminVerify(b *testing.B) {
 // /admin/tools/{name} never panic and always get a JSON answer with a known
 // status; verify never claims a forged body is verified unless it recomputes.
 func FuzzAdminVerifyAndPut(f *testing.F) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	srv := New(reg, Options{AdminToken: "t"})
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/invoke", strings.NewReader(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`)))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -25,7 +26,7 @@ const sleeperContract = `{
  "tool": "sleeper", "contract_version": "1.0.0", "title": "Sleeper",
  "description": "Sleeps ms milliseconds, then echoes ms; for API tests only.",
  "determinism": "input_only", "source_policy": {"kind": "test", "name": "test"},
- "access_kind": "read", "evidence_policy": {}, "limits": {"max_result_chars": 100},
+ "access_kind": "read", "evidence_policy": {}, "limits": {"max_result_chars": 10000},
  "inputSchema": {"type": "object", "additionalProperties": false,
    "properties": {"ms": {"type": "integer", "minimum": 0, "maximum": 60000, "default": 0, "description": "milliseconds"}}},
  "outputSchema": {"type": "object", "additionalProperties": false, "required": ["ms"],
@@ -60,9 +61,17 @@ func newSleeper(t *testing.T) tools.Tool {
 // newAdminServer serves the real built-in tools plus the sleeper.
 func newAdminServer(t *testing.T, token string, mutate func(*Options)) (*httptest.Server, *tools.Registry, *syncBuf) {
 	t.Helper()
-	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)))
+	return newAdminServerWith(t, token, nil, mutate)
+}
+
+// newAdminServerWith is newAdminServer with a limiter.
+func newAdminServerWith(t *testing.T, token string, limiter *tools.Limiter, mutate func(*Options)) (*httptest.Server, *tools.Registry, *syncBuf) {
+	t.Helper()
+	// A deadline far beyond any call here: the outcome must not depend on how
+	// loaded the machine is.
+	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)), tools.Options{Limiter: limiter, DefaultTimeout: 2 * time.Minute})
 	logs := &syncBuf{}
-	opts := Options{Logger: newBufLogger(logs), CallTimeout: 10 * time.Second, AdminToken: token}
+	opts := Options{Logger: newBufLogger(logs), AdminToken: token}
 	if mutate != nil {
 		mutate(&opts)
 	}
@@ -73,24 +82,12 @@ func newAdminServer(t *testing.T, token string, mutate func(*Options)) (*httptes
 
 func doReq(t *testing.T, method, url, auth, body string) (int, map[string]any, http.Header) {
 	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
-	if auth != "" {
-		req.Header.Set("Authorization", auth)
-	}
+	hdr := map[string]string{"Authorization": auth}
 	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		hdr["Content-Type"] = "application/json"
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatalf("%s %s: not JSON: %q", method, url, raw)
-	}
-	return resp.StatusCode, m, resp.Header
+	r := testhttp.Do(t, method, url, hdr, []byte(body))
+	return r.Status, r.JSON(t), r.Header
 }
 
 func TestAdminAuth(t *testing.T) {
@@ -202,11 +199,19 @@ func (failingToggler) Set(string, bool) (bool, bool, error) {
 	return true, true, fmt.Errorf("disk full")
 }
 
+func (failingToggler) Toggle(string) (bool, bool, error) {
+	return true, true, fmt.Errorf("disk full")
+}
+
 func TestToggleSaveFailureIsAnError(t *testing.T) {
 	ts, _, _ := newAdminServer(t, adminToken, func(o *Options) { o.Toggles = failingToggler{} })
 	status, body, _ := doReq(t, "PUT", ts.URL+"/admin/tools/gcd_lcm", "Bearer "+adminToken, `{"enabled":false}`)
 	if status != 500 || body["error_code"] != tools.CodeInternal || strings.Contains(fmt.Sprint(body), "disk full") {
 		t.Fatalf("got %d %v", status, body)
+	}
+	status, body, _ = doReq(t, "POST", ts.URL+"/tools/gcd_lcm/toggle", "Bearer "+adminToken, "")
+	if status != 500 || body["error_code"] != tools.CodeInternal || strings.Contains(fmt.Sprint(body), "disk full") {
+		t.Fatalf("toggle: got %d %v", status, body)
 	}
 }
 
@@ -375,7 +380,7 @@ func TestAdminVerify(t *testing.T) {
 		return string(raw)
 	}
 	verify := func(body string) map[string]any {
-		_, m, _ := doReq(t, "POST", ts.URL+"/admin/verify", "", body)
+		_, m, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, body)
 		return m
 	}
 	// Big integers and 100.0-style floats survive because the raw bytes are verified.
@@ -400,8 +405,17 @@ func TestAdminVerify(t *testing.T) {
 	if got := verify(`{"tool":"nope"}`); got["verified"] != false {
 		t.Fatalf("unknown tool verified: %v", got)
 	}
-	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "", `[1]`); status != 400 || body["error_code"] != CodeInvalidRequest {
+	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, `[1]`); status != 400 || body["error_code"] != CodeInvalidRequest {
 		t.Fatalf("non-object: %d %v", status, body)
+	}
+	// It costs as much as a call: the admin token is required, and the body
+	// obeys --max-body-bytes (1 MiB here) like every other route.
+	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "", good); status != 401 || body["error_code"] != CodeUnauthorized {
+		t.Fatalf("without a token: %d %v", status, body)
+	}
+	big := `{"x":"` + strings.Repeat("a", 1<<20) + `"}`
+	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, big); status != 413 || body["error_code"] != CodePayloadTooLarge {
+		t.Fatalf("1 MiB + 8 bytes: %d %v", status, body)
 	}
 }
 
@@ -411,8 +425,7 @@ func TestAdminVerify(t *testing.T) {
 func TestOverloadCountsEveryRequestOnce(t *testing.T) {
 	var rejected sync.Mutex
 	rejections := 0
-	ts, reg, _ := newAdminServer(t, "", nil)
-	reg.SetLimiter(tools.NewLimiter(2, 20*time.Millisecond, func() { rejected.Lock(); rejections++; rejected.Unlock() }))
+	ts, _, _ := newAdminServerWith(t, "", tools.NewLimiter(2, 20*time.Millisecond, func() { rejected.Lock(); rejections++; rejected.Unlock() }), nil)
 	const n, sleepMS = 50, 300
 	type answer struct {
 		status int
@@ -477,10 +490,9 @@ func TestOverloadCountsEveryRequestOnce(t *testing.T) {
 // the same server get 503 shutting_down and http.Server.Shutdown waits for them.
 func TestDrainLetsInFlightCallsFinish(t *testing.T) {
 	const n = 20
-	reg := tools.NewRegistry([]tools.Tool{newSleeper(t)})
 	limiter := tools.NewLimiter(n, time.Second, nil)
-	reg.SetLimiter(limiter)
-	srv := New(reg, Options{CallTimeout: 10 * time.Second})
+	reg := tools.NewRegistry([]tools.Tool{newSleeper(t)}, tools.Options{Limiter: limiter, DefaultTimeout: 10 * time.Second})
+	srv := New(reg, Options{})
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Start()
 	defer ts.Close()

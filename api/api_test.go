@@ -14,6 +14,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -23,7 +24,7 @@ const fakeContract = `{
  "description": "Behaves as its mode says; for API tests only.",
  "determinism": "input_only", "source_policy": {"kind": "test", "name": "test"},
  "access_kind": "read", "evidence_policy": {"redact_input_fields": ["secret"], "replacement": "sha256_and_utf8_bytes"},
- "limits": {"max_result_chars": 10},
+ "limits": {"max_result_chars": 1000},
  "inputSchema": {"type": "object", "additionalProperties": false, "required": ["mode"],
    "properties": {"mode": {"type": "string", "description": "what to do"},
                   "n": {"type": "integer", "maximum": 5, "default": 1, "description": "a number"},
@@ -57,8 +58,10 @@ func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Out
 		return tools.Output{}, errors.New("database password is hunter2")
 	case "badfacts":
 		return tools.Output{Facts: map[string]any{"n": "not a number"}, Text: "x", Warnings: []tools.Warning{}}, nil
-	case "long":
-		return tools.Output{Facts: map[string]any{"n": n}, Text: "more than ten characters", Warnings: []tools.Warning{}}, nil
+	case "long": // a legacy text over max_result_chars (1000 bytes)
+		return tools.Output{Facts: map[string]any{"n": n}, Text: strings.Repeat("é", 501), Warnings: []tools.Warning{}}, nil
+	case "bigfacts": // a short text, but facts that make the envelope too large
+		return tools.Output{Facts: map[string]any{"n": json.Number("1" + strings.Repeat("0", 1000))}, Text: "ok", Warnings: []tools.Warning{}}, nil
 	}
 	return tools.Output{Facts: map[string]any{"n": n}, Text: "ok", Warnings: []tools.Warning{}}, nil
 }
@@ -70,12 +73,9 @@ func newTestServer(t *testing.T, limiter *tools.Limiter) (*httptest.Server, *too
 		t.Fatal(err)
 	}
 	gcd := tools.Builtin(tools.Deps{})[0]
-	reg := tools.NewRegistry([]tools.Tool{gcd, behaveTool{c}})
-	if limiter != nil {
-		reg.SetLimiter(limiter)
-	}
+	reg := tools.NewRegistry([]tools.Tool{gcd, behaveTool{c}}, tools.Options{Limiter: limiter, DefaultTimeout: 100 * time.Millisecond})
 	logs := &syncBuf{}
-	srv := New(reg, Options{Logger: newBufLogger(logs), CallTimeout: 100 * time.Millisecond, MaxBodyBytes: 1 << 20})
+	srv := New(reg, Options{Logger: newBufLogger(logs), MaxBodyBytes: 1 << 20})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	return ts, reg, logs
@@ -83,21 +83,8 @@ func newTestServer(t *testing.T, limiter *tools.Limiter) (*httptest.Server, *too
 
 func post(t *testing.T, url, contentType, body string) (int, map[string]any, http.Header) {
 	t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatalf("response is not JSON: %q", raw)
-	}
-	return resp.StatusCode, m, resp.Header
+	r := testhttp.Do(t, http.MethodPost, url, map[string]string{"Content-Type": contentType}, []byte(body))
+	return r.Status, r.JSON(t), r.Header
 }
 
 // TestErrorTable exercises every row of SPEC §5.2 on both routes.
@@ -122,6 +109,7 @@ func TestErrorTable(t *testing.T) {
 		{"timeout", `{"tool":"behave","args":{"mode":"slow"}}`, "application/json", "timeout", "deadline_exceeded", 200, 504},
 		{"timeout, tool ignores ctx", `{"tool":"behave","args":{"mode":"stuck"}}`, "application/json", "timeout", "deadline_exceeded", 200, 504},
 		{"result too large", `{"tool":"behave","args":{"mode":"long"}}`, "application/json", "tool_result_too_large", "max_result_chars", 200, 422},
+		{"envelope too large", `{"tool":"behave","args":{"mode":"bigfacts"}}`, "application/json", "tool_result_too_large", "max_result_chars", 200, 422},
 		{"facts fail schema", `{"tool":"behave","args":{"mode":"badfacts"}}`, "application/json", "output_schema_invalid", "", 200, 500},
 		{"panic", `{"tool":"behave","args":{"mode":"panic"}}`, "application/json", "internal_error", "", 200, 500},
 		{"internal error", `{"tool":"behave","args":{"mode":"bug"}}`, "application/json", "internal_error", "", 200, 500},
@@ -310,7 +298,9 @@ func TestRoutes(t *testing.T) {
 	}
 }
 
-// FuzzInvokeBody: request decoding never panics and accepts only well-formed bodies.
+// FuzzInvokeBody: request decoding never panics and accepts only well-formed
+// bodies: a tool name and args that are absent (nil, meaning {}) or the JSON
+// text of an object, which Registry.Call parses.
 func FuzzInvokeBody(f *testing.F) {
 	for _, s := range []string{`{"tool":"gcd_lcm","args":{"a":1,"b":2}}`, `{"tool":"x"}`, `{`, `[]`, `{"tool":1}`,
 		`{"tool":"a","args":null,"contract_hash":"x"}`, `{"tool":"a","args":{"n":1e999}}`, `"\u0000"`} {
@@ -324,7 +314,7 @@ func FuzzInvokeBody(f *testing.F) {
 			}
 			return
 		}
-		if req.Tool == "" || req.Args == nil {
+		if req.Tool == "" || (req.Args != nil && (req.Args[0] != '{' || !json.Valid(req.Args))) {
 			t.Fatalf("accepted an incomplete request: %+v", req)
 		}
 	})

@@ -12,7 +12,7 @@ import (
 
 // Transport-level error codes (SPEC §5.2); tool-level codes live in package tools.
 const (
-	CodeInvalidRequest  = "invalid_request"
+	CodeInvalidRequest  = tools.CodeInvalidRequest
 	CodePayloadTooLarge = "payload_too_large"
 	CodeUnsupportedType = "unsupported_media_type"
 	CodeShuttingDown    = "shutting_down"
@@ -54,7 +54,7 @@ var transportCodes = map[string]bool{
 	CodeMethodNotAllow: true,
 }
 
-// apiError is what handlers return; writeError turns it into a response.
+// apiError is what handlers return; the wrapper (wrap) turns it into a response.
 type apiError struct {
 	Code    string
 	Reason  string
@@ -67,19 +67,21 @@ func (e *apiError) Error() string { return e.Code + ": " + e.Message }
 
 func newError(code, message string) *apiError { return &apiError{Code: code, Message: message} }
 
+// unknownTool is the error of a route naming a tool the registry does not have.
+func unknownTool(name string) *apiError {
+	return &apiError{Code: tools.CodeUnknownTool, Message: "unknown tool: " + name, Tool: name}
+}
+
 // toAPIError converts any error of the execution path. Internal errors are logged
 // with the request id and shown as "internal error" only.
 func toAPIError(ctx context.Context, log *slog.Logger, tool string, err error) *apiError {
-	var ae *apiError
-	if errors.As(err, &ae) {
-		if ae.Tool == "" {
-			ae.Tool = tool
-		}
-		return ae
-	}
 	var te *tools.Error
 	if errors.As(err, &te) {
-		if te.Code == tools.CodeOutputSchema {
+		switch {
+		case te.Code == tools.CodeInvalidRequest && te.Reason == tools.ReasonArgsNotJSON:
+			// The arguments are part of the request body.
+			return newError(CodeInvalidRequest, "request body is not valid JSON: "+te.Message)
+		case te.Code == tools.CodeOutputSchema:
 			log.Error("facts failed their schema", "request_id", requestID(ctx), "tool", tool, "err", te.Message)
 			return &apiError{Code: te.Code, Reason: te.Reason, Message: "internal error: the tool produced facts that fail its own schema", Tool: tool}
 		}
@@ -110,15 +112,23 @@ func errorBody(e *apiError) map[string]any {
 	return body
 }
 
-// writeError writes e; legacy200 keeps tool-level errors at HTTP 200 (/invoke).
+// statusFor is the HTTP status of an error code; legacy200 keeps tool-level
+// errors at HTTP 200 (/invoke, as the reference does).
+func statusFor(code string, legacy200 bool) int {
+	if legacy200 && !transportCodes[code] {
+		return http.StatusOK
+	}
+	if status := statusOf[code]; status != 0 {
+		return status
+	}
+	return http.StatusInternalServerError
+}
+
+// writeError writes e with the status of its code. It is the one writer of
+// error bodies: the route wrapper, the router's fallbacks and the middleware
+// that refuses requests before any route all use it.
 func writeError(w http.ResponseWriter, e *apiError, legacy200 bool) {
-	status := statusOf[e.Code]
-	if status == 0 {
-		status = http.StatusInternalServerError
-	}
-	if legacy200 && !transportCodes[e.Code] {
-		status = http.StatusOK
-	}
+	status := statusFor(e.Code, legacy200)
 	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "1")
 	}
@@ -129,11 +139,7 @@ func writeError(w http.ResponseWriter, e *apiError, legacy200 bool) {
 // and the status /v1/invoke would use. Internal errors are logged and hidden.
 func ErrorResponse(ctx context.Context, log *slog.Logger, tool string, err error) (int, map[string]any) {
 	e := toAPIError(ctx, log, tool, err)
-	status := statusOf[e.Code]
-	if status == 0 {
-		status = http.StatusInternalServerError
-	}
-	return status, errorBody(e)
+	return statusFor(e.Code, false), errorBody(e)
 }
 
 // ResponseBody is the wire-compatible /invoke success body.

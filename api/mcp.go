@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,8 +26,6 @@ import (
 type MCPOptions struct {
 	// Logger receives one line per tool call and the SDK's warnings; nil discards.
 	Logger *slog.Logger
-	// CallTimeout is the per-call deadline (default 5s), as for /invoke.
-	CallTimeout time.Duration
 	// Files is generate_file's download store, served as MCP resources; nil:
 	// resources/list is empty and reads answer "resource not found".
 	Files *filestore.Store
@@ -90,7 +87,7 @@ type mcpSurface struct {
 
 // NewMCPServer builds the one MCP server of a registry: every tool with its
 // contract's inputSchema, an outputSchema describing the evidence envelope, title
-// and annotations; calls run through Registry.Invoke. tools/list pages through the
+// and annotations; calls run through Registry.Call. tools/list pages through the
 // enabled tools in catalogue order; a change of the enabled state sends
 // notifications/tools/list_changed to every connected session. Generated files
 // are resources, and the prompt precision_guide tells a model how to use the tools.
@@ -101,9 +98,6 @@ func NewMCPServer(reg *tools.Registry, opts MCPOptions) *mcp.Server {
 func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.CallTimeout <= 0 {
-		opts.CallTimeout = tools.DefaultTimeout
 	}
 	if opts.PageSize <= 0 {
 		opts.PageSize = DefaultMCPPageSize
@@ -132,7 +126,7 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 		m.index[name] = len(m.tools)
 		m.tools = append(m.tools, mt)
 		// Every tool stays registered with the SDK, enabled or not: a call to a
-		// disabled tool must answer tool_disabled (from Registry.Invoke, at the
+		// disabled tool must answer tool_disabled (from Registry.Call, at the
 		// same instant as REST), not "unknown tool". tools/list filters.
 		m.server.AddTool(mt, m.callTool)
 	}
@@ -337,7 +331,7 @@ func (m *mcpSurface) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (
 	}, nil
 }
 
-// callTool runs one tools/call through Registry.Invoke, the one execution path.
+// callTool runs one tools/call through Registry.Call, the one execution path.
 // Arguments are decoded with numbers kept exact (json.Number); the envelope is
 // returned as the canonical bytes, so structuredContent carries exactly the
 // numbers /invoke does (100.0 stays a float, big integers keep every digit).
@@ -349,35 +343,24 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 			ctx = context.WithValue(ctx, keyRequestID, id)
 		}
 	}
-	args := map[string]any{}
-	if raw := strings.TrimSpace(string(req.Params.Arguments)); raw != "" && raw != "null" {
-		v, err := evidence.ParseJSON(req.Params.Arguments)
-		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + err.Error()}
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments must be a JSON object"}
-		}
-		args = obj
-	}
-	cctx, cancel := context.WithTimeout(ctx, m.opts.CallTimeout)
-	defer cancel()
-	resp, err := m.reg.Invoke(cctx, tools.Request{Tool: name, Args: args})
+	resp, err := m.reg.Call(ctx, name, req.Params.Arguments, "")
 	if err != nil {
 		var te *tools.Error
-		if errors.As(err, &te) && te.Code == tools.CodeUnknownTool {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+		if errors.As(err, &te) {
+			switch {
+			case te.Code == tools.CodeUnknownTool:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+			case te.Reason == tools.ReasonArgsNotJSON:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + te.Message}
+			case te.Code == tools.CodeInvalidRequest:
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Message}
+			}
 		}
 		_, body := ErrorResponse(ctx, m.log, name, err)
 		m.logCall(ctx, name, body["error_code"], start)
 		return errorResult(body)
 	}
-	b, err := evidence.Canonical(resp.Envelope.Generic())
-	if err != nil {
-		_, body := ErrorResponse(ctx, m.log, name, &tools.InternalError{Tool: name, Err: err})
-		return errorResult(body)
-	}
+	b := resp.EnvelopeJSON
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),
@@ -439,11 +422,11 @@ func mcpTool(c *contracts.Contract, reg *tools.Registry) (*mcp.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := evidence.Canonical(EnvelopeSchema(c))
+	_, hash, _ := reg.Lookup(c.Tool)
+	out, err := evidence.Canonical(EnvelopeSchema(c, hash))
 	if err != nil {
 		return nil, err
 	}
-	_, hash, _ := reg.Lookup(c.Tool)
 	return &mcp.Tool{
 		Name:         c.Tool,
 		Title:        c.Title,
@@ -482,135 +465,20 @@ func toolAnnotations(c *contracts.Contract) *mcp.ToolAnnotations {
 }
 
 // EnvelopeSchema is the MCP outputSchema of a tool: an object that is either the
-// evidence envelope of a successful call (the contract's outputSchema as its
-// facts) or, for an isError result, the error body of SPEC §5.2. The error
+// evidence envelope of a successful call (the contract's outputSchema inline as
+// its facts) or, for an isError result, the error body of SPEC §5.2. The error
 // alternative is there because clients (the TypeScript SDK among them) validate
-// every structuredContent they receive, error results included.
-func EnvelopeSchema(c *contracts.Contract) map[string]any {
-	facts := rebaseRefs(c.OutputSchema, "#/anyOf/0/properties/facts").(map[string]any)
+// every structuredContent they receive, error results included. hash is the
+// contract's contract_hash.
+func EnvelopeSchema(c *contracts.Contract, hash string) map[string]any {
+	const factsAt = "#/anyOf/0/properties/facts"
+	facts := rebaseRefs(c.OutputSchema, factsAt).(map[string]any)
 	delete(facts, "$schema")
-	hex64 := map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$"}
-	// source.as_of is facts.as_of when the facts have one, else null.
-	asOf := map[string]any{"type": "null", "description": "null: these facts have no as_of"}
-	if props, ok := facts["properties"].(map[string]any); ok {
-		if s, ok := props["as_of"].(map[string]any); ok {
-			asOf = withDesc(s, "equal to facts.as_of")
-			req, _ := facts["required"].([]any)
-			if !slices.Contains(req, any("as_of")) {
-				asOf = map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}, "description": "facts.as_of, or null when the facts have none"}
-			}
-		}
-	}
-	envelope := map[string]any{
-		"type":                 "object",
-		"title":                "evidence envelope",
-		"description":          "The result of a successful call (isError false): the facts with the hashes that let anyone re-verify them (result_hash = SHA-256 of canonical {contract_hash, input_normalized, facts}).",
-		"additionalProperties": false,
-		"required": []any{"status", "tool", "contract_id", "contract_version", "contract_hash",
-			"input_normalized", "facts", "determinism", "source", "warnings", "result_hash"},
-		"properties": map[string]any{
-			"status":           map[string]any{"const": "completed", "description": "always completed for a successful call"},
-			"tool":             map[string]any{"const": c.Tool, "description": "the tool name"},
-			"contract_id":      map[string]any{"const": c.ContractID, "description": "the contract's id"},
-			"contract_version": map[string]any{"const": c.ContractVersion, "description": "the contract's semantic version"},
-			"contract_hash":    withDesc(hex64, "SHA-256 of the contract's twelve hashed keys; equal to the catalogue's"),
-			"input_normalized": map[string]any{"type": "object", "description": "the arguments after schema defaults, redacted fields replaced by {sha256, utf8_bytes}"},
-			"facts":            facts,
-			"determinism":      map[string]any{"const": c.Determinism, "description": "input_only, source_versioned or library_pinned"},
-			"source": map[string]any{
-				"type":                 "object",
-				"description":          "what produced the facts",
-				"additionalProperties": false,
-				"required":             []any{"kind", "name", "version", "as_of"},
-				"properties": map[string]any{
-					"kind":    map[string]any{"type": "string", "description": "e.g. go_stdlib, library, iana_tzdata"},
-					"name":    map[string]any{"type": "string", "description": "package or data set"},
-					"version": map[string]any{"type": "string", "description": "the exact version that produced the facts"},
-					"as_of":   asOf,
-				},
-			},
-			"warnings": map[string]any{
-				"type":        "array",
-				"description": "notes about the result, e.g. a rounded projection; empty when none",
-				"items": map[string]any{
-					"type": "object", "additionalProperties": false, "required": []any{"code", "message"},
-					"properties": map[string]any{
-						"code":    map[string]any{"type": "string"},
-						"message": map[string]any{"type": "string"},
-					},
-				},
-			},
-			"result_hash": withDesc(hex64, "SHA-256 of canonical {contract_hash, input_normalized, facts}; cite it"),
-		},
-	}
-	errBody := map[string]any{
-		"type":                 "object",
-		"title":                "error",
-		"description":          "The body of a tool-level error (isError true), the same as /invoke's.",
-		"additionalProperties": false,
-		"required":             []any{"error", "error_code", "tool"},
-		"properties": map[string]any{
-			"error":      map[string]any{"type": "string", "description": "human-readable message"},
-			"error_code": map[string]any{"type": "string", "description": "input_schema_invalid, tool_execution_error, cost_limit_exceeded, timeout, tool_disabled, ..."},
-			"tool":       map[string]any{"type": "string"},
-			"reason":     map[string]any{"type": "string", "description": "machine reason, e.g. division_by_zero"},
-			"details": map[string]any{
-				"type": "array", "description": "schema violations: JSON Pointer path, keyword, message",
-				"items": map[string]any{
-					"type": "object", "required": []any{"path", "keyword", "message"},
-					"properties": map[string]any{
-						"path":    map[string]any{"type": "string"},
-						"keyword": map[string]any{"type": "string"},
-						"message": map[string]any{"type": "string"},
-					},
-				},
-			},
-		},
-	}
 	return map[string]any{
 		"type":        "object",
 		"description": "structuredContent: the evidence envelope of a successful call, or the error body of an isError result.",
-		"anyOf":       []any{envelope, errBody},
+		"anyOf":       []any{envelopeSchema(c, hash, facts, factsAt), errorSchema()},
 	}
-}
-
-func withDesc(s map[string]any, d string) map[string]any {
-	out := make(map[string]any, len(s)+1)
-	for k, v := range s {
-		out[k] = v
-	}
-	out["description"] = d
-	return out
-}
-
-// rebaseRefs copies a schema, rewriting local references ("#", "#/...") so they
-// keep pointing into it once it is embedded at base in a larger document.
-// Schemas with their own $id are embedded resources and left alone.
-func rebaseRefs(v any, base string) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			if k == "$ref" {
-				if s, ok := e.(string); ok && (s == "#" || strings.HasPrefix(s, "#/")) {
-					out[k] = base + strings.TrimPrefix(s, "#")
-					continue
-				}
-			}
-			out[k] = rebaseRefs(e, base)
-		}
-		if _, has := x["$id"]; has {
-			return x
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = rebaseRefs(e, base)
-		}
-		return out
-	}
-	return v
 }
 
 // minLevel drops records below a level (the SDK logs every connection at info,

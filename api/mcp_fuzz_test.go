@@ -29,7 +29,7 @@ func fuzzServer(tb testing.TB) *Server {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+		reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 		fuzzSrv = New(reg, Options{MCP: &MCPOptions{Files: store}, MaxBodyBytes: 64 << 10})
 	})
 	return fuzzSrv
@@ -117,7 +117,7 @@ func BenchmarkMCPCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 	srv := New(reg, Options{MCP: &MCPOptions{Files: store}})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()

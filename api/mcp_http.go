@@ -32,9 +32,6 @@ func (s *Server) mountMCP(r chi.Router) {
 	if o.Logger == nil {
 		o.Logger = s.log
 	}
-	if o.CallTimeout <= 0 {
-		o.CallTimeout = s.opts.CallTimeout
-	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = s.opts.MaxBodyBytes
 	}

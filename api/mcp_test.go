@@ -40,10 +40,10 @@ func newMCPEnv(t *testing.T, mcpOpts MCPOptions, opts Options) *mcpEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 	mcpOpts.Files = store
 	opts.MCP = &mcpOpts
-	opts.Downloads = store.Handler()
+	opts.Downloads = store
 	srv := New(reg, opts)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
@@ -193,12 +193,12 @@ func TestMCPSurface(t *testing.T) {
 				t.Fatalf("tools/list order\n got %v\nwant %v", got, names)
 			}
 			for _, tl := range list {
-				tool, _, _ := env.reg.Lookup(tl.Name)
+				tool, hash, _ := env.reg.Lookup(tl.Name)
 				c := tool.Contract()
 				if !reflect.DeepEqual(loose(t, tl.InputSchema), loose(t, c.InputSchema)) {
 					t.Errorf("%s: inputSchema differs from the contract", tl.Name)
 				}
-				if !reflect.DeepEqual(loose(t, tl.OutputSchema), loose(t, EnvelopeSchema(c))) {
+				if !reflect.DeepEqual(loose(t, tl.OutputSchema), loose(t, EnvelopeSchema(c, hash))) {
 					t.Errorf("%s: outputSchema differs from EnvelopeSchema", tl.Name)
 				}
 				if tl.Title != c.Title || tl.Description != c.Description {
@@ -627,7 +627,7 @@ func TestMCPSSEOutlivesServerTimeouts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 	srv := New(reg, Options{MCP: &MCPOptions{Files: store}})
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Config.ReadTimeout = 200 * time.Millisecond
@@ -681,11 +681,11 @@ func TestEnvelopeSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 	for _, name := range reg.Names() {
-		tool, _, _ := reg.Lookup(name)
+		tool, hash, _ := reg.Lookup(name)
 		c := tool.Contract()
-		schema := EnvelopeSchema(c)
+		schema := EnvelopeSchema(c, hash)
 		if err := contracts.ValidateAgainst(schema, map[string]any{"error": "x", "error_code": "timeout", "tool": name}); err != nil {
 			t.Errorf("%s: error body rejected: %v", name, err)
 		}
@@ -703,6 +703,7 @@ func TestEnvelopeSchema(t *testing.T) {
 				"extra key":      func(m map[string]any) { m["extra"] = true },
 				"no result_hash": func(m map[string]any) { delete(m, "result_hash") },
 				"other tool":     func(m map[string]any) { m["tool"] = "other" },
+				"other contract": func(m map[string]any) { m["contract_hash"] = strings.Repeat("0", 64) },
 				"bad facts":      func(m map[string]any) { m["facts"] = map[string]any{"not_a_fact": json.Number("1")} },
 			} {
 				bad := map[string]any{}
@@ -770,6 +771,58 @@ func TestRebaseRefs(t *testing.T) {
 	}
 }
 
+// TestSchemasNeverMutateContracts: building the MCP and OpenAPI schemas of a
+// contract whose outputSchema is a resource of its own ($id, $schema at the
+// top, as_of with a local $ref) leaves the contract's maps as they were, and
+// the results share no map with it (changing them changes nothing).
+func TestSchemasNeverMutateContracts(t *testing.T) {
+	c := &contracts.Contract{
+		Tool: "t", ContractID: "precisiond.t", ContractVersion: "1.0.0", Determinism: "input_only",
+		OutputSchema: map[string]any{
+			"$id": "urn:precisiond:t", "$schema": "https://json-schema.org/draft/2020-12/schema",
+			"type": "object", "additionalProperties": false, "required": []any{"as_of"},
+			"$defs":      map[string]any{"day": map[string]any{"type": "string"}},
+			"properties": map[string]any{"as_of": map[string]any{"$ref": "#/$defs/day", "description": "day"}},
+		},
+	}
+	before, _ := evidence.Canonical(c.OutputSchema)
+	mcpSchema := EnvelopeSchema(c, strings.Repeat("a", 64))
+	env := envelopeSchema(c, strings.Repeat("a", 64), map[string]any{"$ref": "#/components/schemas/f"}, "#/components/schemas/f")
+	if after, _ := evidence.Canonical(c.OutputSchema); string(after) != string(before) {
+		t.Fatalf("building the schemas changed the contract:\n%s\n%s", before, after)
+	}
+	// Scribble over every map of the results; the contract must not see it.
+	var scribble func(v any)
+	scribble = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				scribble(e)
+				if k == "$ref" || k == "description" {
+					x[k] = "scribbled"
+				}
+			}
+			x["scribbled"] = true
+		case []any:
+			for _, e := range x {
+				scribble(e)
+			}
+		}
+	}
+	scribble(mcpSchema)
+	scribble(env)
+	if after, _ := evidence.Canonical(c.OutputSchema); string(after) != string(before) {
+		t.Fatalf("the schemas share maps with the contract:\n%s\n%s", before, after)
+	}
+	// The facts keep their own $id resource unrebased; the copy of as_of in
+	// source points into the facts where they sit in each document.
+	fresh := EnvelopeSchema(c, strings.Repeat("a", 64))
+	facts := fresh["anyOf"].([]any)[0].(map[string]any)["properties"].(map[string]any)["facts"].(map[string]any)
+	if facts["$id"] != "urn:precisiond:t" || facts["$schema"] != nil {
+		t.Errorf("facts: %v", facts)
+	}
+}
+
 // TestMCPConcurrentCalls: many simultaneous calls over one SSE session and the
 // stateless endpoint all get their own, correct answers.
 func TestMCPConcurrentCalls(t *testing.T) {
@@ -806,8 +859,8 @@ func TestMCPDrainLetsCallsFinish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}})
-	srv := New(reg, Options{CallTimeout: 5 * time.Second, MCP: &MCPOptions{}})
+	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}}, tools.Options{})
+	srv := New(reg, Options{MCP: &MCPOptions{}})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	type reply struct {

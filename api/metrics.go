@@ -25,7 +25,9 @@ type MetricsOptions struct {
 //
 //	precisiond_tool_calls_total{tool,outcome}          counter; outcome "ok" or the error_code
 //	precisiond_tool_call_duration_seconds{tool}        histogram of Invoke time (queue wait included)
-//	precisiond_tool_calls_in_flight                    gauge: calls holding an execution slot
+//	precisiond_tool_calls_in_flight                    gauge: calls waiting on an answer
+//	precisiond_tool_executions_running                 gauge: executions not stopped yet (each holds a slot)
+//	precisiond_tool_executions_peak                    gauge: the most executions ever running at once
 //	precisiond_tool_call_slots                         gauge: size of the execution pool
 //	precisiond_overload_rejections_total               counter: calls refused with overloaded
 //	precisiond_download_store_bytes / _files           gauges over the download store
@@ -35,7 +37,6 @@ type MetricsOptions struct {
 // plus the standard go_* and process_* collectors.
 type Metrics struct {
 	prom       *prometheus.Registry
-	reg        *tools.Registry
 	calls      *prometheus.CounterVec
 	duration   *prometheus.HistogramVec
 	rejections prometheus.Counter
@@ -45,10 +46,11 @@ type Metrics struct {
 // become label values (unbounded cardinality).
 const unknownToolLabel = "_unknown"
 
-// NewMetrics builds the collectors for reg. Install Observe with
-// reg.SetObserver and OnReject as the Limiter's onReject hook.
-func NewMetrics(reg *tools.Registry, opts MetricsOptions) *Metrics {
-	m := &Metrics{prom: prometheus.NewRegistry(), reg: reg}
+// NewMetrics builds the collectors. Install Observe as the registry's
+// Options.Observer and OnReject as its Limiter's onReject hook, then Attach the
+// registry.
+func NewMetrics(opts MetricsOptions) *Metrics {
+	m := &Metrics{prom: prometheus.NewRegistry()}
 	m.calls = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "precisiond_tool_calls_total",
 		Help: "Tool calls through the execution path (REST, MCP, CLI), by tool and outcome (ok or the error_code).",
@@ -62,35 +64,13 @@ func NewMetrics(reg *tools.Registry, opts MetricsOptions) *Metrics {
 		Name: "precisiond_overload_rejections_total",
 		Help: "Calls refused with overloaded because no execution slot freed up within the queue wait.",
 	})
-	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "precisiond_tool_calls_in_flight",
-		Help: "Tool calls holding an execution slot right now.",
-	}, func() float64 {
-		if l := reg.Limiter(); l != nil {
-			return float64(l.InFlight())
-		}
-		return 0
-	})
-	slots := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "precisiond_tool_call_slots",
-		Help: "Size of the execution pool (--max-concurrency).",
-	}, func() float64 {
-		if l := reg.Limiter(); l != nil {
-			return float64(l.Capacity())
-		}
-		return 0
-	})
-	disabled := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "precisiond_tools_disabled",
-		Help: "Tools currently disabled by an administrator.",
-	}, func() float64 { return float64(len(reg.Disabled())) })
 	build := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "precisiond_build_info",
 		Help:        "Build information; always 1.",
 		ConstLabels: prometheus.Labels{"version": opts.Version, "goversion": runtime.Version()},
 	})
 	build.Set(1)
-	m.prom.MustRegister(m.calls, m.duration, m.rejections, inFlight, slots, disabled, build,
+	m.prom.MustRegister(m.calls, m.duration, m.rejections, build,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if opts.StoreUsage != nil {
 		m.prom.MustRegister(
@@ -104,17 +84,49 @@ func NewMetrics(reg *tools.Registry, opts MetricsOptions) *Metrics {
 			}, func() float64 { n, _, _ := opts.StoreUsage(); return float64(n) }),
 		)
 	}
-	// Every tool appears from the start, so rate() works before its first call.
+	return m
+}
+
+// Attach adds the gauges that read reg (slots, calls in flight, executions
+// running and their peak, disabled tools)
+// and creates every tool's series, so that rate() works before its first call.
+// Call it once, with the registry whose Options hold m's hooks.
+func (m *Metrics) Attach(reg *tools.Registry) {
+	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "precisiond_tool_calls_in_flight",
+		Help: "Tool calls waiting on an answer right now.",
+	}, func() float64 { return float64(reg.InFlight()) })
+	running := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "precisiond_tool_executions_running",
+		Help: "Tool executions that have not stopped yet, including those whose caller already got its timeout; each holds an execution slot.",
+	}, func() float64 { return float64(reg.Running()) })
+	peak := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "precisiond_tool_executions_peak",
+		Help: "The most tool executions that ever ran at once since the process started.",
+	}, func() float64 { return float64(reg.PeakRunning()) })
+	slots := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "precisiond_tool_call_slots",
+		Help: "Size of the execution pool (--max-concurrency).",
+	}, func() float64 {
+		if l := reg.Limiter(); l != nil {
+			return float64(l.Capacity())
+		}
+		return 0
+	})
+	disabled := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "precisiond_tools_disabled",
+		Help: "Tools currently disabled by an administrator.",
+	}, func() float64 { return float64(len(reg.Disabled())) })
+	m.prom.MustRegister(inFlight, running, peak, slots, disabled)
 	for _, name := range reg.Names() {
 		m.calls.WithLabelValues(name, "ok")
 		m.duration.WithLabelValues(name)
 	}
-	return m
 }
 
 // Observe records one call; it is a tools.Observer.
 func (m *Metrics) Observe(tool, code string, d time.Duration) {
-	if _, _, ok := m.reg.Lookup(tool); !ok {
+	if tool == "" {
 		tool = unknownToolLabel
 	}
 	m.calls.WithLabelValues(tool, code).Inc()

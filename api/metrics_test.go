@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -48,19 +49,23 @@ func metricValue(t *testing.T, m *Metrics, name string, labels map[string]string
 }
 
 func TestMetricsCountEveryOutcome(t *testing.T) {
-	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)))
-	metrics := NewMetrics(reg, MetricsOptions{Version: "v9.9.9", StoreUsage: func() (int, int64, error) { return 3, 4096, nil }})
-	reg.SetObserver(metrics.Observe)
-	reg.SetLimiter(tools.NewLimiter(1, 10*time.Millisecond, metrics.OnReject))
-	srv := New(reg, Options{Metrics: metrics, CallTimeout: 10 * time.Second})
+	metrics := NewMetrics(MetricsOptions{Version: "v9.9.9", StoreUsage: func() (int, int64, error) { return 3, 4096, nil }})
+	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)), tools.Options{
+		Observer:       metrics.Observe,
+		Limiter:        tools.NewLimiter(1, 10*time.Millisecond, metrics.OnReject),
+		DefaultTimeout: 10 * time.Second,
+	})
+	metrics.Attach(reg)
+	srv := New(reg, Options{Metrics: metrics})
 
-	call := func(body string) {
+	callCtx := func(ctx context.Context, body string) {
 		t.Helper()
 		rec := &discardWriter{h: http.Header{}}
-		req, _ := http.NewRequest("POST", "/invoke", strings.NewReader(body))
+		req, _ := http.NewRequestWithContext(ctx, "POST", "/invoke", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		srv.ServeHTTP(rec, req)
 	}
+	call := func(body string) { t.Helper(); callCtx(context.Background(), body) }
 	call(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)
 	call(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)
 	call(`{"tool":"gcd_lcm","args":{"a":"x"}}`)
@@ -68,10 +73,11 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 	reg.SetEnabled("hash_text", false)
 	call(`{"tool":"hash_text","args":{"text":"a"}}`)
 
-	// A slow call holds the only slot: in-flight is 1 and a second call is
-	// refused and counted as an overload rejection.
+	// A slow call holds the only slot until its client goes away: in-flight
+	// is 1 and a second call is refused and counted as an overload rejection.
+	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { call(`{"tool":"sleeper","args":{"ms":400}}`); close(done) }()
+	go func() { callCtx(ctx, `{"tool":"sleeper","args":{"ms":60000}}`); close(done) }()
 	for reg.Limiter().InFlight() == 0 {
 		time.Sleep(time.Millisecond)
 	}
@@ -79,6 +85,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 		t.Errorf("in flight = %v, want 1", got)
 	}
 	call(`{"tool":"sleeper","args":{"ms":1}}`)
+	cancel()
 	<-done
 
 	for _, c := range []struct {
@@ -90,7 +97,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 		{"precisiond_tool_calls_total", map[string]string{"tool": "gcd_lcm", "outcome": tools.CodeInputSchemaInvalid}, 1},
 		{"precisiond_tool_calls_total", map[string]string{"tool": unknownToolLabel, "outcome": tools.CodeUnknownTool}, 1},
 		{"precisiond_tool_calls_total", map[string]string{"tool": "hash_text", "outcome": tools.CodeToolDisabled}, 1},
-		{"precisiond_tool_calls_total", map[string]string{"tool": "sleeper", "outcome": "ok"}, 1},
+		{"precisiond_tool_calls_total", map[string]string{"tool": "sleeper", "outcome": tools.CodeTimeout}, 1},
 		{"precisiond_tool_calls_total", map[string]string{"tool": "sleeper", "outcome": tools.CodeOverloaded}, 1},
 		{"precisiond_tool_calls_total", map[string]string{"tool": "calculate", "outcome": "ok"}, 0},
 		{"precisiond_tool_call_duration_seconds", map[string]string{"tool": "gcd_lcm"}, 3},

@@ -15,6 +15,7 @@ type ctxKey int
 const (
 	keyRequestID ctxKey = iota
 	keyLogFields
+	keyAdminID
 )
 
 // safeRequestID accepts a caller's X-Request-Id only when it cannot inject

@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/precisiond/precisiond/tools"
 )
@@ -16,8 +15,6 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 	}
 	schemas := map[string]any{
 		"Error":            errorSchema(),
-		"Warning":          obj(props{"code": strSchema("machine code"), "message": strSchema("human message")}, "code", "message"),
-		"Source":           sourceSchema(),
 		"Catalog":          catalogSchema(),
 		"CatalogEntry":     catalogEntrySchema(),
 		"Health":           healthSchema(),
@@ -32,10 +29,11 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 	var requests, responses, envelopes []any
 	for _, e := range reg.Catalog().Tools {
 		name := e["name"].(string)
+		tool, hash, _ := reg.Lookup(name)
 		in, facts, env := "tool."+name+".input", "tool."+name+".facts", "tool."+name+".envelope"
-		schemas[in] = rebase(e["inputSchema"], in)
-		schemas[facts] = rebase(e["outputSchema"], facts)
-		schemas[env] = envelopeSchema(name, e, ref(facts), ref(in))
+		schemas[in] = rebaseRefs(e["inputSchema"], componentPath(in))
+		schemas[facts] = rebaseRefs(e["outputSchema"], componentPath(facts))
+		schemas[env] = envelopeSchema(tool.Contract(), hash, ref(facts), componentPath(facts))
 		requests = append(requests, closed(obj(props{
 			"tool":          map[string]any{"const": name, "description": str(e["title"])},
 			"args":          ref(in),
@@ -89,9 +87,9 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 				responsesOf(map[string]any{"200": jsonResp("the token is accepted", ref("AdminSession"))}, "401", "403")), admin)},
 			"/admin": map[string]any{"get": op("adminPage", "The admin page (HTML; state changes need the token).", nil,
 				map[string]any{"200": map[string]any{"description": "HTML", "content": map[string]any{"text/html": map[string]any{}}}})},
-			"/admin/verify": map[string]any{"post": op("verify", "Recompute an /invoke response's hashes against this catalogue.",
+			"/admin/verify": map[string]any{"post": withSecurity(op("verify", "Recompute an /invoke response's hashes against this catalogue (admin token required).",
 				jsonBody(map[string]any{"description": "an /invoke response or a bare structured_result", "type": "object"}),
-				responsesOf(map[string]any{"200": jsonResp("the verdict", ref("VerifyResult"))}, "400", "413"))},
+				responsesOf(map[string]any{"200": jsonResp("the verdict", ref("VerifyResult"))}, "400", "401", "403", "413", "503")), admin)},
 			"/metrics": map[string]any{"get": op("metrics", "Prometheus metrics.", nil,
 				map[string]any{"200": map[string]any{"description": "exposition format", "content": map[string]any{"text/plain": map[string]any{}}}})},
 			"/openapi.json": map[string]any{"get": op("openapi", "This document.", nil,
@@ -106,8 +104,8 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 	}
 }
 
-func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, OpenAPI(s.reg, s.opts.Version))
+func (s *Server) openapi(r *http.Request) (any, *apiError) {
+	return OpenAPI(s.reg, s.opts.Version), nil
 }
 
 type props = map[string]any
@@ -137,7 +135,9 @@ func boolSchema(desc string) map[string]any {
 	return map[string]any{"type": "boolean", "description": desc}
 }
 
-func ref(name string) map[string]any { return map[string]any{"$ref": "#/components/schemas/" + name} }
+func ref(name string) map[string]any { return map[string]any{"$ref": componentPath(name)} }
+
+func componentPath(name string) string { return "#/components/schemas/" + name }
 
 func op(id, summary string, body map[string]any, responses map[string]any) map[string]any {
 	m := map[string]any{"operationId": id, "summary": summary, "responses": responses}
@@ -183,94 +183,6 @@ func statusText(code string) string {
 		"504": "the deadline passed (timeout)",
 	}
 	return texts[code]
-}
-
-// rebase copies a contract schema and points its local references
-// (#/$defs/...) at the copy's place in components/schemas.
-func rebase(v any, name string) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, val := range x {
-			if s, ok := val.(string); ok && k == "$ref" && strings.HasPrefix(s, "#/") {
-				out[k] = "#/components/schemas/" + name + "/" + strings.TrimPrefix(s, "#/")
-				continue
-			}
-			out[k] = rebase(val, name)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, val := range x {
-			out[i] = rebase(val, name)
-		}
-		return out
-	}
-	return v
-}
-
-func errorSchema() map[string]any {
-	codes := []any{}
-	for code := range statusOf {
-		codes = append(codes, code)
-	}
-	sortAny(codes)
-	return closed(obj(props{
-		"error":      strSchema("human message, safe to show"),
-		"error_code": map[string]any{"type": "string", "enum": codes, "description": "machine code (SPEC §5.2)"},
-		"tool":       strSchema("the tool named in the request, or empty"),
-		"reason":     strSchema("machine reason, e.g. division_by_zero, disabled"),
-		"details": map[string]any{"type": "array", "description": "schema errors", "items": closed(obj(props{
-			"path":    strSchema("JSON Pointer into args"),
-			"keyword": strSchema("the failing JSON Schema keyword"),
-			"message": strSchema("what failed"),
-		}, "path", "keyword", "message"))},
-	}, "error", "error_code", "tool"))
-}
-
-func sortAny(list []any) {
-	for i := 1; i < len(list); i++ {
-		for j := i; j > 0 && list[j].(string) < list[j-1].(string); j-- {
-			list[j], list[j-1] = list[j-1], list[j]
-		}
-	}
-}
-
-func sourceSchema() map[string]any {
-	return closed(obj(props{
-		"kind":    strSchema("source kind, e.g. go_stdlib, library, iana_tzdata"),
-		"name":    strSchema("source name"),
-		"version": strSchema("exact version that produced the facts"),
-		"as_of":   map[string]any{"type": []any{"string", "null"}, "description": "facts.as_of when present"},
-	}, "kind", "name", "version", "as_of"))
-}
-
-func envelopeSchema(name string, e map[string]any, facts, input map[string]any) map[string]any {
-	hex := map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$"}
-	return closed(obj(props{
-		"status":           map[string]any{"const": "completed"},
-		"tool":             map[string]any{"const": name},
-		"contract_id":      map[string]any{"const": e["contract_id"]},
-		"contract_version": map[string]any{"const": e["contract_version"]},
-		"contract_hash":    map[string]any{"const": e["contract_hash"], "description": "H of the twelve contract keys (SPEC §2)"},
-		"input_normalized": map[string]any{"type": "object", "description": "args after defaults; redacted fields become {sha256, utf8_bytes}"},
-		"facts":            facts,
-		"determinism":      map[string]any{"const": e["determinism"]},
-		"source":           ref("Source"),
-		"warnings":         map[string]any{"type": "array", "items": ref("Warning")},
-		"result_hash":      mergeMaps(hex, map[string]any{"description": "H({contract_hash, input_normalized, facts})"}),
-	}, "status", "tool", "contract_id", "contract_version", "contract_hash", "input_normalized", "facts", "determinism", "source", "warnings", "result_hash"))
-}
-
-func mergeMaps(a, b map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
-	return out
 }
 
 func catalogEntrySchema() map[string]any {

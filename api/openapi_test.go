@@ -11,27 +11,14 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
-
-func fetch(t *testing.T, url string) []byte {
-	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 {
-		t.Fatalf("%s: %d %s", url, resp.StatusCode, b)
-	}
-	return b
-}
 
 // TestOpenAPIValidates loads /openapi.json with kin-openapi as an OpenAPI 3.1
 // document and validates it, then checks that it covers every tool and route.
 func TestOpenAPIValidates(t *testing.T) {
 	ts, reg, _ := newAdminServer(t, adminToken, nil)
-	raw := fetch(t, ts.URL+"/openapi.json")
+	raw := testhttp.Get(t, ts.URL+"/openapi.json")
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(raw)
 	if err != nil {
@@ -67,7 +54,7 @@ func TestOpenAPIValidates(t *testing.T) {
 // first example as an InvokeResponse, and error bodies as Error.
 func TestOpenAPISchemasDescribeRealResponses(t *testing.T) {
 	ts, reg, _ := newAdminServer(t, adminToken, nil)
-	raw := fetch(t, ts.URL+"/openapi.json")
+	raw := testhttp.Get(t, ts.URL+"/openapi.json")
 	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
 	if err != nil {
 		t.Fatal(err)

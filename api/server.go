@@ -4,7 +4,7 @@
 package api
 
 import (
-	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,20 +20,22 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/tools"
 )
 
 // Options configure the HTTP surface. Zero values mean the documented defaults.
 type Options struct {
 	Logger       *slog.Logger
-	CallTimeout  time.Duration // per-call deadline; default 5s
-	MaxBodyBytes int64         // request body limit; default 1 MiB
-	Version      string        // service version reported by /health
-	Downloads    http.Handler  // serves GET/HEAD /downloads/{filename}; nil: not mounted
-	MCP          *MCPOptions   // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
-	AdminToken   string        // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
-	Toggles      Toggler       // persists toggles (internal/toggles); nil: registry state only
-	Metrics      *Metrics      // serves GET /metrics (api/metrics.go); nil: not mounted
+	MaxBodyBytes int64            // request body limit; default 1 MiB
+	BodyBudget   int64            // bytes of request bodies in flight at once; default 2 × MaxBodyBytes, at least MaxBodyBytes (api/admission.go)
+	QueueWait    time.Duration    // how long a request waits for its share of BodyBudget; default DefaultQueueWait
+	Version      string           // service version reported by /health
+	Downloads    *filestore.Store // served at GET/HEAD /downloads/{filename} (api/downloads.go); nil: not mounted
+	MCP          *MCPOptions      // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
+	AdminToken   string           // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
+	Toggles      Toggler          // persists toggles (internal/toggles); nil: registry state only
+	Metrics      *Metrics         // serves GET /metrics (api/metrics.go); nil: not mounted
 }
 
 // Server is the HTTP surface over one registry.
@@ -44,6 +46,7 @@ type Server struct {
 	draining atomic.Bool
 	router   chi.Router
 	mcp      *mcpMount // nil unless Options.MCP is set
+	bodies   *bodyBudget
 }
 
 // New builds the HTTP surface.
@@ -51,13 +54,19 @@ func New(reg *tools.Registry, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	if opts.CallTimeout <= 0 {
-		opts.CallTimeout = tools.DefaultTimeout
-	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 1 << 20
 	}
-	s := &Server{reg: reg, opts: opts, log: opts.Logger}
+	switch {
+	case opts.BodyBudget <= 0:
+		opts.BodyBudget = 2 * opts.MaxBodyBytes
+	case opts.BodyBudget < opts.MaxBodyBytes:
+		opts.BodyBudget = opts.MaxBodyBytes // a largest body must fit
+	}
+	if opts.QueueWait <= 0 {
+		opts.QueueWait = DefaultQueueWait
+	}
+	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget)}
 	s.router = s.routes()
 	return s
 }
@@ -73,19 +82,19 @@ func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.requestID, s.accessLog, s.recoverer)
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, newError(CodeNotFound, "no such route: "+r.URL.Path), false)
-	})
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, newError(CodeMethodNotAllow, r.Method+" is not allowed on "+r.URL.Path), false)
-	})
-	r.Post("/invoke", s.invoke(true))
-	r.Post("/v1/invoke", s.invoke(false))
-	r.Get("/tools", s.listTools)
-	r.Get("/tools/{name}", s.getTool)
-	r.Get("/health", s.health)
-	r.Get("/openapi.json", s.openapi)
+	r.Use(s.requestID, s.accessLog, s.recoverer, s.admitBody)
+	r.NotFound(s.wrap(func(r *http.Request) (any, *apiError) {
+		return nil, newError(CodeNotFound, "no such route: "+r.URL.Path)
+	}))
+	r.MethodNotAllowed(s.wrap(func(r *http.Request) (any, *apiError) {
+		return nil, newError(CodeMethodNotAllow, r.Method+" is not allowed on "+r.URL.Path)
+	}))
+	r.Post("/invoke", s.wrapLegacy(s.invoke))
+	r.Post("/v1/invoke", s.wrap(s.invoke))
+	r.Get("/tools", s.wrap(s.listTools))
+	r.Get("/tools/{name}", s.wrap(s.getTool))
+	r.Get("/health", s.wrap(s.health))
+	r.Get("/openapi.json", s.wrap(s.openapi))
 	s.adminRoutes(r)
 	if s.opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())
@@ -94,143 +103,186 @@ func (s *Server) routes() chi.Router {
 		s.mountMCP(r)
 	}
 	if s.opts.Downloads != nil {
-		r.Method(http.MethodGet, "/downloads/{filename}", s.opts.Downloads)
-		r.Method(http.MethodHead, "/downloads/{filename}", s.opts.Downloads)
+		h := downloadHandler(s.opts.Downloads)
+		r.Method(http.MethodGet, "/downloads/{filename}", h)
+		r.Method(http.MethodHead, "/downloads/{filename}", h)
 	}
 	return r
 }
 
-// invokeRequest is the /invoke body; unknown top-level fields are refused.
+// apiFunc is the logic of one JSON route: it returns the value to answer or the
+// error. It never writes the response itself; wrap does.
+type apiFunc func(r *http.Request) (any, *apiError)
+
+// withStatus answers v with a status other than 200.
+type withStatus struct {
+	status int
+	v      any
+}
+
+// wrap turns an apiFunc into a handler: the one place that writes values
+// (canonical JSON; a call's response in one pass) and errors (with the status
+// of their code, recorded for the access log). Request bodies are limited to
+// Options.MaxBodyBytes.
+func (s *Server) wrap(f apiFunc) http.HandlerFunc { return s.wrapStatus(f, false) }
+
+// wrapLegacy is wrap for /invoke, which answers tool-level errors with HTTP 200.
+func (s *Server) wrapLegacy(f apiFunc) http.HandlerFunc { return s.wrapStatus(f, true) }
+
+func (s *Server) wrapStatus(f apiFunc, legacy200 bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+		v, aerr := f(r)
+		if aerr != nil {
+			setLogError(r.Context(), aerr.Code)
+			writeError(w, aerr, legacy200)
+			return
+		}
+		switch x := v.(type) {
+		case *tools.Response:
+			writeResponse(w, x)
+		case withStatus:
+			writeJSON(w, x.status, x.v)
+		default:
+			writeJSON(w, http.StatusOK, v)
+		}
+	}
+}
+
+// invokeRequest is the /invoke body; unknown top-level fields are refused. Args
+// stay JSON text: Registry.Call parses them.
 type invokeRequest struct {
 	Tool         string
-	Args         map[string]any
+	Args         json.RawMessage
 	ContractHash string
 }
 
-func (s *Server) invoke(legacy bool) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if s.draining.Load() {
-			writeError(w, newError(CodeShuttingDown, "the service is shutting down"), legacy)
-			return
-		}
-		req, aerr := s.decodeInvoke(w, r)
-		if aerr != nil {
-			writeError(w, aerr, legacy)
-			return
-		}
-		setLogTool(r.Context(), req.Tool)
-		ctx, cancel := context.WithTimeout(r.Context(), s.opts.CallTimeout)
-		defer cancel()
-		resp, err := s.reg.Invoke(ctx, tools.Request{Tool: req.Tool, Args: req.Args, ContractHash: req.ContractHash})
-		if err != nil {
-			e := toAPIError(r.Context(), s.log, req.Tool, err)
-			setLogError(r.Context(), e.Code)
-			writeError(w, e, legacy)
-			return
-		}
-		writeResponse(w, resp)
+// invoke is POST /invoke and /v1/invoke: one call through Registry.Call.
+func (s *Server) invoke(r *http.Request) (any, *apiError) {
+	if s.draining.Load() {
+		return nil, newError(CodeShuttingDown, "the service is shutting down")
 	}
+	req, aerr := s.decodeInvoke(r)
+	if aerr != nil {
+		return nil, aerr
+	}
+	setLogTool(r.Context(), req.Tool)
+	resp, err := s.reg.Call(r.Context(), req.Tool, req.Args, req.ContractHash)
+	if err != nil {
+		return nil, toAPIError(r.Context(), s.log, req.Tool, err)
+	}
+	return resp, nil
 }
 
-func (s *Server) decodeInvoke(w http.ResponseWriter, r *http.Request) (invokeRequest, *apiError) {
-	var req invokeRequest
+func (s *Server) decodeInvoke(r *http.Request) (invokeRequest, *apiError) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-			return req, newError(CodeUnsupportedType, fmt.Sprintf("content type %q is not JSON; send Content-Type: application/json", ct))
+			return invokeRequest{}, newError(CodeUnsupportedType, fmt.Sprintf("content type %q is not JSON; send Content-Type: application/json", ct))
 		}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return req, newError(CodePayloadTooLarge, fmt.Sprintf("request body exceeds %d bytes", s.opts.MaxBodyBytes))
-		}
-		return req, newError(CodeInvalidRequest, "reading the request body failed")
+	body, aerr := readBody(r, s.opts.MaxBodyBytes)
+	if aerr != nil {
+		return invokeRequest{}, aerr
 	}
 	return parseInvokeBody(body)
 }
 
-// parseInvokeBody decodes {"tool", "args", "contract_hash"} strictly.
+// readBody reads a request body of at most limit bytes (payload_too_large
+// beyond).
+func readBody(r *http.Request, limit int64) ([]byte, *apiError) {
+	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, newError(CodePayloadTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit))
+		}
+		return nil, newError(CodeInvalidRequest, "reading the request body failed")
+	}
+	return body, nil
+}
+
+// parseInvokeBody splits {"tool", "args", "contract_hash"} strictly without
+// decoding args, which Registry.Call parses once the call is admitted.
 func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
 	var req invokeRequest
-	v, err := evidence.ParseJSON(body)
-	if err != nil {
-		return req, newError(CodeInvalidRequest, "request body is not valid JSON: "+err.Error())
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil || top == nil {
+		// Describe the problem in the full parser's words.
+		if _, err := evidence.ParseJSON(body); err != nil {
+			return req, newError(CodeInvalidRequest, "request body is not valid JSON: "+err.Error())
+		}
 		return req, newError(CodeInvalidRequest, "request body must be a JSON object")
 	}
-	for k := range obj {
+	for k := range top {
 		switch k {
 		case "tool", "args", "contract_hash":
 		default:
 			return req, newError(CodeInvalidRequest, fmt.Sprintf("unknown field %q in request body (allowed: tool, args, contract_hash)", k))
 		}
 	}
-	if req.Tool, ok = obj["tool"].(string); !ok || req.Tool == "" {
+	if err := json.Unmarshal(top["tool"], &req.Tool); err != nil || req.Tool == "" {
 		return req, newError(CodeInvalidRequest, `"tool" must be a non-empty string`)
 	}
-	switch a := obj["args"].(type) {
-	case nil:
-		req.Args = map[string]any{}
-	case map[string]any:
+	if len(req.Tool) > tools.MaxToolNameBytes {
+		// Refused before it is logged or echoed.
+		n := len(req.Tool)
+		req.Tool = ""
+		return req, newError(CodeInvalidRequest, fmt.Sprintf(`"tool" has %d bytes; tool names have at most %d`, n, tools.MaxToolNameBytes))
+	}
+	switch a := top["args"]; {
+	case a == nil, string(a) == "null":
+	case a[0] == '{':
 		req.Args = a
 	default:
 		return req, &apiError{Code: CodeInvalidRequest, Message: `"args" must be a JSON object`, Tool: req.Tool}
 	}
-	switch h := obj["contract_hash"].(type) {
-	case nil:
-	case string:
-		req.ContractHash = h
-	default:
-		return req, &apiError{Code: CodeInvalidRequest, Message: `"contract_hash" must be a string`, Tool: req.Tool}
+	if h := top["contract_hash"]; h != nil && string(h) != "null" {
+		if err := json.Unmarshal(h, &req.ContractHash); err != nil {
+			return req, &apiError{Code: CodeInvalidRequest, Message: `"contract_hash" must be a string`, Tool: req.Tool}
+		}
 	}
 	return req, nil
 }
 
-func (s *Server) listTools(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listTools(r *http.Request) (any, *apiError) {
 	cat := s.reg.Catalog()
 	list := make([]any, len(cat.Tools))
 	for i, t := range cat.Tools {
 		list[i] = t
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tools": list, "catalog_hash": cat.CatalogHash})
+	return map[string]any{"tools": list, "catalog_hash": cat.CatalogHash}, nil
 }
 
-func (s *Server) getTool(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getTool(r *http.Request) (any, *apiError) {
 	name := chi.URLParam(r, "name")
 	e, ok := s.reg.Entry(name)
 	if !ok {
-		writeError(w, &apiError{Code: tools.CodeUnknownTool, Message: "unknown tool: " + name, Tool: name}, false)
-		return
+		return nil, unknownTool(name)
 	}
-	writeJSON(w, http.StatusOK, e)
+	return e, nil
 }
 
-func (s *Server) health(w http.ResponseWriter, r *http.Request) {
-	names := s.reg.Names()
-	list := make([]any, len(names))
-	for i, n := range names {
-		list[i] = n
-	}
+func (s *Server) health(r *http.Request) (any, *apiError) {
 	status, code := "ok", http.StatusOK
 	if s.draining.Load() {
 		status, code = "shutting_down", http.StatusServiceUnavailable
 	}
-	disabled := s.reg.Disabled()
-	dl := make([]any, len(disabled))
-	for i, n := range disabled {
-		dl[i] = n
-	}
-	writeJSON(w, code, map[string]any{
+	return withStatus{code, map[string]any{
 		"status":       status,
-		"tools":        list,
-		"disabled":     dl,
+		"tools":        anyList(s.reg.Names()),
+		"disabled":     anyList(s.reg.Disabled()),
 		"catalog_hash": s.reg.CatalogHash(),
 		"version":      s.opts.Version,
-	})
+	}}, nil
+}
+
+func anyList(names []string) []any {
+	list := make([]any, len(names))
+	for i, n := range names {
+		list[i] = n
+	}
+	return list
 }
 
 // writeJSON writes v in canonical JSON (sorted keys, compact, Python float form),
@@ -248,17 +300,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeResponse writes the /invoke success body: byte for byte what
 // writeJSON(w, 200, ResponseBody(resp)) writes, but in one pass into a pooled
-// buffer, reusing the canonical bytes of input and facts that the result hash
-// was computed from (keys "result" < "structured_result" < "tool").
+// buffer around the canonical envelope the call path wrote once (keys
+// "result" < "structured_result" < "tool").
 func writeResponse(w http.ResponseWriter, resp *tools.Response) {
-	buf := evidence.GetBuffer()
-	defer evidence.PutBuffer(buf)
-	b, _ := evidence.AppendCanonical(append((*buf)[:0], `{"result":`...), resp.Result)
-	b, err := resp.Envelope.AppendCanonical(append(b, `,"structured_result":`...))
-	if err != nil {
+	if resp.EnvelopeJSON == nil {
 		writeJSON(w, http.StatusOK, ResponseBody(resp))
 		return
 	}
+	buf := evidence.GetBuffer()
+	defer evidence.PutBuffer(buf)
+	b, _ := evidence.AppendCanonical(append((*buf)[:0], `{"result":`...), resp.Result)
+	b = append(append(b, `,"structured_result":`...), resp.EnvelopeJSON...)
 	b, _ = evidence.AppendCanonical(append(b, `,"tool":`...), resp.Tool)
 	b = append(b, '}')
 	*buf = b

@@ -40,7 +40,7 @@ func loadCompare(tb testing.TB) []compareCase {
 // TestCompareInputsRun makes sure every comparison input is a successful call,
 // so the benchmark never times an error path.
 func TestCompareInputsRun(t *testing.T) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	for _, c := range loadCompare(t) {
 		if _, err := reg.Invoke(context.Background(), tools.Request{Tool: c.Tool, Args: c.Args}); err != nil {
 			t.Errorf("%s: %v", c.Name, err)
@@ -49,7 +49,7 @@ func TestCompareInputsRun(t *testing.T) {
 }
 
 func BenchmarkCompare(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	for _, c := range loadCompare(b) {
 		b.Run(c.Name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -67,7 +67,7 @@ func BenchmarkCompare(b *testing.B) {
 // the encoding of its facts (Tool.Execute) — no schema validation, envelope or
 // hashing. It is the like-for-like counterpart of the bare Python computation.
 func BenchmarkCompareExecute(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	for _, c := range loadCompare(b) {
 		t, _, ok := reg.Lookup(c.Tool)
 		if !ok {

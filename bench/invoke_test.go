@@ -27,8 +27,7 @@ var hotPathBodies = []struct{ name, body string }{
 // newHandler is the real HTTP surface (router, request id, access log at info
 // level into a discarding JSON handler, limiter, observer-free registry).
 func newHandler() http.Handler {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
-	reg.SetLimiter(tools.NewLimiter(64, 0, nil))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{Limiter: tools.NewLimiter(64, 0, nil)})
 	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	return api.New(reg, api.Options{Logger: log})
 }
@@ -96,7 +95,7 @@ func BenchmarkInvokeHTTP(b *testing.B) {
 // BenchmarkRegistryInvoke is the execution path alone (no HTTP): defaults,
 // validation in and out, the tool, envelope and result hash.
 func BenchmarkRegistryInvoke(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	args := map[string]any{"a": json.Number("391"), "b": json.Number("299")}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -109,7 +108,7 @@ func BenchmarkRegistryInvoke(b *testing.B) {
 // BenchmarkMCPHTTP is one stateless Streamable HTTP tools/call (gcd_lcm)
 // through the real handler: what the load harness's mcp mix sends.
 func BenchmarkMCPHTTP(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	h := api.New(reg, api.Options{Logger: log, MCP: &api.MCPOptions{}})
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}`)

@@ -45,6 +45,8 @@ type Contract struct {
 	Examples            []Example      `json:"examples"`
 
 	input, output *jsonschema.Schema
+	inputValues   int64           // capacity(InputSchema)
+	windowed      map[string]bool // top-level properties whose arrays validate in windows
 }
 
 // Example is one documented call with its exact expected facts.
@@ -219,6 +221,13 @@ func Parse(data []byte) (*Contract, error) {
 			return nil, fmt.Errorf("evidence_policy redacts unknown field %q", f)
 		}
 	}
+	c.inputValues = capacity(c.InputSchema)
+	c.windowed = map[string]bool{}
+	if props, ok := c.InputSchema["properties"].(map[string]any); ok && windowable(c.InputSchema["$defs"]) {
+		for name, p := range props {
+			c.windowed[name] = windowable(p)
+		}
+	}
 	var err error
 	if c.input, err = compile(c.Tool+"/input", c.InputSchema); err != nil {
 		return nil, fmt.Errorf("inputSchema: %w", err)
@@ -346,13 +355,28 @@ func deepCopy(v any) any {
 }
 
 // ValidateInput checks normalized arguments against the inputSchema. It returns a
-// *ValidationError with every failure, or nil.
+// *ValidationError with the failures (at most MaxDetails), or nil.
+//
+// Arguments with far more JSON values than the schema's limits allow at all
+// (maxItems, closed objects; more than valueSlack over) are refused with one
+// detail before the schema is evaluated, so that the cost of an invalid input
+// is bounded by what the contract accepts, not by its size. A smaller excess
+// gets the schema's own details. Long arrays are first validated window by
+// window (validateInWindows), so that an error is never built for each
+// element of a long invalid array; their details then come from the first
+// failing window.
 func (c *Contract) ValidateInput(args map[string]any) error {
+	if limit := add(c.inputValues, valueSlack); countValues(args, limit) > limit {
+		return tooManyValues(c.inputValues)
+	}
+	if err := c.validateInWindows(args); err != nil {
+		return sortedDetails(err)
+	}
 	return validate(c.input, args)
 }
 
 // ValidateOutput checks facts against the outputSchema. It returns a
-// *ValidationError with every failure, or nil.
+// *ValidationError with the failures (at most MaxDetails), or nil.
 func (c *Contract) ValidateOutput(facts map[string]any) error {
 	return validate(c.output, facts)
 }
@@ -368,9 +392,28 @@ func validate(s *jsonschema.Schema, v map[string]any) error {
 	}
 	var details []Detail
 	collectLeaves(ve, &details)
+	return sortedDetails(&ValidationError{Details: details})
+}
+
+// sortedDetails sorts a ValidationError's details by path and keeps the first
+// MaxDetails; other errors pass through.
+func sortedDetails(err error) error {
+	ve, ok := err.(*ValidationError)
+	if !ok {
+		return err
+	}
+	details := ve.Details
 	sort.SliceStable(details, func(i, j int) bool { return details[i].Path < details[j].Path })
+	if len(details) > MaxDetails {
+		details = details[:MaxDetails:MaxDetails]
+	}
 	return &ValidationError{Details: details}
 }
+
+// MaxDetails bounds the details of a ValidationError: the first MaxDetails by
+// path are kept, so that a large invalid input cannot make an error answer
+// larger than a few kilobytes.
+const MaxDetails = 50
 
 func collectLeaves(e *jsonschema.ValidationError, out *[]Detail) {
 	if len(e.Causes) > 0 {

@@ -784,7 +784,7 @@ func TestKubernetesManifests(t *testing.T) {
 	}
 	// Probes: liveness and readiness on a real route of the service that
 	// answers 200, on the container's port; the scrape annotation too.
-	srv := httptest.NewServer(api.New(tools.NewRegistry(tools.Builtin(tools.Deps{})), api.Options{Metrics: api.NewMetrics(tools.NewRegistry(nil), api.MetricsOptions{})}))
+	srv := httptest.NewServer(api.New(tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{}), api.Options{Metrics: api.NewMetrics(api.MetricsOptions{})}))
 	defer srv.Close()
 	probes := map[string]*probe{"liveness": c.LivenessProbe, "readiness": c.ReadinessProbe, "startup": c.StartupProbe}
 	for name, pr := range probes {

@@ -12,7 +12,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,11 +179,6 @@ func CheckNumbers(v any) error {
 // JSON encoding. Unlike ParseJSON it puts no bound on integer size: facts may be
 // larger than what a request may carry.
 func ToGeneric(v any) (any, error) {
-	// The common shapes are converted directly; fastGeneric gives up (false) on
-	// anything whose JSON encoding needs encoding/json's full rules.
-	if g, ok := fastGeneric(reflect.ValueOf(v)); ok {
-		return g, nil
-	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -35,7 +35,7 @@ func readVectors(t *testing.T, path string) vectorFile {
 // TestCanonicalVectors replays the shared vectors of the reference implementation
 // and the Python-oracle vectors byte for byte.
 func TestCanonicalVectors(t *testing.T) {
-	for _, path := range []string{"../../shared/vectors/canonical.json", "testdata/canonical_oracle.json"} {
+	for _, path := range []string{"testdata/canonical_shared.json", "testdata/canonical_oracle.json"} {
 		vf := readVectors(t, path)
 		for i, c := range vf.Cases {
 			v, err := ParseJSON([]byte(c.ValueJSON))

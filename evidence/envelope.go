@@ -104,6 +104,10 @@ func (e *Envelope) AppendCanonical(b []byte) ([]byte, error) {
 	return append(b, "]}"...), nil
 }
 
+// InputBytes is the length of canonical(InputNormalized) in an envelope made by
+// Build: the part of canonical(e) that echoes the call's arguments.
+func (e *Envelope) InputBytes() int { return len(e.inputJSON) }
+
 // Generic returns the envelope as generic JSON values, ready for Canonical.
 func (e *Envelope) Generic() map[string]any {
 	warnings := make([]any, len(e.Warnings))

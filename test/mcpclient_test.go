@@ -23,6 +23,9 @@ import (
 // Under CI=true a missing node or node_modules is a failure; locally the test
 // is skipped when node or `npm ci` in test/mcp-client is missing.
 func TestTypeScriptMCPClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary and runs the TypeScript client: skipped with -short")
+	}
 	dir, err := filepath.Abs("mcp-client")
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,9 @@ const (
 	CodeOutputSchema       = "output_schema_invalid"
 	CodeInternal           = "internal_error"
 	CodeOverloaded         = "overloaded"
+	// CodeInvalidRequest is a malformed request: for Call, arguments that are
+	// not a JSON object (reason args_not_json or args_not_object).
+	CodeInvalidRequest = "invalid_request"
 )
 
 // Error is a typed, client-visible error of the execution path. Tools return it

@@ -22,7 +22,7 @@ var (
 // testRegistry returns one registry of every builtin tool, shared by tests.
 func testRegistry(t testing.TB) *Registry {
 	t.Helper()
-	builtinOnce.Do(func() { builtinReg = NewRegistry(Builtin(testDeps(t))) })
+	builtinOnce.Do(func() { builtinReg = NewRegistry(Builtin(testDeps(t)), Options{}) })
 	return builtinReg
 }
 

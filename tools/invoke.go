@@ -1,12 +1,12 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
-	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
@@ -25,6 +25,10 @@ type Response struct {
 	Result   string
 	Tool     string
 	Envelope *evidence.Envelope
+	// EnvelopeJSON is canonical(Envelope), written once inside the call's
+	// deadline (its size is checked against max_result_chars); surfaces
+	// write these bytes.
+	EnvelopeJSON []byte
 }
 
 // InternalError wraps a failure that is a bug or an unexpected condition. Its
@@ -38,26 +42,48 @@ type InternalError struct {
 func (e *InternalError) Error() string { return fmt.Sprintf("%s: %v", e.Tool, e.Err) }
 func (e *InternalError) Unwrap() error { return e.Err }
 
-// DefaultTimeout is the per-call deadline applied when the context has none.
+// DefaultTimeout is the deadline of one call when the registry's Options set
+// none. It is the one default of every surface (REST, MCP, CLI).
 const DefaultTimeout = 5 * time.Second
 
-// Invoke runs one call through the single execution path of SPEC §5: find tool →
-// enabled? → pin matches? → apply schema defaults → validate input → run under a
-// deadline → validate facts → build envelope → check max_result_chars.
+// Call runs one call through the single execution path of SPEC §5, the one
+// entry point of every surface (REST, MCP, CLI): find tool → enabled? → pin
+// matches? → start the deadline → take a slot → parse the arguments → apply
+// schema defaults → validate input → run → check max_result_chars → validate
+// facts → build the envelope. Everything after the slot runs in a goroutine
+// that keeps the slot until its work has stopped, even when the caller has
+// already been answered with timeout. args is the JSON text of the arguments
+// object; empty or "null" mean {}. pin is an optional contract_hash; empty
+// means no pin.
 //
-// Errors are *Error with one of the Code* constants (unknown_tool, tool_disabled,
-// contract_mismatch, input_schema_invalid, tool_execution_error,
+// Errors are *Error with one of the Code* constants (unknown_tool,
+// tool_disabled, contract_mismatch, invalid_request for arguments that are not
+// a JSON object, input_schema_invalid, tool_execution_error,
 // cost_limit_exceeded, timeout, tool_result_too_large, output_schema_invalid,
-// overloaded) or *InternalError for anything else. ctx should carry the per-call
-// deadline; without one DefaultTimeout applies.
+// overloaded) or *InternalError for anything else. The deadline is the
+// registry's timeout or ctx's, whichever is earlier.
+func (r *Registry) Call(ctx context.Context, tool string, args []byte, pin string) (*Response, error) {
+	return r.observed(ctx, tool, rawArgs(args), pin)
+}
+
+// Invoke is Call for arguments that are already decoded as generic JSON values
+// (objects as map[string]any, numbers as json.Number; nil means {}), for
+// callers that hold them so (tests, plans). Out-of-range numbers are refused
+// with input_schema_invalid reason number_out_of_range.
 func (r *Registry) Invoke(ctx context.Context, req Request) (*Response, error) {
-	obs := r.observer.Load()
-	if obs == nil {
-		return r.invoke(ctx, req)
+	return r.observed(ctx, req.Tool, decodedArgs(req.Args), req.ContractHash)
+}
+
+func (r *Registry) observed(ctx context.Context, tool string, args argSource, pin string) (*Response, error) {
+	if r.observe == nil {
+		return r.call(ctx, tool, args, pin)
 	}
 	start := time.Now()
-	resp, err := r.invoke(ctx, req)
-	(*obs)(req.Tool, Outcome(err), time.Since(start))
+	resp, err := r.call(ctx, tool, args, pin)
+	if _, known := r.byName[tool]; !known {
+		tool = "" // a caller's name for no tool is not a label value
+	}
+	r.observe(tool, Outcome(err), time.Since(start))
 	return resp, err
 }
 
@@ -74,66 +100,181 @@ func Outcome(err error) string {
 	return CodeInternal
 }
 
-func (r *Registry) invoke(ctx context.Context, req Request) (*Response, error) {
-	i, ok := r.byName[req.Tool]
+// argSource is a call's arguments as a surface received them: JSON text to
+// parse, or values already decoded.
+type argSource struct {
+	raw     []byte
+	decoded map[string]any
+	isRaw   bool
+}
+
+func rawArgs(b []byte) argSource             { return argSource{raw: b, isRaw: true} }
+func decodedArgs(m map[string]any) argSource { return argSource{decoded: m} }
+
+// parse returns the arguments as a generic JSON object.
+func (a argSource) parse() (map[string]any, error) {
+	if !a.isRaw {
+		if a.decoded == nil {
+			return map[string]any{}, nil
+		}
+		if err := evidence.CheckNumbers(a.decoded); err != nil {
+			return nil, &Error{Code: CodeInputSchemaInvalid, Reason: "number_out_of_range", Message: err.Error(),
+				Details: []contracts.Detail{{Path: "", Keyword: "number", Message: err.Error()}}}
+		}
+		return a.decoded, nil
+	}
+	raw := bytes.TrimSpace(a.raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, nil
+	}
+	v, err := evidence.ParseJSON(raw)
+	if err != nil {
+		return nil, &Error{Code: CodeInvalidRequest, Reason: ReasonArgsNotJSON, Message: err.Error()}
+	}
+	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, &Error{Code: CodeUnknownTool, Message: fmt.Sprintf("unknown tool: %s", req.Tool)}
+		return nil, &Error{Code: CodeInvalidRequest, Reason: ReasonArgsNotObject, Message: "arguments must be a JSON object"}
+	}
+	return obj, nil
+}
+
+// Reasons of invalid_request errors from Call: the surfaces answer them in their
+// own words (REST "request body is not valid JSON", MCP invalid params).
+const (
+	ReasonArgsNotJSON   = "args_not_json"
+	ReasonArgsNotObject = "args_not_object"
+)
+
+// resolve finds the entry of a call: unknown_tool, tool_disabled or
+// contract_mismatch otherwise.
+func (r *Registry) resolve(tool, pin string) (entry, error) {
+	i, ok := r.byName[tool]
+	if !ok {
+		return entry{}, &Error{Code: CodeUnknownTool, Message: fmt.Sprintf("unknown tool: %s", tool)}
 	}
 	e := r.tools[i]
-	if !r.Enabled(req.Tool) {
-		return nil, &Error{Code: CodeToolDisabled, Reason: "disabled", Message: fmt.Sprintf("tool %s is disabled", req.Tool)}
+	if !r.Enabled(tool) {
+		return entry{}, &Error{Code: CodeToolDisabled, Reason: "disabled", Message: fmt.Sprintf("tool %s is disabled", tool)}
 	}
-	if req.ContractHash != "" && req.ContractHash != e.contractHash {
-		return nil, &Error{Code: CodeContractMismatch, Reason: "contract_hash_differs",
-			Message: fmt.Sprintf("contract_hash %s does not match the current contract %s of %s", req.ContractHash, e.contractHash, req.Tool)}
+	if pin != "" && pin != e.contractHash {
+		return entry{}, &Error{Code: CodeContractMismatch, Reason: "contract_hash_differs",
+			Message: fmt.Sprintf("contract_hash %s does not match the current contract %s of %s", pin, e.contractHash, tool)}
 	}
-	args := req.Args
-	if args == nil {
-		args = map[string]any{}
+	return e, nil
+}
+
+func (r *Registry) call(ctx context.Context, tool string, args argSource, pin string) (*Response, error) {
+	if len(tool) > MaxToolNameBytes {
+		return nil, &Error{Code: CodeInvalidRequest, Reason: "tool_name_too_long",
+			Message: fmt.Sprintf("tool name of %d bytes; tool names have at most %d", len(tool), MaxToolNameBytes)}
 	}
-	if err := evidence.CheckNumbers(args); err != nil {
-		return nil, &Error{Code: CodeInputSchemaInvalid, Reason: "number_out_of_range", Message: err.Error(),
-			Details: []contracts.Detail{{Path: "", Keyword: "number", Message: err.Error()}}}
+	e, err := r.resolve(tool, pin)
+	if err != nil {
+		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel() // on return, an abandoned execution sees its context end
+	r.waiting.Add(1)
+	defer r.waiting.Add(-1)
+	release := func() {}
+	if r.limit != nil {
+		if release, err = r.limit.Acquire(ctx); err != nil {
+			return nil, err
+		}
+	}
+	// The execution owns the slot: it is released by the goroutine that does
+	// the work, when the work has stopped, not when this caller stops waiting.
+	// Until then new calls queue for the slot and are refused with overloaded;
+	// they are never started on top.
+	done := make(chan result, 1)
+	r.started(1)
+	go func() {
+		res := r.execute(ctx, e, args)
+		r.started(-1)
+		release()
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		return res.resp, res.err
+	case <-ctx.Done():
+		return nil, classify(tool, ctx, ctx.Err())
+	}
+}
+
+// result is what an execution hands back to its caller.
+type result struct {
+	resp *Response
+	err  error
+}
+
+// execute is one call's work, run by the goroutine that holds its slot: parse
+// the arguments → apply schema defaults → validate input → run the tool →
+// check the result's size → validate facts → build the envelope. Every step
+// runs under the call's deadline; a panic becomes an internal error.
+func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res result) {
 	c := e.contract
-	normalized := c.ApplyDefaults(args)
+	defer func() {
+		if p := recover(); p != nil {
+			res = result{err: &InternalError{Tool: c.Tool, Err: fmt.Errorf("panic: %v", p), Stack: debug.Stack()}}
+		}
+	}()
+	fail := func(err error) result { return result{err: classify(c.Tool, ctx, err)} }
+	obj, err := args.parse()
+	if err != nil {
+		return fail(err)
+	}
+	normalized := c.ApplyDefaults(obj)
 	if err := c.ValidateInput(normalized); err != nil {
 		var ve *contracts.ValidationError
 		if errors.As(err, &ve) {
-			return nil, &Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: ve.Error(), Details: ve.Details}
+			return fail(&Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: ve.Error(), Details: ve.Details})
 		}
-		return nil, &InternalError{Tool: req.Tool, Err: err}
+		return fail(err)
 	}
-
-	if r.limit != nil {
-		release, err := r.limit.Acquire(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer release()
+	if err := ctx.Err(); err != nil {
+		return fail(err)
 	}
-	if _, has := ctx.Deadline(); !has {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
-		defer cancel()
-	}
-	out, err := run(ctx, e.tool, normalized)
+	out, err := e.tool.Execute(ctx, normalized)
 	if err != nil {
-		return nil, classify(req.Tool, ctx, err)
+		return fail(err)
+	}
+	max, limited := maxResultChars(c)
+	if limited && len(out.Text) > max {
+		return fail(tooLarge("result text", len(out.Text), max))
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
 	}
 	if err := c.ValidateOutput(out.Facts); err != nil {
-		return nil, &Error{Code: CodeOutputSchema, Reason: "facts_schema_mismatch",
-			Message: fmt.Sprintf("%s produced facts that fail its own outputSchema (%v)", req.Tool, err)}
+		return fail(&Error{Code: CodeOutputSchema, Reason: "facts_schema_mismatch",
+			Message: fmt.Sprintf("%s produced facts that fail its own outputSchema (%v)", c.Tool, err)})
 	}
 	env, err := evidence.Build(c, e.contractHash, normalized, out.Facts, out.Warnings)
 	if err != nil {
-		return nil, &InternalError{Tool: req.Tool, Err: err}
+		return fail(err)
 	}
-	if max, ok := maxResultChars(c); ok && utf8.RuneCountInString(out.Text) > max {
-		return nil, &Error{Code: CodeResultTooLarge, Reason: "max_result_chars",
-			Message: fmt.Sprintf("result has %d characters, more than the limit of %d", utf8.RuneCountInString(out.Text), max)}
+	raw, err := env.AppendCanonical(nil)
+	if err != nil {
+		return fail(err)
 	}
-	return &Response{Result: out.Text, Tool: req.Tool, Envelope: env}, nil
+	if n := len(raw) - env.InputBytes(); limited && n > max {
+		return fail(tooLarge("envelope (without input_normalized)", n, max))
+	}
+	if err := ctx.Err(); err != nil {
+		return fail(err)
+	}
+	return result{resp: &Response{Result: out.Text, Tool: c.Tool, Envelope: env, EnvelopeJSON: raw}}
+}
+
+// MaxToolNameBytes bounds the tool name of a call: a longer one is refused
+// before it is looked up or logged (tool names are short; an unbounded one
+// would be echoed into errors and logs).
+const MaxToolNameBytes = 64
+
+func tooLarge(what string, n, max int) *Error {
+	return &Error{Code: CodeResultTooLarge, Reason: "max_result_chars",
+		Message: fmt.Sprintf("%s of %d bytes, more than the limit of %d (max_result_chars, counted in UTF-8 bytes)", what, n, max)}
 }
 
 func maxResultChars(c *contracts.Contract) (int, bool) {
@@ -143,31 +284,6 @@ func maxResultChars(c *contracts.Contract) (int, bool) {
 	}
 	v, err := n.Int64()
 	return int(v), err == nil
-}
-
-// run executes the tool in its own goroutine so that the deadline is kept even by
-// a tool that fails to check its context, and turns a panic into an error.
-func run(ctx context.Context, t Tool, args map[string]any) (Output, error) {
-	type result struct {
-		out Output
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				ch <- result{err: &InternalError{Tool: t.Contract().Tool, Err: fmt.Errorf("panic: %v", p), Stack: debug.Stack()}}
-			}
-		}()
-		out, err := t.Execute(ctx, args)
-		ch <- result{out, err}
-	}()
-	select {
-	case res := <-ch:
-		return res.out, res.err
-	case <-ctx.Done():
-		return Output{}, ctx.Err()
-	}
 }
 
 func classify(tool string, ctx context.Context, err error) error {
@@ -236,7 +352,8 @@ func (l *Limiter) Acquire(ctx context.Context) (func(), error) {
 
 func (l *Limiter) release() { <-l.slots }
 
-// InFlight reports how many calls hold a slot right now.
+// InFlight reports how many slots are held right now: by executions that have
+// not stopped yet.
 func (l *Limiter) InFlight() int { return len(l.slots) }
 
 // Capacity is the number of slots.

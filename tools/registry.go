@@ -36,37 +36,70 @@ func Builtin(deps Deps) []Tool {
 	)
 }
 
-// Registry is the one catalogue of tools every surface serves. The tool list is
-// fixed at construction; the enabled state changes atomically, and readers see
-// either the old or the new catalogue, never a mix.
+// Registry is the one catalogue of tools every surface serves, and the owner of
+// the call policy (concurrency limit, deadline, observation) every surface
+// shares. The tool list and the policy are fixed at construction; the enabled
+// state changes atomically, and readers see either the old or the new
+// catalogue, never a mix.
 type Registry struct {
-	tools  []entry
-	byName map[string]int
-	state  atomic.Pointer[snapshot]
-	mu     sync.Mutex // serialises state changes
-	limit  *Limiter
+	tools   []entry
+	byName  map[string]int
+	state   atomic.Pointer[snapshot]
+	mu      sync.Mutex // serialises state changes
+	limit   *Limiter
+	observe Observer
+	timeout time.Duration
+
+	waiting atomic.Int64 // calls waiting on an answer
+	running atomic.Int64 // executions that have not stopped yet
+	peak    atomic.Int64 // the most executions ever running at once
 
 	onChange []func()
-	observer atomic.Pointer[Observer]
 }
 
-// Observer is told the outcome of every call that went through Invoke, from any
-// surface: the requested tool name (which may be unknown when code is
-// unknown_tool), "ok" or the error code, and the time Invoke took (queue wait
-// included). It must be cheap and safe for concurrent use (a metrics hook).
+// Options is the call policy of a registry. The zero value means no limiter, no
+// observer and DefaultTimeout.
+type Options struct {
+	// Limiter bounds concurrent executions across every surface; nil: unbounded.
+	Limiter *Limiter
+	// Observer is told the outcome of every call; nil: nobody.
+	Observer Observer
+	// DefaultTimeout is the deadline of one call (default DefaultTimeout). A
+	// caller's earlier context deadline wins.
+	DefaultTimeout time.Duration
+}
+
+// Observer is told the outcome of every call that went through the execution
+// path, from any surface: the tool name (empty when the registry has no tool
+// of the requested name), "ok" or the error code, and the time the call took
+// (queue wait included). It must be cheap and safe for concurrent use (a
+// metrics hook).
 type Observer func(tool, code string, d time.Duration)
 
-// SetObserver installs o (nil removes it).
-func (r *Registry) SetObserver(o Observer) {
-	if o == nil {
-		r.observer.Store(nil)
-		return
-	}
-	r.observer.Store(&o)
-}
-
-// Limiter returns the limiter set with SetLimiter, or nil.
+// Limiter returns the registry's limiter, or nil.
 func (r *Registry) Limiter() *Limiter { return r.limit }
+
+// Timeout is the deadline of one call.
+func (r *Registry) Timeout() time.Duration { return r.timeout }
+
+// InFlight is the number of calls waiting on an answer right now (admitted,
+// neither answered nor timed out).
+func (r *Registry) InFlight() int { return int(r.waiting.Load()) }
+
+// Running is the number of tool executions that have not stopped yet,
+// including those whose caller already got its timeout. Each holds a slot of
+// the limiter until it stops.
+func (r *Registry) Running() int { return int(r.running.Load()) }
+
+// PeakRunning is the most executions that ever ran at once.
+func (r *Registry) PeakRunning() int { return int(r.peak.Load()) }
+
+// started counts an execution starting (+1) or stopping (-1).
+func (r *Registry) started(delta int64) {
+	n := r.running.Add(delta)
+	for p := r.peak.Load(); n > p && !r.peak.CompareAndSwap(p, n); p = r.peak.Load() {
+	}
+}
 
 type entry struct {
 	tool         Tool
@@ -80,11 +113,14 @@ type snapshot struct {
 	catalogHash string
 }
 
-// NewRegistry builds a registry from tools in catalogue order. It panics on a
-// duplicate or malformed name, or a contract whose hash cannot be computed: these
-// are programming errors found at start-up.
-func NewRegistry(list []Tool) *Registry {
-	r := &Registry{byName: make(map[string]int, len(list))}
+// NewRegistry builds a registry from tools in catalogue order with the call
+// policy opts. It panics on a duplicate or malformed name, or a contract whose
+// hash cannot be computed: these are programming errors found at start-up.
+func NewRegistry(list []Tool, opts Options) *Registry {
+	if opts.DefaultTimeout <= 0 {
+		opts.DefaultTimeout = DefaultTimeout
+	}
+	r := &Registry{byName: make(map[string]int, len(list)), limit: opts.Limiter, observe: opts.Observer, timeout: opts.DefaultTimeout}
 	for _, t := range list {
 		c := t.Contract()
 		if c == nil || !validName(c.Tool) {
@@ -166,12 +202,25 @@ func (r *Registry) Disabled() []string {
 // false in ok for an unknown tool. Listeners registered with OnChange run after
 // the new state is visible.
 func (r *Registry) SetEnabled(name string, enabled bool) (previous bool, ok bool) {
+	return r.update(name, func(bool) bool { return enabled })
+}
+
+// Toggle flips one tool's state atomically: two concurrent toggles both take
+// effect. It returns the previous state (the new one is its negation), or false
+// in ok for an unknown tool.
+func (r *Registry) Toggle(name string) (previous bool, ok bool) {
+	return r.update(name, func(cur bool) bool { return !cur })
+}
+
+// update sets one tool's state to next(current state) under the state lock.
+func (r *Registry) update(name string, next func(enabled bool) bool) (previous bool, ok bool) {
 	if _, known := r.byName[name]; !known {
 		return false, false
 	}
 	r.mu.Lock()
 	cur := r.state.Load()
 	previous = !cur.disabled[name]
+	enabled := next(previous)
 	if previous != enabled {
 		next := make(map[string]bool, len(cur.disabled)+1)
 		for k := range cur.disabled {
@@ -221,9 +270,6 @@ func (r *Registry) OnChange(f func()) {
 	r.onChange = append(r.onChange, f)
 	r.mu.Unlock()
 }
-
-// SetLimiter bounds the number of concurrent executions across every surface.
-func (r *Registry) SetLimiter(l *Limiter) { r.limit = l }
 
 // Catalog is one consistent view of the catalogue (GET /tools).
 type Catalog struct {

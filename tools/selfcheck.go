@@ -1,26 +1,35 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"reflect"
 
 	"github.com/precisiond/precisiond/evidence"
 )
 
-// CheckExamples runs every contract example through the execution path and
-// returns an error naming the first whose facts differ from the documented ones.
-// The service refuses to start when it fails (SPEC §3).
-func CheckExamples(ctx context.Context, reg *Registry) error {
+// CheckExamples runs every contract example of the tools in list through the
+// execution path of a private registry (no limiter, no observer, the default
+// deadline): argument parsing, defaults, validation in and out, envelope and
+// max_result_chars included. It returns an error naming the first example
+// whose call fails or whose facts differ from the documented ones. Examples of
+// a tool that writes (access_kind "write") write into that tool's store, so
+// pass such tools built over a throwaway store, or leave them out (ReadOnly).
+func CheckExamples(ctx context.Context, list []Tool) error {
+	reg := NewRegistry(list, Options{})
 	for _, e := range reg.tools {
 		for _, ex := range e.contract.Examples {
-			resp, err := reg.runExample(ctx, e, ex.Args)
+			args, err := evidence.Canonical(ex.Args)
 			if err != nil {
 				return fmt.Errorf("%s example %q: %v", e.contract.Tool, ex.Title, err)
 			}
-			got, err1 := evidence.Canonical(resp)
+			resp, err := reg.Call(ctx, e.contract.Tool, args, e.contractHash)
+			if err != nil {
+				return fmt.Errorf("%s example %q: %v", e.contract.Tool, ex.Title, err)
+			}
+			got, err1 := evidence.Canonical(resp.Envelope.Facts)
 			want, err2 := evidence.Canonical(ex.Facts)
-			if err1 != nil || err2 != nil || !reflect.DeepEqual(got, want) {
+			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
 				return fmt.Errorf("%s example %q: facts %s, documented %s", e.contract.Tool, ex.Title, got, want)
 			}
 		}
@@ -28,21 +37,14 @@ func CheckExamples(ctx context.Context, reg *Registry) error {
 	return nil
 }
 
-// runExample executes one example without the limiter or the enabled check, so
-// that the self-check does not depend on runtime state.
-func (r *Registry) runExample(ctx context.Context, e entry, args map[string]any) (map[string]any, error) {
-	normalized := e.contract.ApplyDefaults(args)
-	if err := e.contract.ValidateInput(normalized); err != nil {
-		return nil, err
+// ReadOnly returns the tools of list whose contract declares access_kind
+// "read": running their examples has no side effect.
+func ReadOnly(list []Tool) []Tool {
+	var out []Tool
+	for _, t := range list {
+		if t.Contract().AccessKind == "read" {
+			out = append(out, t)
+		}
 	}
-	ctx, cancel := context.WithTimeout(ctx, DefaultTimeout)
-	defer cancel()
-	out, err := run(ctx, e.tool, normalized)
-	if err != nil {
-		return nil, err
-	}
-	if err := e.contract.ValidateOutput(out.Facts); err != nil {
-		return nil, err
-	}
-	return out.Facts, nil
+	return out
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"reflect"
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
@@ -109,10 +108,6 @@ func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (
 
 func decodeStrict[In any](args map[string]any) (In, error) {
 	var in In
-	if fastDecode(reflect.ValueOf(&in).Elem(), args) {
-		return in, nil
-	}
-	in = *new(In) // the fast path may have filled part of it
 	buf := evidence.GetBuffer()
 	defer evidence.PutBuffer(buf)
 	raw, ok := appendArgs((*buf)[:0], args)

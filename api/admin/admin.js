@@ -72,7 +72,7 @@
       out.textContent = pretty(text);
       // Verification runs on the server over the exact response bytes: a JS
       // re-serialization would lose big integers and 100.0 vs 100.
-      const v = await fetch('/admin/verify', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text });
+      const v = await fetch('/admin/verify', { method: 'POST', headers: { Authorization: 'Bearer ' + token(), 'Content-Type': 'application/json' }, body: text });
       const res = await v.json();
       if (res.verified) {
         badge.textContent = 'verified';

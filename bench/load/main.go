@@ -453,12 +453,20 @@ func waitUp(base string) error {
 // answer. Nothing else.
 func serveBare(addr string) {
 	r := chi.NewRouter()
-	handler := func(w http.ResponseWriter, r *http.Request) {
+	// decode reads the JSON body, answering 400 itself when it cannot.
+	decode := func(w http.ResponseWriter, r *http.Request) (map[string]any, bool) {
 		var req map[string]any
 		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
 		dec.UseNumber()
 		if err := dec.Decode(&req); err != nil {
 			http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
+			return nil, false
+		}
+		return req, true
+	}
+	handler := func(w http.ResponseWriter, r *http.Request) {
+		req, ok := decode(w, r)
+		if !ok {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -471,11 +479,8 @@ func serveBare(addr string) {
 	r.Post("/invoke", handler)
 	// The MCP baseline answers a JSON-RPC tools/call shape of the same size.
 	r.Post("/mcp", func(w http.ResponseWriter, r *http.Request) {
-		var req map[string]any
-		dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20))
-		dec.UseNumber()
-		if err := dec.Decode(&req); err != nil {
-			http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
+		req, ok := decode(w, r)
+		if !ok {
 			return
 		}
 		params, _ := req["params"].(map[string]any)

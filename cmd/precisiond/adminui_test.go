@@ -15,6 +15,9 @@ import (
 // verified badge, and a screenshot in test-output/. In CI (CI=true) a missing
 // browser or missing node_modules is a failure; locally the test skips then.
 func TestAdminUIInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("drives headless Chromium: skipped with -short")
+	}
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
 	uiDir := filepath.Join(root, "test", "admin-ui")

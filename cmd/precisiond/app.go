@@ -37,23 +37,26 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, tg, err := newRegistryToggles(cfg, log, store)
+	if err := startupSelfCheck(); err != nil {
+		return nil, err
+	}
+	metrics := api.NewMetrics(api.MetricsOptions{Version: versionString(), StoreUsage: store.Usage})
+	reg, tg, err := newRegistry(cfg, log, store, metrics)
 	if err != nil {
 		return nil, err
 	}
-	metrics := api.NewMetrics(reg, api.MetricsOptions{Version: versionString(), StoreUsage: store.Usage})
-	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, metrics.OnReject))
-	reg.SetObserver(metrics.Observe)
+	metrics.Attach(reg)
 	var toggler api.Toggler
 	if tg != nil {
 		toggler = tg
 	}
 	srv := api.New(reg, api.Options{
 		Logger:       log,
-		CallTimeout:  cfg.CallTimeout,
 		MaxBodyBytes: cfg.MaxBodyBytes,
+		BodyBudget:   cfg.BodyBudget,
+		QueueWait:    cfg.QueueWait,
 		Version:      versionString(),
-		Downloads:    store.Handler(),
+		Downloads:    store,
 		AdminToken:   cfg.AdminToken,
 		Toggles:      toggler,
 		Metrics:      metrics,
@@ -84,25 +87,21 @@ func openStore(cfg Config) (*filestore.Store, error) {
 	return store, nil
 }
 
-// newRegistry builds the registry every surface shares (HTTP, MCP, CLI). A nil
-// store leaves generate_file answering store_unavailable (catalogue-only uses).
-func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.Registry, error) {
-	reg, _, err := newRegistryToggles(cfg, log, store)
-	return reg, err
-}
-
-// newRegistryToggles is newRegistry that also returns the toggle store: the
-// disabled set persisted in the data directory is applied (after the example
-// self-check, which must run every tool), so serve, mcp, call and tools all see
-// the same enabled state. A corrupt toggle file is a start-up error.
-func newRegistryToggles(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.Registry, *toggles.Store, error) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
-	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, nil))
-	if store != nil {
-		if err := tools.CheckExamples(context.Background(), reg); err != nil {
-			return nil, nil, fmt.Errorf("start-up self-check: %w", err)
-		}
+// newRegistry builds the registry every surface shares (HTTP, MCP, CLI) with
+// the configured call policy; metrics, when not nil, observe every call. A nil
+// store leaves generate_file answering store_unavailable (catalogue-only
+// uses). The disabled set persisted in the data directory is applied, so
+// serve, mcp, call and tools all see the same enabled state; the toggle store
+// is returned (nil without a data directory). A corrupt toggle file is a
+// start-up error.
+func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *api.Metrics) (*tools.Registry, *toggles.Store, error) {
+	opts := tools.Options{DefaultTimeout: cfg.CallTimeout}
+	var onReject func()
+	if metrics != nil {
+		onReject, opts.Observer = metrics.OnReject, metrics.Observe
 	}
+	opts.Limiter = tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, onReject)
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), opts)
 	if cfg.DataDir == "" {
 		return reg, nil, nil
 	}
@@ -114,6 +113,19 @@ func newRegistryToggles(cfg Config, log *slog.Logger, store *filestore.Store) (*
 		log.Warn("toggle file names tools this build does not have; ignored", "path", tg.Path(), "unknown", unknown)
 	}
 	return reg, tg, nil
+}
+
+// startupSelfCheck is the example self-check of the long-running commands
+// (serve, mcp; SPEC §3): the examples of every read-only tool run through the
+// execution path, and a failure stops the start. The examples of tools that
+// write (generate_file) are left out, so that starting has no side effect on
+// the data directory and works on a read-only one; `precisiond selfcheck`
+// runs every example, those against a throwaway store.
+func startupSelfCheck() error {
+	if err := tools.CheckExamples(context.Background(), tools.ReadOnly(tools.Builtin(tools.Deps{}))); err != nil {
+		return fmt.Errorf("start-up self-check: %w", err)
+	}
+	return nil
 }
 
 // Listen binds the configured address.
@@ -138,21 +150,10 @@ func (m *Main) Run(ctx context.Context) error {
 		}
 	}
 	m.Log.Info("listening", "addr", m.Addr(), "tools", len(m.Registry.Names()), "version", versionString())
-	jctx, stopJanitor := context.WithCancel(context.Background())
-	defer stopJanitor()
-	go m.Store.Janitor(jctx, janitorInterval(m.Config.DownloadTTL), func(err error) {
-		m.Log.Warn("download janitor", "err", err.Error())
-	})
+	bctx, stopBackground := context.WithCancel(context.Background())
+	defer stopBackground()
+	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
 	errc := make(chan error, 1)
-	if m.Toggles != nil {
-		// Follow toggles written by another process on the same data directory
-		// (a replica sharing the volume, precisiond mcp).
-		go m.Toggles.Watch(jctx, 2*time.Second, func(err error) {
-			m.Log.Warn("toggle file unreadable; keeping the current state", "err", err.Error())
-		}, func(unknown []string) {
-			m.Log.Info("toggle file changed; state reloaded", "disabled", m.Registry.Disabled(), "catalog_hash", m.Registry.CatalogHash())
-		})
-	}
 	go func() { errc <- m.server.Serve(m.ln) }()
 	select {
 	case err := <-errc:
@@ -169,6 +170,48 @@ func (m *Main) Run(ctx context.Context) error {
 	}
 	m.Log.Info("stopped")
 	return err
+}
+
+// background starts the periodic work of a long-running process until ctx
+// ends: the download janitor, and with a toggle store, following the toggles
+// written by another process on the same data directory (a replica sharing
+// the volume, precisiond mcp beside serve).
+func background(ctx context.Context, cfg Config, log *slog.Logger, store *filestore.Store, tg *toggles.Store, reg *tools.Registry) {
+	go every(ctx, janitorInterval(cfg.DownloadTTL), func() {
+		if err := store.Sweep(); err != nil {
+			log.Warn("download janitor", "err", err.Error())
+		}
+	})
+	if tg == nil {
+		return
+	}
+	go every(ctx, toggleWatchInterval, func() {
+		changed, _, err := tg.Reload()
+		switch {
+		case err != nil:
+			log.Warn("toggle file unreadable; keeping the current state", "err", err.Error())
+		case changed:
+			log.Info("toggle file changed; state reloaded", "disabled", reg.Disabled(), "catalog_hash", reg.CatalogHash())
+		}
+	})
+}
+
+// toggleWatchInterval is how often the toggle file is re-read.
+const toggleWatchInterval = 2 * time.Second
+
+// every calls f every interval until ctx ends; f runs on the caller's
+// goroutine, so two runs never overlap.
+func every(ctx context.Context, interval time.Duration, f func()) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
 }
 
 // janitorInterval sweeps often enough that a file outlives its TTL by at most

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -41,28 +43,24 @@ func cmdCall(args []string, stdout, stderr io.Writer, getenv func(string) string
 		}
 		argText = string(b)
 	}
-	v, err := evidence.ParseJSON([]byte(argText))
-	argMap, ok := v.(map[string]any)
-	if err != nil || !ok {
-		fmt.Fprintln(stderr, "precisiond call: ARGS_JSON must be a JSON object")
-		return 2
-	}
 	log := newLogger(stderr, cfg.LogLevel)
 	store, err := openStore(cfg)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	reg, err := newRegistry(cfg, log, store)
+	reg, _, err := newRegistry(cfg, log, store, nil)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.CallTimeout)
-	defer cancel()
-	resp, err := reg.Invoke(ctx, tools.Request{Tool: tool, Args: argMap})
+	resp, err := reg.Call(context.Background(), tool, []byte(argText), "")
+	if te := (*tools.Error)(nil); errors.As(err, &te) && te.Code == tools.CodeInvalidRequest {
+		fmt.Fprintln(stderr, "precisiond call: ARGS_JSON must be a JSON object")
+		return 2
+	}
 	if err != nil {
-		_, body := api.ErrorResponse(ctx, log, tool, err)
+		_, body := api.ErrorResponse(context.Background(), log, tool, err)
 		printJSON(stdout, body)
 		return 1
 	}
@@ -86,7 +84,7 @@ func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		fmt.Fprintln(stderr, "precisiond tools:", err)
 		return 2
 	}
-	reg, err := newRegistry(cfg, newLogger(stderr, cfg.LogLevel), nil)
+	reg, _, err := newRegistry(cfg, newLogger(stderr, cfg.LogLevel), nil, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "precisiond tools:", err)
 		return 1
@@ -169,7 +167,7 @@ func loadCatalog(file, url string, getenv func(string) string, stderr io.Writer)
 	default:
 		cfg := DefaultConfig()
 		cfg.DataDir = "" // hashes do not depend on the enabled state: no toggle file needed
-		reg, err := newRegistry(cfg, newLogger(stderr, "error"), nil)
+		reg, _, err := newRegistry(cfg, newLogger(stderr, "error"), nil, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -254,29 +252,23 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	reg, tg, err := newRegistryToggles(cfg, log, store)
+	if err := startupSelfCheck(); err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	reg, tg, err := newRegistry(cfg, log, store, nil)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if tg != nil {
-		// Follow toggles made through a server on the same data directory; the
-		// MCP surface then sends notifications/tools/list_changed.
-		go tg.Watch(ctx, 2*time.Second, func(err error) {
-			log.Warn("toggle file unreadable; keeping the current state", "err", err.Error())
-		}, func([]string) {
-			log.Info("toggle file changed; state reloaded", "disabled", reg.Disabled())
-		})
-	}
-	go store.Janitor(ctx, janitorInterval(cfg.DownloadTTL), func(err error) {
-		log.Warn("download janitor", "err", err.Error())
-	})
+	// A toggle made through a server on the same data directory reaches this
+	// session too: the MCP surface sends notifications/tools/list_changed.
+	background(ctx, cfg, log, store, tg, reg)
 	log.Info("serving MCP over stdio", "tools", len(reg.Names()), "version", versionString())
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
-		CallTimeout:  cfg.CallTimeout,
 		Files:        store,
 		Version:      versionString(),
 		MaxBodyBytes: cfg.MaxBodyBytes,
@@ -285,5 +277,39 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		log.Error("MCP session ended with an error", "err", err.Error())
 		return 1
 	}
+	return 0
+}
+
+// cmdSelfCheck runs every example of every tool through the execution path,
+// those of tools that write against a throwaway download store in a temporary
+// directory that is removed afterwards. Exit 0 when every example gives its
+// documented facts, 1 otherwise, 2 on usage.
+func cmdSelfCheck(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, rest, err := loadConfig("selfcheck", args, getenv)
+	if err != nil || len(rest) > 0 {
+		fmt.Fprintln(stderr, "usage: precisiond selfcheck")
+		return 2
+	}
+	dir, err := os.MkdirTemp("", "precisiond-selfcheck-")
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond selfcheck:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	store, err := filestore.Open(filestore.Config{Dir: dir, TTL: cfg.DownloadTTL})
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond selfcheck:", err)
+		return 1
+	}
+	list := tools.Builtin(tools.Deps{Files: store})
+	if err := tools.CheckExamples(context.Background(), list); err != nil {
+		fmt.Fprintln(stdout, "FAIL:", err)
+		return 1
+	}
+	n := 0
+	for _, t := range list {
+		n += len(t.Contract().Examples)
+	}
+	fmt.Fprintf(stdout, "OK: %d examples of %d tools\n", n, len(list))
 	return 0
 }

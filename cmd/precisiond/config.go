@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/precisiond/precisiond/tools"
 )
 
 // Config is the whole service configuration. It starts from DefaultConfig; then
@@ -17,6 +19,7 @@ type Config struct {
 	DataDir        string
 	AdminToken     string
 	MaxBodyBytes   int64
+	BodyBudget     int64 // bytes of request bodies in flight; 0: 2 × MaxBodyBytes
 	CallTimeout    time.Duration
 	MaxConcurrency int
 	QueueWait      time.Duration
@@ -32,7 +35,7 @@ func DefaultConfig() Config {
 		Addr:           "127.0.0.1:8003",
 		DataDir:        "./data",
 		MaxBodyBytes:   1 << 20,
-		CallTimeout:    5 * time.Second,
+		CallTimeout:    tools.DefaultTimeout,
 		MaxConcurrency: 4 * runtime.NumCPU(),
 		QueueWait:      250 * time.Millisecond,
 		DownloadTTL:    24 * time.Hour,
@@ -52,6 +55,7 @@ var configFlags = []configFlag{
 	{"data-dir", "PRECISIOND_DATA_DIR", "data directory (toggle file, downloads)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.DataDir, n, c.DataDir, h) }},
 	{"admin-token", "PRECISIOND_ADMIN_TOKEN", "bearer token for admin endpoints; empty: they refuse", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.AdminToken, n, c.AdminToken, h) }},
 	{"max-body-bytes", "PRECISIOND_MAX_BODY_BYTES", "request body limit in bytes", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxBodyBytes, n, c.MaxBodyBytes, h) }},
+	{"max-body-bytes-in-flight", "PRECISIOND_MAX_BODY_BYTES_IN_FLIGHT", "request body bytes admitted at once across all requests (0: 2 x max-body-bytes)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.BodyBudget, n, c.BodyBudget, h) }},
 	{"call-timeout", "PRECISIOND_CALL_TIMEOUT", "per-call deadline", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.CallTimeout, n, c.CallTimeout, h) }},
 	{"max-concurrency", "PRECISIOND_MAX_CONCURRENCY", "tool calls running at once (default 4 x CPUs)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxConcurrency, n, c.MaxConcurrency, h) }},
 	{"queue-wait", "PRECISIOND_QUEUE_WAIT", "how long an excess call waits for a slot before 503", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.QueueWait, n, c.QueueWait, h) }},
@@ -115,6 +119,8 @@ func (c Config) validate() error {
 	switch {
 	case c.MaxBodyBytes < 1024:
 		return fmt.Errorf("max-body-bytes must be at least 1024")
+	case c.BodyBudget != 0 && c.BodyBudget < c.MaxBodyBytes:
+		return fmt.Errorf("max-body-bytes-in-flight must be 0 or at least max-body-bytes")
 	case c.CallTimeout <= 0:
 		return fmt.Errorf("call-timeout must be positive")
 	case c.MaxConcurrency < 1:

@@ -19,6 +19,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // startMain runs the real wiring on 127.0.0.1:0 and returns its base URL.
@@ -30,53 +31,18 @@ func startMain(t *testing.T, mutate func(*Config)) (string, *Main) {
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	m, err := NewMain(cfg, newLogger(io.Discard, "error"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Listen(); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- m.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-		m.Close()
-	})
+	m, _ := launchMain(t, cfg, newLogger(io.Discard, "error"))
 	return "http://" + m.Addr(), m
 }
 
 func getJSON(t *testing.T, url string) map[string]any {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	v, err := evidence.ParseJSON(b)
-	if err != nil {
-		t.Fatalf("%s: %v", url, err)
-	}
-	return v.(map[string]any)
+	return testhttp.Do(t, http.MethodGet, url, nil, nil).JSON(t)
 }
 
 func invokeRaw(t *testing.T, base string, body []byte) []byte {
 	t.Helper()
-	resp, err := http.Post(base+"/invoke", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 {
-		t.Fatalf("status %d: %s", resp.StatusCode, b)
-	}
-	return b
+	return testhttp.PostJSON(t, base+"/invoke", body).OK(t)
 }
 
 // orchestratorCheck validates a response the way the replaced sidecar's client
@@ -216,8 +182,13 @@ var (
 )
 
 // buildBinary builds cmd/precisiond once per test run.
+// Every test that needs the binary is a slow, binary-level test: it is
+// skipped with -short.
 func buildBinary(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("binary-level test (builds and runs precisiond): skipped with -short")
+	}
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "precisiond-bin")
 		if err != nil {
@@ -358,4 +329,101 @@ func TestConfigPrecedence(t *testing.T) {
 	if def.Addr != "127.0.0.1:8003" || def.DataDir != "./data" || def.MaxBodyBytes != 1<<20 || def.CallTimeout != 5*time.Second || def.DownloadTTL != 24*time.Hour || def.LogLevel != "info" {
 		t.Errorf("defaults = %+v", def)
 	}
+}
+
+// filesUnder lists the regular files below dir (relative paths).
+func filesUnder(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestStartHasNoSideEffects: starting the service (Main, as serve does) and
+// `precisiond call` write nothing into the data directory (the start-up
+// self-check runs only read-only tools), and `precisiond selfcheck` runs every
+// example, generate_file's into a throwaway store that it removes.
+func TestStartHasNoSideEffects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	served := t.TempDir()
+	base, _ := startMain(t, func(c *Config) { c.DataDir = served })
+	getJSON(t, base+"/health")
+	if files := filesUnder(t, served); len(files) != 0 {
+		t.Errorf("starting the service wrote %v", files)
+	}
+
+	bin := buildBinary(t)
+	data := t.TempDir()
+	call := exec.Command(bin, "call", "gcd_lcm", `{"a":4,"b":6}`)
+	call.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+data)
+	if out, err := call.Output(); err != nil || !strings.Contains(string(out), `"gcd":2`) {
+		t.Fatalf("call: %v %s", err, out)
+	}
+	if files := filesUnder(t, data); len(files) != 0 {
+		t.Errorf("precisiond call gcd_lcm wrote %v", files)
+	}
+
+	tmp := t.TempDir()
+	sc := exec.Command(bin, "selfcheck")
+	sc.Env = append(os.Environ(), "TMPDIR="+tmp, "PRECISIOND_DATA_DIR="+data)
+	out, err := sc.CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "OK: ") {
+		t.Fatalf("selfcheck: %v %s", err, out)
+	}
+	examples := 0
+	for _, name := range contracts.Names() {
+		examples += len(contracts.MustLoad(name).Examples)
+	}
+	if want := fmt.Sprintf("OK: %d examples of %d tools\n", examples, len(contracts.Names())); string(out) != want {
+		t.Errorf("selfcheck said %q, want %q", out, want)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("selfcheck left %d entries in its temporary directory", len(left))
+	}
+	if files := filesUnder(t, data); len(files) != 0 {
+		t.Errorf("selfcheck wrote into the data directory: %v", files)
+	}
+}
+
+// TestEveryRunsUntilCanceled: the ticker loop behind the download janitor and
+// the toggle watch calls its function repeatedly, never concurrently, and
+// returns once its context ends.
+func TestEveryRunsUntilCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := make(chan struct{})
+	done := make(chan struct{})
+	var running sync.Mutex
+	go func() {
+		every(ctx, time.Millisecond, func() {
+			if !running.TryLock() {
+				t.Error("two runs overlapped")
+				return
+			}
+			defer running.Unlock()
+			select {
+			case calls <- struct{}{}:
+			case <-ctx.Done():
+			}
+		})
+		close(done)
+	}()
+	for range 3 {
+		<-calls
+	}
+	cancel()
+	<-done
 }

@@ -7,6 +7,7 @@
 //	precisiond tools                print the catalogue
 //	precisiond verify [--catalog F] read an /invoke response on stdin and recheck it
 //	precisiond health [--url U]     probe a running server (container health checks)
+//	precisiond selfcheck            run every tool's examples (a throwaway store for generate_file)
 //	precisiond version              print the version
 package main
 
@@ -34,6 +35,7 @@ commands:
   tools                 print the catalogue (GET /tools)
   verify                read an /invoke response on stdin, recompute its hashes
   health                probe a running server's /health
+  selfcheck             run every tool's examples (generate_file into a throwaway store)
   version               print the version
 
 Run 'precisiond serve -h' for the configuration flags.
@@ -58,6 +60,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return cmdVerify(args, stdin, stdout, stderr, getenv)
 	case "health":
 		return cmdHealth(args, stdout, stderr, getenv)
+	case "selfcheck":
+		return cmdSelfCheck(args, stdout, stderr, getenv)
 	case "version":
 		fmt.Fprintln(stdout, "precisiond", versionString())
 		return 0

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/internal/toggles"
 )
 
@@ -29,7 +31,15 @@ const opsToken = "ops-test-token-0123456789"
 // that drains and waits for Run to return.
 func runMain(t *testing.T, cfg Config, logs io.Writer) (string, func()) {
 	t.Helper()
-	m, err := NewMain(cfg, newLogger(logs, "info"))
+	m, stop := launchMain(t, cfg, newLogger(logs, "info"))
+	return "http://" + m.Addr(), stop
+}
+
+// launchMain runs NewMain(cfg).Run on its listener until the test ends or stop
+// is called; stop drains and waits for Run to return.
+func launchMain(t *testing.T, cfg Config, log *slog.Logger) (*Main, func()) {
+	t.Helper()
+	m, err := NewMain(cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +60,7 @@ func runMain(t *testing.T, cfg Config, logs io.Writer) (string, func()) {
 		})
 	}
 	t.Cleanup(stop)
-	return "http://" + m.Addr(), stop
+	return m, stop
 }
 
 func opsConfig(t *testing.T, dir string) Config {
@@ -63,19 +73,8 @@ func opsConfig(t *testing.T, dir string) Config {
 
 func adminDo(t *testing.T, method, url, body string) (int, map[string]any) {
 	t.Helper()
-	req, _ := http.NewRequest(method, url, strings.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+opsToken)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatalf("%s %s: %q", method, url, raw)
-	}
-	return resp.StatusCode, m
+	r := testhttp.Do(t, method, url, map[string]string{"Authorization": "Bearer " + opsToken}, []byte(body))
+	return r.Status, r.JSON(t)
 }
 
 func enabledOf(t *testing.T, base, name string) bool {

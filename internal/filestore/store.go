@@ -6,7 +6,6 @@
 package filestore
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -393,25 +392,6 @@ func (s *Store) Sweep() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.evictLocked("")
-}
-
-// Janitor runs Sweep every interval until ctx ends; errors go to onErr (may be nil).
-func (s *Store) Janitor(ctx context.Context, interval time.Duration, onErr func(error)) {
-	if interval <= 0 {
-		interval = time.Minute
-	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := s.Sweep(); err != nil && onErr != nil {
-				onErr(err)
-			}
-		}
-	}
 }
 
 // List returns the live (unexpired) files, newest first; for MCP resources/list.

@@ -10,7 +10,6 @@ package toggles
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,7 +19,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
-	"time"
 )
 
 // FileName is the toggle file's name inside the data directory.
@@ -32,6 +30,7 @@ const maxFileBytes = 1 << 20
 // Registry is the part of tools.Registry a Store drives.
 type Registry interface {
 	SetEnabled(name string, enabled bool) (previous bool, ok bool)
+	Toggle(name string) (previous bool, ok bool)
 	SetDisabled(names []string) (unknown []string)
 	Disabled() []string
 }
@@ -142,13 +141,28 @@ func Encode(names []string) []byte {
 // changes). When the file cannot be written the registry is put back and the
 // error returned, so the running state never differs from the persisted one.
 func (s *Store) Set(name string, enabled bool) (previous, ok bool, err error) {
+	return s.change(name, func() (bool, bool) { return s.reg.SetEnabled(name, enabled) })
+}
+
+// Toggle flips one tool's state and persists it, as Set does. The flip is
+// relative to the state at the moment of the change, so two concurrent toggles
+// both take effect. It returns the previous state.
+func (s *Store) Toggle(name string) (previous, ok bool, err error) {
+	return s.change(name, func() (bool, bool) { return s.reg.Toggle(name) })
+}
+
+// change applies f (a change of name's state in the registry) and persists the
+// result under the store's lock, putting the registry back when the file
+// cannot be written.
+func (s *Store) change(name string, f func() (previous, ok bool)) (previous, ok bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	previous, ok = s.reg.SetEnabled(name, enabled)
-	if !ok || previous == enabled {
+	previous, ok = f()
+	disabled := s.reg.Disabled()
+	if !ok || previous == !slices.Contains(disabled, name) {
 		return previous, ok, nil
 	}
-	if err := s.writeLocked(s.reg.Disabled()); err != nil {
+	if err := s.writeLocked(disabled); err != nil {
 		s.reg.SetEnabled(name, previous)
 		return previous, true, err
 	}
@@ -221,30 +235,4 @@ func (s *Store) Reload() (changed bool, unknown []string, err error) {
 	}
 	unknown = s.reg.SetDisabled(names)
 	return true, unknown, nil
-}
-
-// Watch calls Reload every interval until ctx ends, so that a long-running
-// process (MCP over stdio, replicas sharing a volume) follows toggles made by
-// another process. Errors (e.g. a corrupt file) keep the current state and are
-// reported to onErr.
-func (s *Store) Watch(ctx context.Context, interval time.Duration, onErr func(error), onChange func(unknown []string)) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		changed, unknown, err := s.Reload()
-		if err != nil {
-			if onErr != nil {
-				onErr(err)
-			}
-			continue
-		}
-		if changed && onChange != nil {
-			onChange(unknown)
-		}
-	}
 }

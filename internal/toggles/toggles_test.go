@@ -1,21 +1,19 @@
 package toggles
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/precisiond/precisiond/tools"
 )
 
 func newReg(t *testing.T) *tools.Registry {
 	t.Helper()
-	return tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	return tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 }
 
 func TestOpenMissingFileEnablesEverything(t *testing.T) {
@@ -143,17 +141,41 @@ func TestReloadFollowsAnotherWriter(t *testing.T) {
 	if changed {
 		t.Fatal("second Reload reported a change")
 	}
-	// Watch applies the next change.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	seen := make(chan struct{}, 1)
-	go b.Watch(ctx, 10*time.Millisecond, func(err error) { t.Error(err) }, func([]string) { seen <- struct{}{} })
-	if _, _, err := a.Set("calculate", true); err != nil {
+	// A toggle through a applies at b's next Reload.
+	if _, _, err := a.Toggle("calculate"); err != nil {
 		t.Fatal(err)
 	}
-	<-seen
-	if !regB.Enabled("calculate") {
-		t.Fatal("Watch did not apply the re-enable")
+	if changed, _, err := b.Reload(); err != nil || !changed || !regB.Enabled("calculate") {
+		t.Fatalf("Reload after Toggle: changed=%v err=%v enabled=%v", changed, err, regB.Enabled("calculate"))
+	}
+}
+
+// TestConcurrentTogglesAllPersist: n concurrent toggles through the store all
+// take effect, and the file holds the final state.
+func TestConcurrentTogglesAllPersist(t *testing.T) {
+	dir := t.TempDir()
+	reg := newReg(t)
+	s, _, _ := Open(dir, reg)
+	var wg sync.WaitGroup
+	for range 7 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, ok, err := s.Toggle("gcd_lcm"); !ok || err != nil {
+				t.Errorf("Toggle: ok=%v err=%v", ok, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if reg.Enabled("gcd_lcm") {
+		t.Fatal("7 toggles left the tool enabled")
+	}
+	other := newReg(t)
+	if _, _, err := Open(dir, other); err != nil || other.Enabled("gcd_lcm") {
+		t.Fatalf("the file does not hold the final state: err=%v enabled=%v", err, other.Enabled("gcd_lcm"))
+	}
+	if _, ok, _ := s.Toggle("nope"); ok {
+		t.Fatal("Toggle of an unknown tool reported ok")
 	}
 }
 
@@ -212,7 +234,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func BenchmarkSet(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	s, _, err := Open(b.TempDir(), reg)
 	if err != nil {
 		b.Fatal(err)
@@ -226,7 +248,7 @@ func BenchmarkSet(b *testing.B) {
 }
 
 func BenchmarkReloadUnchanged(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	dir := b.TempDir()
 	s, _, _ := Open(dir, reg)
 	s.Set("gcd_lcm", false)

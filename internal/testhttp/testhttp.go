@@ -1,0 +1,99 @@
+// Package testhttp is the client side of the HTTP tests of api and
+// cmd/precisiond: one way to send a request to a real server on loopback and
+// read its answer, instead of a copy per test file. Transport errors fail the
+// test; statuses are the caller's to check.
+package testhttp
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/precisiond/precisiond/evidence"
+)
+
+// Timeout bounds one request, so that a hung server fails its test instead of
+// hanging the run.
+const Timeout = 60 * time.Second
+
+// Response is a server's answer.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Do sends one request. Header values are set as given ("Host" sets the
+// request's Host); empty values are left out.
+func Do(t testing.TB, method, url string, header map[string]string, body []byte) Response {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		switch {
+		case v == "":
+		case k == "Host":
+			req.Host = v
+		default:
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s %s: reading the body: %v", method, url, err)
+	}
+	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// JSON decodes the body as a JSON object with exact numbers (json.Number),
+// failing the test when it is not one.
+func (r Response) JSON(t testing.TB) map[string]any {
+	t.Helper()
+	v, err := evidence.ParseJSON(r.Body)
+	m, ok := v.(map[string]any)
+	if err != nil || !ok {
+		t.Fatalf("status %d, body is not a JSON object: %q", r.Status, r.Body)
+	}
+	return m
+}
+
+// OK fails the test unless the status is 200, and returns the body.
+func (r Response) OK(t testing.TB) []byte {
+	t.Helper()
+	if r.Status != http.StatusOK {
+		t.Fatalf("status %d: %s", r.Status, r.Body)
+	}
+	return r.Body
+}
+
+// Get sends a GET and returns the body of its 200 answer.
+func Get(t testing.TB, url string) []byte {
+	t.Helper()
+	return Do(t, http.MethodGet, url, nil, nil).OK(t)
+}
+
+// GetJSON sends a GET and returns its 200 answer as a JSON object.
+func GetJSON(t testing.TB, url string) map[string]any {
+	t.Helper()
+	r := Do(t, http.MethodGet, url, nil, nil)
+	r.OK(t)
+	return r.JSON(t)
+}
+
+// PostJSON posts body as application/json.
+func PostJSON(t testing.TB, url string, body []byte) Response {
+	t.Helper()
+	return Do(t, http.MethodPost, url, map[string]string{"Content-Type": "application/json"}, body)
+}
