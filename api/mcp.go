@@ -352,6 +352,12 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	args := map[string]any{}
 	if raw := strings.TrimSpace(string(req.Params.Arguments)); raw != "" && raw != "null" {
 		v, err := evidence.ParseJSON(req.Params.Arguments)
+		var te *evidence.TextError
+		if errors.As(err, &te) {
+			_, body := ErrorResponse(ctx, m.log, name, argsTextError(name, te))
+			m.logCall(ctx, name, body["error_code"], start)
+			return errorResult(body)
+		}
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + err.Error()}
 		}

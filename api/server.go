@@ -156,6 +156,9 @@ func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
 	var req invokeRequest
 	v, err := evidence.ParseJSON(body)
 	if err != nil {
+		if ae := invalidTextError(body, err); ae != nil {
+			return req, ae
+		}
 		return req, newError(CodeInvalidRequest, "request body is not valid JSON: "+err.Error())
 	}
 	obj, ok := v.(map[string]any)
