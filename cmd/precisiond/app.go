@@ -57,7 +57,8 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		AdminToken:   cfg.AdminToken,
 		Toggles:      toggler,
 		Metrics:      metrics,
-		MCP:          &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts},
+		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts,
+			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 	})
 	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics}
 	m.server = &http.Server{

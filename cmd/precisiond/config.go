@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/precisiond/precisiond/api"
 )
 
 // Config is the whole service configuration. It starts from DefaultConfig; then
@@ -24,6 +26,11 @@ type Config struct {
 	MaxStoreBytes  int64
 	LogLevel       string
 	AllowedHosts   []string
+
+	// MCP HTTP+SSE stream limits (api.MCPOptions).
+	MaxSSEStreams  int
+	SSEIdleTimeout time.Duration
+	SSEMaxLifetime time.Duration
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).
@@ -38,6 +45,9 @@ func DefaultConfig() Config {
 		DownloadTTL:    24 * time.Hour,
 		MaxStoreBytes:  1 << 30,
 		LogLevel:       "info",
+		MaxSSEStreams:  api.DefaultMaxSSEStreams,
+		SSEIdleTimeout: api.DefaultSSEIdleTimeout,
+		SSEMaxLifetime: api.DefaultSSEMaxLifetime,
 	}
 }
 
@@ -61,6 +71,9 @@ var configFlags = []configFlag{
 	{"allowed-hosts", "PRECISIOND_ALLOWED_HOSTS", "comma-separated extra Host names allowed for MCP (loopback is always allowed)", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Func(n, h, func(s string) error { c.AllowedHosts = splitList(s); return nil })
 	}},
+	{"max-sse-streams", "PRECISIOND_MAX_SSE_STREAMS", "MCP /mcp/sse streams open at once; more get 503", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxSSEStreams, n, c.MaxSSEStreams, h) }},
+	{"sse-idle-timeout", "PRECISIOND_SSE_IDLE_TIMEOUT", "close an /mcp/sse stream whose client sent nothing for this long", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.SSEIdleTimeout, n, c.SSEIdleTimeout, h) }},
+	{"sse-max-lifetime", "PRECISIOND_SSE_MAX_LIFETIME", "close any /mcp/sse stream after this long (clients reconnect)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.SSEMaxLifetime, n, c.SSEMaxLifetime, h) }},
 }
 
 func splitList(s string) []string {
@@ -123,6 +136,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("queue-wait must not be negative")
 	case c.DownloadTTL <= 0:
 		return fmt.Errorf("download-ttl must be positive")
+	case c.MaxSSEStreams < 1:
+		return fmt.Errorf("max-sse-streams must be at least 1")
+	case c.SSEIdleTimeout <= 0 || c.SSEMaxLifetime <= 0:
+		return fmt.Errorf("sse-idle-timeout and sse-max-lifetime must be positive")
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err
