@@ -72,8 +72,12 @@ var configFlags = []configFlag{
 		fs.Func(n, h, func(s string) error { c.AllowedHosts = splitList(s); return nil })
 	}},
 	{"max-sse-streams", "PRECISIOND_MAX_SSE_STREAMS", "MCP /mcp/sse streams open at once; more get 503", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxSSEStreams, n, c.MaxSSEStreams, h) }},
-	{"sse-idle-timeout", "PRECISIOND_SSE_IDLE_TIMEOUT", "close an /mcp/sse stream whose client sent nothing for this long", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.SSEIdleTimeout, n, c.SSEIdleTimeout, h) }},
-	{"sse-max-lifetime", "PRECISIOND_SSE_MAX_LIFETIME", "close any /mcp/sse stream after this long (clients reconnect)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.SSEMaxLifetime, n, c.SSEMaxLifetime, h) }},
+	{"sse-idle-timeout", "PRECISIOND_SSE_IDLE_TIMEOUT", "close an /mcp/sse stream whose client sent nothing for this long", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.DurationVar(&c.SSEIdleTimeout, n, c.SSEIdleTimeout, h)
+	}},
+	{"sse-max-lifetime", "PRECISIOND_SSE_MAX_LIFETIME", "close any /mcp/sse stream after this long (clients reconnect)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.DurationVar(&c.SSEMaxLifetime, n, c.SSEMaxLifetime, h)
+	}},
 }
 
 func splitList(s string) []string {
