@@ -13,6 +13,7 @@ import (
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/toggles"
+	"github.com/precisiond/precisiond/internal/worker"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -26,6 +27,7 @@ type Main struct {
 	Store    *filestore.Store
 	Toggles  *toggles.Store // the persisted enabled state; nil without a data dir
 	Metrics  *api.Metrics
+	Workers  *worker.Pool // runs the isolated tools; nil when none is isolated
 
 	ln     net.Listener
 	server *http.Server
@@ -37,11 +39,22 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, tg, err := newRegistryToggles(cfg, log, store)
+	if n := store.TempFilesRemoved(); n > 0 {
+		log.Warn("removed temporary files left by killed writers", "dir", store.Dir(), "files", n)
+	}
+	pool, err := newWorkerPool(cfg, log, store)
 	if err != nil {
 		return nil, err
 	}
+	reg, tg, err := newRegistryToggles(cfg, log, store, pool)
+	if err != nil {
+		if pool != nil {
+			pool.Close()
+		}
+		return nil, err
+	}
 	metrics := api.NewMetrics(reg, api.MetricsOptions{Version: versionString(), StoreUsage: store.Usage})
+	registerWorkerMetrics(metrics, pool, store)
 	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, metrics.OnReject))
 	reg.SetObserver(metrics.Observe)
 	var toggler api.Toggler
@@ -60,7 +73,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts,
 			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 	})
-	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics}
+	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics, Workers: pool}
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -88,7 +101,7 @@ func openStore(cfg Config) (*filestore.Store, error) {
 // newRegistry builds the registry every surface shares (HTTP, MCP, CLI). A nil
 // store leaves generate_file answering store_unavailable (catalogue-only uses).
 func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.Registry, error) {
-	reg, _, err := newRegistryToggles(cfg, log, store)
+	reg, _, err := newRegistryToggles(cfg, log, store, nil)
 	return reg, err
 }
 
@@ -96,8 +109,9 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.R
 // disabled set persisted in the data directory is applied (after the example
 // self-check, which must run every tool), so serve, mcp, call and tools all see
 // the same enabled state. A corrupt toggle file is a start-up error.
-func newRegistryToggles(cfg Config, log *slog.Logger, store *filestore.Store) (*tools.Registry, *toggles.Store, error) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}))
+// Tools named by --isolate-tools run in pool when it is not nil.
+func newRegistryToggles(cfg Config, log *slog.Logger, store *filestore.Store, pool *worker.Pool) (*tools.Registry, *toggles.Store, error) {
+	reg := tools.NewRegistry(isolate(cfg, log, tools.Builtin(tools.Deps{Files: store}), pool))
 	reg.SetLimiter(tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, nil))
 	if store != nil {
 		if err := tools.CheckExamples(context.Background(), reg); err != nil {
@@ -182,6 +196,9 @@ func janitorInterval(ttl time.Duration) time.Duration {
 func (m *Main) Close() error {
 	if m.ln != nil {
 		_ = m.server.Close()
+	}
+	if m.Workers != nil {
+		_ = m.Workers.Close()
 	}
 	return nil
 }

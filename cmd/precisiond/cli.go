@@ -254,7 +254,15 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	reg, tg, err := newRegistryToggles(cfg, log, store)
+	pool, err := newWorkerPool(cfg, log, store)
+	if err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	if pool != nil {
+		defer pool.Close()
+	}
+	reg, tg, err := newRegistryToggles(cfg, log, store, pool)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1

@@ -31,6 +31,11 @@ type Config struct {
 	MaxSSEStreams  int
 	SSEIdleTimeout time.Duration
 	SSEMaxLifetime time.Duration
+
+	// Process isolation (worker.go).
+	IsolateTools []string
+	Workers      int
+	WorkerMemory int64
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).
@@ -48,6 +53,9 @@ func DefaultConfig() Config {
 		MaxSSEStreams:  api.DefaultMaxSSEStreams,
 		SSEIdleTimeout: api.DefaultSSEIdleTimeout,
 		SSEMaxLifetime: api.DefaultSSEMaxLifetime,
+		IsolateTools:   splitList(defaultIsolateTools),
+		Workers:        defaultWorkers,
+		WorkerMemory:   defaultWorkerMemory,
 	}
 }
 
@@ -144,6 +152,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("max-sse-streams must be at least 1")
 	case c.SSEIdleTimeout <= 0 || c.SSEMaxLifetime <= 0:
 		return fmt.Errorf("sse-idle-timeout and sse-max-lifetime must be positive")
+	case c.Workers < 1:
+		return fmt.Errorf("workers must be at least 1")
+	case c.WorkerMemory < 0:
+		return fmt.Errorf("worker-memory must not be negative")
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err

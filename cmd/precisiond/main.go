@@ -58,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return cmdVerify(args, stdin, stdout, stderr, getenv)
 	case "health":
 		return cmdHealth(args, stdout, stderr, getenv)
+	case "worker":
+		return cmdWorker(args, stdin, stdout, stderr, getenv)
 	case "version":
 		fmt.Fprintln(stdout, "precisiond", versionString())
 		return 0
