@@ -37,9 +37,15 @@ func statusBytes(pid, field string) (int64, error) {
 	return 0, os.ErrNotExist
 }
 
-// limitAddressSpace sets RLIMIT_AS (soft and hard) to n bytes.
+// limitAddressSpace sets RLIMIT_AS (soft and hard) to n bytes, or keeps a
+// lower limit the process inherited (which it could not raise anyway).
 func limitAddressSpace(n int64) error {
-	return syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: uint64(n), Max: uint64(n)})
+	var cur syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &cur); err != nil {
+		return err
+	}
+	v := min(uint64(n), cur.Max)
+	return syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: v, Max: v})
 }
 
 // limitCPU sets RLIMIT_CPU: the soft limit (SIGXCPU) and, when hard > 0, the
@@ -75,6 +81,13 @@ func exitOnCPULimit() {
 		<-ch
 		os.Exit(ExitCPULimit)
 	}()
+}
+
+// lowerPriority gives the worker a lower CPU priority (nice 10) than the server,
+// so that on a small machine the server's own requests (/health among them)
+// are not starved by isolated work; raising one's niceness needs no privilege.
+func lowerPriority() {
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, 0, workerNice)
 }
 
 // preferOOMKill makes this process the kernel OOM killer's first choice, so that

@@ -17,6 +17,9 @@ import (
 // ExitCPULimit is a worker's exit status when a call used up its CPU time.
 const ExitCPULimit = 86
 
+// workerNice is the CPU niceness of a worker (the server runs at 0).
+const workerNice = 10
+
 // DefaultLifetimeCPUSeconds is the hard RLIMIT_CPU of a worker: the CPU time one
 // worker process may use in all (the pool retires workers well before it).
 const DefaultLifetimeCPUSeconds = 3600
@@ -47,6 +50,7 @@ func Serve(in io.Reader, out io.Writer, list []tools.Tool, lim Limits) error {
 	}
 	h := hello{PID: os.Getpid()}
 	preferOOMKill()
+	lowerPriority()
 	exitOnCPULimit()
 	if lim.LifetimeCPUSeconds <= 0 {
 		lim.LifetimeCPUSeconds = DefaultLifetimeCPUSeconds

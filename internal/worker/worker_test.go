@@ -367,3 +367,43 @@ func TestCloseKillsWorkers(t *testing.T) {
 }
 
 func jsonNumber(s string) json.Number { return json.Number(s) }
+
+// TestWorkerProcessSettings: a worker runs at a lower CPU priority than the
+// server, is the OOM killer's first choice, has one P and its RLIMIT_AS set
+// over its start-up size.
+func TestWorkerProcessSettings(t *testing.T) {
+	p := newTestPool(t, 64<<20, nil)
+	out, err := p.Execute(context.Background(), "pid", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := out.Facts["pid"].(string)
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(stat)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	if nice := fields[16]; nice != strconv.Itoa(workerNice) { // field 19 of stat
+		t.Errorf("nice %s, want %d", nice, workerNice)
+	}
+	if adj, _ := os.ReadFile("/proc/" + pid + "/oom_score_adj"); strings.TrimSpace(string(adj)) != "1000" {
+		t.Errorf("oom_score_adj %q, want 1000", adj)
+	}
+	env, _ := os.ReadFile("/proc/" + pid + "/environ")
+	if !strings.Contains(string(env), "\x00GOMAXPROCS=1\x00") && !strings.HasPrefix(string(env), "GOMAXPROCS=1\x00") {
+		t.Error("worker environment lacks GOMAXPROCS=1")
+	}
+	limits, _ := os.ReadFile("/proc/" + pid + "/limits")
+	var asLimit int64
+	for _, line := range strings.Split(string(limits), "\n") {
+		if strings.HasPrefix(line, "Max address space") {
+			asLimit, _ = strconv.ParseInt(strings.Fields(line)[3], 10, 64)
+		}
+	}
+	w := <-p.idle
+	p.putIdle(w)
+	if asLimit != w.hello.ASLimitBytes || w.hello.ASLimitBytes != w.hello.BaselineBytes+64<<20 {
+		t.Errorf("RLIMIT_AS %d, hello %+v", asLimit, w.hello)
+	}
+}
