@@ -86,6 +86,15 @@ var configFlags = []configFlag{
 	{"sse-max-lifetime", "PRECISIOND_SSE_MAX_LIFETIME", "close any /mcp/sse stream after this long (clients reconnect)", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.DurationVar(&c.SSEMaxLifetime, n, c.SSEMaxLifetime, h)
 	}},
+	{"isolate-tools", "PRECISIOND_ISOLATE_TOOLS", "tools run in worker subprocesses with OS limits (comma-separated; \"none\" runs all in process)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Func(n, h, func(s string) error { c.IsolateTools = isolateList(s); return nil })
+	}},
+	{"workers", "PRECISIOND_WORKERS", "worker subprocesses alive at once (isolated calls beyond it wait)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.IntVar(&c.Workers, n, c.Workers, h)
+	}},
+	{"worker-memory", "PRECISIOND_WORKER_MEMORY", "memory (bytes of address space) one worker may add to its start-up size; 0: no limit", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Int64Var(&c.WorkerMemory, n, c.WorkerMemory, h)
+	}},
 }
 
 func splitList(s string) []string {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,23 +24,6 @@ const (
 	defaultWorkers      = 2
 	defaultWorkerMemory = 256 << 20
 )
-
-// isolationFlags are the settings of the worker pool; they join configFlags.
-var isolationFlags = []configFlag{
-	{"isolate-tools", "PRECISIOND_ISOLATE_TOOLS", "tools run in worker subprocesses with OS limits (comma-separated; \"none\" runs all in process)", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Func(n, h, func(s string) error { c.IsolateTools = isolateList(s); return nil })
-	}},
-	{"workers", "PRECISIOND_WORKERS", "worker subprocesses alive at once (isolated calls beyond it wait)", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.IntVar(&c.Workers, n, c.Workers, h)
-	}},
-	{"worker-memory", "PRECISIOND_WORKER_MEMORY", "memory (bytes of address space) one worker may add to its start-up size; 0: no limit", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Int64Var(&c.WorkerMemory, n, c.WorkerMemory, h)
-	}},
-}
-
-func init() {
-	configFlags = append(configFlags, isolationFlags...)
-}
 
 func isolateList(s string) []string {
 	if strings.TrimSpace(s) == "none" {

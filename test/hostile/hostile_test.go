@@ -109,6 +109,7 @@ func TestHostile(t *testing.T) {
 	suiteStart := time.Now()
 	for _, c := range cases() {
 		t.Run(c.name, func(t *testing.T) {
+			s.lim.resetPeak()
 			start := time.Now()
 			c.run(t, s)
 			end := time.Now()
@@ -121,7 +122,7 @@ func TestHostile(t *testing.T) {
 			for _, b := range bad {
 				t.Errorf("/health probe at +%v: %v %s", b.at.Sub(start).Round(time.Millisecond), b.latency.Round(time.Millisecond), b.err)
 			}
-			t.Logf("%d /health probes during the case, %d over 1 s or failed; took %v", n, len(bad), end.Sub(start).Round(time.Millisecond))
+			t.Logf("%d /health probes during the case, %d over 1 s or failed; took %v; memory: %s", n, len(bad), end.Sub(start).Round(time.Millisecond), s.lim.peak())
 		})
 	}
 	bad, n := probes.failures(suiteStart, time.Now())

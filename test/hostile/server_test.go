@@ -161,6 +161,14 @@ func (l *limiter) peak() string {
 	return "RLIMIT_AS: no peak measurement"
 }
 
+// resetPeak starts a new peak measurement (cgroup v1 only; v2's memory.peak
+// cannot be reset before Linux 6.12).
+func (l *limiter) resetPeak() {
+	if l.kind == "cgroup v1" {
+		_ = os.WriteFile(filepath.Join(l.dir, "memory.max_usage_in_bytes"), []byte("0"), 0)
+	}
+}
+
 // pids lists the processes under the limit: the cgroup's, or the server and its
 // children.
 func (l *limiter) pids(server int) []int {
@@ -407,6 +415,9 @@ const probeEnv = "HOSTILE_PROBE_URL"
 
 // runProbeMode is the prober process: one line per probe until stdin closes.
 func runProbeMode(url string) {
+	// Best effort (needs CAP_SYS_NICE): the prober's own scheduling delays on a
+	// busy machine should not count as the server's.
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, 0, -5)
 	go func() { _, _ = io.Copy(io.Discard, os.Stdin); os.Exit(0) }()
 	c := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	for {
