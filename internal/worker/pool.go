@@ -450,6 +450,9 @@ func (w *proc) retire() { _ = w.stdin.Close() }
 // cause explains a worker that ended during a call, as a reason and the end
 // of a sentence for the client.
 func (w *proc) cause() (reason, msg string) {
+	if w.killed.Load() {
+		return "crashed", "" // the pool stopped it (Close): not the call's doing
+	}
 	if w.state.ExitCode() == ExitCPULimit {
 		return "cpu_limit", "used up its CPU time limit and was stopped"
 	}

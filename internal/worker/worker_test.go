@@ -355,7 +355,20 @@ func TestCloseKillsWorkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(out.Facts["pid"].(string))
+	// A call running when the pool closes gets an internal error, not a limit.
+	errc := make(chan error, 1)
+	go func() {
+		_, err := p.Execute(context.Background(), "spin", nil)
+		errc <- err
+	}()
+	for p.Busy() == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
 	p.Close()
+	var te *tools.Error
+	if err := <-errc; err == nil || errors.As(err, &te) {
+		t.Errorf("call during Close: %v, want an internal error (not a limit)", err)
+	}
 	deadline := time.Now().Add(10 * time.Second)
 	for processAlive(pid) {
 		if time.Now().After(deadline) {
