@@ -3,7 +3,6 @@ package hostile
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -511,11 +510,4 @@ func (p *prober) waitProbes(t0 time.Time) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// ctxT is a context for one case's requests.
-func ctxT(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	t.Cleanup(cancel)
-	return ctx
 }
