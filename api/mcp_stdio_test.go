@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -139,10 +138,10 @@ func FuzzStdioFraming(f *testing.F) {
 	}
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}))
 	f.Fuzz(func(t *testing.T, input []byte) {
-		var out strings.Builder
+		var out syncBuf
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		if err := ServeMCPStdio(ctx, reg, MCPOptions{MaxBodyBytes: 2048, CallTimeout: time.Second}, strings.NewReader(string(input)), &lockedWriter{w: &out}); err != nil && ctx.Err() == nil {
+		if err := ServeMCPStdio(ctx, reg, MCPOptions{MaxBodyBytes: 2048, CallTimeout: time.Second}, strings.NewReader(string(input)), &out); err != nil && ctx.Err() == nil {
 			t.Logf("ServeMCPStdio: %v", err)
 		}
 		if ctx.Err() != nil {
@@ -158,15 +157,4 @@ func FuzzStdioFraming(f *testing.F) {
 			}
 		}
 	})
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }

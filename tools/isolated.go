@@ -71,3 +71,9 @@ func IsolateByName(list []Tool, r Runner, isolate []string, when map[string]func
 	}
 	return out, unknown
 }
+
+// AppendArgs appends generic JSON arguments (what a JSON decoder with UseNumber
+// produces) as JSON, numbers copied as written: how a Runner hands a tool the
+// very arguments the registry validated. It reports false for a value of any
+// other type.
+func AppendArgs(b []byte, args any) ([]byte, bool) { return appendArgs(b, args) }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/tools"
 )
 
 // Frame size limits.
@@ -168,46 +169,36 @@ func decodeStrict(data []byte, v any) error {
 	return nil
 }
 
-// appendValue writes a generic JSON value (as a decoder with UseNumber makes
-// them) as JSON: numbers verbatim, strings escaped canonically, anything else
-// through canonical JSON.
+// appendValue writes generic JSON arguments as JSON with every number literal
+// as written (tools.AppendArgs), or through canonical JSON for a value of
+// another type.
 func appendValue(b []byte, v any) ([]byte, error) {
-	switch x := v.(type) {
-	case json.Number:
-		if !isNumberLiteral(string(x)) {
-			return nil, fmt.Errorf("worker: invalid number literal %q", string(x))
-		}
-		return append(b, x...), nil
-	case map[string]any:
-		b = append(b, '{')
-		first := true
-		for k, e := range x {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b, _ = evidence.AppendCanonical(b, k)
-			b = append(b, ':')
-			var err error
-			if b, err = appendValue(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
-	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendValue(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+	if out, ok := tools.AppendArgs(b, v); ok && validNumbers(v) {
+		return out, nil
 	}
 	return evidence.AppendCanonical(b, v)
+}
+
+// validNumbers reports whether every json.Number in v is a JSON number literal
+// (a json.Number built by hand could hold anything).
+func validNumbers(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		return isNumberLiteral(string(x))
+	case map[string]any:
+		for _, e := range x {
+			if !validNumbers(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if !validNumbers(e) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isNumberLiteral reports whether s is a JSON number (RFC 8259 grammar).
