@@ -40,6 +40,19 @@ type MCPOptions struct {
 	// accept, in Host and Origin headers: "name" (any port) or "name:port";
 	// "*" turns the check off (only behind a proxy that checks hosts itself).
 	AllowedHosts []string
+	// MaxSSEStreams bounds the /mcp/sse streams open at once; more get 503
+	// overloaded (default DefaultMaxSSEStreams).
+	MaxSSEStreams int
+	// SSEIdleTimeout closes a /mcp/sse stream whose client sent no message for
+	// this long (default DefaultSSEIdleTimeout).
+	SSEIdleTimeout time.Duration
+	// SSEMaxLifetime closes any /mcp/sse stream after this long; clients
+	// reconnect (default DefaultSSEMaxLifetime).
+	SSEMaxLifetime time.Duration
+	// ListChangedInterval is the least time between two list_changed
+	// notifications of one kind; changes in between are coalesced into one
+	// (default DefaultListChangedInterval).
+	ListChangedInterval time.Duration
 }
 
 // DefaultMCPPageSize is the page size of tools/list and resources/list.
@@ -83,6 +96,9 @@ type mcpSurface struct {
 	index  map[string]int
 
 	downloads *mcp.ResourceTemplate
+
+	// Coalesced list_changed notifications (see coalescer).
+	resourcesChanged, toolsChanged *coalescer
 }
 
 // NewMCPServer builds the one MCP server of a registry: every tool with its
@@ -108,7 +124,16 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
+	if opts.ListChangedInterval <= 0 {
+		opts.ListChangedInterval = DefaultListChangedInterval
+	}
 	m := &mcpSurface{reg: reg, opts: opts, log: opts.Logger, index: map[string]int{}}
+	m.resourcesChanged = newCoalescer(opts.ListChangedInterval, func() {
+		// Re-registering the (identical) template makes the SDK send
+		// notifications/resources/list_changed to connected sessions.
+		m.server.AddResourceTemplate(m.downloads, m.readDownload)
+	})
+	m.toolsChanged = newCoalescer(opts.ListChangedInterval, m.reRegisterTools)
 	m.server = mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — exact answers with evidence", Version: opts.Version},
 		&mcp.ServerOptions{
 			Instructions: MCPInstructions,
@@ -158,10 +183,14 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 	return m
 }
 
-// enabledChanged re-registers every tool (an identical replacement), which makes
-// the SDK send notifications/tools/list_changed to every connected session. The
-// state itself is read from the registry on every list and call.
-func (m *mcpSurface) enabledChanged() {
+// enabledChanged makes every connected session get (coalesced)
+// notifications/tools/list_changed. The state itself is read from the registry
+// on every list and call, so it is visible before the notification.
+func (m *mcpSurface) enabledChanged() { m.toolsChanged.trigger() }
+
+// reRegisterTools re-registers every tool (an identical replacement), which makes
+// the SDK send notifications/tools/list_changed to every connected session.
+func (m *mcpSurface) reRegisterTools() {
 	for _, t := range m.tools {
 		m.server.AddTool(t, m.callTool)
 	}
@@ -367,10 +396,8 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	if link := fileLink(resp.Envelope.Facts); link != nil {
 		res.Content = append(res.Content, link)
-		// Re-registering the (identical) template makes the SDK send
-		// notifications/resources/list_changed to connected sessions: the
-		// store has a new file, or an old one with a renewed lifetime.
-		m.server.AddResourceTemplate(m.downloads, m.readDownload)
+		// The store has a new file, or an old one with a renewed lifetime.
+		m.resourcesChanged.trigger()
 	}
 	m.logCall(ctx, name, nil, start)
 	return res, nil

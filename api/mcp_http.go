@@ -1,14 +1,12 @@
 package api
 
 import (
-	"context"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,8 +19,10 @@ type mcpMount struct {
 	surface *mcpSurface
 	hosts   hostPolicy
 
-	mu      sync.Mutex
-	streams map[*http.Request]context.CancelFunc // open SSE GETs
+	mu        sync.Mutex
+	streams   map[*http.Request]*sseStream // open SSE GETs
+	bySession map[string]*sseStream        // the same, by MCP session id once known
+	sse       sseLimits
 }
 
 // mountMCP mounts /mcp and /mcp/sse on r; settings missing from Options.MCP
@@ -39,7 +39,7 @@ func (s *Server) mountMCP(r chi.Router) {
 		o.Version = s.opts.Version
 	}
 	m := &mcpMount{srv: s, surface: newMCPSurface(s.reg, o), hosts: newHostPolicy(o.AllowedHosts),
-		streams: map[*http.Request]context.CancelFunc{}}
+		streams: map[*http.Request]*sseStream{}, bySession: map[string]*sseStream{}, sse: newSSELimits(o)}
 	s.mcp = m
 	getServer := func(*http.Request) *mcp.Server { return m.surface.server }
 	// The SDK's own localhost protection only applies when the listener is on
@@ -69,8 +69,8 @@ func (s *Server) closeMCP() {
 	}
 	s.mcp.mu.Lock()
 	defer s.mcp.mu.Unlock()
-	for _, cancel := range s.mcp.streams {
-		cancel()
+	for _, st := range s.mcp.streams {
+		st.close()
 	}
 }
 
@@ -92,34 +92,6 @@ func (m *mcpMount) guard(next http.Handler) http.Handler {
 			return
 		}
 		r.Header.Set(mcpRequestIDHeader, requestID(r.Context()))
-		next.ServeHTTP(w, r)
-	})
-}
-
-// sseStreams handles a GET that opens an SSE stream: it lifts the server's read
-// and write deadlines (the stream lives as long as the session, far beyond the
-// timeouts meant for one request) and registers the stream so that closeMCP
-// can end it.
-func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet {
-			next.ServeHTTP(w, r)
-			return
-		}
-		rc := http.NewResponseController(w)
-		_ = rc.SetReadDeadline(time.Time{})
-		_ = rc.SetWriteDeadline(time.Time{})
-		ctx, cancel := context.WithCancel(r.Context())
-		defer cancel()
-		r = r.WithContext(ctx)
-		m.mu.Lock()
-		m.streams[r] = cancel
-		m.mu.Unlock()
-		defer func() {
-			m.mu.Lock()
-			delete(m.streams, r)
-			m.mu.Unlock()
-		}()
 		next.ServeHTTP(w, r)
 	})
 }

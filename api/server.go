@@ -206,6 +206,13 @@ func readBody(r *http.Request, limit int64) ([]byte, *apiError) {
 // decoding args, which Registry.Call parses once the call is admitted.
 func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
 	var req invokeRequest
+	if err := evidence.CheckText(body); err != nil {
+		// Text without an exact Unicode value: refused here unless it is only
+		// inside "args", where Registry.Call answers input_schema_invalid.
+		if ae := invalidTextError(body, err); ae != nil {
+			return req, ae
+		}
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(body, &top); err != nil || top == nil {
 		// Describe the problem in the full parser's words.

@@ -107,8 +107,13 @@ func IsFloatLiteral(n string) bool {
 
 // ParseJSON decodes one JSON document into generic values: objects as
 // map[string]any, arrays as []any, numbers as json.Number (so integers keep every
-// digit and floats keep their float-ness). Trailing data is an error.
+// digit and floats keep their float-ness). Trailing data is an error, and so is
+// text without an exact Unicode value (a *TextError: invalid UTF-8 or a lone
+// surrogate escape, which a decoder would turn into U+FFFD).
 func ParseJSON(data []byte) (any, error) {
+	if err := CheckText(data); err != nil {
+		return nil, err
+	}
 	v, err := decodeGeneric(data)
 	if err != nil {
 		return nil, err

@@ -64,6 +64,10 @@ func generateFile(store *filestore.Store) Tool {
 			if errors.Is(err, filestore.ErrTooLarge) {
 				return generateFileFacts{}, nil, TooCostly("file_too_large", "the generated %s file is %d bytes; the store accepts at most %d", format, len(data), store.MaxFileBytes())
 			}
+			var unavailable *filestore.UnavailableError
+			if errors.As(err, &unavailable) {
+				return generateFileFacts{}, nil, Fail("store_unavailable", "the download store cannot be written: %s", unavailable.Cause())
+			}
 			if err != nil {
 				return generateFileFacts{}, nil, err
 			}

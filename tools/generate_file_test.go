@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -29,6 +30,32 @@ func TestGenerateFileWithoutStore(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodeExecution || e.Reason != "store_unavailable" {
 		t.Fatalf("err %v, want tool_execution_error store_unavailable", err)
+	}
+}
+
+// TestGenerateFileStoreUnwritable: a store whose directory cannot be written
+// (here replaced by a regular file, which refuses writes for root too) gives
+// tool_execution_error store_unavailable naming the condition, not an internal
+// error.
+func TestGenerateFileStoreUnwritable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dl")
+	st, err := filestore.Open(filestore.Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = generateFile(st).Execute(context.Background(), map[string]any{"content": "x", "filename": "output", "format": "txt"})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeExecution || e.Reason != "store_unavailable" || !strings.Contains(e.Message, "not a directory") {
+		t.Fatalf("err %v, want tool_execution_error store_unavailable (not a directory)", err)
+	}
+	if strings.Contains(e.Message, dir) {
+		t.Errorf("message leaks the path: %s", e.Message)
 	}
 }
 

@@ -129,6 +129,12 @@ func (a argSource) parse() (map[string]any, error) {
 	}
 	v, err := evidence.ParseJSON(raw)
 	if err != nil {
+		var te *evidence.TextError
+		if errors.As(err, &te) {
+			msg := "arguments contain " + te.Error()
+			return nil, &Error{Code: CodeInputSchemaInvalid, Reason: te.Reason, Message: msg,
+				Details: []contracts.Detail{{Path: "", Keyword: "encoding", Message: msg}}}
+		}
 		return nil, &Error{Code: CodeInvalidRequest, Reason: ReasonArgsNotJSON, Message: err.Error()}
 	}
 	obj, ok := v.(map[string]any)

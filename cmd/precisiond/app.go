@@ -13,6 +13,7 @@ import (
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/toggles"
+	"github.com/precisiond/precisiond/internal/worker"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -26,6 +27,7 @@ type Main struct {
 	Store    *filestore.Store
 	Toggles  *toggles.Store // the persisted enabled state; nil without a data dir
 	Metrics  *api.Metrics
+	Workers  *worker.Pool // runs the isolated tools; nil when none is isolated
 
 	ln     net.Listener
 	server *http.Server
@@ -37,15 +39,26 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := store.TempFilesRemoved(); n > 0 {
+		log.Warn("removed temporary files left by killed writers", "dir", store.Dir(), "files", n)
+	}
 	if err := startupSelfCheck(); err != nil {
 		return nil, err
 	}
-	metrics := api.NewMetrics(api.MetricsOptions{Version: versionString(), StoreUsage: store.Usage})
-	reg, tg, err := newRegistry(cfg, log, store, metrics)
+	pool, err := newWorkerPool(cfg, log, store)
 	if err != nil {
 		return nil, err
 	}
+	metrics := api.NewMetrics(api.MetricsOptions{Version: versionString(), StoreUsage: store.Usage})
+	reg, tg, err := newRegistry(cfg, log, store, metrics, pool)
+	if err != nil {
+		if pool != nil {
+			pool.Close()
+		}
+		return nil, err
+	}
 	metrics.Attach(reg)
+	registerWorkerMetrics(metrics, pool, store)
 	var toggler api.Toggler
 	if tg != nil {
 		toggler = tg
@@ -60,9 +73,10 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		AdminToken:   cfg.AdminToken,
 		Toggles:      toggler,
 		Metrics:      metrics,
-		MCP:          &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts},
+		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts,
+			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 	})
-	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics}
+	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics, Workers: pool}
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -90,18 +104,18 @@ func openStore(cfg Config) (*filestore.Store, error) {
 // newRegistry builds the registry every surface shares (HTTP, MCP, CLI) with
 // the configured call policy; metrics, when not nil, observe every call. A nil
 // store leaves generate_file answering store_unavailable (catalogue-only
-// uses). The disabled set persisted in the data directory is applied, so
-// serve, mcp, call and tools all see the same enabled state; the toggle store
-// is returned (nil without a data directory). A corrupt toggle file is a
-// start-up error.
-func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *api.Metrics) (*tools.Registry, *toggles.Store, error) {
+// uses). Tools named by --isolate-tools run in pool when it is not nil. The
+// disabled set persisted in the data directory is applied, so serve, mcp, call
+// and tools all see the same enabled state; the toggle store is returned (nil
+// without a data directory). A corrupt toggle file is a start-up error.
+func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *api.Metrics, pool *worker.Pool) (*tools.Registry, *toggles.Store, error) {
 	opts := tools.Options{DefaultTimeout: cfg.CallTimeout}
 	var onReject func()
 	if metrics != nil {
 		onReject, opts.Observer = metrics.OnReject, metrics.Observe
 	}
 	opts.Limiter = tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, onReject)
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), opts)
+	reg := tools.NewRegistry(isolate(cfg, log, tools.Builtin(tools.Deps{Files: store}), pool), opts)
 	if cfg.DataDir == "" {
 		return reg, nil, nil
 	}
@@ -224,6 +238,9 @@ func janitorInterval(ttl time.Duration) time.Duration {
 func (m *Main) Close() error {
 	if m.ln != nil {
 		_ = m.server.Close()
+	}
+	if m.Workers != nil {
+		_ = m.Workers.Close()
 	}
 	return nil
 }

@@ -49,7 +49,7 @@ func cmdCall(args []string, stdout, stderr io.Writer, getenv func(string) string
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	reg, _, err := newRegistry(cfg, log, store, nil)
+	reg, _, err := newRegistry(cfg, log, store, nil, nil)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -84,7 +84,7 @@ func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) strin
 		fmt.Fprintln(stderr, "precisiond tools:", err)
 		return 2
 	}
-	reg, _, err := newRegistry(cfg, newLogger(stderr, cfg.LogLevel), nil, nil)
+	reg, _, err := newRegistry(cfg, newLogger(stderr, cfg.LogLevel), nil, nil, nil)
 	if err != nil {
 		fmt.Fprintln(stderr, "precisiond tools:", err)
 		return 1
@@ -167,7 +167,7 @@ func loadCatalog(file, url string, getenv func(string) string, stderr io.Writer)
 	default:
 		cfg := DefaultConfig()
 		cfg.DataDir = "" // hashes do not depend on the enabled state: no toggle file needed
-		reg, _, err := newRegistry(cfg, newLogger(stderr, "error"), nil, nil)
+		reg, _, err := newRegistry(cfg, newLogger(stderr, "error"), nil, nil, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -256,7 +256,15 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	reg, tg, err := newRegistry(cfg, log, store, nil)
+	pool, err := newWorkerPool(cfg, log, store)
+	if err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	if pool != nil {
+		defer pool.Close()
+	}
+	reg, tg, err := newRegistry(cfg, log, store, nil, pool)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -27,6 +28,16 @@ type Config struct {
 	MaxStoreBytes  int64
 	LogLevel       string
 	AllowedHosts   []string
+
+	// MCP HTTP+SSE stream limits (api.MCPOptions).
+	MaxSSEStreams  int
+	SSEIdleTimeout time.Duration
+	SSEMaxLifetime time.Duration
+
+	// Process isolation (worker.go).
+	IsolateTools []string
+	Workers      int
+	WorkerMemory int64
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).
@@ -41,6 +52,12 @@ func DefaultConfig() Config {
 		DownloadTTL:    24 * time.Hour,
 		MaxStoreBytes:  1 << 30,
 		LogLevel:       "info",
+		MaxSSEStreams:  api.DefaultMaxSSEStreams,
+		SSEIdleTimeout: api.DefaultSSEIdleTimeout,
+		SSEMaxLifetime: api.DefaultSSEMaxLifetime,
+		IsolateTools:   splitList(defaultIsolateTools),
+		Workers:        defaultWorkers,
+		WorkerMemory:   defaultWorkerMemory,
 	}
 }
 
@@ -64,6 +81,22 @@ var configFlags = []configFlag{
 	{"log-level", "PRECISIOND_LOG_LEVEL", "debug, info, warn or error", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.LogLevel, n, c.LogLevel, h) }},
 	{"allowed-hosts", "PRECISIOND_ALLOWED_HOSTS", "comma-separated extra Host names allowed for MCP (loopback is always allowed)", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Func(n, h, func(s string) error { c.AllowedHosts = splitList(s); return nil })
+	}},
+	{"max-sse-streams", "PRECISIOND_MAX_SSE_STREAMS", "MCP /mcp/sse streams open at once; more get 503", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxSSEStreams, n, c.MaxSSEStreams, h) }},
+	{"sse-idle-timeout", "PRECISIOND_SSE_IDLE_TIMEOUT", "close an /mcp/sse stream whose client sent nothing for this long", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.DurationVar(&c.SSEIdleTimeout, n, c.SSEIdleTimeout, h)
+	}},
+	{"sse-max-lifetime", "PRECISIOND_SSE_MAX_LIFETIME", "close any /mcp/sse stream after this long (clients reconnect)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.DurationVar(&c.SSEMaxLifetime, n, c.SSEMaxLifetime, h)
+	}},
+	{"isolate-tools", "PRECISIOND_ISOLATE_TOOLS", "tools run in worker subprocesses with OS limits (comma-separated; \"none\" runs all in process)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Func(n, h, func(s string) error { c.IsolateTools = isolateList(s); return nil })
+	}},
+	{"workers", "PRECISIOND_WORKERS", "worker subprocesses alive at once (isolated calls beyond it wait)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.IntVar(&c.Workers, n, c.Workers, h)
+	}},
+	{"worker-memory", "PRECISIOND_WORKER_MEMORY", "memory (bytes of address space) one worker may add to its start-up size; 0: no limit", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Int64Var(&c.WorkerMemory, n, c.WorkerMemory, h)
 	}},
 }
 
@@ -129,6 +162,14 @@ func (c Config) validate() error {
 		return fmt.Errorf("queue-wait must not be negative")
 	case c.DownloadTTL <= 0:
 		return fmt.Errorf("download-ttl must be positive")
+	case c.MaxSSEStreams < 1:
+		return fmt.Errorf("max-sse-streams must be at least 1")
+	case c.SSEIdleTimeout <= 0 || c.SSEMaxLifetime <= 0:
+		return fmt.Errorf("sse-idle-timeout and sse-max-lifetime must be positive")
+	case c.Workers < 1:
+		return fmt.Errorf("workers must be at least 1")
+	case c.WorkerMemory < 0:
+		return fmt.Errorf("worker-memory must not be negative")
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err

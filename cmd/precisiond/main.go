@@ -62,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return cmdHealth(args, stdout, stderr, getenv)
 	case "selfcheck":
 		return cmdSelfCheck(args, stdout, stderr, getenv)
+	case "worker":
+		return cmdWorker(args, stdin, stdout, stderr, getenv)
 	case "version":
 		fmt.Fprintln(stdout, "precisiond", versionString())
 		return 0

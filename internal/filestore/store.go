@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode"
@@ -52,6 +53,10 @@ var (
 	ErrNotFound = errors.New("file not found")
 	// ErrTooLarge: a file larger than MaxFileBytes or than the whole store.
 	ErrTooLarge = errors.New("file too large for the store")
+	// ErrUnavailable: the directory cannot be written (read-only file system,
+	// disk full, permissions, not a directory, I/O error). Errors matching it are
+	// *UnavailableError values.
+	ErrUnavailable = errors.New("download store unavailable")
 )
 
 // Config configures a Store. Zero fields take the defaults.
@@ -62,6 +67,9 @@ type Config struct {
 	MaxFileBytes    int64            // size cap of one file (default 64 MiB)
 	MaxContentBytes int              // Markdown accepted by generate_file (default 1 MiB)
 	Now             func() time.Time // clock (default time.Now); files' mtimes are set from it
+	// SkipTempCleanup leaves orphaned temporary files alone at Open (a worker
+	// process opening its server's store: the server counts and removes them).
+	SkipTempCleanup bool
 }
 
 // Store is a download directory. Its methods are safe for concurrent use; several
@@ -70,6 +78,8 @@ type Store struct {
 	cfg Config
 	dir string
 	mu  sync.Mutex // serializes writes and sweeps of this process
+
+	tempsRemoved atomic.Int64 // orphaned temporary files removed so far
 
 	// testHookAfterWrite, when set, runs after the temporary file is written and
 	// before it is renamed into place; tests use it to simulate a crash.
@@ -119,7 +129,15 @@ func Open(cfg Config) (*Store, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("filestore: %s is not a directory (symbolic links are refused)", dir)
 	}
-	return &Store{cfg: cfg, dir: dir}, nil
+	s := &Store{cfg: cfg, dir: dir}
+	if !cfg.SkipTempCleanup {
+		// Temporary files of writers killed mid-write (a crash, a worker killed at
+		// its deadline) are removed now; TempFilesRemoved counts them.
+		if _, err := s.RemoveOrphanTemps(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }
 
 // Dir is the absolute path of the store directory.
@@ -216,30 +234,33 @@ func (s *Store) Put(base, ext string, data []byte) (Entry, error) {
 
 	tmp, err := os.CreateTemp(s.dir, tempPrefix+"*")
 	if err != nil {
-		return Entry{}, fmt.Errorf("filestore: %w", err)
+		return Entry{}, unavailable("create", err)
 	}
 	tmpName := tmp.Name()
 	ok := false
 	defer func() {
 		if !ok {
-			_ = tmp.Close()
 			_ = os.Remove(tmpName)
 		}
+		_ = tmp.Close() // releases the lock, after the rename
 	}()
+	// The lock marks the file as being written by a live process: a writer that
+	// dies (killed mid-write) leaves an unlocked file, which RemoveOrphanTemps
+	// recognises, in this process or any other sharing the directory.
+	if err := lockTemp(tmp); err != nil {
+		return Entry{}, unavailable("lock", err)
+	}
 	if _, err := tmp.Write(data); err != nil {
-		return Entry{}, fmt.Errorf("filestore: %w", err)
+		return Entry{}, unavailable("write", err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return Entry{}, fmt.Errorf("filestore: %w", err)
+		return Entry{}, unavailable("sync", err)
 	}
 	if err := tmp.Chmod(0o640); err != nil {
-		return Entry{}, fmt.Errorf("filestore: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return Entry{}, fmt.Errorf("filestore: %w", err)
+		return Entry{}, unavailable("chmod", err)
 	}
 	if err := os.Chtimes(tmpName, now, now); err != nil {
-		return Entry{}, fmt.Errorf("filestore: %w", err)
+		return Entry{}, unavailable("chtimes", err)
 	}
 	if s.testHookAfterWrite != nil {
 		if err := s.testHookAfterWrite(tmpName); err != nil {
@@ -249,7 +270,7 @@ func (s *Store) Put(base, ext string, data []byte) (Entry, error) {
 	// rename replaces a directory entry (even a planted symlink) and never
 	// follows it.
 	if err := os.Rename(tmpName, filepath.Join(s.dir, name)); err != nil {
-		return Entry{}, fmt.Errorf("filestore: %w", err)
+		return Entry{}, unavailable("rename", err)
 	}
 	ok = true
 	syncDir(s.dir)
@@ -317,19 +338,20 @@ type fileInfo struct {
 
 // scan lists the store's own files (names matching NamePattern, regular files).
 // Planted symlinks or other non-regular entries under a valid name are removed;
-// stale temporary files (older than the TTL) too. Foreign names are left alone.
+// orphaned temporary files too (see RemoveOrphanTemps). Foreign names are left
+// alone.
 func (s *Store) scan() ([]fileInfo, error) {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
-		return nil, fmt.Errorf("filestore: %w", err)
+		return nil, unavailable("read directory", err)
 	}
 	var out []fileInfo
 	for _, e := range entries {
 		name := e.Name()
 		switch {
 		case strings.HasPrefix(name, tempPrefix):
-			if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && s.expired(fi.ModTime()) {
-				_ = os.Remove(filepath.Join(s.dir, name))
+			if s.removeIfOrphan(name) {
+				s.tempsRemoved.Add(1)
 			}
 		case NamePattern.MatchString(name):
 			fi, err := e.Info() // lstat: does not follow links

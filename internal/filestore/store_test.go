@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -174,14 +175,22 @@ func TestCrashMidWriteLeavesNothingVisible(t *testing.T) {
 		t.Fatalf("left behind: %v", entries)
 	}
 
-	// A process killed mid-write leaves a temporary file (no cleanup ran): it is
-	// not listed, not served, and the janitor removes it once stale.
+	// A temporary file with a live writer (one holding its lock) is not listed,
+	// not served and not removed; once the writer is gone it is an orphan, and
+	// the next sweep removes and counts it.
 	s.testHookAfterWrite = nil
 	stale := filepath.Join(s.Dir(), tempPrefix+"123456")
 	if err := os.WriteFile(stale, []byte("half a fi"), 0o640); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chtimes(stale, clock.Now(), clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	writer, err := os.Open(stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(writer.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := s.ReadFile(tempPrefix + "123456"); !errors.Is(err, ErrNotFound) {
@@ -194,14 +203,20 @@ func TestCrashMidWriteLeavesNothingVisible(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(stale); err != nil {
-		t.Fatal("a fresh temporary file (maybe a write in progress) was removed")
+		t.Fatal("a temporary file with a live writer was removed")
 	}
-	clock.Add(2 * time.Hour)
+	if n := s.TempFilesRemoved(); n != 0 {
+		t.Fatalf("TempFilesRemoved = %d, want 0", n)
+	}
+	writer.Close() // the writer dies
 	if err := s.Sweep(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(stale); !os.IsNotExist(err) {
-		t.Fatal("stale temporary file not removed")
+		t.Fatal("orphaned temporary file not removed")
+	}
+	if n := s.TempFilesRemoved(); n != 1 {
+		t.Fatalf("TempFilesRemoved = %d, want 1", n)
 	}
 }
 

@@ -1,0 +1,163 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/precisiond/precisiond/tools"
+)
+
+// Defaults of the SSE stream limits (MCPOptions).
+const (
+	DefaultMaxSSEStreams  = 100
+	DefaultSSEIdleTimeout = 10 * time.Minute
+	DefaultSSEMaxLifetime = time.Hour
+)
+
+// sseLimits bound the open /mcp/sse streams: how many at once, how long one may
+// go without a message from its client, and how long it may live at all.
+type sseLimits struct {
+	max      int
+	idle     time.Duration
+	lifetime time.Duration
+}
+
+func newSSELimits(o MCPOptions) sseLimits {
+	l := sseLimits{max: o.MaxSSEStreams, idle: o.SSEIdleTimeout, lifetime: o.SSEMaxLifetime}
+	if l.max <= 0 {
+		l.max = DefaultMaxSSEStreams
+	}
+	if l.idle <= 0 {
+		l.idle = DefaultSSEIdleTimeout
+	}
+	if l.lifetime <= 0 {
+		l.lifetime = DefaultSSEMaxLifetime
+	}
+	return l
+}
+
+// sseStream is one open SSE GET.
+type sseStream struct {
+	cancel     context.CancelFunc
+	rc         *http.ResponseController
+	opened     time.Time
+	lastActive atomic.Int64 // unix nanoseconds of the last client message (or the opening)
+	closeOnce  sync.Once
+	session    string // MCP session id, once the endpoint event named it
+}
+
+// close ends the stream: its context is canceled (the SDK ends the session) and
+// a write blocked on a client that stopped reading is released.
+func (st *sseStream) close() {
+	st.closeOnce.Do(func() {
+		st.cancel()
+		_ = st.rc.SetWriteDeadline(time.Now())
+	})
+}
+
+// sseStreams handles /mcp/sse. A GET opens a stream: at most sse.max at once
+// (503 overloaded beyond), closed after sse.idle without a message from its
+// client and after sse.lifetime in any case; the server's read and write
+// deadlines are lifted for it (a stream outlives the timeouts meant for one
+// request) and it is registered so that closeMCP can end it. A POST to a
+// stream's session counts as activity.
+func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet {
+			if id := r.URL.Query().Get("sessionid"); id != "" {
+				m.mu.Lock()
+				if st := m.bySession[id]; st != nil {
+					st.lastActive.Store(time.Now().UnixNano())
+				}
+				m.mu.Unlock()
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		st := &sseStream{cancel: cancel, rc: http.NewResponseController(w), opened: time.Now()}
+		st.lastActive.Store(st.opened.UnixNano())
+		r = r.WithContext(ctx)
+		m.mu.Lock()
+		if len(m.streams) >= m.sse.max {
+			m.mu.Unlock()
+			writeError(w, newError(tools.CodeOverloaded, "too many open SSE streams; retry later or use /mcp (Streamable HTTP)"), false)
+			return
+		}
+		m.streams[r] = st
+		m.mu.Unlock()
+		defer func() {
+			m.mu.Lock()
+			delete(m.streams, r)
+			if st.session != "" {
+				delete(m.bySession, st.session)
+			}
+			m.mu.Unlock()
+		}()
+		_ = st.rc.SetReadDeadline(time.Time{})
+		_ = st.rc.SetWriteDeadline(time.Time{})
+		go m.watchStream(ctx, st)
+		next.ServeHTTP(&sseWriter{ResponseWriter: w, onEndpoint: func(id string) {
+			m.mu.Lock()
+			st.session = id
+			m.bySession[id] = st
+			m.mu.Unlock()
+		}}, r)
+	})
+}
+
+// watchStream closes st once it has been idle or open too long.
+func (m *mcpMount) watchStream(ctx context.Context, st *sseStream) {
+	t := time.NewTimer(min(m.sse.idle, m.sse.lifetime))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		idleLeft := m.sse.idle - now.Sub(time.Unix(0, st.lastActive.Load()))
+		lifeLeft := m.sse.lifetime - now.Sub(st.opened)
+		if idleLeft <= 0 || lifeLeft <= 0 {
+			st.close()
+			return
+		}
+		t.Reset(min(idleLeft, lifeLeft))
+	}
+}
+
+// sseWriter passes an SSE stream through and reports the session id named by
+// its first event (the SDK's "endpoint" event, data "...?sessionid=ID").
+type sseWriter struct {
+	http.ResponseWriter
+	onEndpoint func(id string)
+	seen       bool
+}
+
+func (w *sseWriter) Write(p []byte) (int, error) {
+	if !w.seen {
+		w.seen = true
+		if _, after, ok := bytes.Cut(p, []byte("sessionid=")); ok {
+			if end := bytes.IndexAny(after, "&\r\n"); end > 0 {
+				w.onEndpoint(string(after[:end]))
+			}
+		}
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush flushes the event to the client.
+func (w *sseWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *sseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

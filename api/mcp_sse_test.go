@@ -1,0 +1,160 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// openSSE opens a raw GET /mcp/sse and returns the response once the endpoint
+// event arrived (or the refusal).
+func openSSE(t *testing.T, url string) *http.Response {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/mcp/sse", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); resp.Body.Close() })
+	if resp.StatusCode == http.StatusOK {
+		line, err := bufio.NewReader(resp.Body).ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, "event: endpoint") {
+			t.Fatalf("first SSE line %q %v", line, err)
+		}
+	}
+	return resp
+}
+
+// TestSSEStreamCap: beyond MaxSSEStreams a GET gets 503 overloaded with
+// Retry-After, /health keeps answering, and a closed stream frees its place.
+func TestSSEStreamCap(t *testing.T) {
+	env := newMCPEnv(t, MCPOptions{MaxSSEStreams: 3}, Options{})
+	var open []*http.Response
+	for i := 0; i < 3; i++ {
+		open = append(open, openSSE(t, env.ts.URL))
+		if open[i].StatusCode != http.StatusOK {
+			t.Fatalf("stream %d: %d", i, open[i].StatusCode)
+		}
+	}
+	refused := openSSE(t, env.ts.URL)
+	if refused.StatusCode != http.StatusServiceUnavailable || refused.Header.Get("Retry-After") == "" {
+		t.Fatalf("fourth stream: %d (Retry-After %q)", refused.StatusCode, refused.Header.Get("Retry-After"))
+	}
+	var body map[string]any
+	if err := json.NewDecoder(refused.Body).Decode(&body); err != nil || body["error_code"] != "overloaded" {
+		t.Fatalf("refusal body %v %v", body, err)
+	}
+	if resp, err := http.Get(env.ts.URL + "/health"); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("/health with the streams full: %v", err)
+	} else {
+		resp.Body.Close()
+	}
+	open[0].Body.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp := openSSE(t, env.ts.URL)
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a closed stream never freed its place")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestSSEIdleStreamClosed: a session whose client sends nothing is closed after
+// the idle timeout, while one that keeps calling stays open past it.
+func TestSSEIdleStreamClosed(t *testing.T) {
+	env := newMCPEnv(t, MCPOptions{SSEIdleTimeout: 2 * time.Second}, Options{})
+	idle := env.connect(t, "sse", nil)
+	busy := env.connect(t, "sse", nil)
+	idleDone := make(chan struct{})
+	go func() { _ = idle.Wait(); close(idleDone) }()
+	stop := time.Now().Add(5 * time.Second)
+	for time.Now().Before(stop) {
+		res, err := busy.CallTool(ctxT(t), &mcp.CallToolParams{Name: "gcd_lcm", Arguments: map[string]any{"a": 4, "b": 6}})
+		if err != nil || res.IsError {
+			t.Fatalf("an active session was cut: %v %v", err, res)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	waitSignal(t, idleDone, "end of the idle SSE session")
+}
+
+// TestSSEMaxLifetime: even an active session ends after the lifetime limit.
+func TestSSEMaxLifetime(t *testing.T) {
+	env := newMCPEnv(t, MCPOptions{SSEMaxLifetime: 500 * time.Millisecond}, Options{})
+	cs := env.connect(t, "sse", nil)
+	done := make(chan struct{})
+	go func() { _ = cs.Wait(); close(done) }()
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+		_, _ = cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "gcd_lcm", Arguments: map[string]any{"a": 4, "b": 6}})
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// TestListChangedCoalesced: many generate_file calls (which anyone may make)
+// send one resources/list_changed per interval to a connected session, not one
+// per call.
+func TestListChangedCoalesced(t *testing.T) {
+	env := newMCPEnv(t, MCPOptions{ListChangedInterval: time.Hour}, Options{})
+	var notes atomic.Int32
+	first := make(chan struct{}, 1)
+	listener := env.connect(t, "sse", &mcp.ClientOptions{ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+		notes.Add(1)
+		select {
+		case first <- struct{}{}:
+		default:
+		}
+	}})
+	_ = listener
+	caller := env.connect(t, "streamable", nil)
+	for i := 0; i < 20; i++ {
+		res, err := caller.CallTool(ctxT(t), &mcp.CallToolParams{Name: "generate_file",
+			Arguments: map[string]any{"content": "# n " + strings.Repeat("x", i), "filename": "f", "format": "md"}})
+		if err != nil || res.IsError {
+			t.Fatalf("generate_file: %v %v", err, res)
+		}
+		// Spaced beyond the SDK's own 10 ms debounce, which alone would send
+		// one notification per call.
+		time.Sleep(30 * time.Millisecond)
+	}
+	waitSignal(t, first, "the first resources/list_changed")
+	time.Sleep(500 * time.Millisecond)
+	if n := notes.Load(); n != 1 {
+		t.Errorf("%d notifications for 20 calls within one interval, want 1", n)
+	}
+}
+
+func TestCoalescer(t *testing.T) {
+	runs := make(chan struct{}, 100)
+	c := newCoalescer(300*time.Millisecond, func() { runs <- struct{}{} })
+	c.trigger()
+	<-runs // the first change is reported at once
+	for i := 0; i < 1000; i++ {
+		c.trigger()
+	}
+	<-runs // ...and the burst after it once, at the end of the interval
+	select {
+	case <-runs:
+		t.Fatal("a burst of triggers ran more than once")
+	case <-time.After(600 * time.Millisecond):
+	}
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/worker"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// Defaults of the process isolation settings (docs/operations.md, "Process
+// isolation", has the measurements behind them).
+const (
+	defaultIsolateTools = "generate_file,structured_validate"
+	defaultWorkers      = 2
+	defaultWorkerMemory = 256 << 20
+)
+
+func isolateList(s string) []string {
+	if strings.TrimSpace(s) == "none" {
+		return []string{}
+	}
+	return splitList(s)
+}
+
+// isolatedWhen limits isolation where a tool's cheap calls are bounded in
+// process: structured_validate without a schema is the tool's own bounded
+// parser; only the schema library cannot be interrupted.
+var isolatedWhen = map[string]func(map[string]any) bool{
+	"structured_validate": func(args map[string]any) bool { return args["schema_json"] != nil },
+}
+
+// newWorkerPool starts the pool of `precisiond worker` processes that run the
+// isolated tools, or returns nil when no tool is isolated. Workers are the same
+// binary, started with the settings they need (the data directory for
+// generate_file's store); a worker that dies at a deadline or a limit may leave
+// a temporary file in the store, which is removed and counted at once.
+func newWorkerPool(cfg Config, log *slog.Logger, store *filestore.Store) (*worker.Pool, error) {
+	if len(cfg.IsolateTools) == 0 {
+		return nil, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("process isolation: %w", err)
+	}
+	cmd := []string{exe, "worker",
+		"--data-dir", cfg.DataDir,
+		"--download-ttl", cfg.DownloadTTL.String(),
+		"--max-store-bytes", strconv.FormatInt(cfg.MaxStoreBytes, 10),
+		"--worker-memory", strconv.FormatInt(cfg.WorkerMemory, 10),
+		"--log-level", cfg.LogLevel,
+	}
+	return worker.NewPool(worker.Config{
+		Command: cmd,
+		Size:    cfg.Workers,
+		Logger:  log,
+		OnExit: func(reason string) {
+			if store == nil {
+				return
+			}
+			if n, err := store.RemoveOrphanTemps(); err != nil {
+				log.Warn("removing a dead worker's temporary files", "err", err.Error())
+			} else if n > 0 {
+				log.Info("removed temporary files of a dead worker", "files", n, "reason", reason)
+			}
+		},
+	})
+}
+
+// isolate wraps the tools named in cfg.IsolateTools so that they run in pool.
+func isolate(cfg Config, log *slog.Logger, list []tools.Tool, pool *worker.Pool) []tools.Tool {
+	if pool == nil {
+		return list
+	}
+	out, unknown := tools.IsolateByName(list, pool, cfg.IsolateTools, isolatedWhen)
+	if len(unknown) > 0 {
+		log.Warn("--isolate-tools names tools this build does not have; ignored", "unknown", unknown)
+	}
+	return out
+}
+
+// registerWorkerMetrics adds the pool's and the store's hygiene counters to
+// /metrics.
+func registerWorkerMetrics(m *api.Metrics, pool *worker.Pool, store *filestore.Store) {
+	if m == nil {
+		return
+	}
+	if store != nil {
+		m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "precisiond_download_store_temp_files_removed_total",
+			Help: "Temporary files of killed writers removed from the download store (at start, after a worker died, by the janitor).",
+		}, func() float64 { return float64(store.TempFilesRemoved()) }))
+	}
+	if pool == nil {
+		return
+	}
+	counter := func(name, help string, f func(worker.Stats) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(f(pool.Stats())) })
+	}
+	m.Registry().MustRegister(
+		counter("precisiond_worker_spawns_total", "Worker subprocesses started.", func(s worker.Stats) int64 { return s.Spawned }),
+		counter("precisiond_worker_deadline_kills_total", "Workers killed because their call's deadline passed.", func(s worker.Stats) int64 { return s.Killed }),
+		counter("precisiond_worker_memory_limit_total", "Workers that died of their memory limit (the call got cost_limit_exceeded).", func(s worker.Stats) int64 { return s.MemoryLimit }),
+		counter("precisiond_worker_cpu_limit_total", "Workers that died of their CPU limit (the call got cost_limit_exceeded).", func(s worker.Stats) int64 { return s.CPULimit }),
+		counter("precisiond_worker_crashes_total", "Workers that died otherwise (internal_error).", func(s worker.Stats) int64 { return s.Crashed }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "precisiond_workers_busy", Help: "Worker subprocesses running a call right now."},
+			func() float64 { return float64(pool.Busy()) }),
+	)
+}
+
+// cmdWorker is `precisiond worker`: started by a server with a pipe on stdin and
+// stdout, never by hand. It sets its own memory and CPU limits, builds the same
+// tools as the server (generate_file writes into the same store) and runs the
+// calls it is sent. Logs go to stderr.
+func cmdWorker(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	cfg, rest, err := loadConfig("worker", args, getenv)
+	if err != nil || len(rest) > 0 {
+		fmt.Fprintln(stderr, "precisiond worker: started by the server, not by hand:", err, rest)
+		return 2
+	}
+	store, err := filestore.Open(filestore.Config{
+		Dir:             filepath.Join(cfg.DataDir, "downloads"),
+		TTL:             cfg.DownloadTTL,
+		MaxBytes:        cfg.MaxStoreBytes,
+		SkipTempCleanup: true, // the server removes and counts orphans
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond worker:", err)
+		return 1
+	}
+	if err := worker.Serve(stdin, stdout, tools.Builtin(tools.Deps{Files: store}), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
+		fmt.Fprintln(stderr, "precisiond worker:", err)
+		return 1
+	}
+	return 0
+}

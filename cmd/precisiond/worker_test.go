@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/precisiond/precisiond/evidence"
+)
+
+// TestMain lets the test binary serve as `precisiond worker`: a Main started in
+// a test spawns its workers from os.Executable(), which is this binary.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "worker" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	}
+	os.Exit(m.Run())
+}
+
+// TestIsolatedMatchesInProcess: the isolated tools give byte-identical envelopes
+// whether they run in a worker or in process (every example, plus a schema
+// validation), and the calls really ran in workers.
+func TestIsolatedMatchesInProcess(t *testing.T) {
+	isolated, m := startMain(t, nil)
+	inProcess, _ := startMain(t, func(c *Config) { c.IsolateTools = nil })
+	if m.Workers == nil {
+		t.Fatal("no worker pool with the default configuration")
+	}
+	_, examples := catalogueExamples(t, isolated)
+	examples = append(examples, example{tool: "structured_validate", title: "schema violation", args: map[string]any{
+		"format_name": "json", "payload": `{"a":[1,"x",3.5]}`,
+		"schema_json": `{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"}}}}`}})
+	n := 0
+	for _, ex := range examples {
+		if ex.tool != "generate_file" && ex.tool != "structured_validate" {
+			continue
+		}
+		n++
+		got := invokeEnvelope(t, isolated, ex.tool, ex.args)
+		want := invokeEnvelope(t, inProcess, ex.tool, ex.args)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s/%s:\n isolated %s\nin process %s", ex.tool, ex.title, got, want)
+		}
+	}
+	if n < 3 {
+		t.Fatalf("only %d examples of the isolated tools", n)
+	}
+	if s := m.Workers.Stats(); s.Calls == 0 {
+		t.Errorf("no call ran in a worker: %+v", s)
+	}
+}
+
+// TestIsolatedDeadlineKillsWorker: a generate_file input whose rendering cannot
+// be interrupted is answered timeout at the deadline, its worker is killed (no
+// process keeps burning CPU for it) and the next call works.
+func TestIsolatedDeadlineKillsWorker(t *testing.T) {
+	base, m := startMain(t, func(c *Config) { c.CallTimeout = time.Second })
+	body, _ := evidence.Canonical(map[string]any{"tool": "generate_file",
+		"args": map[string]any{"content": strings.Repeat("*a **", 100000), "filename": "e", "format": "html"}})
+	v, err := evidence.ParseJSON(invokeRaw(t, base, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := v.(map[string]any)["error_code"]; code != "timeout" {
+		t.Fatalf("answer %v, want timeout", v)
+	}
+	// The answer leaves at the deadline; the pool kills the worker at the same
+	// moment, on its own goroutine.
+	for wait := time.Now().Add(10 * time.Second); m.Workers.Stats().Killed != 1 || m.Workers.Busy() != 0; {
+		if time.Now().After(wait) {
+			t.Fatalf("stats %+v, busy %d: want one worker killed and none busy", m.Workers.Stats(), m.Workers.Busy())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if b := invokeEnvelope(t, base, "generate_file", map[string]any{"content": "# ok", "filename": "ok", "format": "md"}); len(b) == 0 {
+		t.Fatal("no envelope after the kill")
+	}
+}
