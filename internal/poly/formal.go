@@ -301,8 +301,12 @@ func (fe *formalEval) baseRoot(key string, b *big.Int, e, k int64) (MPoly, error
 		L = 1
 	}
 	if L%int(k) != 0 {
-		fe.degFor[key] = lcm(L, int(k))
-		return nil, errFormalGrow
+		L = lcm(L, int(k))
+		fe.degFor[key] = L
+		if _, made := fe.byKey["B"+key]; made {
+			// values already computed use the smaller degree: start again
+			return nil, errFormalGrow
+		}
 	}
 	ex := e * int64(L) / k
 	q, r := ex/int64(L), ex%int64(L)
