@@ -33,7 +33,6 @@ type formalEval struct {
 	gens   []fgen
 	byKey  map[string]int // generator key -> index
 	degFor map[string]int // base key ("-1", prime, cofactor) -> L
-	grow   bool           // degFor changed: the evaluation must restart
 	budget int            // coefficient multiplications left
 	facts  map[string][]primePower
 }

@@ -223,21 +223,6 @@ func (sc *symCtx) monoString(m mono) string {
 	return strings.Join(fs, "*")
 }
 
-// monoFactors lists a monomial's factors as printed ("a**2", "b").
-func (sc *symCtx) monoFactors(m mono) []string {
-	var fs []string
-	for _, v := range sc.order {
-		switch e := expOf(m, v); e {
-		case 0:
-		case 1:
-			fs = append(fs, sc.names[v])
-		default:
-			fs = append(fs, sc.names[v]+"**"+itoa(int(e)))
-		}
-	}
-	return fs
-}
-
 func (sc *symCtx) monoVars(m mono) int {
 	n := 0
 	for _, v := range sc.order {

@@ -24,8 +24,6 @@ import (
 // heuristic beyond that; where it chooses another shape the root is the same
 // value written differently (every root is checked, see verify.go).
 
-func (p MPoly) isMonomial() bool { return len(p) == 1 }
-
 func (p MPoly) onlyTerm() (mono, *big.Rat) {
 	for m, c := range p {
 		return m, c

@@ -11,8 +11,8 @@ import (
 )
 
 // withHook runs Solve with verifyHook set to alter, and the default logger
-// writing into a buffer; it returns the error and what was logged.
-func withHook(t *testing.T, equation string, alter func(*Result)) (*Result, error, string) {
+// writing into a buffer; it returns the result, what was logged and the error.
+func withHook(t *testing.T, equation string, alter func(*Result)) (*Result, string, error) {
 	t.Helper()
 	var buf bytes.Buffer
 	old := slog.Default()
@@ -23,7 +23,7 @@ func withHook(t *testing.T, equation string, alter func(*Result)) (*Result, erro
 		slog.SetDefault(old)
 	}()
 	res, err := Solve(context.Background(), equation, "x", DefaultLimits)
-	return res, err, buf.String()
+	return res, buf.String(), err
 }
 
 func setExact(i int, s string) func(*Result) {
@@ -73,10 +73,10 @@ func TestVerifyCatchesWrongRoots(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if res, err, _ := withHook(t, c.eq, nil); err != nil {
+			if res, _, err := withHook(t, c.eq, nil); err != nil {
 				t.Fatalf("%q untouched: %v (%v)", c.eq, err, res)
 			}
-			res, err, logged := withHook(t, c.eq, c.alter)
+			res, logged, err := withHook(t, c.eq, c.alter)
 			var pe *Error
 			if !errors.As(err, &pe) || pe.Reason != "root_verification_failed" || pe.Costly {
 				t.Fatalf("%q altered: got %v, %v; want root_verification_failed", c.eq, res, err)
