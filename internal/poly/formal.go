@@ -348,32 +348,8 @@ func (fe *formalEval) factor(N *big.Int) []primePower {
 		return f
 	}
 	var out []primePower
-	rem := new(big.Int).Set(N)
-	q, r := new(big.Int), new(big.Int)
-	one := big.NewInt(1)
-	for p := int64(2); p < 1<<15 && rem.Cmp(one) > 0; p++ {
-		if p > 2 && p%2 == 0 {
-			continue
-		}
-		bp := big.NewInt(p)
-		if new(big.Int).Mul(bp, bp).Cmp(rem) > 0 {
-			break
-		}
-		e := 0
-		for {
-			q.QuoRem(rem, bp, r)
-			if r.Sign() != 0 {
-				break
-			}
-			rem.Set(q)
-			e++
-		}
-		if e > 0 {
-			out = append(out, primePower{bp.String(), bp, e})
-		}
-	}
-	if rem.Cmp(one) > 0 {
-		out = append(out, primePower{rem.String(), rem, 1})
+	for _, f := range smallFactors(N) {
+		out = append(out, primePower{f.p.String(), f.p, f.e})
 	}
 	fe.facts[key] = out
 	return out

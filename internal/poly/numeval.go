@@ -226,8 +226,9 @@ func (ev *numEval) horner(cs []*big.Rat, z cnum) (cnum, *big.Float) {
 	return v, mag
 }
 
-// hornerInt evaluates the integer polynomial p and its derivative at z in
-// place (the hot loop of CRootOf confirmation), and returns Σ|p_i|·|z|^i.
+// hornerInt evaluates the integer polynomial p and its derivative at z by
+// Horner's scheme with preallocated temporaries (the hot loop of non-real
+// root refinement and of CRootOf confirmation), and returns Σ|p_i|·|z|^i.
 func (ev *numEval) hornerInt(p IPoly, z cnum) (v, d cnum, mag *big.Float) {
 	v, d = cnum{ev.f(), ev.f()}, cnum{ev.f(), ev.f()}
 	az := ev.abs(z)

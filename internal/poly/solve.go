@@ -70,19 +70,8 @@ func solveParsed(ctx context.Context, eq *Equation, v string, factors []MPoly) (
 			return solveSymbolic(ctx, eq, used)
 		}
 	}
-	n := eq.Poly.degIn(0)
-	cs := make([]*big.Rat, n+1)
-	for i := range cs {
-		cs[i] = new(big.Rat)
-	}
-	for m, c := range eq.Poly {
-		d := 0
-		if len(m) > 0 {
-			d = int(m[0])
-		}
-		cs[d] = c
-	}
-	if n == 0 {
+	cs := eq.Poly.coeffsIn0()
+	if len(cs) == 1 {
 		if cs[0].Sign() == 0 {
 			return nil, fail("identity_all_values", "the equation holds for every value of %s (both sides are identical)", v)
 		}
@@ -99,22 +88,12 @@ func piecesOf(factors []MPoly) []IPoly {
 	}
 	var out []IPoly
 	for _, m := range factors {
-		n := m.degIn(0)
-		cs := make([]*big.Rat, n+1)
-		for i := range cs {
-			cs[i] = new(big.Rat)
-		}
-		for mo, c := range m {
+		for mo := range m {
 			if len(mo) > 1 {
-				return nil
+				return nil // a parameter: not a numeric piece
 			}
-			d := 0
-			if len(mo) == 1 {
-				d = int(mo[0])
-			}
-			cs[d].Set(c)
 		}
-		p := fromRats(cs)
+		p := fromRats(m.coeffsIn0())
 		merged := false
 		for i, q := range out {
 			if sq := squarefree(q); polyEqual(squarefree(p), sq) && polyEqual(p, sq) {
@@ -371,43 +350,23 @@ func splitSquare(n *big.Int) (s, d *big.Int) {
 		}
 		return s, d
 	}
-	rem := new(big.Int).Set(m)
-	q, r := new(big.Int), new(big.Int)
-	for p := int64(2); p < 1<<15; p++ {
-		if p > 2 && p%2 == 0 {
+	for _, f := range smallFactors(m) {
+		if f.e == 1 {
+			// a prime, or the cofactor left by trial division, which may be a
+			// perfect power
+			if base, k := perfectPower(f.p); k > 1 {
+				s.Mul(s, new(big.Int).Exp(base, big.NewInt(int64(k/2)), nil))
+				if k%2 == 1 {
+					d.Mul(d, base)
+				}
+			} else {
+				d.Mul(d, f.p)
+			}
 			continue
 		}
-		bp := big.NewInt(p)
-		e := 0
-		for {
-			q.QuoRem(rem, bp, r)
-			if r.Sign() != 0 {
-				break
-			}
-			rem.Set(q)
-			e++
-		}
-		if e/2 > 0 {
-			s.Mul(s, new(big.Int).Exp(bp, big.NewInt(int64(e/2)), nil))
-		}
-		if e%2 == 1 {
-			d.Mul(d, bp)
-		}
-		if rem.Cmp(big.NewInt(1)) == 0 {
-			break
-		}
-		if bp.Mul(bp, bp).Cmp(rem) > 0 {
-			break
-		}
-	}
-	if rem.Cmp(big.NewInt(1)) != 0 {
-		if base, k := perfectPower(rem); k > 1 {
-			s.Mul(s, new(big.Int).Exp(base, big.NewInt(int64(k/2)), nil))
-			if k%2 == 1 {
-				d.Mul(d, base)
-			}
-		} else {
-			d.Mul(d, rem)
+		s.Mul(s, new(big.Int).Exp(f.p, big.NewInt(int64(f.e/2)), nil))
+		if f.e%2 == 1 {
+			d.Mul(d, f.p)
 		}
 	}
 	return s, d

@@ -347,6 +347,17 @@ func (sc *symCtx) sqrtOf(k *big.Rat, e []int, q, qd MPoly) radical {
 	return r
 }
 
+// sqrtOfPoly is _sqrt(factor(d)) for a polynomial d: content × monomial ×
+// the remaining polynomial (nil when it is ±1).
+func (sc *symCtx) sqrtOfPoly(d MPoly) radical {
+	cd, md, qd := prim(d)
+	if len(qd) == 1 {
+		_, c := qd.onlyTerm()
+		return sc.sqrtOf(new(big.Rat).Mul(cd, c), md, nil, nil)
+	}
+	return sc.sqrtOf(cd, md, qd, nil)
+}
+
 // factors lists the radical's factors (without its coefficient).
 func (sc *symCtx) radFactors(r radical) []mfac {
 	var fs []mfac
@@ -428,15 +439,7 @@ func (sc *symCtx) pureSquareRoots(A, C MPoly) []string {
 func (sc *symCtx) quadraticConstLead(a *big.Rat, negB, d MPoly) []string {
 	a2 := new(big.Rat).Mul(a, big.NewRat(2, 1))
 	Bp := negB.scale(new(big.Rat).Inv(a2))
-	cd, md, qd := prim(d)
-	var q MPoly
-	if len(qd) == 1 {
-		_, c := qd.onlyTerm()
-		cd.Mul(cd, c)
-	} else {
-		q = qd
-	}
-	rad := sc.sqrtOf(cd, md, q, nil)
+	rad := sc.sqrtOfPoly(d)
 	// D = rad / (2a): its coefficient carries 1/(2a)
 	dc := new(big.Rat).Quo(rad.c, a2)
 	sqFs := sc.radFactors(radical{c: ratOne, co: make([]int, len(rad.co)), m: rad.m, imag: rad.imag, inner: rad.inner})
@@ -546,15 +549,7 @@ func expsMono(e []int) mono {
 // whole numerator written in front, and -B factored when its terms share a
 // monomial (3*b*(5*a - 1) - sqrt(...)).
 func (sc *symCtx) quadraticGeneral(A2, negB, d MPoly) []string {
-	cd, md, qd := prim(d)
-	var q MPoly
-	if len(qd) == 1 {
-		_, c := qd.onlyTerm()
-		cd.Mul(cd, c)
-	} else {
-		q = qd
-	}
-	rad := sc.sqrtOf(cd, md, q, nil)
+	rad := sc.sqrtOfPoly(d)
 	sqFs := sc.radFactors(radical{c: ratOne, co: make([]int, len(rad.co)), m: rad.m, imag: rad.imag, inner: rad.inner})
 	cA, mA, qA := prim(A2)
 	sign := int64(1)

@@ -259,19 +259,7 @@ func (v *verifier) crootPoly(text string) (IPoly, error) {
 	if err != nil || len(eq.Vars) != 1 {
 		return nil, verificationFailed(v.text, "CRootOf polynomial %q cannot be read back", text)
 	}
-	n := eq.Poly.degIn(0)
-	cs := make([]*big.Rat, n+1)
-	for i := range cs {
-		cs[i] = new(big.Rat)
-	}
-	for m, c := range eq.Poly {
-		d := 0
-		if len(m) > 0 {
-			d = int(m[0])
-		}
-		cs[d].Set(c)
-	}
-	p := fromRats(cs)
+	p := fromRats(eq.Poly.coeffsIn0())
 	if p.deg() < 1 {
 		return nil, verificationFailed(v.text, "CRootOf polynomial %q is constant", text)
 	}

@@ -187,6 +187,17 @@ def versions():
             "note": "the reference sidecar pins sympy==1.12; these vectors were written with the sympy above"}
 
 
+def write(path, obj, generator=None):
+    """Write a vector file below the repository root, with the versions that wrote it."""
+    obj = dict(obj, generator=generator or versions())
+    full = os.path.join(ROOT, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w", encoding="utf-8") as fh:
+        json.dump(obj, fh, ensure_ascii=False, indent=1, sort_keys=True)
+        fh.write("\n")
+    return full
+
+
 def rat(maxn=9, maxd=1):
     n = rng.randint(-maxn, maxn)
     d = rng.randint(1, maxd)
@@ -495,15 +506,6 @@ def main():
                          "degree": int(sp.Poly(e, x).degree()),
                          "solutions": [str(r) for r in sols], "values_at_point": vals,
                          "point": {k: str(v) for k, v in point.items() if k in used}})
-
-    def write(path, obj):
-        obj = dict(obj, generator=versions())
-        full = os.path.join(ROOT, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8") as fh:
-            json.dump(obj, fh, ensure_ascii=False, indent=1, sort_keys=True)
-            fh.write("\n")
-        return full
 
     write("tools/testdata/solve_equation/oracle_exact.json", {"cases": exact})
     write("tools/testdata/solve_equation/oracle_errors.json", {"cases": errors})

@@ -249,13 +249,8 @@ def main():
     if other:
         gen["compared_with_sympy"] = ver
         gen["cases_printed_differently_by_that_version"] = differs
-    for path, obj in [("tools/testdata/solve_equation/oracle_issue14.json", {"cases": golden}),
-                      ("internal/poly/testdata/oracle_issue14_symbolic.json", {"cases": values})]:
-        obj["generator"] = gen
-        full = os.path.join(G.ROOT, path)
-        with open(full, "w", encoding="utf-8") as fh:
-            json.dump(obj, fh, ensure_ascii=False, indent=1, sort_keys=True)
-            fh.write("\n")
+    G.write("tools/testdata/solve_equation/oracle_issue14.json", {"cases": golden}, gen)
+    G.write("internal/poly/testdata/oracle_issue14_symbolic.json", {"cases": values}, gen)
     print("golden %d, symbolic values %d, printed differently by the compared version: %d" % (
         len(golden), len(values), len(differs)), file=sys.stderr)
 
