@@ -163,3 +163,16 @@ func TestOracleSymbolic(t *testing.T) {
 		t.Logf("%s: %d of %d strings match SymPy", fam, matches[fam], n)
 	}
 }
+
+// TestSymbolicDoubleZero: A*x**2 = 0 with a sum A in the parameters has the
+// one root 0 (sympy.solve((A + 1)*x**2, x) == [0]); found by FuzzSolve, whose
+// self-check refused the root 0 listed twice.
+func TestSymbolicDoubleZero(t *testing.T) {
+	res, err := Solve(context.Background(), "(A+1)*x**2", "x", DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Solutions) != 1 || res.Solutions[0].Exact != "0" || res.Solutions[0].Decimal != "0" {
+		t.Fatalf("got %+v, want the single root 0", res.Solutions)
+	}
+}

@@ -379,7 +379,10 @@ func (sc *symCtx) radFactors(r radical) []mfac {
 
 func (sc *symCtx) quadraticRoots(A, B, C MPoly) []string {
 	if len(C) == 0 {
-		// x*(A*x + B) = 0
+		// x*(A*x + B) = 0; A*x**2 = 0 has the one root 0
+		if len(B) == 0 {
+			return []string{"0"}
+		}
 		return []string{"0", sc.ratForm(B.scale(big.NewRat(-1, 1)), A)}
 	}
 	two := big.NewRat(2, 1)

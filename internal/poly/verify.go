@@ -173,27 +173,19 @@ func (v *verifier) numeric(res *Result) error {
 		return verificationFailed(v.text, "%d roots listed or omitted, the equation has %d distinct roots", got, g.deg())
 	}
 	vals := make([]rootVal, len(res.Solutions))
-	type crootRef struct {
-		poly string
-		k, i int
+	crs, err := v.crootsOf(res)
+	if err != nil {
+		return err
 	}
-	var croots []crootRef
+	for _, c := range crs {
+		if _, ok := divExact(g, c.p); !ok {
+			return verificationFailed(v.text, "%s: its polynomial does not divide the equation", res.Solutions[c.i].Exact)
+		}
+		vals[c.i] = c.rv
+	}
 	for i, s := range res.Solutions {
-		if ptext, k, ok := parseCRootOf(s.Exact); ok {
-			p, err := v.crootPoly(ptext)
-			if err != nil {
-				return err
-			}
-			if _, ok := divExact(g, p); !ok {
-				return verificationFailed(v.text, "%s: its polynomial does not divide the equation", s.Exact)
-			}
-			rv, ok := v.crootValue(p, s)
-			if !ok {
-				return verificationFailed(v.text, "%s (decimal %s) is not confirmed as a root", s.Exact, s.Decimal)
-			}
-			vals[i] = rv
-			croots = append(croots, crootRef{ptext, k, i})
-			continue
+		if vals[i].z.re != nil {
+			continue // CRootOf
 		}
 		n, err := parseSexpr(s.Exact)
 		if err != nil || n.hasSymbol() {
@@ -216,24 +208,58 @@ func (v *verifier) numeric(res *Result) error {
 	if i, j, ok := distinct(vals); !ok {
 		return verificationFailed(v.text, "roots %s and %s coincide", res.Solutions[i].Exact, res.Solutions[j].Exact)
 	}
-	// CRootOf indices in SymPy's order: real roots ascending, then non-real
-	// ones by real part, then imaginary part.
-	groups := map[string][]crootRef{}
-	for _, c := range croots {
-		groups[c.poly] = append(groups[c.poly], c)
+	return nil
+}
+
+// croot is a confirmed CRootOf root: solution index, polynomial, value.
+type croot struct {
+	i  int
+	p  IPoly
+	rv rootVal
+}
+
+// crootsOf reads back and confirms every CRootOf root (a root of its
+// polynomial next to its decimal), and checks that the indices follow
+// SymPy's order: real roots ascending, then non-real ones by real part, then
+// imaginary part. Whether the polynomial divides the equation is for the
+// caller to check.
+func (v *verifier) crootsOf(res *Result) ([]croot, error) {
+	type ref struct {
+		poly string
+		k, i int
 	}
-	for poly, cs := range groups {
-		slices.SortFunc(cs, func(a, b crootRef) int { return a.k - b.k })
-		for j := range cs {
-			if cs[j].k != j {
-				return verificationFailed(v.text, "CRootOf(%s, ·) indices are not 0..%d", poly, len(cs)-1)
+	var crs []croot
+	groups := map[string][]ref{}
+	val := map[int]rootVal{}
+	for i, s := range res.Solutions {
+		ptext, k, ok := parseCRootOf(s.Exact)
+		if !ok {
+			continue
+		}
+		p, err := v.crootPoly(ptext)
+		if err != nil {
+			return nil, err
+		}
+		rv, ok := v.crootValue(p, s)
+		if !ok {
+			return nil, verificationFailed(v.text, "%s (decimal %s) is not confirmed as a root", s.Exact, s.Decimal)
+		}
+		crs = append(crs, croot{i, p, rv})
+		groups[ptext] = append(groups[ptext], ref{ptext, k, i})
+		val[i] = rv
+	}
+	for poly, rs := range groups {
+		slices.SortFunc(rs, func(a, b ref) int { return a.k - b.k })
+		for j := range rs {
+			if rs[j].k != j {
+				return nil, verificationFailed(v.text, "CRootOf(%s, ·) indices are not 0..%d", poly, len(rs)-1)
 			}
-			if j > 0 && crootLess(vals[cs[j].i].z, vals[cs[j-1].i].z) {
-				return verificationFailed(v.text, "CRootOf(%s, %d) and CRootOf(%s, %d) are out of order", poly, cs[j-1].k, poly, cs[j].k)
+			if j > 0 && crootLess(val[rs[j].i].z, val[rs[j-1].i].z) {
+				return nil, verificationFailed(v.text, "CRootOf(%s, %d) and CRootOf(%s, %d) are out of order", poly, rs[j-1].k, poly, rs[j].k)
 			}
 		}
 	}
-	return nil
+	return crs, nil
 }
 
 // crootLess orders as SymPy's CRootOf indices: real before non-real, then
@@ -428,10 +454,20 @@ func parseDecimal(s string, prec uint) (cnum, bool) {
 
 // symbolic checks roots with parameters at seeded rational points.
 func (v *verifier) symbolic(res *Result, params []string) error {
+	// CRootOf roots (a parameter-free factor of the equation) are confirmed
+	// once; at every point their polynomial must divide the equation there.
+	crs, err := v.crootsOf(res)
+	if err != nil {
+		return err
+	}
+	crVal := map[int]croot{}
+	for _, c := range crs {
+		crVal[c.i] = c
+	}
 	nodes := make([]*snode, len(res.Solutions))
 	for i, s := range res.Solutions {
-		if _, _, ok := parseCRootOf(s.Exact); ok {
-			return verificationFailed(v.text, "CRootOf root %s with parameters", s.Exact)
+		if _, ok := crVal[i]; ok {
+			continue
 		}
 		n, err := parseSexpr(s.Exact)
 		if err != nil {
@@ -446,7 +482,7 @@ func (v *verifier) symbolic(res *Result, params []string) error {
 	h.Write([]byte(v.eq.Poly.String(v.eq.Vars)))
 	rng := rand.New(rand.NewPCG(0x5eed0f5017e, h.Sum64()))
 	deg := v.eq.Poly.degIn(0)
-	good := 0
+	good, maxDistinct := 0, 0
 	for try := 0; try < 24 && good < 3; try++ {
 		vals := map[string]*big.Rat{}
 		for _, p := range params {
@@ -462,7 +498,15 @@ func (v *verifier) symbolic(res *Result, params []string) error {
 		}
 		rvs := make([]rootVal, len(nodes))
 		skip := false
+		sqf := squarefree(fromRats(cs))
 		for i, n := range nodes {
+			if c, ok := crVal[i]; ok {
+				if _, ok := divExact(sqf, c.p); !ok {
+					return verificationFailed(v.text, "%s: its polynomial does not divide the equation at %s", res.Solutions[i].Exact, pointString(params, vals))
+				}
+				rvs[i] = c.rv
+				continue
+			}
 			if err := (&numEval{prec: 64, vars: vals}).evalCheck(n); err != nil {
 				skip = true // a denominator vanishes here
 				break
@@ -482,16 +526,29 @@ func (v *verifier) symbolic(res *Result, params []string) error {
 		if _, _, ok := distinct(rvs); !ok {
 			continue // roots meet at this point
 		}
-		if want := squarefree(fromRats(cs)).deg(); len(nodes) != want {
-			return verificationFailed(v.text, "%d roots listed, the equation has %d distinct roots at %s", len(nodes), want, pointString(params, vals))
+		// fewer listed roots than distinct roots here: some are missing
+		if got, want := len(nodes)+res.OmittedNonReal, sqf.deg(); got < want {
+			return verificationFailed(v.text, "%d roots listed or omitted, the equation has %d distinct roots at %s", got, want, pointString(params, vals))
 		}
+		maxDistinct = max(maxDistinct, sqf.deg())
 		good++
 	}
 	if good < 3 {
 		return verificationFailed(v.text, "only %d parameter points could be checked", good)
 	}
+	// generically (the most distinct roots seen at any point) there are
+	// exactly as many roots as listed; fewer at a point means roots meet there
+	if got := len(nodes) + res.OmittedNonReal; got != maxDistinct {
+		return verificationFailed(v.text, "%d roots listed or omitted, the equation has %d distinct roots", got, maxDistinct)
+	}
 	for i, s := range res.Solutions {
 		if s.Form == "symbolic" {
+			continue
+		}
+		if c, ok := crVal[i]; ok {
+			if err := v.checkDecimal(s, c.rv); err != nil {
+				return err
+			}
 			continue
 		}
 		rv, ok := valueOf(nodes[i])
