@@ -231,6 +231,7 @@ func (v *verifier) crootsOf(res *Result) ([]croot, error) {
 	var crs []croot
 	groups := map[string][]ref{}
 	val := map[int]rootVal{}
+	pairs := map[string]rootVal{}
 	for i, s := range res.Solutions {
 		ptext, k, ok := parseCRootOf(s.Exact)
 		if !ok {
@@ -240,9 +241,17 @@ func (v *verifier) crootsOf(res *Result) ([]croot, error) {
 		if err != nil {
 			return nil, err
 		}
-		rv, ok := v.crootValue(p, s)
-		if !ok {
-			return nil, verificationFailed(v.text, "%s (decimal %s) is not confirmed as a root", s.Exact, s.Decimal)
+		// p has real coefficients: the conjugate of a confirmed root is a
+		// root with the mirrored inclusion, so conjugate pairs are refined once
+		ck, conj := conjKey(ptext, s.Decimal)
+		rv, seen := pairs[ck]
+		if seen && conj {
+			rv = rootVal{z: cnum{rv.z.re, new(big.Float).Neg(rv.z.im)}, tol: rv.tol, prec: rv.prec}
+		} else {
+			if rv, ok = v.crootValue(p, s); !ok {
+				return nil, verificationFailed(v.text, "%s (decimal %s) is not confirmed as a root", s.Exact, s.Decimal)
+			}
+			pairs[ck] = rv
 		}
 		crs = append(crs, croot{i, p, rv})
 		groups[ptext] = append(groups[ptext], ref{ptext, k, i})
@@ -260,6 +269,26 @@ func (v *verifier) crootsOf(res *Result) ([]croot, error) {
 		}
 	}
 	return crs, nil
+}
+
+// conjKey identifies a non-real decimal up to the sign of its imaginary part
+// ("re ± im*I"); conj reports whether this is the "+" member, which follows
+// its "-" partner in SymPy's order.
+func conjKey(poly, dec string) (string, bool) {
+	if !strings.HasSuffix(dec, "*I") {
+		return poly + "\x00" + dec, false
+	}
+	body := strings.TrimSuffix(dec, "*I")
+	if i := strings.LastIndex(body, " - "); i >= 0 {
+		return poly + "\x00" + body[:i] + "\x00" + body[i+3:], false
+	}
+	if i := strings.LastIndex(body, " + "); i >= 0 {
+		return poly + "\x00" + body[:i] + "\x00" + body[i+3:], true
+	}
+	if strings.HasPrefix(body, "-") {
+		return poly + "\x00\x00" + body[1:], false
+	}
+	return poly + "\x00\x00" + body, true
 }
 
 // crootLess orders as SymPy's CRootOf indices: real before non-real, then
