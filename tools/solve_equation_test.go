@@ -12,7 +12,7 @@ func solveReq(eq string) Request {
 // TestSolveEquationLegacyAndWarnings checks what the golden replay does not:
 // the legacy text line, no warning for a complete numeric answer, and the
 // nonreal_roots_omitted warning when non-real roots cannot be located (the
-// coefficients of x**3 - 10**400 exceed the float range of the starting
+// coefficients of x**3 + x - 10**400 exceed the float range of the starting
 // iteration; its one real root is still isolated exactly).
 func TestSolveEquationLegacyAndWarnings(t *testing.T) {
 	reg := testRegistry(t)
@@ -33,7 +33,7 @@ func TestSolveEquationLegacyAndWarnings(t *testing.T) {
 	if len(resp.Envelope.Warnings) != 0 || resp.Envelope.Facts["solution_count"].(interface{ String() string }).String() != "3" {
 		t.Errorf("x**3 - 2: got %v solutions, warnings %v; want 3 and none", resp.Envelope.Facts["solution_count"], resp.Envelope.Warnings)
 	}
-	resp, err = reg.Invoke(context.Background(), solveReq("x**3 - 10**400 = 0"))
+	resp, err = reg.Invoke(context.Background(), solveReq("x**3 + x - 10**400 = 0"))
 	if err != nil {
 		t.Fatal(err)
 	}

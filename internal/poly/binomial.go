@@ -7,16 +7,16 @@ import (
 	"strings"
 )
 
-// Binomial roots of x**3 = r and x**4 = r (r > 0) where r = ±k^n·p, k a
-// positive integer and p a prime below 2^15: SymPy writes them with p**(1/3)
-// or p**(1/4), e.g. 2**(1/3), -2**(1/3)/2 - 2**(1/3)*sqrt(3)*I/2,
-// 2*5**(1/4)*I. Other binomials (composite radicands such as 12, fractions)
-// have printing rules this package does not model; they stay CRootOf.
+// Binomial roots of x**4 = r (r > 0) where r = k^4·p, k a positive integer
+// and p a prime below 2^15: SymPy writes them with p**(1/4), e.g.
+// 2*5**(1/4)*I. Other quartic binomials (composite radicands such as 8,
+// fractions) have printing rules this package does not model; they stay
+// CRootOf. (Binomial cubics, any radicand, are Cube roots.)
 type Binomial struct {
-	N     int      // 3 or 4
+	N     int      // 4
 	P     int64    // prime radicand
-	Re    *big.Rat // coefficient of p**(1/n) in the real part
-	Im    *big.Rat // coefficient of the imaginary part (see String)
+	Re    *big.Rat // coefficient of p**(1/4) in the real part
+	Im    *big.Rat // coefficient of p**(1/4)*I
 	value cfloat
 }
 
@@ -33,25 +33,10 @@ func keyWithCoeff(k key, c *big.Rat) key {
 }
 
 // imagFactors returns the printed factors and sort keys of the imaginary
-// part's irrational factor: p**(1/4) for quartics; p**(1/3)*sqrt(3) for
-// cubics (3**(5/6) when p = 3), ordered as SymPy orders Mul factors.
+// part: p**(1/4) and I.
 func (b Binomial) imagFactors() ([]string, []key) {
 	kI := tup(ckImag, tup(1, tup("I")), keyNum(ratOne), ratOne)
-	if b.N == 4 {
-		return []string{b.rootStr(), "I"}, []key{b.keyRoot(), kI}
-	}
-	if b.P == 3 {
-		k56 := tup(ckNumber, tup(1, tup("3")), keyNum(big.NewRat(5, 6)), ratOne)
-		return []string{"3**(5/6)", "I"}, []key{k56, kI}
-	}
-	ks3 := keyTerm(ratOne, big.NewInt(3))
-	fs := []string{b.rootStr(), "sqrt(3)"}
-	ks := []key{b.keyRoot(), ks3}
-	if cmpKey(ks[1], ks[0]) < 0 {
-		fs[0], fs[1] = fs[1], fs[0]
-		ks[0], ks[1] = ks[1], ks[0]
-	}
-	return append(fs, "I"), append(ks, kI)
+	return []string{b.rootStr(), "I"}, []key{b.keyRoot(), kI}
 }
 
 // String prints the root as SymPy's str() does.
@@ -112,11 +97,11 @@ func (b Binomial) IsReal() bool { return b.Im.Sign() == 0 }
 
 func (b Binomial) form() string { return "radical" }
 
-// binomialRoots recognizes a*x**n + c (n = 3, or n = 4 with -c/a > 0) with
-// -c/a = ±k^n·p as described above; nil otherwise.
+// binomialRoots recognizes a*x**4 + c with -c/a = k^4·p as described above,
+// or -c/a = -q**4 (quarticNegRoots); nil otherwise.
 func binomialRoots(h IPoly) []exactRoot {
 	n := h.deg()
-	if n != 3 && n != 4 {
+	if n != 4 {
 		return nil
 	}
 	for i := 1; i < n; i++ {
@@ -167,8 +152,7 @@ func binomialRoots(h IPoly) []exactRoot {
 	if v != 1 || p == 0 {
 		return nil
 	}
-	s := int64(r.Sign())
-	// |root| = k * p^(1/n)
+	// |root| = k * p^(1/4)
 	const prec = 400
 	pr := nthRootFloat(p, n, prec)
 	pr.Mul(pr, new(big.Float).SetPrec(prec).SetInt64(k))
@@ -176,34 +160,8 @@ func binomialRoots(h IPoly) []exactRoot {
 	mk := func(re, im *big.Rat, vre, vim *big.Float) Binomial {
 		return Binomial{N: n, P: p, Re: re, Im: im, value: cfloat{vre, vim}}
 	}
-	half := func(x *big.Float) *big.Float { return new(big.Float).SetPrec(prec).Quo(x, big.NewFloat(2)) }
 	neg := func(x *big.Float) *big.Float { return new(big.Float).SetPrec(prec).Neg(x) }
 	zero := new(big.Float)
-	if n == 3 {
-		out = append(out, mk(big.NewRat(s*k, 1), new(big.Rat), func() *big.Float {
-			if s < 0 {
-				return neg(pr)
-			}
-			return pr
-		}(), zero))
-		sqrt3 := new(big.Float).SetPrec(prec).SetInt64(3)
-		sqrt3.Sqrt(sqrt3)
-		imv := half(new(big.Float).SetPrec(prec).Mul(pr, sqrt3))
-		rev := half(pr)
-		if s > 0 {
-			rev = neg(rev)
-		}
-		imCoef := big.NewRat(k, 2) // of p**(1/3)*sqrt(3), printed 3**(5/6) when p = 3
-		for _, sg := range []int64{-1, 1} {
-			im := new(big.Rat).Mul(imCoef, big.NewRat(sg, 1))
-			iv := imv
-			if sg < 0 {
-				iv = neg(imv)
-			}
-			out = append(out, mk(big.NewRat(-s*k, 2), im, rev, iv))
-		}
-		return out
-	}
 	for _, sg := range []int64{-1, 1} {
 		v := pr
 		if sg < 0 {
@@ -239,10 +197,10 @@ func nthRootFloat(p int64, n int, prec uint) *big.Float {
 // binomialFactors finds factors a*x**n + c (n = 3, 4) of h that binomialRoots
 // handles, by testing numerically computed roots z for integral L·z^n (L the
 // leading coefficient); candidates are confirmed by exact division.
-func binomialFactors(h IPoly) (roots []exactRoot, rest IPoly) {
+func binomialFactors(h IPoly) (factors []IPoly, rest IPoly) {
 	rest = h
-	if br := binomialRoots(h); br != nil {
-		return br, IPoly{big.NewInt(1)}
+	if isBinomial(h) {
+		return []IPoly{h}, IPoly{big.NewInt(1)}
 	}
 	if h.deg() < 5 {
 		return nil, h
@@ -254,7 +212,7 @@ func binomialFactors(h IPoly) (roots []exactRoot, rest IPoly) {
 	L, _ := new(big.Float).SetInt(h.lc()).Float64()
 	for _, z := range zs {
 		for _, n := range []int{3, 4} {
-			if rest.deg() < n+1 {
+			if rest.deg() < n {
 				continue
 			}
 			w := complex(L, 0)
@@ -272,18 +230,179 @@ func binomialFactors(h IPoly) (roots []exactRoot, rest IPoly) {
 			cand[0].SetInt64(-int64(R))
 			cand[n].Set(h.lc())
 			cand = cand.primitive()
-			br := binomialRoots(cand)
-			if br == nil {
+			if !isBinomial(cand) {
 				continue
 			}
 			if q, ok := divExact(rest, cand); ok {
-				roots = append(roots, br...)
+				factors = append(factors, cand)
 				rest = q
 			}
 		}
 	}
-	return roots, rest
+	return factors, rest
 }
+
+// isBinomial reports whether h is an irreducible a*x**3 + c, or an
+// a*x**4 + c whose roots binomialRoots writes.
+func isBinomial(h IPoly) bool {
+	n := h.deg()
+	if n != 3 && n != 4 {
+		return false
+	}
+	for i := 1; i < n; i++ {
+		if h[i].Sign() != 0 {
+			return false
+		}
+	}
+	if h[0].Sign() == 0 {
+		return false
+	}
+	if n == 3 {
+		r := new(big.Rat).SetFrac(new(big.Int).Neg(h[0]), h[3])
+		_, cube := ratCbrt(r)
+		return !cube
+	}
+	return binomialRoots(h) != nil
+}
+
+// ratCbrt returns the rational cube root of r when there is one.
+func ratCbrt(r *big.Rat) (*big.Rat, bool) {
+	a := new(big.Rat).Abs(r)
+	n, d := nthRoot(a.Num(), 3), nthRoot(a.Denom(), 3)
+	if new(big.Int).Exp(n, big.NewInt(3), nil).Cmp(a.Num()) != 0 || new(big.Int).Exp(d, big.NewInt(3), nil).Cmp(a.Denom()) != 0 {
+		return nil, false
+	}
+	q := new(big.Rat).SetFrac(n, d)
+	if r.Sign() < 0 {
+		q.Neg(q)
+	}
+	return q, true
+}
+
+// binomialFactorRoots returns the roots of a binomial factor found by
+// binomialFactors, rescaled as its piece's context says.
+func binomialFactorRoots(h IPoly, ctx pieceCtx) []exactRoot {
+	hs := scaled(h, ctx.basis)
+	if h.deg() == 3 {
+		return cubeRoots(hs, ctx.basis)
+	}
+	out := binomialRoots(hs)
+	if ctx.basis == nil {
+		return out
+	}
+	k := new(big.Rat).SetInt(ctx.basis)
+	kf := new(big.Float).SetPrec(400).SetInt(ctx.basis)
+	for i, r := range out {
+		switch b := r.(type) {
+		case Binomial:
+			b.Re = new(big.Rat).Mul(b.Re, k)
+			b.Im = new(big.Rat).Mul(b.Im, k)
+			if b.value.re != nil {
+				b.value.re = new(big.Float).Mul(b.value.re, kf)
+			}
+			if b.value.im != nil {
+				b.value.im = new(big.Float).Mul(b.value.im, kf)
+			}
+			out[i] = b
+		case CSurd:
+			out[i] = CSurd{new(big.Rat).Mul(b.A, k), new(big.Rat).Mul(b.B, k)}
+		}
+	}
+	return out
+}
+
+// Cube is a root of a*x**3 + c as SymPy's roots_binomial writes it, with
+// R = |c/a|**(1/3) and P = sqrt(3)*R in SymPy's canonical form. For -c/a > 0
+// the roots are R and -R/2 ± P*I/2. For -c/a < 0 SymPy multiplies
+// alpha = R/2 + P*I/2 by the cube roots of unity and keeps whatever the
+// products become: the real part of alpha*(-1/2 + sqrt(3)*I/2) is
+// -R/4 - Q/4 with Q = sqrt(3)*P, which is -R only when Q is written as 3*R
+// (x**3 + 9: -3**(2/3); x**3 + 12: -3*2**(2/3)*3**(1/3)/4 - 12**(1/3)/4).
+type Cube struct {
+	re []radProd // real terms, in SymPy's Add order (ascending value)
+	im radProd   // imaginary part (coefficient 0: none)
+}
+
+// cubeRoots returns the three roots of the irreducible a*x**3 + c, each
+// multiplied by scale (nil for 1).
+func cubeRoots(h IPoly, scale *big.Int) []exactRoot {
+	r := new(big.Rat).SetFrac(new(big.Int).Neg(h[0]), h[3])
+	R := ratPow(new(big.Rat).Abs(r), big.NewRat(1, 3))
+	if scale != nil {
+		R.c = new(big.Rat).Mul(R.c, new(big.Rat).SetInt(scale))
+	}
+	P := R.timesSqrt3()
+	q := func(n, d int64) *big.Rat { return big.NewRat(n, d) }
+	none := radProd{c: new(big.Rat)}
+	if r.Sign() > 0 {
+		return []exactRoot{
+			Cube{re: []radProd{R}, im: none},
+			Cube{re: []radProd{R.scaled(q(-1, 2))}, im: P.scaled(q(-1, 2))},
+			Cube{re: []radProd{R.scaled(q(-1, 2))}, im: P.scaled(q(1, 2))},
+		}
+	}
+	Q := P.timesSqrt3()
+	real1 := []radProd{R.scaled(q(-1, 1))}
+	real2 := []radProd{R.scaled(q(1, 2))}
+	if !Q.same(R.scaled(q(3, 1))) {
+		real1 = []radProd{Q.scaled(q(-1, 4)), R.scaled(q(-1, 4))}
+		real2 = []radProd{R.scaled(q(-1, 4)), Q.scaled(q(1, 4))}
+	}
+	return []exactRoot{
+		Cube{re: real1, im: none},
+		Cube{re: real2, im: P.scaled(q(-1, 2))},
+		Cube{re: []radProd{R.scaled(q(1, 2))}, im: P.scaled(q(1, 2))},
+	}
+}
+
+func (c Cube) terms() []printedTerm {
+	var ts []printedTerm
+	for _, t := range c.re {
+		ts = append(ts, printedTerm{s: mulString(t.c, t.factorStrings(), nil)})
+	}
+	if c.im.c.Sign() != 0 {
+		ts = append(ts, printedTerm{s: mulString(c.im.c, append(c.im.factorStrings(), "I"), nil)})
+	}
+	return ts
+}
+
+// String prints the root as SymPy's str() does.
+func (c Cube) String() string { return joinAdd(c.terms()) }
+
+func (c Cube) sortKey() key {
+	var ks []key
+	for _, t := range c.re {
+		ks = append(ks, t.termKey(t.c, false))
+	}
+	if c.im.c.Sign() != 0 {
+		ks = append(ks, c.im.termKey(c.im.c, true))
+	}
+	if len(ks) == 1 {
+		return ks[0]
+	}
+	return tup(ckAdd, tup(len(ks), tup(ks...)), keyNum(ratOne), ratOne)
+}
+
+// Decimal prints str(sympy.N(root, 34)).
+func (c Cube) Decimal() string {
+	const prec = 400
+	re := new(big.Float).SetPrec(prec)
+	for _, t := range c.re {
+		v := t.float(prec)
+		re.Add(re, v.Mul(v, new(big.Float).SetPrec(prec).SetRat(t.c)))
+	}
+	if c.im.c.Sign() == 0 {
+		return mpfString(roundMpf(re), false)
+	}
+	im := c.im.float(prec)
+	im.Mul(im, new(big.Float).SetPrec(prec).SetRat(c.im.c))
+	return complexString(roundMpf(re), roundMpf(im))
+}
+
+// IsReal reports whether the root is real.
+func (c Cube) IsReal() bool { return c.im.c.Sign() == 0 }
+
+func (c Cube) form() string { return "radical" }
 
 // CSurd is A*sqrt(2) + B*sqrt(2)*I: the roots of x**4 + q**4 (q rational),
 // q*(±1 ± I)*sqrt(2)/2, as SymPy writes them ("-sqrt(2)/2 - sqrt(2)*I/2").

@@ -51,36 +51,11 @@ func (z cfloat) abs() *big.Float {
 	return s.Sqrt(s)
 }
 
-// evalC returns f(z), f'(z) and the sum of |a_i||z|^i (for the error bound).
-// Horner's scheme with preallocated temporaries: this is the hot loop.
+// evalC returns f(z), f'(z) and the sum of |a_i||z|^i (for the error bound)
+// at complexPrec (numeval.go: hornerInt).
 func evalC(p IPoly, z cfloat) (cfloat, cfloat, *big.Float) {
-	v, d := newCF(), newCF()
-	az := z.abs()
-	mag := new(big.Float).SetPrec(complexPrec)
-	t1 := new(big.Float).SetPrec(complexPrec)
-	t2 := new(big.Float).SetPrec(complexPrec)
-	t3 := new(big.Float).SetPrec(complexPrec)
-	ai := new(big.Float).SetPrec(complexPrec)
-	// w = w*z in place, using t1..t3
-	mulZ := func(w cfloat) {
-		t1.Mul(w.re, z.re)
-		t2.Mul(w.im, z.im)
-		t3.Mul(w.re, z.im)
-		w.im.Mul(w.im, z.re)
-		w.im.Add(w.im, t3)
-		w.re.Sub(t1, t2)
-	}
-	for i := len(p) - 1; i >= 0; i-- {
-		mulZ(d)
-		d.re.Add(d.re, v.re)
-		d.im.Add(d.im, v.im)
-		mulZ(v)
-		ai.SetInt(p[i])
-		v.re.Add(v.re, ai)
-		mag.Mul(mag, az)
-		mag.Add(mag, ai.Abs(ai))
-	}
-	return v, d, mag
+	v, d, mag := (&numEval{prec: complexPrec}).hornerInt(p, cnum(z))
+	return cfloat(v), cfloat(d), mag
 }
 
 // nonRealRoots returns the roots of p with positive imaginary part, sorted by

@@ -67,7 +67,6 @@ var (
 	ckImag   = tup(2, 0, "ImaginaryUnit")
 	ckMul    = tup(3, 0, "Mul")
 	ckAdd    = tup(3, 1, "Add")
-	ckRoot   = tup(5, 0, "ComplexRootOf")
 	ratOne   = big.NewRat(1, 1)
 	ratHalf  = big.NewRat(1, 2)
 )

@@ -20,14 +20,18 @@ func (s Surd) form() string {
 	return "radical"
 }
 
-// Nested is ±sqrt(Y) for a real quadratic surd Y = P + Q*sqrt(D) (D > 0),
+// Nested is ±k*sqrt(Y) for a real quadratic surd Y = P + Q*sqrt(D) (D > 0),
 // the roots of an irreducible biquadratic a*x**4 + b*x**2 + c (b ≠ 0) whose
-// resolvent a*y**2 + b*y + c has real irrational roots. SymPy prints
-// sqrt(Y) and -sqrt(Y) for Y > 0, I*sqrt(-Y) and -I*sqrt(-Y) for Y < 0, and
-// does not denest (sqrt(5 - 2*sqrt(6)) stays).
+// resolvent a*y**2 + b*y + c has real irrational roots; k is SymPy's
+// rescaling of x (see context.go), Y comes from the rescaled factor. SymPy
+// prints sqrt(Y) and -sqrt(Y) for Y > 0; for Y < 0, I*sqrt(-Y) when it
+// solved the factor alone and sqrt(Y) as it stands (Raw) when the factor was
+// one of several; it does not denest (sqrt(5 - 2*sqrt(6)) stays).
 type Nested struct {
-	Y    Surd
-	Sign int // +1 or -1
+	Y     Surd
+	Sign  int      // +1 or -1
+	Scale *big.Int // k; nil for 1
+	Raw   bool
 }
 
 func (n Nested) positive() bool {
@@ -42,45 +46,50 @@ func (s Surd) floatValue() *big.Float {
 	return t.Add(t, new(big.Float).SetPrec(prec).SetRat(s.P))
 }
 
-// radicand is Y or -Y, whichever is positive.
+// radicand is what stands under the root: Y, or -Y in the I form.
 func (n Nested) radicand() Surd {
-	if n.positive() {
+	if n.positive() || n.Raw {
 		return n.Y
 	}
 	return Surd{P: new(big.Rat).Neg(n.Y.P), Q: new(big.Rat).Neg(n.Y.Q), D: n.Y.D}
 }
 
+func (n Nested) coef() *big.Rat {
+	c := big.NewRat(int64(n.Sign), 1)
+	if n.Scale != nil {
+		c.Mul(c, new(big.Rat).SetInt(n.Scale))
+	}
+	return c
+}
+
+func (n Nested) imagForm() bool { return !n.positive() && !n.Raw }
+
 // String prints the root as SymPy's str() does.
 func (n Nested) String() string {
-	s := "sqrt(" + n.radicand().String() + ")"
-	if !n.positive() {
-		s = "I*" + s
+	fs := []string{"sqrt(" + n.radicand().String() + ")"}
+	if n.imagForm() {
+		fs = append([]string{"I"}, fs...)
 	}
-	if n.Sign < 0 {
-		s = "-" + s
-	}
-	return s
+	return mulString(n.coef(), fs, nil)
 }
 
 func (n Nested) sortKey() key {
 	rk := n.radicand().sortKey().([]key) // (Add, (2, terms), K(1), 1)
 	sq := tup(rk[0], rk[1], keyNum(ratHalf), big.NewRat(1, 1))
-	coeff := big.NewRat(int64(n.Sign), 1)
-	if n.positive() {
-		sq[3] = coeff
+	if !n.imagForm() {
+		sq[3] = n.coef()
 		return sq
 	}
 	kI := tup(ckImag, tup(1, tup("I")), keyNum(ratOne), ratOne)
-	return tup(ckMul, tup(2, tup(kI, sq)), keyNum(ratOne), coeff)
+	return tup(ckMul, tup(2, tup(kI, sq)), keyNum(ratOne), n.coef())
 }
 
 // Decimal prints str(sympy.N(root, 34)).
 func (n Nested) Decimal() string {
-	v := n.radicand().floatValue()
+	y := n.Y.floatValue()
+	v := new(big.Float).SetPrec(y.Prec()).Abs(y)
 	v.Sqrt(v)
-	if n.Sign < 0 {
-		v.Neg(v)
-	}
+	v.Mul(v, new(big.Float).SetPrec(y.Prec()).SetRat(n.coef()))
 	if n.positive() {
 		return mpfString(roundMpf(v), false)
 	}
@@ -93,43 +102,53 @@ func (n Nested) IsReal() bool { return n.positive() }
 func (n Nested) form() string { return "radical" }
 
 // biquadraticRoots returns the four roots of an irreducible a*x**4 + b*x**2 + c
-// with b ≠ 0 and a positive non-square discriminant b² − 4ac, else nil.
-func biquadraticRoots(h IPoly) []exactRoot {
-	if h.deg() != 4 || h[1].Sign() != 0 || h[3].Sign() != 0 || h[2].Sign() == 0 {
+// with b ≠ 0 and a positive non-square discriminant b² − 4ac, else nil; the
+// factor is rescaled and printed as its piece's context says.
+func biquadraticRoots(h IPoly, ctx pieceCtx) []exactRoot {
+	if !isBiquadratic(h) {
 		return nil
+	}
+	hs := scaled(h, ctx.basis)
+	ys := quadraticRoots(IPoly{hs[0], hs[2], hs[4]})
+	var out []exactRoot
+	for _, y := range ys {
+		for _, sg := range []int{-1, 1} {
+			out = append(out, Nested{Y: y, Sign: sg, Scale: ctx.basis, Raw: !ctx.single})
+		}
+	}
+	return out
+}
+
+// isBiquadratic reports whether h is a*x**4 + b*x**2 + c with b ≠ 0 and a
+// positive discriminant that is not a square (resolvent roots real surds).
+func isBiquadratic(h IPoly) bool {
+	if h.deg() != 4 || h[1].Sign() != 0 || h[3].Sign() != 0 || h[2].Sign() == 0 {
+		return false
 	}
 	disc := new(big.Int).Mul(h[2], h[2])
 	disc.Sub(disc, new(big.Int).Mul(big.NewInt(4), new(big.Int).Mul(h[4], h[0])))
 	if disc.Sign() <= 0 {
-		return nil
+		return false
 	}
-	if r := new(big.Int).Sqrt(disc); new(big.Int).Mul(r, r).Cmp(disc) == 0 {
-		return nil // rational y: x² − y factors, handled as quadratic factors
+	r := new(big.Int).Sqrt(disc)
+	if new(big.Int).Mul(r, r).Cmp(disc) == 0 {
+		return false // rational y: x² − y factors, handled as quadratic factors
 	}
-	ys := quadraticRoots(IPoly{h[0], h[2], h[4]})
-	var out []exactRoot
-	for _, y := range ys {
-		if y.D.Cmp(big.NewInt(1)) == 0 {
-			return nil
-		}
-		for _, sg := range []int{-1, 1} {
-			out = append(out, Nested{Y: y, Sign: sg})
-		}
-	}
-	return out
+	_, d := splitSquare(disc)
+	return d.Cmp(big.NewInt(1)) != 0
 }
 
 // biquadraticFactors finds factors a*x**4 + b*x**2 + c of h whose roots SymPy
 // writes as nested square roots (see biquadraticRoots), by pairing
 // numerically computed roots z, −z; each candidate is confirmed by exact
 // division, so a factor is never wrong, only possibly missed.
-func biquadraticFactors(h IPoly) (roots []exactRoot, rest IPoly) {
+func biquadraticFactors(h IPoly) (quartics []IPoly, rest IPoly) {
 	rest = h
 	if h.deg() < 4 {
 		return nil, h
 	}
-	if bq := biquadraticRoots(h); bq != nil {
-		return bq, IPoly{big.NewInt(1)}
+	if isBiquadratic(h) {
+		return []IPoly{h}, IPoly{big.NewInt(1)}
 	}
 	zs, ok := aberth(h)
 	if !ok {
@@ -161,16 +180,15 @@ func biquadraticFactors(h IPoly) (roots []exactRoot, rest IPoly) {
 			}
 			// y-quadratic (c, b, a) → x-quartic
 			quartic := IPoly{cand[0], new(big.Int), cand[1], new(big.Int), cand[2]}.primitive()
-			bq := biquadraticRoots(quartic)
-			if bq == nil {
+			if !isBiquadratic(quartic) {
 				continue
 			}
 			if q, ok := divExact(rest, quartic); ok {
-				roots = append(roots, bq...)
+				quartics = append(quartics, quartic)
 				rest = q
 				done[i], done[j] = true, true
 			}
 		}
 	}
-	return roots, rest
+	return quartics, rest
 }

@@ -50,7 +50,7 @@ func readJSON(t *testing.T, path string, v any) {
 // TestOracleExact replays the exact-class vectors: every string (exact form,
 // 34-digit decimal) and the order must equal SymPy's.
 func TestOracleExact(t *testing.T) {
-	for _, file := range []string{"../../tools/testdata/solve_equation/oracle_exact.json", "../../tools/testdata/solve_equation/oracle_errors.json"} {
+	for _, file := range []string{"../../tools/testdata/solve_equation/oracle_exact.json", "../../tools/testdata/solve_equation/oracle_errors.json", "../../tools/testdata/solve_equation/oracle_issue14.json"} {
 		var g goldenFile
 		readJSON(t, file, &g)
 		if len(g.Cases) == 0 {

@@ -162,6 +162,23 @@ func (p MPoly) degIn(v int) int {
 	return d
 }
 
+// coeffsIn0 returns the coefficients of p in variable 0 (cs[i] of x^i),
+// for a polynomial in that variable alone.
+func (p MPoly) coeffsIn0() []*big.Rat {
+	cs := make([]*big.Rat, p.degIn(0)+1)
+	for i := range cs {
+		cs[i] = new(big.Rat)
+	}
+	for m, c := range p {
+		d := 0
+		if len(m) > 0 {
+			d = int(m[0])
+		}
+		cs[d].Set(c)
+	}
+	return cs
+}
+
 func (p MPoly) maxCoeffBits() int {
 	b := 0
 	for _, c := range p {

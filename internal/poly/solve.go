@@ -16,7 +16,6 @@ type Solution struct {
 	Decimal string // SymPy str(N(root, 34))
 	IsReal  bool
 	Form    string // rational | radical | root_of | symbolic
-	sym     *SymRoot
 }
 
 // Result of solving one equation.
@@ -46,37 +45,82 @@ const (
 )
 
 // Solve parses and solves the equation in variable v. Errors are *Error
-// (refusals and cost limits) or ctx.Err().
+// (refusals and cost limits) or ctx.Err(). Every answer has passed the root
+// self-check (verify.go); one that does not is refused with reason
+// root_verification_failed.
 func Solve(ctx context.Context, equation, v string, lim Limits) (*Result, error) {
 	eq, err := Parse(equation, v, lim)
 	if err != nil {
 		return nil, err
 	}
+	res, err := solveParsed(ctx, eq, v, equationFactors(equation, v, lim))
+	if err != nil {
+		return nil, err
+	}
+	if err := verify(ctx, equation, eq, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func solveParsed(ctx context.Context, eq *Equation, v string, factors []MPoly) (*Result, error) {
 	used := usedVars(eq.Poly, len(eq.Vars))
 	for i := 1; i < len(eq.Vars); i++ {
 		if used[i] {
 			return solveSymbolic(ctx, eq, used)
 		}
 	}
-	n := eq.Poly.degIn(0)
-	cs := make([]*big.Rat, n+1)
-	for i := range cs {
-		cs[i] = new(big.Rat)
-	}
-	for m, c := range eq.Poly {
-		d := 0
-		if len(m) > 0 {
-			d = int(m[0])
-		}
-		cs[d] = c
-	}
-	if n == 0 {
+	cs := eq.Poly.coeffsIn0()
+	if len(cs) == 1 {
 		if cs[0].Sign() == 0 {
 			return nil, fail("identity_all_values", "the equation holds for every value of %s (both sides are identical)", v)
 		}
 		return &Result{Degree: 0, Solutions: []Solution{}, Method: MethodNoSolution}, nil
 	}
-	return solveNumeric(ctx, fromRats(cs), v)
+	return solveNumeric(ctx, fromRats(cs), v, piecesOf(factors))
+}
+
+// piecesOf turns the factors of a product into integer polynomials, equal
+// factors merged into a power (as SymPy's Mul does).
+func piecesOf(factors []MPoly) []IPoly {
+	if factors == nil {
+		return nil
+	}
+	var out []IPoly
+	for _, m := range factors {
+		for mo := range m {
+			if len(mo) > 1 {
+				return nil // a parameter: not a numeric piece
+			}
+		}
+		p := fromRats(m.coeffsIn0())
+		merged := false
+		for i, q := range out {
+			if sq := squarefree(q); polyEqual(squarefree(p), sq) && polyEqual(p, sq) {
+				out[i] = mulPoly(q, p)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func mulPoly(a, b IPoly) IPoly {
+	out := make(IPoly, len(a)+len(b)-1)
+	for i := range out {
+		out[i] = new(big.Int)
+	}
+	t := new(big.Int)
+	for i, x := range a {
+		for j, y := range b {
+			out[i+j].Add(out[i+j], t.Mul(x, y))
+		}
+	}
+	return out
 }
 
 func usedVars(p MPoly, n int) []bool {
@@ -98,7 +142,10 @@ type numericRoot struct {
 	cvalue *cfloat    // non-real root
 }
 
-func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
+// solveNumeric solves f = 0; pieces are the polynomials SymPy would hand to
+// roots() (the factors of an equation written as a product, else nil for f
+// itself), which decide how some radicals are printed.
+func solveNumeric(ctx context.Context, f IPoly, v string, pieces []IPoly) (*Result, error) {
 	res := &Result{Degree: f.deg()}
 	g := squarefree(f)
 	if err := ctx.Err(); err != nil {
@@ -153,17 +200,25 @@ func solveNumeric(ctx context.Context, f IPoly, v string) (*Result, error) {
 			surds = append(surds, r)
 		}
 	}
-	// Irreducible biquadratic factors: nested square roots, as SymPy writes them.
-	if h.deg() >= 4 {
-		var bq []exactRoot
-		bq, h = biquadraticFactors(h)
-		surds = append(surds, bq...)
+	// Irreducible biquadratic factors: nested square roots, as SymPy writes
+	// them in the context of the piece it solved (context.go).
+	if pieces == nil {
+		pieces = []IPoly{f}
 	}
-	// x**3 = ±k³p, x**4 = k⁴p: p**(1/3), p**(1/4) forms.
+	if h.deg() >= 4 {
+		var bq []IPoly
+		bq, h = biquadraticFactors(h)
+		for _, q := range bq {
+			surds = append(surds, biquadraticRoots(q, ctxFor(pieces, q))...)
+		}
+	}
+	// a*x**3 + c: cube roots; x**4 = k⁴p, x**4 = -q⁴: p**(1/4), sqrt(2) forms.
 	if h.deg() >= 3 {
-		var br []exactRoot
+		var br []IPoly
 		br, h = binomialFactors(h)
-		surds = append(surds, br...)
+		for _, q := range br {
+			surds = append(surds, binomialFactorRoots(q, ctxFor(pieces, q))...)
+		}
 	}
 	// 3. What remains has no rational roots and no quadratic factor we could
 	// find: isolate and refine its real roots.
@@ -295,63 +350,62 @@ func splitSquare(n *big.Int) (s, d *big.Int) {
 		}
 		return s, d
 	}
-	rem := new(big.Int).Set(m)
-	q, r := new(big.Int), new(big.Int)
-	for p := int64(2); p < 1<<15; p++ {
-		if p > 2 && p%2 == 0 {
+	for _, f := range smallFactors(m) {
+		if f.e == 1 {
+			// a prime, or the cofactor left by trial division, which may be a
+			// perfect power
+			if base, k := perfectPower(f.p); k > 1 {
+				s.Mul(s, new(big.Int).Exp(base, big.NewInt(int64(k/2)), nil))
+				if k%2 == 1 {
+					d.Mul(d, base)
+				}
+			} else {
+				d.Mul(d, f.p)
+			}
 			continue
 		}
-		bp := big.NewInt(p)
-		e := 0
-		for {
-			q.QuoRem(rem, bp, r)
-			if r.Sign() != 0 {
-				break
-			}
-			rem.Set(q)
-			e++
-		}
-		if e/2 > 0 {
-			s.Mul(s, new(big.Int).Exp(bp, big.NewInt(int64(e/2)), nil))
-		}
-		if e%2 == 1 {
-			d.Mul(d, bp)
-		}
-		if rem.Cmp(big.NewInt(1)) == 0 {
-			break
-		}
-		if bp.Mul(bp, bp).Cmp(rem) > 0 {
-			break
-		}
-	}
-	if rem.Cmp(big.NewInt(1)) != 0 {
-		if base, k := perfectPower(rem); k > 1 {
-			s.Mul(s, new(big.Int).Exp(base, big.NewInt(int64(k/2)), nil))
-			if k%2 == 1 {
-				d.Mul(d, base)
-			}
-		} else {
-			d.Mul(d, rem)
+		s.Mul(s, new(big.Int).Exp(f.p, big.NewInt(int64(f.e/2)), nil))
+		if f.e%2 == 1 {
+			d.Mul(d, f.p)
 		}
 	}
 	return s, d
 }
 
 // perfectPower returns (b, k) with m = b^k and k maximal (k = 1 if none).
+// Only prime exponents are tried, largest first; the root found is then
+// examined again (m = b^(p·k') for the largest prime p dividing the maximal
+// exponent).
 func perfectPower(m *big.Int) (*big.Int, int) {
 	if m.Cmp(big.NewInt(3)) < 0 {
 		return m, 1
 	}
 	for k := m.BitLen(); k >= 2; k-- {
+		if !smallPrime(k) {
+			continue
+		}
 		r := nthRoot(m, k)
 		if r.Cmp(big.NewInt(1)) <= 0 {
 			continue
 		}
 		if new(big.Int).Exp(r, big.NewInt(int64(k)), nil).Cmp(m) == 0 {
-			return r, k
+			b, k2 := perfectPower(r)
+			return b, k * k2
 		}
 	}
 	return m, 1
+}
+
+func smallPrime(k int) bool {
+	if k < 2 {
+		return false
+	}
+	for d := 2; d*d <= k; d++ {
+		if k%d == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // nthRoot returns floor(m^(1/k)) for m > 0.

@@ -258,11 +258,3 @@ func (p IPoly) rootBoundBits() int {
 	}
 	return b + 2
 }
-
-func (p IPoly) ratCoeffs() []*big.Rat {
-	r := make([]*big.Rat, len(p))
-	for i, c := range p {
-		r[i] = new(big.Rat).SetInt(c)
-	}
-	return r
-}

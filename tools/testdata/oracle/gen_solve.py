@@ -104,8 +104,19 @@ def prime_binomial(f):
     return len(ones) == 1 and ones[0] < 2**15 and all(e % n == 0 for q, e in fac.items() if q != ones[0])
 
 
+def cubic_binomial(f):
+    """a*x**3 + c with -c/a not a rational cube: SymPy's roots_binomial radicals
+    (12**(1/3), 2**(2/3)*3**(1/3)/2, -3*5**(1/3), ...)."""
+    if f.degree() != 3:
+        return False
+    cs = f.all_coeffs()
+    if cs[1] != 0 or cs[2] != 0 or cs[3] == 0:
+        return False
+    return not sp.root(sp.Rational(-cs[3], cs[0]), 3).is_Rational
+
+
 def special(f):
-    return nested_biquadratic(f) or prime_binomial(f)
+    return nested_biquadratic(f) or prime_binomial(f) or cubic_binomial(f)
 
 
 def numeric_case(name, eq, var="x"):
@@ -167,6 +178,24 @@ def numeric_case(name, eq, var="x"):
 KNOWN_SHAPE_DIFFERENT = {
     "a*x = 2*a + 2*b",  # SymPy 2 + 2*b/a, ours (2*a + 2*b)/a
 }
+
+
+def versions():
+    """Python and library versions that wrote a vector file."""
+    return {"script": "tools/testdata/oracle/gen_solve.py", "python": sys.version.split()[0],
+            "sympy": sp.__version__, "mpmath": mpmath.__version__,
+            "note": "the reference sidecar pins sympy==1.12; these vectors were written with the sympy above"}
+
+
+def write(path, obj, generator=None):
+    """Write a vector file below the repository root, with the versions that wrote it."""
+    obj = dict(obj, generator=generator or versions())
+    full = os.path.join(ROOT, path)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    with open(full, "w", encoding="utf-8") as fh:
+        json.dump(obj, fh, ensure_ascii=False, indent=1, sort_keys=True)
+        fh.write("\n")
+    return full
 
 
 def rat(maxn=9, maxd=1):
@@ -355,6 +384,11 @@ def main():
         if eq in num_seen:
             return
         num_seen.add(eq)
+        x = sp.Symbol("x")
+        _, facs = sp.Poly(parse(eq, "x"), x).factor_list()
+        if all(f.degree() <= 2 or special(f) for f, _ in facs):
+            add_exact(name, eq)  # every root has an exact form (e.g. cubic binomials)
+            return
         numeric.append(numeric_case(name, eq))
     for eq in ["x**3 - 12 = 0", "x**3 - x - 1 = 0", "x**5 - x - 1 = 0", "x**3 - 3*x + 1 = 0",
                "(x**4 - 10*x**2 + 1)*(x**3 - 6) = 0", "x**4 + 2 = 0", "x**4 - 8 = 0", "x**5 - 5*x + 12 = 0",
@@ -472,14 +506,6 @@ def main():
                          "degree": int(sp.Poly(e, x).degree()),
                          "solutions": [str(r) for r in sols], "values_at_point": vals,
                          "point": {k: str(v) for k, v in point.items() if k in used}})
-
-    def write(path, obj):
-        full = os.path.join(ROOT, path)
-        os.makedirs(os.path.dirname(full), exist_ok=True)
-        with open(full, "w", encoding="utf-8") as fh:
-            json.dump(obj, fh, ensure_ascii=False, indent=1, sort_keys=True)
-            fh.write("\n")
-        return full
 
     write("tools/testdata/solve_equation/oracle_exact.json", {"cases": exact})
     write("tools/testdata/solve_equation/oracle_errors.json", {"cases": errors})
