@@ -108,6 +108,16 @@ for zone in ["Mars/Olympus_Mons", "europe/berlin", "Europe", "../etc/passwd", "E
     tf.append({"instant": "2026-07-29T12:00:00Z", "timezone_name": zone})
 tf += [{"instant": "2026-07-29T12:00:00Z"}, {"instant": "2026-07-29T12:00:00Z", "locale": "fr"},
        {"instant": "2026-07-29T12:00:00Z", "locale": "EN"}]
+# Zone spellings precisiond resolves and the reference does not (issue 19):
+# another case, fixed offsets the contract's pattern admits, each beside the id
+# that answers the same (the canonical id, Etc/GMT-N, Asia/Kolkata at +05:30),
+# and misspellings and forms that stay unknown.
+for inst in ["2026-07-29T12:00:00Z", "2026-01-15T06:30:00+01:00"]:
+    for zone in ["Europe/Berlin", "EUROPE/BERLIN", "europe/berlin", "America/New_York", "america/new_york",
+                 "US/Eastern", "us/eastern", "UTC", "utc", "Etc/GMT-5", "UTC+5", "UTC+05", "UTC+0500", "Etc/GMT+3",
+                 "UTC-3", "utc-0300", "Asia/Kolkata", "UTC+0530", "UTC+0000", "UTC-0", "Europe/Berln", "Berlin",
+                 "GMT+5", "PST", "UTC+24", "UTC+0560"]:
+        tf.append({"instant": inst, "timezone_name": zone})
 write("time_facts", [run("time_facts", a) for a in tf])
 
 # --- timezone_convert -------------------------------------------------------------
@@ -133,4 +143,10 @@ for a in [
     {"local_datetime": "2026-07-29T12:00:00", "from_timezone": "UTC", "to_timezone": "UTC", "locale": "pl"},
 ]:
     tc.append(a)
+for frm, to in [("Europe/Berlin", "America/New_York"), ("europe/berlin", "AMERICA/NEW_YORK"), ("Etc/GMT-5", "UTC"),
+                ("UTC+5", "utc"), ("Asia/Kolkata", "Etc/GMT+3"), ("UTC+0530", "UTC-3"), ("Europe/Berln", "UTC"),
+                ("UTC", "GMT+5")]:
+    for local in ["2026-07-29T12:00:00", "2026-03-29T02:30:00", "2026-10-25T02:30:00"]:
+        tc.append({"local_datetime": local, "from_timezone": frm, "to_timezone": to})
+    tc.append({"local_datetime": "2026-10-25T02:30:00", "from_timezone": frm, "to_timezone": to, "fold": 1})
 write("timezone_convert", [run("timezone_convert", a) for a in tc])
