@@ -56,8 +56,9 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
 async function verifyAnswer(answer, jwks, now) {
   const typ = 'structured_result' in answer ? RESULT_TYP : PLAN_RUN_TYP;
   const source = typ === RESULT_TYP ? answer.structured_result : answer;
-  const want = Object.fromEntries((typ === RESULT_TYP ? RESULT_FIELDS : PLAN_RUN_FIELDS).map((k) => [k, source[k]]));
+  const want = Object.fromEntries((typ === RESULT_TYP ? RESULT_FIELDS : PLAN_RUN_FIELDS).map((k) => [k, source?.[k]]));
   const jws = answer.attestation;
+  if (typeof jws !== 'string') throw new AttestationError('malformed', 'the answer has no attestation');
   const segments = jws.split('.');
   if (segments.length !== 3) throw new AttestationError('malformed', `${segments.length} segments, not 3`);
 

@@ -67,10 +67,12 @@ def verify_answer(answer, jwks, now):
     now; return (kid, iss) or raise AttestationError."""
     if "structured_result" in answer:
         typ = RESULT_TYP
-        want = {k: answer["structured_result"][k] for k in RESULT_FIELDS}
+        want = {k: answer["structured_result"].get(k) for k in RESULT_FIELDS}
     else:
         typ = PLAN_RUN_TYP
-        want = {k: answer[k] for k in PLAN_RUN_FIELDS}
+        want = {k: answer.get(k) for k in PLAN_RUN_FIELDS}
+    if not isinstance(answer.get("attestation"), str):
+        raise AttestationError("malformed", "the answer has no attestation")
     segments = answer["attestation"].split(".")
     if len(segments) != 3:
         raise AttestationError("malformed", f"{len(segments)} segments, not 3")
