@@ -30,6 +30,7 @@ Two substitutions, both recorded in the output:
 import argparse
 import os
 import random
+import re
 import sys
 import zoneinfo
 
@@ -46,7 +47,20 @@ def run(tool, a):
     return rr.run(server, tool, a)
 
 
-golden_args = rr.golden_args
+ZONES = zoneinfo.available_timezones()
+FOLDED = {z.casefold() for z in ZONES}
+
+
+def extension_zone(z):
+    """A zone spelling only precisiond resolves (another case, a fixed UTC
+    offset: issue 19); the golden files test those against their own oracle."""
+    return isinstance(z, str) and z not in ZONES and (z.casefold() in FOLDED or re.fullmatch(r"(?i)utc[+-]\d+", z))
+
+
+def golden_args(path, every=1):
+    """rr.golden_args without the cases naming a zone only precisiond resolves."""
+    return [a for a in rr.golden_args(path, every)
+            if not any(extension_zone(a.get(k)) for k in ("timezone_name", "from_timezone", "to_timezone"))]
 
 
 def write(tool, cases):
