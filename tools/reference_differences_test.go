@@ -50,12 +50,6 @@ var referenceSpecs = []refSpec{
 			return o.Got.Facts != nil && strings.Contains(o.Ref.ToolText, `operator "%"`) &&
 				strings.Contains(o.arg("from_unit")+o.arg("to_unit"), "%")
 		}},
-		{ID: "error-envelope", Explains: func(o *refOutcome) bool {
-			return o.Ref.ErrorCode == "tool_result_error" && o.Err != nil && o.Err.Code == CodeExecution
-		}},
-		{ID: "complex-factor", Explains: func(o *refOutcome) bool {
-			return o.Ref.ErrorCode == "wrong_arguments" && o.reason() == "invalid_unit_expression"
-		}},
 		{ID: "prefixed-offset-unit", Explains: func(o *refOutcome) bool {
 			return o.Ref.Facts != nil && o.reason() == "offset_unit_not_multiplicative" && strings.HasPrefix(o.arg("from_unit"), "kdeg")
 		}},
