@@ -56,7 +56,7 @@ func TestUnitConvertTemperatureSymbolHint(t *testing.T) {
 		{"R", "degC", `: "R" is the molar_gas_constant (did you mean "degR" to "degC"?)`, hints("/from_unit", "degR")},
 	} {
 		e := invokeErr(t, "unit_convert", unitArgs("100", c.from, c.to))
-		if e.Code != CodeExecution || e.Reason != "dimensionality_mismatch" || !strings.HasSuffix(e.Message, c.msg) {
+		if e.Code != CodeToolResult || e.Reason != "dimensionality_mismatch" || !strings.HasSuffix(e.Message, c.msg) {
 			t.Errorf("%s -> %s: %v, want a message ending %q", c.from, c.to, e, c.msg)
 		}
 		if !reflect.DeepEqual(e.Details, c.details) {
