@@ -112,10 +112,23 @@ func (s *Service) Register(ctx context.Context, v any) (*Plan, error) {
 
 // Load returns the stored plan with id, checked against the registry as it
 // is now (a tool may have been disabled since). Errors: unknown_plan and
-// invalid_plan (*tools.Error); anything else is the store's failure. A
-// stored entry that no longer hashes to its id is logged and treated as
-// absent.
+// invalid_plan (*tools.Error); anything else is the store's failure.
 func (s *Service) Load(ctx context.Context, id string) (*Plan, error) {
+	p, err := s.Fetch(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(p, s.reg); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Fetch returns the stored plan with id without checking it against the
+// registry. Errors: unknown_plan (*tools.Error); anything else is the
+// store's failure. A stored entry that no longer hashes to its id is logged
+// and treated as absent.
+func (s *Service) Fetch(ctx context.Context, id string) (*Plan, error) {
 	if !hashPattern.MatchString(id) {
 		return nil, unknownPlan(id)
 	}
@@ -135,9 +148,6 @@ func (s *Service) Load(ctx context.Context, id string) (*Plan, error) {
 	if p == nil || p.ID != id {
 		s.opts.Logger.Error("stored plan does not hash to its id; ignored", "plan_id", id)
 		return nil, unknownPlan(id)
-	}
-	if err := Check(p, s.reg); err != nil {
-		return nil, err
 	}
 	return p, nil
 }

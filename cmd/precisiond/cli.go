@@ -269,17 +269,25 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
+	planSvc, closePlans, err := mcpPlans(cfg, reg, log)
+	if err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	defer closePlans()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	// A toggle made through a server on the same data directory reaches this
 	// session too: the MCP surface sends notifications/tools/list_changed.
 	background(ctx, cfg, log, store, tg, reg)
-	log.Info("serving MCP over stdio", "tools", len(reg.Names()), "version", versionString())
+	log.Info("serving MCP over stdio", "surface", cfg.MCPSurface, "tools", len(reg.Names()), "version", versionString())
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
 		Files:        store,
 		Version:      versionString(),
 		MaxBodyBytes: cfg.MaxBodyBytes,
+		Surface:      cfg.MCPSurface,
+		Plans:        planSvc,
 	}, stdin, stdout)
 	if err != nil {
 		log.Error("MCP session ended with an error", "err", err.Error())
