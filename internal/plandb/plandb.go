@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -30,43 +31,68 @@ const FileName = "plans.db"
 
 // DB is a plans.Store in one SQLite file.
 type DB struct {
-	db       *sql.DB
 	path     string
 	maxBytes int64
+
+	mu sync.Mutex
+	db *sql.DB // nil until the file exists
 }
 
 var _ plans.Store = (*DB)(nil)
 
-// Open opens (creating when missing) dir/plans.db with a cap of maxBytes
-// (plans.DefaultStoreBytes when <= 0). A file that is not a plan database
-// is an error: the service must not start on a store it cannot read.
+// Open returns the store in dir/plans.db with a cap of maxBytes
+// (plans.DefaultStoreBytes when <= 0). An existing file is opened and
+// checked now: one that is not a plan database is an error, as the service
+// must not start on a store it cannot read. A missing file is created by the
+// first Put.
 func Open(dir string, maxBytes int64) (*DB, error) {
 	if maxBytes <= 0 {
 		maxBytes = plans.DefaultStoreBytes
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	d := &DB{path: filepath.Join(dir, FileName), maxBytes: maxBytes}
+	if _, err := os.Stat(d.path); err == nil {
+		if _, err := d.handle(false); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// handle returns the open database; with create false it returns nil (and
+// no error) while the file does not exist.
+func (d *DB) handle(create bool) (*sql.DB, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.db != nil {
+		return d.db, nil
+	}
+	if !create {
+		if _, err := os.Stat(d.path); errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(d.path), 0o755); err != nil {
 		return nil, fmt.Errorf("plan store: %w", err)
 	}
-	path := filepath.Join(dir, FileName)
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "auto_vacuum(INCREMENTAL)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate") // writers take the lock up front: no upgrade deadlocks between processes
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", "file:"+d.path+"?"+q.Encode())
 	if err != nil {
-		return nil, fmt.Errorf("plan store %s: %w", path, err)
+		return nil, fmt.Errorf("plan store %s: %w", d.path, err)
 	}
-	d := &DB{db: db, path: path, maxBytes: maxBytes}
-	if err := d.init(); err != nil {
+	if err := initSchema(db); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("plan store %s: %w (move the file away to start with an empty store)", path, err)
+		return nil, fmt.Errorf("plan store %s: %w (move the file away to start with an empty store)", d.path, err)
 	}
-	return d, nil
+	d.db = db
+	return db, nil
 }
 
-func (d *DB) init() error {
-	_, err := d.db.Exec(`CREATE TABLE IF NOT EXISTS plans (
+func initSchema(db *sql.DB) error {
+	_, err := db.Exec(`CREATE TABLE IF NOT EXISTS plans (
 		id    TEXT PRIMARY KEY,
 		plan  BLOB NOT NULL,
 		bytes INTEGER NOT NULL,
@@ -78,7 +104,7 @@ func (d *DB) init() error {
 	}
 	// The columns this code reads must be there (a foreign file named plans.db
 	// with another "plans" table is refused).
-	_, err = d.db.Exec(`SELECT id, plan, bytes, used FROM plans LIMIT 0`)
+	_, err = db.Exec(`SELECT id, plan, bytes, used FROM plans LIMIT 0`)
 	return err
 }
 
@@ -86,7 +112,16 @@ func (d *DB) init() error {
 func (d *DB) Path() string { return d.path }
 
 // Close closes the database.
-func (d *DB) Close() error { return d.db.Close() }
+func (d *DB) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.db == nil {
+		return nil
+	}
+	err := d.db.Close()
+	d.db = nil
+	return err
+}
 
 // Put implements plans.Store: it inserts the plan (or, for an id already
 // there, replaces bytes that differ and marks it used), then evicts the
@@ -97,7 +132,11 @@ func (d *DB) Put(ctx context.Context, id string, plan []byte) error {
 	if size > d.maxBytes {
 		return nil
 	}
-	tx, err := d.db.BeginTx(ctx, nil)
+	db, err := d.handle(true)
+	if err != nil {
+		return err
+	}
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -134,14 +173,21 @@ func (d *DB) Put(ctx context.Context, id string, plan []byte) error {
 	if evicted {
 		// Give the freed pages back to the file system (auto_vacuum is
 		// incremental), so the file stays near the cap.
-		_, _ = d.db.ExecContext(ctx, `PRAGMA incremental_vacuum`)
+		_, _ = db.ExecContext(ctx, `PRAGMA incremental_vacuum`)
 	}
 	return nil
 }
 
 // Get implements plans.Store; a hit marks the plan used.
 func (d *DB) Get(ctx context.Context, id string) ([]byte, error) {
-	tx, err := d.db.BeginTx(ctx, nil)
+	db, err := d.handle(false)
+	if err != nil {
+		return nil, err
+	}
+	if db == nil {
+		return nil, fmt.Errorf("%w: %s", plans.ErrNotFound, id)
+	}
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +205,10 @@ func (d *DB) Get(ctx context.Context, id string) ([]byte, error) {
 
 // Usage reports the bytes counted against the cap and the number of plans.
 func (d *DB) Usage(ctx context.Context) (bytes int64, count int64, err error) {
-	err = d.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(bytes), 0), COUNT(*) FROM plans`).Scan(&bytes, &count)
+	db, err := d.handle(false)
+	if err != nil || db == nil {
+		return 0, 0, err
+	}
+	err = db.QueryRowContext(ctx, `SELECT COALESCE(SUM(bytes), 0), COUNT(*) FROM plans`).Scan(&bytes, &count)
 	return bytes, count, err
 }

@@ -108,13 +108,44 @@ func TestForeignFileRefused(t *testing.T) {
 	}
 	other := t.TempDir()
 	d := open(t, other, 0)
-	if _, err := d.db.Exec(`DROP TABLE plans; CREATE TABLE plans (name TEXT)`); err != nil {
+	db, err := d.handle(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DROP TABLE plans; CREATE TABLE plans (name TEXT)`); err != nil {
 		t.Fatal(err)
 	}
 	d.Close()
 	if d2, err := Open(other, 0); err == nil {
 		d2.Close()
 		t.Fatal("a foreign plans table was accepted")
+	}
+}
+
+// TestNoFileUntilFirstPut: opening, reading and measuring an empty store
+// create nothing; the first Put creates the file.
+func TestNoFileUntilFirstPut(t *testing.T) {
+	dir := t.TempDir()
+	d, early := open(t, dir, 0), open(t, dir, 0)
+	id, plan := storetest.Plan(1, 100)
+	if _, err := d.Get(context.Background(), id); !errors.Is(err, plans.ErrNotFound) {
+		t.Fatal(err)
+	}
+	if b, n, err := d.Usage(context.Background()); b != 0 || n != 0 || err != nil {
+		t.Fatal(b, n, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("an unused store wrote %v", entries)
+	}
+	if err := d.Put(context.Background(), id, plan); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	// A second handle opened before the file existed finds it.
+	if _, err := early.Get(context.Background(), id); err != nil {
+		t.Fatal(err)
 	}
 }
 
