@@ -58,8 +58,8 @@ type MCPOptions struct {
 	// every tool) or SurfaceCompact (api/mcp_compact.go; needs Plans). Over
 	// HTTP both are mounted, at /mcp and /mcp/compact.
 	Surface string
-	// Plans runs the compact surface's plans; nil over HTTP means
-	// Options.Plans.
+	// Plans runs the compact surface's plans over stdio; over HTTP the
+	// server's Options.Plans does (nil there: /mcp/compact is not mounted).
 	Plans *plans.Service
 }
 
@@ -370,14 +370,20 @@ func (m *mcpSurface) readContract(ctx context.Context, req *mcp.ReadResourceRequ
 }
 
 func (m *mcpSurface) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	text := precisionGuide
+	return guidePrompt(precisionGuide, "How to use precisiond's exact tools", req), nil
+}
+
+// guidePrompt is a guide prompt's answer: the guide as one user message, the
+// optional "task" argument appended.
+func guidePrompt(guide, description string, req *mcp.GetPromptRequest) *mcp.GetPromptResult {
+	text := guide
 	if task := strings.TrimSpace(req.Params.Arguments["task"]); task != "" {
 		text += "\n\nTask: " + task
 	}
 	return &mcp.GetPromptResult{
-		Description: "How to use precisiond's exact tools",
+		Description: description,
 		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
-	}, nil
+	}
 }
 
 // callTool runs one tools/call through Registry.Call, the one execution path.

@@ -160,14 +160,7 @@ func newCompactServer(ops planOps, opts MCPOptions) *mcp.Server {
 		Description: "Discover with list_tools, describe_tools, write one plan with parameters, run it for a batch with run_plan, replay it with rerun_plan.",
 		Arguments:   []*mcp.PromptArgument{{Name: "task", Description: "Optional: the task; appended to the guide."}},
 	}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		text := reusablePlanGuide
-		if task := strings.TrimSpace(req.Params.Arguments["task"]); task != "" {
-			text += "\n\nTask: " + task
-		}
-		return &mcp.GetPromptResult{
-			Description: "How to answer many exact questions with one reusable plan",
-			Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
-		}, nil
+		return guidePrompt(reusablePlanGuide, "How to answer many exact questions with one reusable plan", req), nil
 	})
 	return s
 }
@@ -196,13 +189,9 @@ func compactHandler(log *slog.Logger, t compactTool) mcp.ToolHandler {
 func compactCall(ctx context.Context, t compactTool, raw json.RawMessage) ([]byte, *apiError) {
 	args := map[string]any{}
 	if s := strings.TrimSpace(string(raw)); s != "" && s != "null" {
-		v, err := evidence.ParseJSON(raw)
-		if err != nil {
-			return nil, newError(CodeInvalidRequest, "arguments are not valid JSON: "+err.Error())
-		}
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil, newError(CodeInvalidRequest, "arguments must be a JSON object")
+		obj, aerr := jsonObject(raw, "arguments")
+		if aerr != nil {
+			return nil, aerr
 		}
 		args = obj
 	}

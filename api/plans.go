@@ -222,13 +222,19 @@ func (s *Server) readObject(r *http.Request) (map[string]any, *apiError) {
 	if aerr != nil {
 		return nil, aerr
 	}
-	v, err := evidence.ParseJSON(body)
+	return jsonObject(body, "request body")
+}
+
+// jsonObject decodes JSON text that must be an object, numbers exact
+// (invalid_request otherwise; what names the text in the message).
+func jsonObject(b []byte, what string) (map[string]any, *apiError) {
+	v, err := evidence.ParseJSON(b)
 	if err != nil {
-		return nil, newError(CodeInvalidRequest, "request body is not valid JSON: "+err.Error())
+		return nil, newError(CodeInvalidRequest, what+" is not valid JSON: "+err.Error())
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, newError(CodeInvalidRequest, "request body must be a JSON object")
+		return nil, newError(CodeInvalidRequest, what+" must be a JSON object")
 	}
 	return obj, nil
 }

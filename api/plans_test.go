@@ -2,7 +2,9 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -452,4 +454,42 @@ func TestOpenAPIDescribesPlanRoutes(t *testing.T) {
 	check("PlanNewRunRequest", []byte(`{"plan":`+citiesPlan+`,"params":{"city":"UTC"}}`))
 	check("StoredPlan", testhttp.Get(t, e.ts.URL+"/v1/plans/"+id))
 	check("Error", testhttp.PostJSON(t, e.ts.URL+"/v1/plans", []byte(`{"plan":{"steps":[]}}`)).Body)
+}
+
+// FuzzPlanRequestBody: any JSON body of the plan routes gets a value or a
+// typed error of the plan error table, never a panic; what registers can be
+// read back under its id.
+func FuzzPlanRequestBody(f *testing.F) {
+	f.Add([]byte(`{"plan": ` + citiesPlan + `}`))
+	f.Add([]byte(`{"plan": {"steps": [{"id": "g", "tool": "gcd_lcm", "args": {"a": 1, "b": {"$param": "b"}}}], "params": {"b": {"type": "integer", "default": 2}}}, "params": {"b": 3}}`))
+	f.Add([]byte(`{"params_batch": [{}, {"x": 1}], "params": {}}`))
+	f.Add([]byte(`{"tools": ["gcd_lcm", 1]}`))
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{Limiter: tools.NewLimiter(2, time.Second, nil)})
+	ops := planOps{reg: reg, svc: plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{}), log: slog.New(slog.DiscardHandler)}
+	known := map[string]bool{CodeInvalidRequest: true, plans.CodeInvalidPlan: true, plans.CodeUnknownPlan: true,
+		tools.CodeUnknownTool: true, tools.CodeToolDisabled: true}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := evidence.ParseJSON(data)
+		body, ok := v.(map[string]any)
+		if err != nil || !ok {
+			return
+		}
+		if _, aerr := ops.describe(body); aerr != nil && !known[aerr.Code] {
+			t.Fatalf("describe: %v", aerr)
+		}
+		res, aerr := ops.register(context.Background(), body)
+		if aerr != nil {
+			if !known[aerr.Code] {
+				t.Fatalf("register: %v", aerr)
+			}
+			return
+		}
+		id := res.(map[string]any)["plan_id"].(string)
+		if _, aerr := ops.get(context.Background(), id); aerr != nil {
+			t.Fatalf("registered %s, then: %v", id, aerr)
+		}
+		if _, _, aerr := paramSets(body); aerr != nil && aerr.Code != CodeInvalidRequest {
+			t.Fatalf("paramSets: %v", aerr)
+		}
+	})
 }

@@ -430,9 +430,9 @@ func (p *Plan) bindStep(i int, params map[string]any, facts []map[string]any) (m
 	args := fill(st.Args, func(_ []string, h hole) any {
 		switch {
 		case h.isLit:
-			return deepCopy(h.lit)
+			return contracts.DeepCopy(h.lit)
 		case h.ref == nil:
-			return deepCopy(params[h.param])
+			return contracts.DeepCopy(params[h.param])
 		}
 		j := p.stepIndex(h.ref.Step)
 		v, ok := lookup(facts[j], h.ref.Pointer)
@@ -440,7 +440,7 @@ func (p *Plan) bindStep(i int, params map[string]any, facts []map[string]any) (m
 			missing = &tools.Error{Code: tools.CodeInvalidRequest, Reason: "ref_missing",
 				Message: fmt.Sprintf("step %s: $ref %q: step %s's facts have no value at %s", st.ID, clip(h.ref.Text), h.ref.Step, clip(pointer(h.ref.Pointer)))}
 		}
-		return deepCopy(v)
+		return contracts.DeepCopy(v)
 	}, st.holes)
 	if missing != nil {
 		return nil, missing
@@ -478,22 +478,4 @@ func lookup(v any, tokens []string) (any, bool) {
 		}
 	}
 	return v, true
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = deepCopy(e)
-		}
-		return s
-	}
-	return v
 }

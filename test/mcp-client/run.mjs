@@ -88,15 +88,23 @@ const transports = {
   }),
 };
 
-for (const [kind, make] of Object.entries(transports)) {
+// connect opens a client over one transport, or counts a failure and
+// returns null.
+async function connect(kind, make) {
   const client = new Client({ name: 'precisiond-ts-e2e', version: '1.0.0' });
   try {
     await client.connect(make());
+    return client;
   } catch (err) {
     failures++;
     console.error(`FAIL ${kind}: connect: ${err && err.stack ? err.stack : err}`);
-    continue;
+    return null;
   }
+}
+
+for (const [kind, make] of Object.entries(transports)) {
+  const client = await connect(kind, make);
+  if (!client) continue;
 
   await check(`${kind}: initialize`, () => {
     const info = client.getServerVersion();
@@ -234,14 +242,8 @@ const compactTransports = {
   }),
 };
 for (const [kind, make] of Object.entries(compactTransports)) {
-  const client = new Client({ name: 'precisiond-ts-e2e', version: '1.0.0' });
-  try {
-    await client.connect(make());
-  } catch (err) {
-    failures++;
-    console.error(`FAIL ${kind}: connect: ${err && err.stack ? err.stack : err}`);
-    continue;
-  }
+  const client = await connect(kind, make);
+  if (!client) continue;
   let planId;
   await check(`${kind}: four tools`, async () => {
     const { tools } = await client.listTools();
