@@ -6,9 +6,11 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -555,5 +557,72 @@ func TestWalkSchema(t *testing.T) {
 		if _, err := walkSchema(root, root, strings.Split(ptr[1:], "/"), 0); err == nil {
 			t.Errorf("%s: allowed", ptr)
 		}
+	}
+}
+
+// waitTool blocks until its channel is closed: it holds an execution slot
+// for as long as a test wants.
+type waitTool struct {
+	c       *contracts.Contract
+	release chan struct{}
+	started chan struct{}
+}
+
+func (w waitTool) Contract() *contracts.Contract { return w.c }
+
+func (w waitTool) Execute(ctx context.Context, _ map[string]any) (tools.Output, error) {
+	close(w.started)
+	select {
+	case <-w.release:
+	case <-ctx.Done():
+		return tools.Output{}, ctx.Err()
+	}
+	return tools.Output{Facts: map[string]any{"ok": true}, Text: "ok", Warnings: []tools.Warning{}}, nil
+}
+
+const waitContract = `{"tool": "wait", "contract_version": "1.0.0", "title": "Wait", "description": "Blocks (test only).",
+ "determinism": "input_only", "source_policy": {"kind": "test", "name": "test"}, "access_kind": "read",
+ "inputSchema": {"type": "object", "additionalProperties": false, "properties": {}},
+ "outputSchema": {"type": "object", "additionalProperties": false, "properties": {"ok": {"type": "boolean", "description": "done"}}},
+ "examples": [{"title": "a", "args": {}, "facts": {"ok": true}}, {"title": "b", "args": {}, "facts": {"ok": true}}]}`
+
+// TestOverloadedStepWaitsForASlot: a plan step that finds every execution
+// slot taken (one slot, held by another call) is not failed with
+// overloaded: it waits within the plan's deadline and runs once the slot is
+// free.
+func TestOverloadedStepWaitsForASlot(t *testing.T) {
+	c, err := contracts.Parse([]byte(waitContract))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := waitTool{c: c, release: make(chan struct{}), started: make(chan struct{})}
+	var refusals atomic.Int64
+	limiter := tools.NewLimiter(1, time.Millisecond, func() { refusals.Add(1) })
+	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), w), tools.Options{Limiter: limiter, DefaultTimeout: time.Minute})
+	s := NewService(reg, NewMemoryStore(0), Options{Timeout: time.Minute})
+	p, err := Decode(parse(t, `{"steps": [{"id": "g", "tool": "gcd_lcm", "args": {"a": 12, "b": 18}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := make(chan error, 1)
+	go func() {
+		_, err := reg.Invoke(context.Background(), tools.Request{Tool: "wait"})
+		held <- err
+	}()
+	<-w.started
+	done := make(chan map[string]any, 1)
+	go func() { done <- runJSON(t, s, p, []any{nil}, false) }()
+	// The plan's step is refused a slot at least once while the wait tool
+	// holds it.
+	for refusals.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	close(w.release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	run := (<-done)["runs"].([]any)[0].(map[string]any)
+	if run["status"] != "completed" {
+		t.Fatalf("run %v", run)
 	}
 }

@@ -333,11 +333,23 @@ func (s *Service) call(ctx context.Context, st Step, args map[string]any) (*tool
 		<-s.slots
 		var te *tools.Error
 		if errors.As(err, &te) && te.Code == tools.CodeOverloaded && ctx.Err() == nil {
+			// The limiter already waited --queue-wait; pause briefly so that a
+			// zero queue wait does not turn this into a busy loop.
+			t := time.NewTimer(overloadPause)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+			}
 			continue
 		}
 		return resp, err
 	}
 }
+
+// overloadPause is the pause before a plan step refused with overloaded
+// tries for a slot again.
+const overloadPause = 5 * time.Millisecond
 
 func deadlineError(ctx context.Context, st Step) error {
 	if errors.Is(context.Cause(ctx), errPlanDeadline) {

@@ -98,10 +98,11 @@ func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) strin
 	return 0
 }
 
-// cmdVerify reads an /invoke response (or a bare structured_result, or a plan
-// run answer: verify_plan.go) from stdin and rechecks it against a catalogue: this binary's own, a saved GET /tools document
+// cmdVerify reads an /invoke response (or a bare structured_result) from stdin and
+// rechecks it against a catalogue: this binary's own, a saved GET /tools document
 // (--catalog FILE) or a running server's (--url http://host:port). Exit 0 when
 // every check passes, 1 on any mismatch, 2 on usage or input errors.
+// A plan run answer ({"plan_id", "runs"}) is checked by verifyPlanRun.
 func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("precisiond verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
