@@ -102,6 +102,7 @@ func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) strin
 // rechecks it against a catalogue: this binary's own, a saved GET /tools document
 // (--catalog FILE) or a running server's (--url http://host:port). Exit 0 when
 // every check passes, 1 on any mismatch, 2 on usage or input errors.
+// A plan run answer ({"plan_id", "runs"}) is checked by verifyPlanRun.
 func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("precisiond verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -130,6 +131,9 @@ func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv 
 	if err != nil {
 		fmt.Fprintln(stderr, "precisiond verify:", err)
 		return 2
+	}
+	if _, isRun := doc["runs"]; isRun {
+		return verifyPlanRun(doc, catalog, stdout) // verify_plan.go
 	}
 	var entry map[string]any
 	for _, t := range catalog {
@@ -269,17 +273,25 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
+	planSvc, closePlans, err := mcpPlans(cfg, reg, log)
+	if err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	defer closePlans()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	// A toggle made through a server on the same data directory reaches this
 	// session too: the MCP surface sends notifications/tools/list_changed.
 	background(ctx, cfg, log, store, tg, reg)
-	log.Info("serving MCP over stdio", "tools", len(reg.Names()), "version", versionString())
+	log.Info("serving MCP over stdio", "surface", cfg.MCPSurface, "tools", len(reg.Names()), "version", versionString())
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
 		Files:        store,
 		Version:      versionString(),
 		MaxBodyBytes: cfg.MaxBodyBytes,
+		Surface:      cfg.MCPSurface,
+		Plans:        planSvc,
 	}, stdin, stdout)
 	if err != nil {
 		log.Error("MCP session ended with an error", "err", err.Error())

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -38,6 +39,17 @@ type Config struct {
 	IsolateTools []string
 	Workers      int
 	WorkerMemory int64
+
+	// Tools is the --tools allowlist (globs); empty: every tool.
+	Tools []string
+	// MCPSurface is what `precisiond mcp` serves: full or compact.
+	MCPSurface string
+
+	// Plans (plans.go, docs/plans.md).
+	PlanTimeout          time.Duration
+	PlanMaxCalls         int
+	PlanMaxResponseBytes int64
+	PlanStoreBytes       int64
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).
@@ -58,6 +70,12 @@ func DefaultConfig() Config {
 		IsolateTools:   splitList(defaultIsolateTools),
 		Workers:        defaultWorkers,
 		WorkerMemory:   defaultWorkerMemory,
+		MCPSurface:     api.SurfaceFull,
+
+		PlanTimeout:          plans.DefaultTimeout,
+		PlanMaxCalls:         plans.DefaultMaxCalls,
+		PlanMaxResponseBytes: plans.DefaultMaxResponseBytes,
+		PlanStoreBytes:       plans.DefaultStoreBytes,
 	}
 }
 
@@ -97,6 +115,24 @@ var configFlags = []configFlag{
 	}},
 	{"worker-memory", "PRECISIOND_WORKER_MEMORY", "memory (bytes of address space) one worker may add to its start-up size; 0: no limit", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.WorkerMemory, n, c.WorkerMemory, h)
+	}},
+	{"tools", "PRECISIOND_TOOLS", "comma-separated allowlist of tools to expose, globs allowed (e.g. \"gcd_lcm,date_*\"); empty: all", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Func(n, h, func(s string) error { c.Tools = splitList(s); return nil })
+	}},
+	{"surface", "PRECISIOND_MCP_SURFACE", "what precisiond mcp serves: full (every tool) or compact (list_tools, describe_tools, run_plan, rerun_plan)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.MCPSurface, n, c.MCPSurface, h)
+	}},
+	{"plan-timeout", "PRECISIOND_PLAN_TIMEOUT", "overall deadline of one plan run request (each step also has --call-timeout)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.DurationVar(&c.PlanTimeout, n, c.PlanTimeout, h)
+	}},
+	{"plan-max-calls", "PRECISIOND_PLAN_MAX_CALLS", "most steps x parameter sets of one plan run request (refused before anything runs)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.IntVar(&c.PlanMaxCalls, n, c.PlanMaxCalls, h)
+	}},
+	{"plan-max-response-bytes", "PRECISIOND_PLAN_MAX_RESPONSE_BYTES", "largest plan run answer in bytes (larger: refused, split the batch)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Int64Var(&c.PlanMaxResponseBytes, n, c.PlanMaxResponseBytes, h)
+	}},
+	{"plan-store-bytes", "PRECISIOND_PLAN_STORE_BYTES", "size cap of the plan store (plans.db) in bytes; least recently used plans are evicted", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Int64Var(&c.PlanStoreBytes, n, c.PlanStoreBytes, h)
 	}},
 }
 
@@ -170,6 +206,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("workers must be at least 1")
 	case c.WorkerMemory < 0:
 		return fmt.Errorf("worker-memory must not be negative")
+	case c.MCPSurface != api.SurfaceFull && c.MCPSurface != api.SurfaceCompact:
+		return fmt.Errorf("surface must be %s or %s", api.SurfaceFull, api.SurfaceCompact)
+	case c.PlanTimeout <= 0 || c.PlanMaxCalls < 1 || c.PlanMaxResponseBytes < 1024 || c.PlanStoreBytes < 1<<20:
+		return fmt.Errorf("plan-timeout and plan-max-calls must be positive, plan-max-response-bytes at least 1024, plan-store-bytes at least 1 MiB")
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err
