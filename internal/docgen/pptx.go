@@ -234,7 +234,12 @@ func (sb *slideBuilder) blocks(bs []Block, level int) error {
 			title := sb.sectionTitle()
 			sb.addTable(b, title)
 		case Code:
-			for _, line := range strings.Split(b.Text, "\n") {
+			for i, line := range strings.Split(b.Text, "\n") {
+				if i%ctxCheckEvery == ctxCheckEvery-1 {
+					if err := sb.ctx.Err(); err != nil {
+						return err
+					}
+				}
 				sb.addPara(slidePara{level: 0, runs: []Inline{{Text: strings.ReplaceAll(line, "\t", "    "), Code: true}}, code: true})
 			}
 		case Quote:
@@ -276,10 +281,10 @@ func renderPPTX(ctx context.Context, doc *Document, title string) ([]byte, error
 			sb.slides[i].title = ts.title
 		}
 	}
-	return writePPTX(sb.slides, ts.title)
+	return writePPTX(ctx, sb.slides, ts.title)
 }
 
-func writePPTX(slides []slide, title string) ([]byte, error) {
+func writePPTX(ctx context.Context, slides []slide, title string) ([]byte, error) {
 	var ct strings.Builder
 	ct.WriteString(xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
 		`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
@@ -340,6 +345,11 @@ func writePPTX(slides []slide, title string) ([]byte, error) {
 		{"ppt/slideLayouts/_rels/slideLayout2.xml.rels", layoutRels},
 	}
 	for i, s := range slides {
+		if i%ctxCheckEvery == ctxCheckEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		body, rels := slideXML(s)
 		parts = append(parts,
 			zipPart{fmt.Sprintf("ppt/slides/slide%d.xml", i+1), body},
