@@ -59,10 +59,13 @@ type Complexity struct {
 	// reference definitions, parsed in time quadratic in their run: for each
 	// paragraph, the lines that start with '[' times its lines.
 	DefinitionWork int64
-	Blocks         int // block nodes: paragraphs, list items, headings, rows, cells, ...
-	TableCells     int
-	TableRows      int
-	Headings       int
+	// InlineLines counts the lines of the blocks parsed inline: each is a
+	// text node at least, and a hard line break more.
+	InlineLines int
+	Blocks      int // block nodes: paragraphs, list items, headings, rows, cells, ...
+	TableCells  int
+	TableRows   int
+	Headings    int
 }
 
 // costWeights are the measured costs of one unit of each Complexity count,
@@ -70,12 +73,12 @@ type Complexity struct {
 // machine; docs/files.md has the measurements they were taken from, rounded
 // up to the costliest shape seen).
 type costWeights struct {
-	Byte, Markup, Scanner, Nesting, Block, Cell, Row, Heading, InlineWork, DefinitionWork float64
+	Byte, Markup, Scanner, Nesting, InlineLine, Block, Cell, Row, Heading, InlineWork, DefinitionWork float64
 }
 
 // parseWeights is the work every format but md does: pre-scan, goldmark's
 // parse and the document model.
-var parseWeights = costWeights{Byte: 0.5, Markup: 8, Scanner: 50, Nesting: 12, Block: 20, InlineWork: 0.03, DefinitionWork: 0.03}
+var parseWeights = costWeights{Byte: 0.5, Markup: 8, Scanner: 50, Nesting: 12, InlineLine: 10, Block: 20, InlineWork: 0.03, DefinitionWork: 0.03}
 
 // formatWeights is each format's own work on top of parseWeights. HTML runs
 // goldmark a second time to write its body.
@@ -84,14 +87,14 @@ var formatWeights = map[Format]costWeights{
 	TXT:  {},
 	CSV:  {},
 	XLSX: {Cell: 70},
-	DOCX: {Byte: 0.5, Markup: 6, Scanner: 30, Block: 35, Cell: 50},
-	PPTX: {Byte: 4, Markup: 12, Scanner: 60, Block: 45, Cell: 90, Row: 450},
-	PDF:  {Byte: 8, Markup: 14, Scanner: 100, Block: 50, Cell: 60, Heading: 100},
+	DOCX: {Byte: 0.5, Markup: 6, Scanner: 30, InlineLine: 10, Block: 35, Cell: 50},
+	PPTX: {Byte: 4, Markup: 12, Scanner: 60, InlineLine: 20, Block: 45, Cell: 90, Row: 450},
+	PDF:  {Byte: 8, Markup: 14, Scanner: 100, InlineLine: 10, Block: 50, Cell: 60, Heading: 100},
 }
 
 func (w costWeights) of(c *Complexity) float64 {
 	return w.Byte*float64(c.Bytes) + w.Markup*float64(c.Markup) + w.Scanner*float64(c.Scanners) +
-		w.Nesting*float64(c.Nesting) + w.Block*float64(c.Blocks) + w.Cell*float64(c.TableCells) +
+		w.Nesting*float64(c.Nesting) + w.InlineLine*float64(c.InlineLines) + w.Block*float64(c.Blocks) + w.Cell*float64(c.TableCells) +
 		w.Row*float64(c.TableRows) + w.Heading*float64(c.Headings) + w.InlineWork*float64(c.InlineWork) +
 		w.DefinitionWork*float64(c.DefinitionWork)
 }
@@ -297,6 +300,7 @@ func isThematicBreak(line []byte) bool {
 func (c *Complexity) inlineBlock(lines *text.Segments, src []byte) {
 	length := 0
 	delims, scans := 0, 0
+	c.InlineLines += lines.Len()
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
 		length += seg.Len()

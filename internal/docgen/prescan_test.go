@@ -105,24 +105,24 @@ func TestPrescanCounts(t *testing.T) {
 		src  string
 		want Complexity
 	}{
-		{"plain text\n", Complexity{Bytes: 11, Lines: 1, Blocks: 1}},
+		{"plain text\n", Complexity{Bytes: 11, Lines: 1, InlineLines: 1, Blocks: 1}},
 		// Three delimiter runs of each kind... six runs per emphasis pair:
 		// *, *, **, **, ~~, ~~ = 6 runs, squared.
-		{"*a* **b** ~~c~~\n", Complexity{Bytes: 16, Lines: 1, Markup: 10, InlineWork: 6 * 6, Blocks: 1}},
+		{"*a* **b** ~~c~~\n", Complexity{Bytes: 16, Lines: 1, Markup: 10, InlineWork: 6 * 6, InlineLines: 1, Blocks: 1}},
 		// ']' and two backtick runs scan the rest of their 10-byte block;
 		// the line starts with '[' (a possible link definition): 1 x 1.
-		{"[a](b) `c`\n", Complexity{Bytes: 11, Lines: 1, Markup: 6, InlineWork: 3 * 10, DefinitionWork: 1, Blocks: 1}},
-		{"x <y> www.z.com a@b.c http://d\n", Complexity{Bytes: 31, Lines: 1, Markup: 1, Scanners: 4, Blocks: 1}},
+		{"[a](b) `c`\n", Complexity{Bytes: 11, Lines: 1, Markup: 6, InlineWork: 3 * 10, DefinitionWork: 1, InlineLines: 1, Blocks: 1}},
+		{"x <y> www.z.com a@b.c http://d\n", Complexity{Bytes: 31, Lines: 1, Markup: 1, Scanners: 4, InlineLines: 1, Blocks: 1}},
 		// Escaped delimiters are markup but pair with nothing.
-		{"\\*a\\*\n", Complexity{Bytes: 6, Lines: 1, Markup: 4, Blocks: 1}},
+		{"\\*a\\*\n", Complexity{Bytes: 6, Lines: 1, Markup: 4, InlineLines: 1, Blocks: 1}},
 		// Code blocks are not parsed inline.
 		{"```\n*a* [b] <c>\n```\n", Complexity{Bytes: 20, Lines: 3, Blocks: 1}},
 		// "> - a": quote, list marker, two spaces; ">   - b": quote, marker,
 		// four spaces (half of them count).
-		{"> - a\n>   - b\n", Complexity{Bytes: 14, Lines: 2, MaxNesting: 4, Nesting: 3 + 4, Blocks: 7}},
+		{"> - a\n>   - b\n", Complexity{Bytes: 14, Lines: 2, MaxNesting: 4, Nesting: 3 + 4, InlineLines: 2, Blocks: 7}},
 		// table, header, row, four cells
-		{"|a|b|\n|-|-|\n|c|d|\n", Complexity{Bytes: 18, Lines: 3, Blocks: 7, TableCells: 4, TableRows: 2}},
-		{"# h\n## i\n", Complexity{Bytes: 9, Lines: 2, Blocks: 2, Headings: 2}},
+		{"|a|b|\n|-|-|\n|c|d|\n", Complexity{Bytes: 18, Lines: 3, InlineLines: 4, Blocks: 7, TableCells: 4, TableRows: 2}},
+		{"# h\n## i\n", Complexity{Bytes: 9, Lines: 2, InlineLines: 2, Blocks: 2, Headings: 2}},
 		{"- - - -\n", Complexity{Bytes: 8, Lines: 1, Blocks: 1}},
 	} {
 		got, err := Prescan(context.Background(), []byte(tc.src))
@@ -256,5 +256,28 @@ func TestXLSXCellsAreNeverFormulas(t *testing.T) {
 	// -4 is a plain number and stored as one.
 	if typ, _ := f.GetCellType(sheet, "B3"); typ == excelize.CellTypeSharedString || typ == excelize.CellTypeInlineString {
 		t.Errorf("B3 is stored as text")
+	}
+}
+
+// TestPPTXHardBreaksSplit: a paragraph of many hard-broken short lines is
+// longer than a slide by PlainText's count (breaks count) but was not split
+// by splitRuns (which skipped breaks), so addPara recursed on the same
+// paragraph until the stack overflowed, a fatal error that no recover stops.
+// It continues on "(cont.)" slides now.
+func TestPPTXHardBreaksSplit(t *testing.T) {
+	out, err := Render(context.Background(), PPTX, []byte(strings.Repeat("a  \n", 2000)), "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for name := range zipParts(t, out) {
+		if strings.HasPrefix(name, "ppt/slides/slide") {
+			n++
+		}
+	}
+	// 2000 one-character lines and 2000 breaks: 4000 characters at most
+	// (maxBodyLines-1)*charsPerLine = 810 per slide, plus the title slide.
+	if n < 1+4000/810 {
+		t.Fatalf("%d slides", n)
 	}
 }
