@@ -136,6 +136,9 @@ func TestGenerateFileLimitsDeclared(t *testing.T) {
 	if got := contractLimit("generate_file", "max_render_cost"); got != docgen.MaxRenderCost {
 		t.Errorf("max_render_cost = %d, docgen %d", got, docgen.MaxRenderCost)
 	}
+	if got := contractLimit("generate_file", "max_render_memory_bytes"); got != docgen.MaxRenderMemory {
+		t.Errorf("max_render_memory_bytes = %d, docgen %d", got, docgen.MaxRenderMemory)
+	}
 	if got := contractLimit("generate_file", "max_line_nesting"); got != docgen.MaxLineNesting {
 		t.Errorf("max_line_nesting = %d, docgen %d", got, docgen.MaxLineNesting)
 	}

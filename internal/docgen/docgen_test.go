@@ -534,7 +534,8 @@ func TestLimitsAndInputErrors(t *testing.T) {
 		// allows: refused before parsing (TestTableSlideLimit checks the
 		// slide limit on the document model directly).
 		{"many table slides", PPTX, "| a |\n|---|\n" + strings.Repeat("| 1 |\n", 10*1000+1), "markdown_too_complex", true},
-		{"many bullets", PPTX, strings.Repeat("- a\n", 10*1000+1), "too_many_slides", true},
+		// Likewise 10 001 bullets (TestSlideLimitBeyondPrescan).
+		{"many bullets", PPTX, strings.Repeat("- a\n", 10*1000+1), "markdown_too_complex", true},
 		{"many sheets", XLSX, strings.Repeat("| a |\n|---|\n| 1 |\n\n", 256), "too_many_tables", true},
 		{"csv no table", CSV, "# nothing\n", "no_table", false},
 		{"xlsx no table", XLSX, "text", "no_table", false},
@@ -560,19 +561,24 @@ func TestLimitsAndInputErrors(t *testing.T) {
 	}
 }
 
-// TestTableSlideLimit: the PPTX writer itself stops at MaxSlides for a table
-// that continues over slides (the pre-scan refuses such a table before it is
-// parsed, so the document model is built here without it).
-func TestTableSlideLimit(t *testing.T) {
-	src := "| a |\n|---|\n" + strings.Repeat("| 1 |\n", 10*1000+1)
-	doc, err := Parse(context.Background(), []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = renderPPTX(context.Background(), doc, "t")
-	var le *LimitError
-	if !errors.As(err, &le) || le.Reason != "too_many_slides" {
-		t.Fatalf("got %v, want too_many_slides", err)
+// TestSlideLimitBeyondPrescan: the PPTX writer itself stops at MaxSlides for
+// a table that continues over slides and for bullets that do (the pre-scan
+// refuses both before they are parsed, so the document model is built here
+// without it).
+func TestSlideLimitBeyondPrescan(t *testing.T) {
+	for _, src := range []string{
+		"| a |\n|---|\n" + strings.Repeat("| 1 |\n", 10*1000+1),
+		strings.Repeat("- a\n", 10*1000+1),
+	} {
+		doc, err := Parse(context.Background(), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = renderPPTX(context.Background(), doc, "t")
+		var le *LimitError
+		if !errors.As(err, &le) || le.Reason != "too_many_slides" {
+			t.Fatalf("%.20q: got %v, want too_many_slides", src, err)
+		}
 	}
 }
 

@@ -38,6 +38,12 @@ const MaxLineNesting = 2 * MaxDepth
 // build), well within the 5 s call deadline.
 const MaxRenderCost = 2_000_000
 
+// MaxRenderMemory bounds Complexity.Memory: the estimated peak heap of one
+// render, in bytes. Time is not the only cost: goldmark keeps hundreds of
+// bytes per markup character and per line, and a document that renders in a
+// second can hold 200 MB while it does.
+const MaxRenderMemory = 96 << 20
+
 // Complexity is what Prescan measured.
 type Complexity struct {
 	Bytes      int
@@ -62,10 +68,13 @@ type Complexity struct {
 	// InlineLines counts the lines of the blocks parsed inline: each is a
 	// text node at least, and a hard line break more.
 	InlineLines int
-	Blocks      int // block nodes: paragraphs, list items, headings, rows, cells, ...
-	TableCells  int
-	TableRows   int
-	Headings    int
+	// RawLines counts the lines of code blocks (and raw HTML blocks): not
+	// parsed inline, but written line by line.
+	RawLines   int
+	Blocks     int // block nodes: paragraphs, list items, headings, rows, cells, ...
+	TableCells int
+	TableRows  int
+	Headings   int
 }
 
 // costWeights are the measured costs of one unit of each Complexity count,
@@ -73,12 +82,12 @@ type Complexity struct {
 // machine; docs/files.md has the measurements they were taken from, rounded
 // up to the costliest shape seen).
 type costWeights struct {
-	Byte, Markup, Scanner, Nesting, InlineLine, Block, Cell, Row, Heading, InlineWork, DefinitionWork float64
+	Byte, Markup, Scanner, Nesting, InlineLine, RawLine, Block, Cell, Row, Heading, InlineWork, DefinitionWork float64
 }
 
 // parseWeights is the work every format but md does: pre-scan, goldmark's
 // parse and the document model.
-var parseWeights = costWeights{Byte: 0.5, Markup: 8, Scanner: 50, Nesting: 12, InlineLine: 10, Block: 20, InlineWork: 0.03, DefinitionWork: 0.03}
+var parseWeights = costWeights{Byte: 0.5, Markup: 8, Scanner: 50, Nesting: 12, InlineLine: 14, Block: 20, InlineWork: 0.03, DefinitionWork: 0.03}
 
 // formatWeights is each format's own work on top of parseWeights. HTML runs
 // goldmark a second time to write its body.
@@ -87,16 +96,35 @@ var formatWeights = map[Format]costWeights{
 	TXT:  {},
 	CSV:  {},
 	XLSX: {Cell: 70},
-	DOCX: {Byte: 0.5, Markup: 6, Scanner: 30, InlineLine: 10, Block: 35, Cell: 50},
-	PPTX: {Byte: 4, Markup: 12, Scanner: 60, InlineLine: 20, Block: 45, Cell: 90, Row: 450},
-	PDF:  {Byte: 8, Markup: 14, Scanner: 100, InlineLine: 10, Block: 50, Cell: 60, Heading: 100},
+	DOCX: {Byte: 0.5, Markup: 6, Scanner: 30, InlineLine: 10, RawLine: 12, Block: 35, Cell: 50},
+	PPTX: {Byte: 5.5, Markup: 12, Scanner: 60, InlineLine: 20, RawLine: 5, Block: 45, Cell: 90, Row: 450},
+	PDF:  {Byte: 9, Markup: 14, Scanner: 100, InlineLine: 10, RawLine: 5, Block: 50, Cell: 60, Heading: 100},
 }
 
 func (w costWeights) of(c *Complexity) float64 {
 	return w.Byte*float64(c.Bytes) + w.Markup*float64(c.Markup) + w.Scanner*float64(c.Scanners) +
-		w.Nesting*float64(c.Nesting) + w.InlineLine*float64(c.InlineLines) + w.Block*float64(c.Blocks) + w.Cell*float64(c.TableCells) +
+		w.Nesting*float64(c.Nesting) + w.InlineLine*float64(c.InlineLines) + w.RawLine*float64(c.RawLines) + w.Block*float64(c.Blocks) + w.Cell*float64(c.TableCells) +
 		w.Row*float64(c.TableRows) + w.Heading*float64(c.Headings) + w.InlineWork*float64(c.InlineWork) +
 		w.DefinitionWork*float64(c.DefinitionWork)
+}
+
+// memWeights are the measured peak heap, in bytes, per unit of each count
+// (the largest seen over the formats, from the same measurements as the
+// cost weights); pdfByteMemory is what the PDF writer adds per byte of text.
+var memWeights = costWeights{Byte: 30, Markup: 800, Scanner: 1500, InlineLine: 900, Block: 1400, Cell: 1000}
+
+const pdfByteMemory = 150
+
+// Memory estimates the peak heap of rendering the measured Markdown as f, in
+// bytes (see MaxRenderMemory).
+func (c *Complexity) Memory(f Format) int64 {
+	switch f {
+	case MD:
+		return 0
+	case PDF:
+		return int64(memWeights.of(c)) + pdfByteMemory*int64(c.Bytes)
+	}
+	return int64(memWeights.of(c))
 }
 
 // Cost estimates the work of rendering the measured Markdown as f, in work
@@ -109,8 +137,15 @@ func (c *Complexity) Cost(f Format) int64 {
 }
 
 // Check returns a *LimitError, reason markdown_too_complex, when rendering
-// as f would cost more than MaxRenderCost.
+// as f would cost more than MaxRenderCost or take more than MaxRenderMemory.
 func (c *Complexity) Check(f Format) error {
+	if mem := c.Memory(f); mem > MaxRenderMemory {
+		return &LimitError{Reason: "markdown_too_complex", Message: fmt.Sprintf(
+			"rendering this Markdown as %s is estimated to need %d MB of memory, more than the %d MB a call may use "+
+				"(%d bytes, %d markup characters, %d autolink or HTML candidates, %d lines parsed inline, %d blocks, %d table cells); "+
+				"split it or use less markup",
+			f, mem>>20, MaxRenderMemory>>20, c.Bytes, c.Markup, c.Scanners, c.InlineLines, c.Blocks, c.TableCells)}
+	}
 	cost := c.Cost(f)
 	if cost <= MaxRenderCost {
 		return nil
@@ -175,7 +210,9 @@ func Prescan(ctx context.Context, src []byte) (Complexity, error) {
 		case ast.KindHeading:
 			c.Headings++
 		}
-		if !n.IsRaw() && n.Lines().Len() > 0 {
+		if n.IsRaw() {
+			c.RawLines += n.Lines().Len()
+		} else if n.Lines().Len() > 0 {
 			c.inlineBlock(n.Lines(), src)
 		}
 		return ast.WalkContinue, nil

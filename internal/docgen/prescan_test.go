@@ -116,7 +116,7 @@ func TestPrescanCounts(t *testing.T) {
 		// Escaped delimiters are markup but pair with nothing.
 		{"\\*a\\*\n", Complexity{Bytes: 6, Lines: 1, Markup: 4, InlineLines: 1, Blocks: 1}},
 		// Code blocks are not parsed inline.
-		{"```\n*a* [b] <c>\n```\n", Complexity{Bytes: 20, Lines: 3, Blocks: 1}},
+		{"```\n*a* [b] <c>\n```\n", Complexity{Bytes: 20, Lines: 3, RawLines: 1, Blocks: 1}},
 		// "> - a": quote, list marker, two spaces; ">   - b": quote, marker,
 		// four spaces (half of them count).
 		{"> - a\n>   - b\n", Complexity{Bytes: 14, Lines: 2, MaxNesting: 4, Nesting: 3 + 4, InlineLines: 2, Blocks: 7}},
