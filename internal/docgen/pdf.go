@@ -101,7 +101,6 @@ type placed struct {
 type pdfLine struct {
 	atoms  []placed
 	height float64
-	ascent float64
 }
 
 type pdfPage struct {

@@ -269,7 +269,6 @@ func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit fu
 }
 
 type thread struct {
-	pc  uint32
 	cap []int
 }
 
@@ -441,7 +440,8 @@ func (m *machine) add(q *queue, pc uint32, pos int, cap []int, mask uint64) {
 			// copy, not the step, is the work, and it is charged as such.
 			m.steps += int64(len(cap) / 32)
 			t := m.alloc()
-			for i := 0; i < len(cap); i++ { // copy() reports to the race detector
+			//lint:ignore S1001 copy() reports to the race detector even here (see machine)
+			for i := 0; i < len(cap); i++ {
 				t.cap[i] = cap[i]
 			}
 			e.t = t
