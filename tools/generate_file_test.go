@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/precisiond/precisiond/internal/allocs"
 	"github.com/precisiond/precisiond/internal/docgen"
 	"github.com/precisiond/precisiond/internal/filestore"
 )
@@ -103,7 +104,7 @@ func TestGenerateFileHostile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
-			alloc := allocatedBy(func() {
+			alloc := allocs.Bytes(func() {
 				_, err = invokeUnhurried(t, "generate_file", map[string]any{"content": tc.content, "format": tc.format})
 			})
 			wantToolError(t, err, CodeCostLimit, "markdown_too_complex")

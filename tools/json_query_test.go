@@ -2,26 +2,14 @@ package tools
 
 import (
 	"context"
-	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/internal/allocs"
 	"github.com/precisiond/precisiond/internal/jmes"
 )
-
-// allocatedBy returns the bytes allocated while f runs (runtime TotalAlloc;
-// deterministic enough for bounds an order of magnitude apart, and never a
-// matter of time or load). Tests using it do not run in parallel.
-func allocatedBy(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // TestJSONQueryHostile sends the json_query requests of issue 13 through the
 // execution path: each is refused with a typed cost_limit_exceeded while it
@@ -41,7 +29,7 @@ func TestJSONQueryHostile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
-			alloc := allocatedBy(func() {
+			alloc := allocs.Bytes(func() {
 				_, err = reg.Invoke(context.Background(), Request{Tool: "json_query", Args: map[string]any{"json_str": tc.doc, "path": tc.path}})
 			})
 			wantToolError(t, err, CodeCostLimit, tc.reason)

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/allocs"
 	"github.com/precisiond/precisiond/internal/regexpy"
 )
 
@@ -48,7 +49,7 @@ func TestRegexExtractHostile(t *testing.T) {
 	}
 	text := strings.Repeat("a", 1_000_000)
 	var err error
-	alloc := allocatedBy(func() {
+	alloc := allocs.Bytes(func() {
 		_, err = invokeUnhurried(t, "regex_extract", map[string]any{"pattern": pattern, "text": text})
 	})
 	wantToolError(t, err, CodeCostLimit, "match_too_large")

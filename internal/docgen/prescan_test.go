@@ -6,23 +6,13 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
-)
 
-// allocated returns the bytes allocated while f runs (runtime TotalAlloc;
-// not a matter of time or load). Tests using it do not run in parallel.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+	"github.com/precisiond/precisiond/internal/allocs"
+)
 
 // repeatUnits builds n units; unit(i) gives the i-th.
 func repeatUnits(n int, unit func(i int) string) string {
@@ -77,7 +67,7 @@ func TestHostileMarkdownRefused(t *testing.T) {
 	for _, tc := range hostileMarkdown {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
-			alloc := allocated(func() { _, err = RenderFile(context.Background(), tc.format, []byte(tc.src), "t") })
+			alloc := allocs.Bytes(func() { _, err = RenderFile(context.Background(), tc.format, []byte(tc.src), "t") })
 			var le *LimitError
 			if !errors.As(err, &le) || le.Reason != tc.reason {
 				t.Fatalf("got %v, want reason %s", err, tc.reason)

@@ -4,22 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
-)
 
-// allocated returns the bytes allocated while f runs (runtime TotalAlloc; the
-// tests using it do not run in parallel, and the number does not depend on
-// time or load).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+	"github.com/precisiond/precisiond/internal/allocs"
+)
 
 // search compiles expr, parses doc and evaluates it; it returns the error and
 // the bytes allocated by the evaluation alone.
@@ -34,7 +23,7 @@ func search(t *testing.T, doc, expr string, lim Limits) (any, uint64, error) {
 		t.Fatalf("parse: %v", err)
 	}
 	var res any
-	alloc := allocated(func() { res, err = q.Search(context.Background(), d, lim) })
+	alloc := allocs.Bytes(func() { res, err = q.Search(context.Background(), d, lim) })
 	return res, alloc, err
 }
 
