@@ -147,11 +147,17 @@ func ErrorResponse(ctx context.Context, log *slog.Logger, tool string, err error
 	return statusFor(e.Code, false), errorBody(e)
 }
 
-// ResponseBody is the wire-compatible /invoke success body.
+// ResponseBody is the wire-compatible /invoke success body, with the
+// top-level "attestation" beside structured_result when the answer is signed
+// (an orchestrator written for the reference ignores it).
 func ResponseBody(resp *tools.Response) map[string]any {
-	return map[string]any{
+	body := map[string]any{
 		"result":            resp.Result,
 		"tool":              resp.Tool,
 		"structured_result": resp.Envelope.Generic(),
 	}
+	if resp.Attestation != "" {
+		body["attestation"] = resp.Attestation
+	}
+	return body
 }

@@ -415,6 +415,7 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	res := &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
 		StructuredContent: json.RawMessage(b),
+		Meta:              attestationMeta(resp.Attestation),
 	}
 	if link := fileLink(resp.Envelope.Facts); link != nil {
 		res.Content = append(res.Content, link)
@@ -423,6 +424,19 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	m.logCall(ctx, name, nil, start)
 	return res, nil
+}
+
+// MetaAttestation is the _meta key of a tool result that carries the
+// answer's attestation (docs/attestation.md): the envelope in
+// structuredContent stays exactly the envelope.
+const MetaAttestation = "precisiond/attestation"
+
+// attestationMeta is the _meta of a signed answer; nil when it is not signed.
+func attestationMeta(jws string) mcp.Meta {
+	if jws == "" {
+		return nil
+	}
+	return mcp.Meta{MetaAttestation: jws}
 }
 
 // errorResult is a tool-level error: isError with the REST error body as text

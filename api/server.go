@@ -36,6 +36,7 @@ type Options struct {
 	Toggles      Toggler          // persists toggles (internal/toggles); nil: registry state only
 	Metrics      *Metrics         // serves GET /metrics (api/metrics.go); nil: not mounted
 	Plans        *plans.Service   // serves /v1/plans… and /mcp/compact (api/plans.go); nil: not mounted
+	JWKS         func() []byte    // the published key set, served at GET /.well-known/jwks.json (api/jwks.go); nil: not mounted
 }
 
 // Server is the HTTP surface over one registry.
@@ -99,6 +100,9 @@ func (s *Server) routes() chi.Router {
 	r.Get("/openapi.json", s.wrap(s.openapi))
 	s.planRoutes(r)
 	s.adminRoutes(r)
+	if s.opts.JWKS != nil {
+		r.Get(JWKSPath, s.jwks)
+	}
 	if s.opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())
 	}
@@ -312,7 +316,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // writeResponse writes the /invoke success body: byte for byte what
 // writeJSON(w, 200, ResponseBody(resp)) writes, but in one pass into a pooled
 // buffer around the canonical envelope the call path wrote once (keys
-// "result" < "structured_result" < "tool").
+// "attestation" < "result" < "structured_result" < "tool"; attestation only
+// when the answer is signed).
 func writeResponse(w http.ResponseWriter, resp *tools.Response) {
 	if resp.EnvelopeJSON == nil {
 		writeJSON(w, http.StatusOK, ResponseBody(resp))
@@ -320,7 +325,12 @@ func writeResponse(w http.ResponseWriter, resp *tools.Response) {
 	}
 	buf := evidence.GetBuffer()
 	defer evidence.PutBuffer(buf)
-	b, _ := evidence.AppendCanonical(append((*buf)[:0], `{"result":`...), resp.Result)
+	b := append((*buf)[:0], '{')
+	if resp.Attestation != "" {
+		b, _ = evidence.AppendCanonical(append(b, `"attestation":`...), resp.Attestation)
+		b = append(b, ',')
+	}
+	b, _ = evidence.AppendCanonical(append(b, `"result":`...), resp.Result)
 	b = append(append(b, `,"structured_result":`...), resp.EnvelopeJSON...)
 	b, _ = evidence.AppendCanonical(append(b, `,"tool":`...), resp.Tool)
 	b = append(b, '}')

@@ -277,26 +277,46 @@ func (s *Service) runOne(ctx context.Context, p *Plan, params map[string]any) []
 		}
 		facts[i] = resp.Envelope.Facts
 		hashes = append(hashes, resp.Envelope.ResultHash)
-		steps = append(steps, `{"id":`...)
+		steps = append(steps, '{')
+		if resp.Attestation != "" {
+			steps = append(steps, `"attestation":`...)
+			steps = appendValue(steps, resp.Attestation)
+			steps = append(steps, ',')
+		}
+		steps = append(steps, `"id":`...)
 		steps = appendValue(steps, st.ID)
 		steps = append(steps, `,"structured_result":`...)
 		steps = append(steps, resp.EnvelopeJSON...)
 		steps = append(steps, '}')
 	}
 	steps = append(steps, ']')
-	b := []byte(`{"params":`)
-	b = appendValue(b, params)
-	b = append(b, `,"run_hash":`...)
-	status := "completed"
-	if failed {
-		status = "failed"
-		b = append(b, "null"...)
-	} else {
+	b := []byte{'{'}
+	var runHash any // null for a failed run
+	if !failed {
 		h, err := RunHash(p.ID, params, hashes)
 		if err != nil { // params came from ParseJSON: cannot fail
 			h = ""
 		}
-		b = appendValue(b, h)
+		runHash = h
+		// The registry's attester signs the run as it signs each step; keys
+		// in canonical order: "attestation" < "params".
+		if a := s.reg.Attester(); a != nil {
+			if jws, err := a.SignPlanRun(p.ID, h); err == nil {
+				b = append(b, `"attestation":`...)
+				b = appendValue(b, jws)
+				b = append(b, ',')
+			} else {
+				s.opts.Logger.Error("signing a plan run", "plan_id", p.ID, "err", err.Error())
+			}
+		}
+	}
+	b = append(b, `"params":`...)
+	b = appendValue(b, params)
+	b = append(b, `,"run_hash":`...)
+	b = appendValue(b, runHash)
+	status := "completed"
+	if failed {
+		status = "failed"
 	}
 	b = append(b, `,"status":`...)
 	b = appendValue(b, status)

@@ -30,6 +30,9 @@ type Response struct {
 	// deadline (its size is checked against max_result_chars); surfaces
 	// write these bytes.
 	EnvelopeJSON []byte
+	// Attestation is the JWS that signs the envelope (SetAttester), written
+	// beside structured_result; empty when the registry signs nothing.
+	Attestation string
 }
 
 // InternalError wraps a failure that is a bug or an unexpected condition. Its
@@ -242,6 +245,17 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
+	hk := r.currentHooks()
+	var key CacheKey
+	cacheable := hk.cache != nil && hk.attester != nil && AnswerCacheable(c)
+	if cacheable {
+		if key, err = cacheKey(c, e.contractHash, normalized); err != nil {
+			return fail(err)
+		}
+		if resp := hk.cache.Lookup(key); resp != nil {
+			return result{resp: resp}
+		}
+	}
 	out, err := e.tool.Execute(ctx, normalized)
 	if err != nil {
 		return fail(err)
@@ -283,7 +297,16 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	return result{resp: &Response{Result: out.Text, Tool: c.Tool, Envelope: env, EnvelopeJSON: raw}}
+	resp := &Response{Result: out.Text, Tool: c.Tool, Envelope: env, EnvelopeJSON: raw}
+	if hk.attester != nil {
+		if resp.Attestation, err = hk.attester.SignResult(env); err != nil {
+			return fail(&InternalError{Tool: c.Tool, Err: err})
+		}
+		if cacheable {
+			hk.cache.Store(key, resp)
+		}
+	}
+	return result{resp: resp}
 }
 
 // MaxToolNameBytes bounds the tool name of a call: a longer one is refused

@@ -55,6 +55,8 @@ type Registry struct {
 	peak    atomic.Int64 // the most executions ever running at once
 
 	onChange []func()
+
+	hooked atomic.Pointer[hooks] // signing and the answer cache (answers.go)
 }
 
 // Options is the call policy of a registry. The zero value means no limiter, no

@@ -30,6 +30,7 @@ type Main struct {
 	Metrics  *api.Metrics
 	Workers  *worker.Pool   // runs the isolated tools; nil when none is isolated
 	Plans    *plans.Service // registers and runs plans (plans.go)
+	Signing  *Signing       // the keys that sign answers (signing.go)
 
 	closePlans func() error
 
@@ -63,6 +64,13 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	}
 	metrics.Attach(reg)
 	registerWorkerMetrics(metrics, pool, store)
+	sig, err := attachSigning(cfg, log, reg, metrics)
+	if err != nil {
+		if pool != nil {
+			pool.Close()
+		}
+		return nil, err
+	}
 	planSvc, closePlans, err := openPlans(cfg, reg, log)
 	if err != nil {
 		if pool != nil {
@@ -85,11 +93,12 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		Toggles:      toggler,
 		Metrics:      metrics,
 		Plans:        planSvc,
+		JWKS:         sig.JWKS,
 		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts,
 			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 	})
 	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics, Workers: pool,
-		Plans: planSvc, closePlans: closePlans}
+		Plans: planSvc, Signing: sig, closePlans: closePlans}
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,

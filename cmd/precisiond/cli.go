@@ -50,6 +50,9 @@ func cmdCall(args []string, stdout, stderr io.Writer, getenv func(string) string
 		return 1
 	}
 	reg, _, err := newRegistry(cfg, log, store, nil, nil)
+	if err == nil {
+		_, err = attachSigning(cfg, log, reg, nil)
+	}
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -100,14 +103,18 @@ func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) strin
 
 // cmdVerify reads an /invoke response (or a bare structured_result) from stdin and
 // rechecks it against a catalogue: this binary's own, a saved GET /tools document
-// (--catalog FILE) or a running server's (--url http://host:port). Exit 0 when
-// every check passes, 1 on any mismatch, 2 on usage or input errors.
+// (--catalog FILE) or a running server's (--url http://host:port). With --jwks
+// (a key set file or URL) the attestation must also verify, and the line says
+// which key signed (docs/attestation.md). Exit 0 when every check passes, 1 on
+// any mismatch, 2 on usage or input errors.
 // A plan run answer ({"plan_id", "runs"}) is checked by verifyPlanRun.
 func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("precisiond verify", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	catalogFile := fs.String("catalog", "", "a saved GET /tools response to verify against")
 	url := fs.String("url", "", "a running server whose /tools to verify against")
+	jwksArg := fs.String("jwks", "", "check the attestation against this key set: a file, a URL, or a server's base URL (GET /.well-known/jwks.json)")
+	issuer := fs.String("issuer", "", "with --jwks, require this iss claim (default: any issuer, printed)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -132,8 +139,17 @@ func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv 
 		fmt.Fprintln(stderr, "precisiond verify:", err)
 		return 2
 	}
+	var sig *attestCheck
+	if *jwksArg != "" {
+		keys, err := loadJWKS(*jwksArg)
+		if err != nil {
+			fmt.Fprintln(stderr, "precisiond verify:", err)
+			return 2
+		}
+		sig = &attestCheck{keys: keys, issuer: *issuer, now: time.Now()}
+	}
 	if _, isRun := doc["runs"]; isRun {
-		return verifyPlanRun(doc, catalog, stdout) // verify_plan.go
+		return verifyPlanRun(doc, catalog, sig, stdout) // verify_plan.go
 	}
 	var entry map[string]any
 	for _, t := range catalog {
@@ -149,7 +165,14 @@ func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv 
 		fmt.Fprintln(stdout, "FAIL:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "OK: %s contract_hash %s result_hash %s\n", tool, sr["contract_hash"], sr["result_hash"])
+	signed := ""
+	if sig != nil {
+		if signed, err = sig.result(doc["attestation"], sr); err != nil {
+			fmt.Fprintln(stdout, "FAIL:", err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stdout, "OK: %s contract_hash %s result_hash %s%s\n", tool, sr["contract_hash"], sr["result_hash"], signed)
 	return 0
 }
 
@@ -269,6 +292,9 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		defer pool.Close()
 	}
 	reg, tg, err := newRegistry(cfg, log, store, nil, pool)
+	if err == nil {
+		_, err = attachSigning(cfg, log, reg, nil)
+	}
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1

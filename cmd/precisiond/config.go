@@ -50,6 +50,9 @@ type Config struct {
 	PlanMaxCalls         int
 	PlanMaxResponseBytes int64
 	PlanStoreBytes       int64
+
+	// Signed answers and the answer cache (signing.go).
+	Signing SigningConfig
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).
@@ -76,6 +79,8 @@ func DefaultConfig() Config {
 		PlanMaxCalls:         plans.DefaultMaxCalls,
 		PlanMaxResponseBytes: plans.DefaultMaxResponseBytes,
 		PlanStoreBytes:       plans.DefaultStoreBytes,
+
+		Signing: defaultSigningConfig(),
 	}
 }
 
@@ -85,7 +90,7 @@ type configFlag struct {
 	bind            func(fs *flag.FlagSet, c *Config, name, help string)
 }
 
-var configFlags = []configFlag{
+var configFlags = append([]configFlag{
 	{"addr", "PRECISIOND_ADDR", "listen address host:port", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.Addr, n, c.Addr, h) }},
 	{"data-dir", "PRECISIOND_DATA_DIR", "data directory (toggle file, downloads)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.DataDir, n, c.DataDir, h) }},
 	{"admin-token", "PRECISIOND_ADMIN_TOKEN", "bearer token for admin endpoints; empty: they refuse", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.AdminToken, n, c.AdminToken, h) }},
@@ -134,7 +139,7 @@ var configFlags = []configFlag{
 	{"plan-store-bytes", "PRECISIOND_PLAN_STORE_BYTES", "size cap of the plan store (plans.db) in bytes; least recently used plans are evicted", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.PlanStoreBytes, n, c.PlanStoreBytes, h)
 	}},
-}
+}, signingFlags...)
 
 func splitList(s string) []string {
 	var out []string
@@ -214,7 +219,7 @@ func (c Config) validate() error {
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err
 	}
-	return nil
+	return c.Signing.validate()
 }
 
 func parseLevel(s string) (slog.Level, error) {

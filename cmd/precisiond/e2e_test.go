@@ -120,11 +120,16 @@ func orchestratorCheck(t *testing.T, entry map[string]any, sent map[string]any, 
 }
 
 // TestEndToEndExamples runs every example of every tool through the real server
-// and checks each response as an orchestrator would; two servers must give
-// byte-identical structured_results.
+// and checks each response as an orchestrator would (the top-level
+// attestation is an extra field it ignores); two replicas on one data
+// directory sign with the one key kept there, so they must give byte-identical
+// answers, attestation included, and every attestation verifies against the
+// published key set.
 func TestEndToEndExamples(t *testing.T) {
-	base1, _ := startMain(t, nil)
-	base2, _ := startMain(t, nil)
+	dir := t.TempDir()
+	base1, _ := startMain(t, func(c *Config) { c.DataDir = dir })
+	base2, _ := startMain(t, func(c *Config) { c.DataDir = dir })
+	keys := fetchKeySet(t, base2)
 	cat := getJSON(t, base1+"/tools")
 	list := cat["tools"].([]any)
 	if len(list) == 0 {
@@ -167,6 +172,7 @@ func TestEndToEndExamples(t *testing.T) {
 				if !bytes.Equal(raw1, raw2) || !bytes.Equal(raw1, raw1b) {
 					t.Errorf("responses differ between calls or servers:\n%s\n%s", raw1, raw2)
 				}
+				checkAttestation(t, keys, resp)
 				if err := evidence.Verify(resp["structured_result"].(map[string]any), entry); err != nil {
 					t.Errorf("Verify: %v", err)
 				}

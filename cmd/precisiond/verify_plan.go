@@ -17,8 +17,9 @@ var hexHash = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // plan_id, the run's params and its steps' result hashes for a completed
 // run, null for a failed one, whose last step is its error. It prints one
 // line per problem and a summary; exit 0 when everything checks, 1
-// otherwise.
-func verifyPlanRun(doc map[string]any, catalog []any, stdout io.Writer) int {
+// otherwise. With sig (--jwks), every step's and every completed run's
+// attestation must verify too.
+func verifyPlanRun(doc map[string]any, catalog []any, sig *attestCheck, stdout io.Writer) int {
 	entries := map[string]map[string]any{}
 	for _, t := range catalog {
 		if m, ok := t.(map[string]any); ok {
@@ -34,6 +35,7 @@ func verifyPlanRun(doc map[string]any, catalog []any, stdout io.Writer) int {
 		return 1
 	}
 	failures, envelopes, completed := 0, 0, 0
+	signer := ""
 	fail := func(run int, format string, args ...any) {
 		failures++
 		fmt.Fprintf(stdout, "FAIL: run %d: %s\n", run, fmt.Sprintf(format, args...))
@@ -67,6 +69,13 @@ func verifyPlanRun(doc map[string]any, catalog []any, stdout io.Writer) int {
 					stepsOK = false
 					continue
 				}
+				if sig != nil {
+					if _, err := sig.result(step["attestation"], sr); err != nil {
+						fail(i, "step %s (%s): %v", id, tool, err)
+						stepsOK = false
+						continue
+					}
+				}
 				envelopes++
 				hashes = append(hashes, sr["result_hash"])
 			case isError && !isResult && j == len(steps)-1:
@@ -85,6 +94,14 @@ func verifyPlanRun(doc map[string]any, catalog []any, stdout io.Writer) int {
 			} else if stepsOK && run["run_hash"] != want {
 				fail(i, "run_hash %v does not recompute (%s)", run["run_hash"], want)
 			} else if stepsOK {
+				if sig != nil {
+					by, err := sig.planRun(run["attestation"], planID, run["run_hash"])
+					if err != nil {
+						fail(i, "%v", err)
+						continue
+					}
+					signer = by
+				}
 				completed++
 			}
 		case status == "failed" && lastIsError:
@@ -98,7 +115,7 @@ func verifyPlanRun(doc map[string]any, catalog []any, stdout io.Writer) int {
 	if failures > 0 {
 		return 1
 	}
-	fmt.Fprintf(stdout, "OK: plan %s: %d runs (%d completed, %d failed), %d step envelopes and %d run hashes verified\n",
-		planID, len(runs), completed, len(runs)-completed, envelopes, completed)
+	fmt.Fprintf(stdout, "OK: plan %s: %d runs (%d completed, %d failed), %d step envelopes and %d run hashes verified%s\n",
+		planID, len(runs), completed, len(runs)-completed, envelopes, completed, signer)
 	return 0
 }

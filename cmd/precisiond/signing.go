@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/answercache"
+	"github.com/precisiond/precisiond/internal/attest"
+	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// SigningConfig configures signed answers and the verified answer cache
+// (issue 21, docs/attestation.md).
+type SigningConfig struct {
+	// KeyFile is --signing-key: a PKCS#8 PEM Ed25519 private key. Empty: a key
+	// is generated on first start and kept in the store.
+	KeyFile string
+	// KeyRetention is how long a rotated-out key stays published.
+	KeyRetention time.Duration
+	// Issuer is the iss claim; empty: defaultIssuer.
+	Issuer string
+	// AnswerCacheBytes is --answer-cache; 0: no answer cache.
+	AnswerCacheBytes int64
+}
+
+// defaultIssuer is the iss of an answer when --issuer is not given (the
+// service has no public base URL setting).
+const defaultIssuer = "precisiond"
+
+// keyringKey is the store object that holds the keyring state.
+const keyringKey = "state/keyring.json"
+
+func defaultSigningConfig() SigningConfig {
+	return SigningConfig{KeyRetention: attest.DefaultRetention}
+}
+
+var signingFlags = []configFlag{
+	{"signing-key", "PRECISIOND_SIGNING_KEY", "Ed25519 private key file (PKCS#8 PEM) that signs answers; empty: a key generated on first start and kept in the data directory", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Signing.KeyFile, n, c.Signing.KeyFile, h)
+	}},
+	{"key-retention", "PRECISIOND_KEY_RETENTION", "how long a rotated-out signing key stays published in /.well-known/jwks.json", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.DurationVar(&c.Signing.KeyRetention, n, c.Signing.KeyRetention, h)
+	}},
+	{"issuer", "PRECISIOND_ISSUER", "the iss claim of every attestation (default \"precisiond\")", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Signing.Issuer, n, c.Signing.Issuer, h)
+	}},
+	{"answer-cache", "PRECISIOND_ANSWER_CACHE", "bytes of verified answers kept for tools whose contract allows it (0: off)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Int64Var(&c.Signing.AnswerCacheBytes, n, c.Signing.AnswerCacheBytes, h)
+	}},
+}
+
+func (c SigningConfig) validate() error {
+	switch {
+	case c.KeyRetention < 0:
+		return errors.New("key-retention must not be negative")
+	case c.AnswerCacheBytes < 0:
+		return errors.New("answer-cache must not be negative")
+	case len(c.Issuer) > attest.MaxIssuerBytes:
+		return fmt.Errorf("issuer has more than %d bytes", attest.MaxIssuerBytes)
+	}
+	return nil
+}
+
+// Signing is the service's signing state: the keyring it reconciled at start
+// and the signer of its current key.
+type Signing struct {
+	Ring   *attest.Keyring
+	Signer *attest.Signer
+	now    func() time.Time
+}
+
+// JWKS returns the published key set now (GET /.well-known/jwks.json).
+func (s *Signing) JWKS() []byte { return s.Ring.JWKS(s.now()) }
+
+// KeySet returns the keys published now, for verifying cached answers.
+func (s *Signing) KeySet() *attest.KeySet { return s.Ring.KeySet(s.now()) }
+
+// maxReconcileRounds bounds the read-reconcile-write loop against replicas
+// writing the keyring at the same moment.
+const maxReconcileRounds = 8
+
+// NewSigning reconciles the keyring kept in store with the configured key
+// (nil: none) at now and returns the signing state of issuer. Several
+// replicas starting at once on one store agree on one key: the state is
+// created with a create-only write and changed with a compare-and-swap write,
+// and a replica that loses the race reads the winner's state and reconciles
+// again.
+func NewSigning(ctx context.Context, store blob.Store, configured *attest.Key, retention time.Duration, issuer string, now func() time.Time) (*Signing, error) {
+	if issuer == "" {
+		issuer = defaultIssuer
+	}
+	for range maxReconcileRounds {
+		state, etag, err := readKeyring(ctx, store)
+		if err != nil {
+			return nil, err
+		}
+		ring, newState, err := attest.Reconcile(state, configured, now(), retention, nil)
+		if err != nil {
+			return nil, err
+		}
+		if newState != nil {
+			opts := blob.PutOptions{IfMatch: etag, IfNoneMatch: state == nil}
+			if _, err := store.Put(ctx, keyringKey, newState, opts); errors.Is(err, blob.ErrPreconditionFailed) || errors.Is(err, blob.ErrNotFound) {
+				continue // another replica wrote first: reconcile with its state
+			} else if err != nil {
+				return nil, fmt.Errorf("signing keyring: %w", err)
+			}
+		}
+		signer, err := ring.Signer(issuer)
+		if err != nil {
+			return nil, err
+		}
+		return &Signing{Ring: ring, Signer: signer, now: now}, nil
+	}
+	return nil, fmt.Errorf("signing keyring: %s kept changing under %d attempts to reconcile it", keyringKey, maxReconcileRounds)
+}
+
+// readKeyring returns the stored keyring state and its ETag, or nil and ""
+// when there is none.
+func readKeyring(ctx context.Context, store blob.Store) ([]byte, string, error) {
+	obj, err := store.Get(ctx, keyringKey, blob.GetOptions{})
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("signing keyring: %w", err)
+	}
+	defer obj.Close()
+	data, err := io.ReadAll(io.LimitReader(obj, 1<<20+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("signing keyring: %w", err)
+	}
+	return data, obj.Info.ETag, nil
+}
+
+// openSigning is the signing state of a process with cfg: the keyring in a
+// directory store over the data directory (one line to change when the store
+// is configurable), or, without a data directory, a key that lives only as
+// long as the process.
+func openSigning(cfg Config, log *slog.Logger) (*Signing, error) {
+	var configured *attest.Key
+	if cfg.Signing.KeyFile != "" {
+		k, err := attest.LoadPrivateKeyFile(cfg.Signing.KeyFile)
+		if err != nil {
+			return nil, err
+		}
+		configured = k
+	}
+	if cfg.DataDir == "" {
+		k := configured
+		if k == nil {
+			var err error
+			if k, err = attest.GenerateKey(nil); err != nil {
+				return nil, err
+			}
+			log.Warn("no data directory: answers are signed with a key that lives only as long as this process", "kid", k.KID())
+		}
+		ring := attest.NewKeyring(k, attest.External, time.Now())
+		signer, err := ring.Signer(issuerOf(cfg))
+		if err != nil {
+			return nil, err
+		}
+		return &Signing{Ring: ring, Signer: signer, now: time.Now}, nil
+	}
+	store, err := blob.OpenDir(cfg.DataDir)
+	if err != nil {
+		return nil, fmt.Errorf("signing keyring: %w", err)
+	}
+	defer store.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return NewSigning(ctx, store, configured, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
+}
+
+func issuerOf(cfg Config) string {
+	if cfg.Signing.Issuer != "" {
+		return cfg.Signing.Issuer
+	}
+	return defaultIssuer
+}
+
+// attachSigning makes reg sign every answer and, with --answer-cache, serve
+// repeated answers of cacheable tools from the verified cache, counted in
+// metrics when not nil.
+func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *api.Metrics) (*Signing, error) {
+	sig, err := openSigning(cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	reg.SetAttester(sig.Signer)
+	log.Debug("signing answers", "kid", sig.Signer.KID(), "iss", sig.Signer.Issuer(),
+		"retained_keys", len(sig.Ring.Retained()))
+	if cfg.Signing.AnswerCacheBytes > 0 {
+		cache := answercache.New(cfg.Signing.AnswerCacheBytes, sig.KeySet, sig.now)
+		reg.SetAnswerCache(cache)
+		if metrics != nil {
+			registerCacheMetrics(metrics.Registry(), cache)
+		}
+	}
+	return sig, nil
+}
+
+// registerCacheMetrics exports the answer cache's counters:
+//
+//	precisiond_answer_cache_total{result="hit|miss|refused"}  counter
+//	precisiond_answer_cache_bytes                            gauge
+func registerCacheMetrics(reg prometheus.Registerer, c *answercache.Cache) {
+	for _, r := range []string{"hit", "miss", "refused"} {
+		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name:        "precisiond_answer_cache_total",
+			Help:        "Lookups in the verified answer cache: hit (served after re-verification), miss, refused (a stored entry failed re-verification and was dropped).",
+			ConstLabels: prometheus.Labels{"result": r},
+		}, func() float64 { return float64(c.Stats().Count(r)) }))
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "precisiond_answer_cache_bytes",
+		Help: "Bytes held by the verified answer cache (--answer-cache is the cap).",
+	}, func() float64 { return float64(c.Stats().Bytes) }))
+}
+
+// isURL reports whether a --jwks value names a URL rather than a file.
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
