@@ -357,9 +357,31 @@ func filesUnder(t *testing.T, dir string) []string {
 	return out
 }
 
+// exceptKeyring returns files without the signing keyring that the first
+// start writes (state/keyring.json, and the directory store's lock files
+// under .blob), failing the test if the keyring is not among them.
+func exceptKeyring(t *testing.T, files []string) []string {
+	t.Helper()
+	var out []string
+	found := false
+	for _, f := range files {
+		switch {
+		case f == filepath.FromSlash(keyringKey):
+			found = true
+		case !strings.HasPrefix(f, ".blob"+string(filepath.Separator)):
+			out = append(out, f)
+		}
+	}
+	if !found {
+		t.Errorf("no signing keyring %s among %v", keyringKey, files)
+	}
+	return out
+}
+
 // TestStartHasNoSideEffects: starting the service (Main, as serve does) and
-// `precisiond call` write nothing into the data directory (the start-up
-// self-check runs only read-only tools), and `precisiond selfcheck` runs every
+// `precisiond call` write nothing into the data directory but the signing
+// keyring of the first start (the start-up self-check runs only read-only
+// tools), and `precisiond selfcheck` runs every
 // example, generate_file's into a throwaway store that it removes.
 func TestStartHasNoSideEffects(t *testing.T) {
 	if testing.Short() {
@@ -368,7 +390,7 @@ func TestStartHasNoSideEffects(t *testing.T) {
 	served := t.TempDir()
 	base, _ := startMain(t, func(c *Config) { c.DataDir = served })
 	getJSON(t, base+"/health")
-	if files := filesUnder(t, served); len(files) != 0 {
+	if files := exceptKeyring(t, filesUnder(t, served)); len(files) != 0 {
 		t.Errorf("starting the service wrote %v", files)
 	}
 
@@ -379,7 +401,7 @@ func TestStartHasNoSideEffects(t *testing.T) {
 	if out, err := call.Output(); err != nil || !strings.Contains(string(out), `"gcd":2`) {
 		t.Fatalf("call: %v %s", err, out)
 	}
-	if files := filesUnder(t, data); len(files) != 0 {
+	if files := exceptKeyring(t, filesUnder(t, data)); len(files) != 0 {
 		t.Errorf("precisiond call gcd_lcm wrote %v", files)
 	}
 
@@ -400,7 +422,7 @@ func TestStartHasNoSideEffects(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("selfcheck left %d entries in its temporary directory", len(left))
 	}
-	if files := filesUnder(t, data); len(files) != 0 {
+	if files := exceptKeyring(t, filesUnder(t, data)); len(files) != 0 {
 		t.Errorf("selfcheck wrote into the data directory: %v", files)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
 )
 
@@ -97,6 +98,7 @@ func exerciseSession(t *testing.T, cs *mcp.ClientSession, base string) {
 		t.Errorf("tools/list %v\nwant %v", listed, names)
 	}
 
+	keys := fetchKeySet(t, base)
 	seen := map[string]bool{}
 	for _, ex := range examples {
 		if seen[ex.tool] {
@@ -111,6 +113,12 @@ func exerciseSession(t *testing.T, cs *mcp.ClientSession, base string) {
 		if res.IsError || firstText(t, res) != string(want) {
 			t.Errorf("%s: MCP result\n%s\ndiffers from /invoke\n%s", ex.tool, firstText(t, res), want)
 		}
+		// The attestation travels in _meta; structuredContent is the envelope.
+		sr, err := evidence.ParseJSON(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkAttestation(t, keys, map[string]any{"structured_result": sr, "attestation": res.Meta[api.MetaAttestation]})
 		facts, _ := evidence.Canonical(ex.facts)
 		if !bytes.Contains(want, append([]byte(`"facts":`), facts...)) {
 			t.Errorf("%s: facts differ from the documented example", ex.tool)
@@ -257,8 +265,9 @@ func TestMCPShutdownWithOpenSSE(t *testing.T) {
 // when the client closes stdin.
 func TestMCPStdio(t *testing.T) {
 	bin := buildBinary(t)
-	base, _ := startMain(t, nil)
-	cmd := exec.Command(bin, "mcp", "--data-dir", t.TempDir(), "--log-level", "debug")
+	dir := t.TempDir() // one data directory: one signing key
+	base, _ := startMain(t, func(c *Config) { c.DataDir = dir })
+	cmd := exec.Command(bin, "mcp", "--data-dir", dir, "--log-level", "debug")
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	cs, err := newClient().Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
