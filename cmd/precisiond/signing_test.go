@@ -410,3 +410,50 @@ func TestTwoServeProcessesSignWithOneKey(t *testing.T) {
 	}
 	t.Logf("both replicas and the CLI sign with kid %s", v.KID)
 }
+
+// structuredResultBytes cuts the structured_result out of an /invoke body
+// (keys are in canonical order: it is followed by "tool").
+func structuredResultBytes(t *testing.T, raw []byte) []byte {
+	t.Helper()
+	_, rest, ok := bytes.Cut(raw, []byte(`"structured_result":`))
+	end := bytes.LastIndex(rest, []byte(`,"tool":`))
+	if !ok || end < 0 {
+		t.Fatalf("no structured_result in %s", raw)
+	}
+	return rest[:end]
+}
+
+// TestAnswerCacheThroughTheService: with --answer-cache a repeated call of a
+// cacheable tool is served from the cache, byte-identical, and counted in
+// /metrics; a tool without cache_policy.answer_cache is not; without the
+// flag nothing is cached and the cache metrics are absent.
+func TestAnswerCacheThroughTheService(t *testing.T) {
+	base, _ := startMain(t, func(c *Config) { c.Signing.AnswerCacheBytes = 1 << 20 })
+	body := []byte(`{"tool":"solve_equation","args":{"equation":"x**3 - 6*x**2 + 11*x - 6 = 0"}}`)
+	first := invokeRaw(t, base, body)
+	second := invokeRaw(t, base, body)
+	if !bytes.Equal(structuredResultBytes(t, first), structuredResultBytes(t, second)) || !bytes.Equal(first, second) {
+		t.Fatalf("the cached answer differs:\n%s\n%s", first, second)
+	}
+	invokeRaw(t, base, []byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`))
+	invokeRaw(t, base, []byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`))
+	for result, want := range map[string]float64{"hit": 1, "miss": 1, "refused": 0} {
+		if got := scrape(t, base, `precisiond_answer_cache_total{result="`+result+`"}`); got != want {
+			t.Errorf("answer cache %s = %v, want %v", result, got, want)
+		}
+	}
+	if got := scrape(t, base, "precisiond_answer_cache_bytes"); got <= 0 {
+		t.Errorf("answer cache bytes = %v", got)
+	}
+	v, err := evidence.ParseJSON(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkAttestation(t, fetchKeySet(t, base), v.(map[string]any))
+
+	off, _ := startMain(t, nil)
+	invokeRaw(t, off, body)
+	if got := scrape(t, off, `precisiond_answer_cache_total{result="miss"}`); got != -1 {
+		t.Errorf("without --answer-cache the cache metrics are exported (miss = %v)", got)
+	}
+}
