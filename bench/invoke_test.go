@@ -13,6 +13,7 @@ import (
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -26,10 +27,31 @@ var hotPathBodies = []struct{ name, body string }{
 
 // newHandler is the real HTTP surface (router, request id, access log at info
 // level into a discarding JSON handler, limiter, observer-free registry).
-func newHandler() http.Handler {
+func newHandler() http.Handler { return newHandlerSigned(nil) }
+
+// newHandlerSigned is newHandler whose registry signs every answer with a
+// (nil: unsigned), as the service does.
+func newHandlerSigned(a tools.Attester) http.Handler {
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{Limiter: tools.NewLimiter(64, 0, nil)})
+	if a != nil {
+		reg.SetAttester(a)
+	}
 	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	return api.New(reg, api.Options{Logger: log})
+}
+
+// testSigner is a signer over a fixed key (seed 0x01…).
+func testSigner(tb testing.TB) *attest.Signer {
+	tb.Helper()
+	k, err := attest.NewKeyFromSeed(bytes.Repeat([]byte{1}, 32))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := attest.NewSigner(k, "precisiond")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
 
 // TestInvokeHTTPAnswers makes sure the benchmarked requests succeed and that the
@@ -72,9 +94,18 @@ func TestInvokeHTTPAnswers(t *testing.T) {
 
 // BenchmarkInvokeHTTP measures one /invoke call through the real handler
 // (routing, middleware, body decoding, the execution path, canonical response),
-// without a network: what pprof profiles for the hot path.
+// without a network: what pprof profiles for the hot path. The signed variant
+// adds the attestation every answer of the service carries (issue 21).
 func BenchmarkInvokeHTTP(b *testing.B) {
-	h := newHandler()
+	benchInvokeHTTP(b, newHandler())
+}
+
+// BenchmarkInvokeHTTPSigned is BenchmarkInvokeHTTP with every answer signed.
+func BenchmarkInvokeHTTPSigned(b *testing.B) {
+	benchInvokeHTTP(b, newHandlerSigned(testSigner(b)))
+}
+
+func benchInvokeHTTP(b *testing.B, h http.Handler) {
 	for _, c := range hotPathBodies {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()

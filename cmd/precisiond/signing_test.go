@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -455,5 +456,61 @@ func TestAnswerCacheThroughTheService(t *testing.T) {
 	invokeRaw(t, off, body)
 	if got := scrape(t, off, `precisiond_answer_cache_total{result="miss"}`); got != -1 {
 		t.Errorf("without --answer-cache the cache metrics are exported (miss = %v)", got)
+	}
+}
+
+// docExample matches a fenced block of docs/attestation.md after its
+// `<!-- example: NAME -->` marker.
+var docExample = regexp.MustCompile("(?s)<!-- example: ([^ ]+) -->\n```[a-z]*\n(.*?)\n```")
+
+// TestDocVerifyExample runs the `precisiond verify --jwks` commands that
+// docs/attestation.md shows, on the example files it shows, and compares
+// the output line for line.
+func TestDocVerifyExample(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "attestation.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := map[string]string{}
+	for _, m := range docExample.FindAllStringSubmatch(string(doc), -1) {
+		blocks[m[1]] = m[2]
+	}
+	session := blocks["precisiond-verify"]
+	if session == "" || blocks["jwks.json"] == "" {
+		t.Fatal("docs/attestation.md lacks the precisiond-verify example or its files")
+	}
+	dir := t.TempDir()
+	for name, text := range blocks {
+		if strings.HasSuffix(name, ".json") {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	cmdLine := regexp.MustCompile(`^\$ precisiond verify --jwks (\S+) < (\S+)$`)
+	lines := strings.Split(session, "\n")
+	ran := 0
+	for i := 0; i < len(lines); i++ {
+		m := cmdLine.FindStringSubmatch(lines[i])
+		if m == nil {
+			t.Fatalf("unexpected line in the example: %q", lines[i])
+		}
+		input, err := os.ReadFile(filepath.Join(dir, m[2]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, out := runVerify(input, "--jwks", filepath.Join(dir, m[1]))
+		var want []string
+		for i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "$ ") {
+			i++
+			want = append(want, lines[i])
+		}
+		if got := strings.TrimRight(out, "\n"); got != strings.Join(want, "\n") {
+			t.Errorf("%s:\n got %s\nwant %s", lines[i-len(want)], got, strings.Join(want, "\n"))
+		}
+		ran++
+	}
+	if ran != 2 {
+		t.Fatalf("ran %d commands, want 2", ran)
 	}
 }
