@@ -43,6 +43,7 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 			"result":            strSchema("legacy human-readable result"),
 			"tool":              map[string]any{"const": name},
 			"structured_result": ref(env),
+			"attestation":       strSchema("JWS compact serialization (EdDSA) that signs the answer's tool, contract and result_hash; verify against /.well-known/jwks.json (docs/attestation.md)"),
 		}, "result", "tool", "structured_result")))
 		envelopes = append(envelopes, ref(env))
 	}
@@ -90,6 +91,8 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 			"/admin/verify": map[string]any{"post": withSecurity(op("verify", "Recompute an /invoke response's hashes against this catalogue (admin token required).",
 				jsonBody(map[string]any{"description": "an /invoke response or a bare structured_result", "type": "object"}),
 				responsesOf(map[string]any{"200": jsonResp("the verdict", ref("VerifyResult"))}, "400", "401", "403", "413", "503")), admin)},
+			JWKSPath: map[string]any{"get": op("jwks", "The JWK Set of the keys that sign answers (current first, then retained ones with not_after); ETag, 304 on If-None-Match.", nil,
+				map[string]any{"200": map[string]any{"description": "JWK Set (RFC 7517)", "content": map[string]any{"application/jwk-set+json": map[string]any{}}}, "304": map[string]any{"description": "not modified"}})},
 			"/metrics": map[string]any{"get": op("metrics", "Prometheus metrics.", nil,
 				map[string]any{"200": map[string]any{"description": "exposition format", "content": map[string]any{"text/plain": map[string]any{}}}})},
 			"/openapi.json": map[string]any{"get": op("openapi", "This document.", nil,
