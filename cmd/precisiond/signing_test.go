@@ -92,6 +92,21 @@ func gcdAnswer(t *testing.T, base string) ([]byte, map[string]any) {
 	return raw, v.(map[string]any)
 }
 
+// forgeFact returns a copy of an answer with one numeric fact changed and
+// result_hash recomputed over it, so that only the attestation can tell.
+func forgeFact(t *testing.T, answer map[string]any, fact, value string) map[string]any {
+	t.Helper()
+	forged := contracts.DeepCopy(answer).(map[string]any)
+	sr := forged["structured_result"].(map[string]any)
+	sr["facts"].(map[string]any)[fact] = json.Number(value)
+	rh, err := evidence.ResultHash(sr["contract_hash"].(string), sr["input_normalized"].(map[string]any), sr["facts"].(map[string]any))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr["result_hash"] = rh
+	return forged
+}
+
 func canonicalBytes(t *testing.T, v any) []byte {
 	t.Helper()
 	b, err := evidence.Canonical(v)
@@ -133,14 +148,7 @@ func TestVerifyAttestation(t *testing.T) {
 	}
 
 	// A forged fact with result_hash recomputed over it: the hashes agree.
-	forged := contracts.DeepCopy(answer).(map[string]any)
-	fsr := forged["structured_result"].(map[string]any)
-	fsr["facts"].(map[string]any)["gcd"] = json.Number("1")
-	rh, err := evidence.ResultHash(fsr["contract_hash"].(string), fsr["input_normalized"].(map[string]any), fsr["facts"].(map[string]any))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsr["result_hash"] = rh
+	forged := forgeFact(t, answer, "gcd", "1")
 	// result_hash changed alone.
 	rhOnly := contracts.DeepCopy(answer).(map[string]any)
 	rhOnly["structured_result"].(map[string]any)["result_hash"] = strings.Repeat("0", 64)
@@ -243,14 +251,7 @@ func liveAnswers(t *testing.T, base string) (jwksFile string, want map[string]st
 	jwksFile = write("jwks.json", testhttp.Do(t, http.MethodGet, base+"/.well-known/jwks.json", nil, nil).OK(t))
 	kid := fetchKeySet(t, base).Keys()[0].KID
 	raw, answer := gcdAnswer(t, base)
-	forged := contracts.DeepCopy(answer).(map[string]any)
-	fsr := forged["structured_result"].(map[string]any)
-	fsr["facts"].(map[string]any)["lcm"] = json.Number("5084")
-	rh, err := evidence.ResultHash(fsr["contract_hash"].(string), fsr["input_normalized"].(map[string]any), fsr["facts"].(map[string]any))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsr["result_hash"] = rh
+	forged := forgeFact(t, answer, "lcm", "5084")
 	status, _, planRaw := postJSON(t, base+"/v1/plans/run", `{"plan": `+citiesPlan+`, "params": {"city": "Asia/Tokyo"}}`)
 	if status != 200 {
 		t.Fatalf("plan run: %d %s", status, planRaw)
@@ -512,5 +513,34 @@ func TestDocVerifyExample(t *testing.T) {
 	}
 	if ran != 2 {
 		t.Fatalf("ran %d commands, want 2", ran)
+	}
+}
+
+// TestJWKSEndpoint: GET /.well-known/jwks.json is the published key set as
+// canonical JSON with its content type, a strong ETag and a cache lifetime;
+// a matching If-None-Match (alone, in a list, or weak) gets 304 without a
+// body, another ETag gets the set again.
+func TestJWKSEndpoint(t *testing.T) {
+	k := newKey(t)
+	base, m := startMain(t, func(c *Config) { c.Signing.KeyFile = writeKeyFile(t, k) })
+	url := base + "/.well-known/jwks.json"
+	r := testhttp.Do(t, http.MethodGet, url, nil, nil)
+	want := m.Signing.Ring.JWKS(time.Now())
+	etag := r.Header.Get("ETag")
+	if r.Status != 200 || !bytes.Equal(r.Body, want) || r.Header.Get("Content-Type") != "application/jwk-set+json" ||
+		etag != attest.ETag(want) || r.Header.Get("Cache-Control") != "public, max-age=300" {
+		t.Fatalf("GET: %d %v %s", r.Status, r.Header, r.Body)
+	}
+	if !bytes.Contains(r.Body, []byte(`"kid":"`+k.KID()+`"`)) {
+		t.Fatalf("the key set does not list the configured key %s: %s", k.KID(), r.Body)
+	}
+	for _, inm := range []string{etag, `"0000", ` + etag, "W/" + etag, "*"} {
+		r := testhttp.Do(t, http.MethodGet, url, map[string]string{"If-None-Match": inm}, nil)
+		if r.Status != http.StatusNotModified || len(r.Body) != 0 || r.Header.Get("ETag") != etag {
+			t.Errorf("If-None-Match %s: %d %q", inm, r.Status, r.Body)
+		}
+	}
+	if r := testhttp.Do(t, http.MethodGet, url, map[string]string{"If-None-Match": `"0000"`}, nil); r.Status != 200 || !bytes.Equal(r.Body, want) {
+		t.Errorf("another ETag: %d", r.Status)
 	}
 }
