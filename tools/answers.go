@@ -38,6 +38,9 @@ type CacheKey struct {
 	// Tool and ContractHash are what a stored envelope must carry.
 	Tool         string
 	ContractHash string
+	// Contract is the tool's contract: a stored envelope's contract_id,
+	// contract_version, determinism and source must be the ones it gives.
+	Contract *contracts.Contract
 	// Input is the canonical input_normalized that a stored envelope must
 	// carry (after redaction, as the envelope has it).
 	Input []byte
@@ -114,5 +117,5 @@ func cacheKey(c *contracts.Contract, contractHash string, normalized map[string]
 	h.Write([]byte(evidence.SourceFor(c, nil).Version))
 	h.Write([]byte{0})
 	h.Write(full)
-	return CacheKey{Digest: hex.EncodeToString(h.Sum(nil)), Tool: c.Tool, ContractHash: contractHash, Input: shown}, nil
+	return CacheKey{Digest: hex.EncodeToString(h.Sum(nil)), Tool: c.Tool, ContractHash: contractHash, Contract: c, Input: shown}, nil
 }

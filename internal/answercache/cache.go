@@ -4,9 +4,15 @@
 // recently used first out. An entry is the answer as /invoke writes it
 // (canonical JSON of attestation, result, structured_result and tool), and it
 // is served again only after it is re-verified: the envelope is the one the
-// key asks for (tool, contract_hash, input_normalized), its result_hash
-// recomputes, and its attestation verifies against a key published now. An
-// entry that fails is dropped and counted as refused; the call then runs.
+// key asks for (tool, contract_hash, input_normalized), the members the
+// contract determines are the contract's (ids, determinism, source), its
+// result_hash recomputes, and its attestation verifies against a key
+// published now. An entry that fails is dropped and counted as refused; the
+// call then runs.
+//
+// The legacy result text and the warnings are covered neither by result_hash
+// nor by the attestation (their format is the reference's); the cache holds
+// them in process memory only.
 package answercache
 
 import (
@@ -177,13 +183,13 @@ func (c *Cache) verify(key tools.CacheKey, data []byte) (*tools.Response, error)
 	if sr == nil || jws == "" || !okText || len(doc) != 4 || doc["tool"] != key.Tool {
 		return nil, fmt.Errorf("%w: not an answer of %s", errEntry, key.Tool)
 	}
-	if sr["tool"] != key.Tool || sr["contract_hash"] != key.ContractHash || sr["status"] != "completed" {
-		return nil, fmt.Errorf("%w: identity differs", errEntry)
-	}
 	input, _ := sr["input_normalized"].(map[string]any)
 	facts, _ := sr["facts"].(map[string]any)
 	if input == nil || facts == nil {
 		return nil, fmt.Errorf("%w: no input or facts", errEntry)
+	}
+	if err := sameFrame(key, sr, facts); err != nil {
+		return nil, err
 	}
 	if in, err := evidence.Canonical(input); err != nil || !bytes.Equal(in, key.Input) {
 		return nil, fmt.Errorf("%w: input_normalized differs", errEntry)
@@ -207,13 +213,36 @@ func (c *Cache) verify(key tools.CacheKey, data []byte) (*tools.Response, error)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errEntry, err)
 	}
-	// The envelope written again must be the stored one byte for byte, so
-	// nothing outside the verified fields (determinism, source, warnings)
-	// can differ from what was signed... and from what is served.
+	// The envelope written again from the typed fields must be the stored
+	// one: an entry with members outside the envelope is refused rather
+	// than served with them dropped.
 	if want, _ := evidence.Canonical(sr); !bytes.Equal(raw, want) {
 		return nil, fmt.Errorf("%w: envelope has members outside the envelope", errEntry)
 	}
 	return &tools.Response{Result: text, Tool: key.Tool, Envelope: env, EnvelopeJSON: raw, Attestation: jws}, nil
+}
+
+// sameFrame checks the members of a stored envelope that neither result_hash
+// nor the attestation covers but the contract determines: status, tool,
+// contract ids, determinism and source (whose as_of comes from the hashed
+// facts, as evidence.Build takes it).
+func sameFrame(key tools.CacheKey, sr, facts map[string]any) error {
+	c := key.Contract
+	if c == nil || sr["tool"] != key.Tool || sr["contract_hash"] != key.ContractHash || sr["status"] != "completed" ||
+		sr["contract_id"] != c.ContractID || sr["contract_version"] != c.ContractVersion || sr["determinism"] != c.Determinism {
+		return fmt.Errorf("%w: identity differs", errEntry)
+	}
+	want := evidence.SourceFor(c, facts["as_of"])
+	src, _ := sr["source"].(map[string]any)
+	if src == nil || src["kind"] != want.Kind || src["name"] != want.Name || src["version"] != want.Version {
+		return fmt.Errorf("%w: source differs", errEntry)
+	}
+	got, err1 := evidence.Canonical(src["as_of"])
+	exp, err2 := evidence.Canonical(want.AsOf)
+	if err1 != nil || err2 != nil || !bytes.Equal(got, exp) {
+		return fmt.Errorf("%w: source.as_of differs", errEntry)
+	}
+	return nil
 }
 
 // envelopeOf rebuilds an envelope from its generic JSON.

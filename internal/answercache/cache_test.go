@@ -240,3 +240,27 @@ func rehash(t *testing.T, data []byte) []byte {
 	}
 	return b
 }
+
+// TestAlteredFrameRefused: the members outside result_hash and the
+// attestation that the contract determines are checked too.
+func TestAlteredFrameRefused(t *testing.T) {
+	for name, swap := range map[string][2]string{
+		"determinism":    {`"determinism":"input_only"`, `"determinism":"source_versioned"`},
+		"source version": {`"version":"go1`, `"version":"go0`},
+		"source as_of":   {`"as_of":null`, `"as_of":"2026-01-01"`},
+		"status":         {`"status":"completed"`, `"status":"partial"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t, 1<<20)
+			f.call(t, "prime_factorize", semiprime)
+			e := f.onlyEntry(t)
+			f.c.mu.Lock()
+			e.data = replaceOnce(t, e.data, swap[0], swap[1])
+			f.c.mu.Unlock()
+			f.call(t, "prime_factorize", semiprime)
+			if got := f.stats(); got != [3]uint64{0, 1, 1} {
+				t.Fatalf("hits/misses/refused = %v, want the entry refused", got)
+			}
+		})
+	}
+}
