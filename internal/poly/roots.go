@@ -15,7 +15,7 @@ const MaxIsolationWork = 2e9
 // high degree holds hundreds of MiB (x**64 - 7…7*x**63 + x - 1 with a
 // 200-digit coefficient: 113 MiB) although its word operations are within
 // MaxIsolationWork.
-const MaxIsolationBytes = 32 << 20
+const MaxIsolationBytes = 16 << 20
 
 // maxIsolationNodes bounds the bisection tree of root isolation; it is far
 // above what inputs within the declared limits need.
