@@ -24,7 +24,7 @@ type fixture struct {
 	published *attest.KeySet
 }
 
-func newFixture(t *testing.T, maxBytes int64) *fixture {
+func newFixture(t testing.TB, maxBytes int64) *fixture {
 	t.Helper()
 	k, err := attest.GenerateKey(nil)
 	if err != nil {
@@ -263,4 +263,55 @@ func TestAlteredFrameRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzStoredEntry feeds arbitrary bytes to the cache as a stored entry: it
+// never panics, and whatever it serves has the genuine answer's result_hash
+// (so its input and facts), identity and attestation. (The warnings and the
+// result text are covered by neither hash nor signature; see the package
+// documentation.)
+func FuzzStoredEntry(f *testing.F) {
+	fx := newFixture(f, 1<<20)
+	resp, err := fx.reg.Call(context.Background(), "prime_factorize", []byte(semiprime), "")
+	if err != nil {
+		f.Fatal(err)
+	}
+	genuine, err := encode(resp)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var key tools.CacheKey
+	fx.c.mu.Lock()
+	for digest := range fx.c.byKey {
+		key.Digest = digest
+	}
+	fx.c.mu.Unlock()
+	key.Tool, key.ContractHash = "prime_factorize", resp.Envelope.ContractHash
+	if key.Contract, _, err = fx.reg.Contract("prime_factorize"); err != nil {
+		f.Fatal(err)
+	}
+	key.Input, _ = evidence.Canonical(resp.Envelope.InputNormalized)
+	f.Add(genuine)
+	f.Add([]byte(`{}`))
+	f.Add(bytes.Replace(genuine, []byte(`"prime":1000000009}`), []byte(`"prime":1000000011}`), 1))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := fx.c.verify(key, data)
+		if err != nil {
+			return
+		}
+		g, w := got.Envelope, resp.Envelope
+		if g.ResultHash != w.ResultHash || g.Tool != w.Tool || g.ContractHash != w.ContractHash || g.ContractVersion != w.ContractVersion ||
+			got.Attestation != resp.Attestation || !bytes.Equal(mustCanon(t, g.Facts), mustCanon(t, w.Facts)) {
+			t.Fatalf("served an answer that is not the genuine one:\n%s", got.EnvelopeJSON)
+		}
+	})
+}
+
+func mustCanon(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := evidence.Canonical(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
