@@ -229,7 +229,8 @@ func TestBinary(t *testing.T) {
 	bin := buildBinary(t)
 	addr := freeAddr(t)
 	srv := exec.Command(bin, "serve", "--addr", addr)
-	srv.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+t.TempDir(), "PRECISIOND_ADDR=127.0.0.1:1")
+	data := t.TempDir() // the server and the CLI share it, so one signing key
+	srv.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+data, "PRECISIOND_ADDR=127.0.0.1:1")
 	var stderr bytes.Buffer
 	srv.Stderr = &stderr
 	if err := srv.Start(); err != nil {
@@ -258,7 +259,7 @@ func TestBinary(t *testing.T) {
 	body := []byte(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`)
 	served := invokeRaw(t, base, body)
 	callCmd := exec.Command(bin, "call", "gcd_lcm", `{"a":391,"b":299}`)
-	callCmd.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+t.TempDir())
+	callCmd.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+data)
 	local, err := callCmd.Output()
 	if err != nil {
 		t.Fatal(err)
@@ -283,6 +284,9 @@ func TestBinary(t *testing.T) {
 	}
 	if out, err := verify(served, "--url", base); err != nil {
 		t.Errorf("verify --url failed: %v %s", err, out)
+	}
+	if out, err := verify(served, "--jwks", base); err != nil || !strings.Contains(out, " signed by kid ") {
+		t.Errorf("verify --jwks failed: %v %s", err, out)
 	}
 	tampered := bytes.Replace(served, []byte(`"lcm":5083`), []byte(`"lcm":5084`), 1)
 	if out, err := verify(tampered); err == nil {

@@ -74,8 +74,9 @@ func TestTimeToolsIgnoreHostZoneinfo(t *testing.T) {
 		{"TZ=../../etc/passwd", "ZONEINFO=" + bin},
 	}
 	first := make([][]byte, len(calls))
+	data := t.TempDir() // one data directory: one signing key, so whole answers compare
 	for i, env := range envs {
-		base, _, _ := startBinaryEnv(t, env)
+		base, _, _ := startBinaryEnv(t, env, "--data-dir", data)
 		for j, c := range calls {
 			body, err := json.Marshal(map[string]any{"tool": c.tool, "args": c.args})
 			if err != nil {
