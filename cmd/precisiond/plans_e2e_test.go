@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -19,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/plandb"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
@@ -202,13 +202,34 @@ func TestVerifyPlanRun(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("%d %s", status, raw)
 	}
-	verify := func(input []byte) (int, string) {
-		var out, errOut bytes.Buffer
-		code := run([]string{"verify"}, bytes.NewReader(input), &out, &errOut, func(string) string { return "" })
-		return code, out.String() + errOut.String()
+	verify := func(input []byte, args ...string) (int, string) {
+		return runVerify(input, args...)
 	}
 	if code, out := verify(raw); code != 0 || !strings.Contains(out, "OK: plan") || !strings.Contains(out, "3 runs (2 completed, 1 failed), 4 step envelopes and 2 run hashes verified") {
 		t.Fatalf("verify: %d %s", code, out)
+	}
+	// With --jwks every step's and every completed run's attestation is checked.
+	kid := fetchKeySet(t, base).Keys()[0].KID
+	if code, out := verify(raw, "--jwks", base); code != 0 || !strings.Contains(out, "run hashes verified signed by kid "+kid) {
+		t.Fatalf("verify --jwks: %d %s", code, out)
+	}
+	_, runJWS, _ := strings.Cut(string(raw), `"attestation":"`)
+	runJWS, _, _ = strings.Cut(runJWS, `"`)
+	stranger, err := attest.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string]string{
+		"a step's attestation on the run": strings.Replace(string(raw), `"attestation":"`+runJWS, `"attestation":"`+stepAttestation(t, raw), 1),
+		"no attestation":                  strings.Replace(string(raw), `"attestation":"`+runJWS+`",`, ``, 1),
+		"signed by an unpublished key":    strings.Replace(string(raw), runJWS, mustSignPlanRun(t, stranger, raw), 1),
+	} {
+		if bad == string(raw) {
+			t.Fatalf("%s: nothing tampered", name)
+		}
+		if code, out := verify([]byte(bad), "--jwks", base); code != 1 || !strings.Contains(out, "FAIL") {
+			t.Errorf("%s: exit %d %s", name, code, out)
+		}
 	}
 	for name, tamper := range map[string][2]string{
 		"fact":     {`"weekday_name":"Saturday"`, `"weekday_name":"Sunday"`},

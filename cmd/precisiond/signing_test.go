@@ -544,3 +544,39 @@ func TestJWKSEndpoint(t *testing.T) {
 		t.Errorf("another ETag: %d", r.Status)
 	}
 }
+
+// planRunOf returns plan_id and the first completed run of a plan run answer.
+func planRunOf(t *testing.T, raw []byte) (string, map[string]any) {
+	t.Helper()
+	v, err := evidence.ParseJSON(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := v.(map[string]any)
+	for _, r := range doc["runs"].([]any) {
+		if run := r.(map[string]any); run["status"] == "completed" {
+			return doc["plan_id"].(string), run
+		}
+	}
+	t.Fatal("no completed run")
+	return "", nil
+}
+
+// stepAttestation is the attestation of the first step of the first
+// completed run.
+func stepAttestation(t *testing.T, raw []byte) string {
+	t.Helper()
+	_, run := planRunOf(t, raw)
+	return run["steps"].([]any)[0].(map[string]any)["attestation"].(string)
+}
+
+// mustSignPlanRun signs the first completed run of raw with k.
+func mustSignPlanRun(t *testing.T, k *attest.Key, raw []byte) string {
+	t.Helper()
+	id, run := planRunOf(t, raw)
+	jws, err := mustSignerFor(t, k).SignPlanRun(id, run["run_hash"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jws
+}
