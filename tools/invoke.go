@@ -219,9 +219,11 @@ type result struct {
 }
 
 // execute is one call's work, run by the goroutine that holds its slot: parse
-// the arguments → apply schema defaults → validate input → run the tool →
-// check the result's size → validate facts → build the envelope. Every step
-// runs under the call's deadline; a panic becomes an internal error.
+// the arguments → apply schema defaults → validate input → (a verified answer
+// from the answer cache, for a contract that allows it) → run the tool →
+// check the result's size → validate facts → build the envelope → sign it
+// (SetAttester) and keep it in the cache. Every step runs under the call's
+// deadline; a panic becomes an internal error.
 func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res result) {
 	c := e.contract
 	defer func() {
