@@ -101,7 +101,8 @@ func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) strin
 	return 0
 }
 
-// cmdVerify reads an /invoke response (or a bare structured_result) from stdin and
+// cmdVerify reads an /invoke response (or a bare structured_result, or an MCP
+// tools/call result) from stdin and
 // rechecks it against a catalogue: this binary's own, a saved GET /tools document
 // (--catalog FILE) or a running server's (--url http://host:port). With --jwks
 // (a key set file or URL) the attestation must also verify, and the line says
@@ -129,9 +130,14 @@ func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv 
 		fmt.Fprintln(stderr, "precisiond verify: stdin is not a JSON object")
 		return 2
 	}
-	sr := doc
+	sr, jws := doc, doc["attestation"]
 	if inner, ok := doc["structured_result"].(map[string]any); ok {
 		sr = inner
+	} else if inner, ok := doc["structuredContent"].(map[string]any); ok {
+		// An MCP tools/call result: the attestation is in its _meta.
+		sr = inner
+		meta, _ := doc["_meta"].(map[string]any)
+		jws = meta[api.MetaAttestation]
 	}
 	tool, _ := sr["tool"].(string)
 	catalog, err := loadCatalog(*catalogFile, *url, getenv, stderr)
@@ -167,7 +173,7 @@ func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv 
 	}
 	signed := ""
 	if sig != nil {
-		if signed, err = sig.result(doc["attestation"], sr); err != nil {
+		if signed, err = sig.result(jws, sr); err != nil {
 			fmt.Fprintln(stdout, "FAIL:", err)
 			return 1
 		}

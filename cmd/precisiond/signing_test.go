@@ -143,6 +143,10 @@ func TestVerifyAttestation(t *testing.T) {
 	if code, out := runVerify(raw, "--jwks", jwksFile, "--issuer", "https://other.example"); code != 1 || !strings.Contains(out, "payload_mismatch") {
 		t.Errorf("another required issuer: exit %d %q", code, out)
 	}
+	mcpResult := map[string]any{"structuredContent": sr, "_meta": map[string]any{"precisiond/attestation": answer["attestation"]}}
+	if code, out := runVerify(canonicalBytes(t, mcpResult), "--jwks", jwksFile); code != 0 || !strings.Contains(out, k1.KID()) {
+		t.Errorf("an MCP result with the attestation in _meta: exit %d %q", code, out)
+	}
 	if code, out := runVerify(canonicalBytes(t, sr), "--jwks", jwksFile); code != 1 || !strings.Contains(out, "no attestation") {
 		t.Errorf("a bare structured_result with --jwks: exit %d %q", code, out)
 	}
