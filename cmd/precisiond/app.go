@@ -195,6 +195,7 @@ func (m *Main) Run(ctx context.Context) error {
 	bctx, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
+	go every(bctx, keyringRefresh, m.refreshKeyring) // signing.go
 	errc := make(chan error, 1)
 	go func() { errc <- m.server.Serve(m.ln) }()
 	select {
@@ -272,6 +273,9 @@ func (m *Main) Close() error {
 	}
 	if m.closePlans != nil {
 		_ = m.closePlans()
+	}
+	if m.Signing != nil {
+		_ = m.Signing.Close()
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -77,24 +78,82 @@ func (c SigningConfig) validate() error {
 }
 
 // Signing is the service's signing state: the keyring it reconciled at start
-// and the signer of its current key.
+// (refreshed from the store while it runs) and the signer of its current key.
 type Signing struct {
-	Ring   *attest.Keyring
+	// Signer signs with the key this process reconciled at start.
 	Signer *attest.Signer
 	now    func() time.Time
+
+	ring  atomic.Pointer[attest.Keyring] // the keyring last read from the store
+	store blob.Store                     // nil: nothing to refresh from
+	etag  string                         // of the keyring last read; used by Refresh only
 }
 
+// Ring returns the keyring last read.
+func (s *Signing) Ring() *attest.Keyring { return s.ring.Load() }
+
 // JWKS returns the published key set now (GET /.well-known/jwks.json).
-func (s *Signing) JWKS() []byte { return s.Ring.JWKS(s.now()) }
+func (s *Signing) JWKS() []byte { return s.Ring().JWKS(s.now()) }
 
 // KeySet returns the keys published now, for verifying cached answers.
-func (s *Signing) KeySet() *attest.KeySet { return s.Ring.KeySet(s.now()) }
+func (s *Signing) KeySet() *attest.KeySet { return s.Ring().KeySet(s.now()) }
+
+// Refresh re-reads the stored keyring, so that a key another replica rotated
+// in is published here too (a client fetching the key set through a load
+// balancer must find every key any replica signs with). This process keeps
+// signing with its own key, which the stored keyring keeps published for
+// --key-retention after a rotation; a restart picks up the new key. It
+// returns whether the keyring changed. Refresh is not safe for concurrent
+// use with itself (one background loop calls it).
+func (s *Signing) Refresh(ctx context.Context) (bool, error) {
+	if s.store == nil {
+		return false, nil
+	}
+	state, etag, err := readKeyring(ctx, s.store)
+	if err != nil || state == nil || etag == s.etag {
+		return false, err
+	}
+	ring, err := attest.ParseKeyring(state)
+	if err != nil {
+		return false, fmt.Errorf("signing keyring: %w", err)
+	}
+	s.etag = etag
+	s.ring.Store(ring)
+	return true, nil
+}
+
+// Close releases the store.
+func (s *Signing) Close() error {
+	if s.store == nil {
+		return nil
+	}
+	return s.store.Close()
+}
+
+// keyringRefresh is how often a running service re-reads the keyring.
+const keyringRefresh = 30 * time.Second
+
+// refreshKeyring is the background step of a running service: re-read the
+// keyring, log a change, keep the old one on an error.
+func (m *Main) refreshKeyring() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	changed, err := m.Signing.Refresh(ctx)
+	switch {
+	case err != nil:
+		m.Log.Warn("signing keyring unreadable; keeping the published keys", "err", err.Error())
+	case changed:
+		m.Log.Info("signing keyring changed in the store; key set reloaded", "current_kid", m.Signing.Ring().Current().KID,
+			"signing_kid", m.Signing.Signer.KID())
+	}
+}
 
 // maxReconcileRounds bounds the read-reconcile-write loop against replicas
 // writing the keyring at the same moment.
 const maxReconcileRounds = 8
 
-// NewSigning reconciles the keyring kept in store with the configured key
+// NewSigning reconciles the keyring kept in store (which the returned
+// Signing keeps, to Refresh from, until Close) with the configured key
 // (nil: none) at now and returns the signing state of issuer. Several
 // replicas starting at once on one store agree on one key: the state is
 // created with a create-only write and changed with a compare-and-swap write,
@@ -115,17 +174,21 @@ func NewSigning(ctx context.Context, store blob.Store, configured *attest.Key, r
 		}
 		if newState != nil {
 			opts := blob.PutOptions{IfMatch: etag, IfNoneMatch: state == nil}
-			if _, err := store.Put(ctx, keyringKey, newState, opts); errors.Is(err, blob.ErrPreconditionFailed) || errors.Is(err, blob.ErrNotFound) {
+			info, err := store.Put(ctx, keyringKey, newState, opts)
+			if errors.Is(err, blob.ErrPreconditionFailed) || errors.Is(err, blob.ErrNotFound) {
 				continue // another replica wrote first: reconcile with its state
 			} else if err != nil {
 				return nil, fmt.Errorf("signing keyring: %w", err)
 			}
+			etag = info.ETag
 		}
 		signer, err := ring.Signer(issuer)
 		if err != nil {
 			return nil, err
 		}
-		return &Signing{Ring: ring, Signer: signer, now: now}, nil
+		sig := &Signing{Signer: signer, now: now, store: store, etag: etag}
+		sig.ring.Store(ring)
+		return sig, nil
 	}
 	return nil, fmt.Errorf("signing keyring: %s kept changing under %d attempts to reconcile it", keyringKey, maxReconcileRounds)
 }
@@ -175,16 +238,23 @@ func openSigning(cfg Config, log *slog.Logger) (*Signing, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Signing{Ring: ring, Signer: signer, now: time.Now}, nil
+		sig := &Signing{Signer: signer, now: time.Now}
+		sig.ring.Store(ring)
+		return sig, nil
 	}
+	// The one line to change when the store is configurable (--store).
 	store, err := blob.OpenDir(cfg.DataDir)
 	if err != nil {
 		return nil, fmt.Errorf("signing keyring: %w", err)
 	}
-	defer store.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return NewSigning(ctx, store, configured, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
+	sig, err := NewSigning(ctx, store, configured, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return sig, nil
 }
 
 func issuerOf(cfg Config) string {
@@ -204,7 +274,7 @@ func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *a
 	}
 	reg.SetAttester(sig.Signer.Memoized(signatureMemo))
 	log.Debug("signing answers", "kid", sig.Signer.KID(), "iss", sig.Signer.Issuer(),
-		"retained_keys", len(sig.Ring.Retained()))
+		"retained_keys", len(sig.Ring().Retained()))
 	if cfg.Signing.AnswerCacheBytes > 0 {
 		cache := answercache.New(cfg.Signing.AnswerCacheBytes, sig.KeySet, sig.now)
 		reg.SetAnswerCache(cache)

@@ -529,7 +529,7 @@ func TestJWKSEndpoint(t *testing.T) {
 	base, m := startMain(t, func(c *Config) { c.Signing.KeyFile = writeKeyFile(t, k) })
 	url := base + "/.well-known/jwks.json"
 	r := testhttp.Do(t, http.MethodGet, url, nil, nil)
-	want := m.Signing.Ring.JWKS(time.Now())
+	want := m.Signing.Ring().JWKS(time.Now())
 	etag := r.Header.Get("ETag")
 	if r.Status != 200 || !bytes.Equal(r.Body, want) || r.Header.Get("Content-Type") != "application/jwk-set+json" ||
 		etag != attest.ETag(want) || r.Header.Get("Cache-Control") != "public, max-age=300" {
@@ -583,4 +583,37 @@ func mustSignPlanRun(t *testing.T, k *attest.Key, raw []byte) string {
 		t.Fatal(err)
 	}
 	return jws
+}
+
+// TestRotationReachesRunningReplica: when a replica starts with a new key on
+// a shared store, a replica already running publishes the new key at its
+// next keyring refresh (so a client fetching the key set from either can
+// verify answers of both), keeps signing with its own key, which stays
+// published as retained, and its own answers still verify.
+func TestRotationReachesRunningReplica(t *testing.T) {
+	k1, k2 := newKey(t), newKey(t)
+	dir := t.TempDir()
+	baseA, a := startMain(t, func(c *Config) { c.DataDir = dir; c.Signing.KeyFile = writeKeyFile(t, k1) })
+	if changed, err := a.Signing.Refresh(context.Background()); err != nil || changed {
+		t.Fatalf("refresh with nothing new: changed %v, %v", changed, err)
+	}
+	baseB, _ := startMain(t, func(c *Config) { c.DataDir = dir; c.Signing.KeyFile = writeKeyFile(t, k2) })
+	_, fromB := gcdAnswer(t, baseB)
+	if kid := fetchKeySet(t, baseA).Keys()[0].KID; kid != k1.KID() {
+		t.Fatalf("before its refresh replica A publishes %s first, want its own %s", kid, k1.KID())
+	}
+	if changed, err := a.Signing.Refresh(context.Background()); err != nil || !changed {
+		t.Fatalf("refresh after the rotation: changed %v, %v", changed, err)
+	}
+	keysA := fetchKeySet(t, baseA)
+	if got := keysA.Keys(); len(got) != 2 || got[0].KID != k2.KID() || got[1].KID != k1.KID() {
+		t.Fatalf("after its refresh replica A publishes %+v, want %s then %s", got, k2.KID(), k1.KID())
+	}
+	if v := checkAttestation(t, keysA, fromB); v.KID != k2.KID() {
+		t.Errorf("B's answer verified as signed by %s", v.KID)
+	}
+	_, fromA := gcdAnswer(t, baseA)
+	if v := checkAttestation(t, fetchKeySet(t, baseB), fromA); v.KID != k1.KID() {
+		t.Errorf("A's answer verified as signed by %s, want its own key %s", v.KID, k1.KID())
+	}
 }
