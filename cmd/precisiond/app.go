@@ -76,6 +76,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		if pool != nil {
 			pool.Close()
 		}
+		_ = sig.Close()
 		return nil, err
 	}
 	var toggler api.Toggler

@@ -102,9 +102,8 @@ func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) strin
 }
 
 // cmdVerify reads an /invoke response (or a bare structured_result, or an MCP
-// tools/call result) from stdin and
-// rechecks it against a catalogue: this binary's own, a saved GET /tools document
-// (--catalog FILE) or a running server's (--url http://host:port). With --jwks
+// tools/call result) from stdin and rechecks it against a catalogue: this
+// binary's own, a saved GET /tools document (--catalog FILE) or a running server's (--url http://host:port). With --jwks
 // (a key set file or URL) the attestation must also verify, and the line says
 // which key signed (docs/attestation.md). Exit 0 when every check passes, 1 on
 // any mismatch, 2 on usage or input errors.
