@@ -616,4 +616,12 @@ func TestRotationReachesRunningReplica(t *testing.T) {
 	if v := checkAttestation(t, fetchKeySet(t, baseB), fromA); v.KID != k1.KID() {
 		t.Errorf("A's answer verified as signed by %s, want its own key %s", v.KID, k1.KID())
 	}
+	// A keyring damaged in the store is an error, and the published set stays.
+	before := a.Signing.JWKS()
+	if err := os.WriteFile(filepath.Join(dir, keyringKey), []byte(`{"format":"precisiond-keyring/1"`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if changed, err := a.Signing.Refresh(context.Background()); err == nil || changed || !bytes.Equal(a.Signing.JWKS(), before) {
+		t.Errorf("refresh of a damaged keyring: changed %v, %v; key set kept: %v", changed, err, bytes.Equal(a.Signing.JWKS(), before))
+	}
 }
