@@ -91,7 +91,7 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 			"/admin/verify": map[string]any{"post": withSecurity(op("verify", "Recompute an /invoke response's hashes against this catalogue (admin token required).",
 				jsonBody(map[string]any{"description": "an /invoke response or a bare structured_result", "type": "object"}),
 				responsesOf(map[string]any{"200": jsonResp("the verdict", ref("VerifyResult"))}, "400", "401", "403", "413", "503")), admin)},
-			JWKSPath: map[string]any{"get": op("jwks", "The JWK Set of the keys that sign answers (current first, then retained ones with not_after); ETag, 304 on If-None-Match.", nil,
+			JWKSPath: map[string]any{"get": op("jwks", "The JWK Set of the keys that sign answers (current first, then retained ones with not_after); ETag, 304 on If-None-Match; HEAD too.", nil,
 				map[string]any{"200": map[string]any{"description": "JWK Set (RFC 7517)", "content": map[string]any{"application/jwk-set+json": map[string]any{}}}, "304": map[string]any{"description": "not modified"}})},
 			"/metrics": map[string]any{"get": op("metrics", "Prometheus metrics.", nil,
 				map[string]any{"200": map[string]any{"description": "exposition format", "content": map[string]any{"text/plain": map[string]any{}}}})},

@@ -102,6 +102,7 @@ func (s *Server) routes() chi.Router {
 	s.adminRoutes(r)
 	if s.opts.JWKS != nil {
 		r.Get(JWKSPath, s.jwks)
+		r.Head(JWKSPath, s.jwks)
 	}
 	if s.opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())

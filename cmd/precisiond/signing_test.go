@@ -547,6 +547,9 @@ func TestJWKSEndpoint(t *testing.T) {
 	if r := testhttp.Do(t, http.MethodGet, url, map[string]string{"If-None-Match": `"0000"`}, nil); r.Status != 200 || !bytes.Equal(r.Body, want) {
 		t.Errorf("another ETag: %d", r.Status)
 	}
+	if r := testhttp.Do(t, http.MethodHead, url, nil, nil); r.Status != 200 || len(r.Body) != 0 || r.Header.Get("ETag") != etag {
+		t.Errorf("HEAD: %d %v %q", r.Status, r.Header, r.Body)
+	}
 }
 
 // planRunOf returns plan_id and the first completed run of a plan run answer.
