@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func TestSharedStringBlowUp(t *testing.T) {
 	}
 	// The same blow-up under a budget large enough to finish building is
 	// refused as a result too large, before any of it is written.
-	lim := Limits{MaxSteps: DefaultSteps, MaxWorkBytes: 1 << 40, MaxResultBytes: 65536}
+	lim := Limits{MaxSteps: DefaultSteps, MaxWorkBytes: math.MaxInt, MaxResultBytes: 65536}
 	_, alloc, err = search(t, doc, pipe("[@,@]", 11), lim)
 	wantLimit(t, "[@,@] x 11, unbounded work", err, ReasonResultTooLarge)
 	if alloc > 64<<10 {
