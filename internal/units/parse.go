@@ -607,50 +607,45 @@ func (p *parser) numAtom() (*big.Rat, error) {
 }
 
 func (p *parser) numSum() (*big.Rat, error) {
-	v, err := p.numProduct()
-	if err != nil {
-		return nil, err
-	}
-	for {
-		t := p.peek()
-		if t.kind != tPlus && t.kind != tMinus {
-			return v, nil
+	return p.numLevel(tPlus, tMinus, p.numProduct, func(op token, v, w *big.Rat) (*big.Rat, error) {
+		if op.kind == tPlus {
+			return new(big.Rat).Add(v, w), nil
 		}
-		p.next()
-		w, err := p.numProduct()
-		if err != nil {
-			return nil, err
-		}
-		if t.kind == tPlus {
-			v = new(big.Rat).Add(v, w)
-		} else {
-			v = new(big.Rat).Sub(v, w)
-		}
-	}
+		return new(big.Rat).Sub(v, w), nil
+	})
 }
 
 func (p *parser) numProduct() (*big.Rat, error) {
-	v, err := p.numUnary()
+	return p.numLevel(tMul, tDiv, p.numUnary, func(op token, v, w *big.Rat) (*big.Rat, error) {
+		if op.kind == tMul {
+			return new(big.Rat).Mul(v, w), nil
+		}
+		if w.Sign() == 0 {
+			return nil, &SyntaxError{op.pos, "division by zero"}
+		}
+		return new(big.Rat).Quo(v, w), nil
+	})
+}
+
+// numLevel reads operand (op operand)* for the two left-associative operators
+// op1 and op2 of one precedence level, combining the values with apply.
+func (p *parser) numLevel(op1, op2 tokKind, operand func() (*big.Rat, error), apply func(op token, v, w *big.Rat) (*big.Rat, error)) (*big.Rat, error) {
+	v, err := operand()
 	if err != nil {
 		return nil, err
 	}
 	for {
 		t := p.peek()
-		if t.kind != tMul && t.kind != tDiv {
+		if t.kind != op1 && t.kind != op2 {
 			return v, nil
 		}
 		p.next()
-		w, err := p.numUnary()
+		w, err := operand()
 		if err != nil {
 			return nil, err
 		}
-		if t.kind == tMul {
-			v = new(big.Rat).Mul(v, w)
-		} else {
-			if w.Sign() == 0 {
-				return nil, &SyntaxError{t.pos, "division by zero"}
-			}
-			v = new(big.Rat).Quo(v, w)
+		if v, err = apply(t, v, w); err != nil {
+			return nil, err
 		}
 	}
 }
