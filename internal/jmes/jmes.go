@@ -201,6 +201,17 @@ func truthy(v any) bool {
 	return true
 }
 
+// evalLeft evaluates node's left child (a projection's or flatten's source);
+// ok is false, meaning a null result, when that value is not a T.
+func evalLeft[T any](in *interp, node *parsing.ASTNode, value any) (x T, ok bool, err error) {
+	left, err := in.eval(&node.Children[0], value)
+	if err != nil {
+		return x, false, err
+	}
+	x, ok = left.(T)
+	return x, ok, nil
+}
+
 func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 	if err := in.step(); err != nil {
 		return nil, err
@@ -238,33 +249,21 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 		}
 		return in.slice(arr, node.Value.([]*int))
 	case parsing.ASTProjection:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		arr, ok, err := evalLeft[[]any](in, node, value)
+		if !ok || err != nil {
 			return nil, err
-		}
-		arr, ok := left.([]any)
-		if !ok {
-			return nil, nil
 		}
 		return in.project(arr, &node.Children[1])
 	case parsing.ASTValueProjection:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		obj, ok, err := evalLeft[*structured.Object](in, node, value)
+		if !ok || err != nil {
 			return nil, err
-		}
-		obj, ok := left.(*structured.Object)
-		if !ok {
-			return nil, nil
 		}
 		return in.project(obj.Values, &node.Children[1])
 	case parsing.ASTFilterProjection:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		arr, ok, err := evalLeft[[]any](in, node, value)
+		if !ok || err != nil {
 			return nil, err
-		}
-		arr, ok := left.([]any)
-		if !ok {
-			return nil, nil
 		}
 		if err := in.charge(2); err != nil {
 			return nil, err
@@ -291,13 +290,9 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 		}
 		return out, nil
 	case parsing.ASTFlatten:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		arr, ok, err := evalLeft[[]any](in, node, value)
+		if !ok || err != nil {
 			return nil, err
-		}
-		arr, ok := left.([]any)
-		if !ok {
-			return nil, nil
 		}
 		if err := in.charge(2); err != nil {
 			return nil, err
