@@ -411,23 +411,28 @@ func (p *parser) expr() (Node, error) {
 }
 
 func (p *parser) unary() (Node, error) {
+	return signed(p, p.unary, p.power, func(x Node) Node { return Neg{X: x} })
+}
+
+// signed reads one unary sign and the signed value after it (self, so that
+// signs repeat, each counted against the nesting depth), or operand when no
+// sign comes next; neg negates.
+func signed[T any](p *parser, self, operand func() (T, error), neg func(T) T) (T, error) {
 	t := p.peek()
-	if t.kind == tMinus || t.kind == tPlus {
-		if err := p.enter(t.pos); err != nil {
-			return nil, err
-		}
-		defer func() { p.depth-- }()
-		p.next()
-		x, err := p.unary()
-		if err != nil {
-			return nil, err
-		}
-		if t.kind == tMinus {
-			return Neg{X: x}, nil
-		}
-		return x, nil
+	if t.kind != tMinus && t.kind != tPlus {
+		return operand()
 	}
-	return p.power()
+	if err := p.enter(t.pos); err != nil {
+		var zero T
+		return zero, err
+	}
+	defer func() { p.depth-- }()
+	p.next()
+	x, err := self()
+	if err != nil || t.kind == tPlus {
+		return x, err
+	}
+	return neg(x), nil
 }
 
 func (p *parser) power() (Node, error) {
@@ -565,23 +570,7 @@ func ratPowBounded(v *big.Rat, k, pos int) (*big.Rat, error) {
 // numUnary, numSum, numProduct and numAtom evaluate the small arithmetic allowed
 // in exponents (and in offset definitions): + - * / and parentheses over numbers.
 func (p *parser) numUnary() (*big.Rat, error) {
-	t := p.peek()
-	if t.kind == tMinus || t.kind == tPlus {
-		if err := p.enter(t.pos); err != nil {
-			return nil, err
-		}
-		defer func() { p.depth-- }()
-		p.next()
-		v, err := p.numUnary()
-		if err != nil {
-			return nil, err
-		}
-		if t.kind == tMinus {
-			v = new(big.Rat).Neg(v)
-		}
-		return v, nil
-	}
-	return p.numAtom()
+	return signed(p, p.numUnary, p.numAtom, func(v *big.Rat) *big.Rat { return new(big.Rat).Neg(v) })
 }
 
 func (p *parser) numAtom() (*big.Rat, error) {
