@@ -11,8 +11,9 @@ import (
 )
 
 // Decode reads the JSON file at path into v (encoding/json rules: unknown
-// fields ignored, numbers into `any` as float64).
-func Decode(t testing.TB, path string, v any) {
+// fields ignored, numbers into `any` as float64) and returns the bytes read,
+// for tests that also check the file's exact text.
+func Decode(t testing.TB, path string, v any) []byte {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -21,6 +22,7 @@ func Decode(t testing.TB, path string, v any) {
 	if err := json.Unmarshal(data, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
+	return data
 }
 
 // Cases reads a vector file of the form {"cases": [...], ...} and returns its
