@@ -20,6 +20,7 @@ import (
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // invokeEnvelope returns the canonical structured_result of an /invoke call.
@@ -57,18 +58,6 @@ func catalogueExamples(t *testing.T, base string) (names []string, examples []ex
 		}
 	}
 	return names, examples
-}
-
-func firstText(t *testing.T, res *mcp.CallToolResult) string {
-	t.Helper()
-	if len(res.Content) == 0 {
-		t.Fatal("no content")
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("content[0] is %T", res.Content[0])
-	}
-	return tc.Text
 }
 
 // exerciseSession runs the MCP checks shared by every transport against the
@@ -110,8 +99,8 @@ func exerciseSession(t *testing.T, cs *mcp.ClientSession, base string) {
 		if err != nil {
 			t.Fatalf("%s: %v", ex.tool, err)
 		}
-		if res.IsError || firstText(t, res) != string(want) {
-			t.Errorf("%s: MCP result\n%s\ndiffers from /invoke\n%s", ex.tool, firstText(t, res), want)
+		if res.IsError || testhttp.MCPText(t, res) != string(want) {
+			t.Errorf("%s: MCP result\n%s\ndiffers from /invoke\n%s", ex.tool, testhttp.MCPText(t, res), want)
 		}
 		// The attestation travels in _meta; structuredContent is the envelope.
 		sr, err := evidence.ParseJSON(want)
