@@ -132,7 +132,7 @@ func adminID(r *http.Request) string {
 func (s *Server) toolParam(r *http.Request) (string, *apiError) {
 	name := chi.URLParam(r, "name")
 	if _, _, ok := s.reg.Lookup(name); !ok {
-		return "", unknownTool(name)
+		return "", s.unknownTool(name)
 	}
 	return name, nil
 }

@@ -67,9 +67,11 @@ func (e *apiError) Error() string { return e.Code + ": " + e.Message }
 
 func newError(code, message string) *apiError { return &apiError{Code: code, Message: message} }
 
-// unknownTool is the error of a route naming a tool the registry does not have.
-func unknownTool(name string) *apiError {
-	return &apiError{Code: tools.CodeUnknownTool, Message: "unknown tool: " + name, Tool: name}
+// unknownTool is the error of a route naming a tool the registry does not
+// have, with the nearest names as hints.
+func (s *Server) unknownTool(name string) *apiError {
+	te := s.reg.UnknownTool(name)
+	return &apiError{Code: te.Code, Message: te.Message, Tool: name, Details: te.Details}
 }
 
 // toAPIError converts any error of the execution path. Internal errors are logged
@@ -105,11 +107,28 @@ func errorBody(e *apiError) map[string]any {
 	if len(e.Details) > 0 {
 		ds := make([]any, len(e.Details))
 		for i, d := range e.Details {
-			ds[i] = map[string]any{"path": d.Path, "keyword": d.Keyword, "message": d.Message}
+			ds[i] = detailBody(d)
 		}
 		body["details"] = ds
 	}
 	return body
+}
+
+// detailBody is one entry of an error's details: path, keyword, message and,
+// when there are any, did_you_mean and allowed.
+func detailBody(d contracts.Detail) map[string]any {
+	m := map[string]any{"path": d.Path, "keyword": d.Keyword, "message": d.Message}
+	if len(d.DidYouMean) > 0 {
+		near := make([]any, len(d.DidYouMean))
+		for i, n := range d.DidYouMean {
+			near[i] = n
+		}
+		m["did_you_mean"] = near
+	}
+	if len(d.Allowed) > 0 {
+		m["allowed"] = d.Allowed
+	}
+	return m
 }
 
 // statusFor is the HTTP status of an error code; legacy200 keeps tool-level

@@ -378,7 +378,11 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 		if errors.As(err, &te) {
 			switch {
 			case te.Code == tools.CodeUnknownTool:
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+				// Invalid params, as MCP asks; the message and data carry the
+				// same hints as the REST error body.
+				_, body := ErrorResponse(ctx, m.log, name, err)
+				data, _ := evidence.Canonical(body)
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Message, Data: data}
 			case te.Reason == tools.ReasonArgsNotJSON:
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + te.Message}
 			case te.Code == tools.CodeInvalidRequest:

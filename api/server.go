@@ -265,7 +265,7 @@ func (s *Server) getTool(r *http.Request) (any, *apiError) {
 	name := chi.URLParam(r, "name")
 	e, ok := s.reg.Entry(name)
 	if !ok {
-		return nil, unknownTool(name)
+		return nil, s.unknownTool(name)
 	}
 	return e, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/refusal"
+	"github.com/precisiond/precisiond/internal/suggest"
 )
 
 // Request is one tool call, as every surface receives it.
@@ -156,7 +157,7 @@ const (
 func (r *Registry) resolve(tool, pin string) (entry, error) {
 	i, ok := r.byName[tool]
 	if !ok {
-		return entry{}, &Error{Code: CodeUnknownTool, Message: fmt.Sprintf("unknown tool: %s", tool)}
+		return entry{}, r.UnknownTool(tool)
 	}
 	e := r.tools[i]
 	if !r.Enabled(tool) {
@@ -234,7 +235,7 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	if err := c.ValidateInput(normalized); err != nil {
 		var ve *contracts.ValidationError
 		if errors.As(err, &ve) {
-			return fail(&Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: ve.Error(), Details: ve.Details})
+			return fail(&Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: InputErrorMessage(c.Tool, ve), Details: ve.Details})
 		}
 		return fail(err)
 	}
@@ -271,6 +272,30 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 		return fail(err)
 	}
 	return result{resp: &Response{Result: out.Text, Tool: c.Tool, Envelope: env, EnvelopeJSON: raw}}
+}
+
+// InputErrorMessage is the error text of arguments that fail the input
+// schema, the reference sidecar's: "Input schema validation failed for
+// '<tool>': <path>:<keyword>" of the first failure in its order.
+func InputErrorMessage(tool string, ve *contracts.ValidationError) string {
+	return fmt.Sprintf("Input schema validation failed for '%s': %s", tool, ve.Error())
+}
+
+// UnknownTool is the unknown_tool error for name: the message and its one
+// detail name the registered tools nearest to it (edit distance), and the
+// detail lists every registered tool.
+func (r *Registry) UnknownTool(name string) *Error {
+	names := r.Names()
+	near := suggest.Closest(name, names, 3)
+	msg := "unknown tool: " + name + suggest.Phrase(near)
+	allowed := make([]any, len(names))
+	for i, n := range names {
+		allowed[i] = n
+	}
+	return &Error{Code: CodeUnknownTool, Message: msg, Details: []contracts.Detail{{
+		Path: "", Keyword: "tool", Message: fmt.Sprintf("no tool is named %q%s", name, suggest.Phrase(near)),
+		DidYouMean: near, Allowed: allowed,
+	}}}
 }
 
 // MaxToolNameBytes bounds the tool name of a call: a longer one is refused
