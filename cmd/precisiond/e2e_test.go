@@ -282,6 +282,11 @@ func TestBinary(t *testing.T) {
 	if out, err := verify(tampered); err == nil {
 		t.Errorf("verify accepted tampered facts: %s", out)
 	}
+	// The hashes do not cover the legacy text: verify re-renders it.
+	fooled := bytes.Replace(served, []byte(`LCM(391, 299) = 5083`), []byte(`LCM(391, 299) = 9999`), 1)
+	if out, err := verify(fooled); err == nil || !strings.Contains(out, "result text differs") {
+		t.Errorf("verify accepted a tampered result text: %v %s", err, out)
+	}
 
 	if out, err := exec.Command(bin, "version").Output(); err != nil || !strings.HasPrefix(string(out), "precisiond ") {
 		t.Errorf("version: %v %q", err, out)
