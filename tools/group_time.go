@@ -27,7 +27,18 @@ func calendarError(err error, invalid string) error {
 	case errors.Is(err, calendar.ErrYearRange):
 		return Fail("year_out_of_range", "%v", err)
 	case errors.Is(err, tzdb.ErrUnknownZone):
-		return Fail("unknown_timezone", "%v", err)
+		e := Fail("unknown_timezone", "%v", err)
+		var uz *tzdb.UnknownZoneError
+		if errors.As(err, &uz) {
+			// time_facts has one zone argument; timezone_convert says which.
+			path := "/timezone_name"
+			var ze *calendar.ZoneError
+			if errors.As(err, &ze) {
+				path = "/" + ze.Arg + "_timezone"
+			}
+			withHints(e, path, uz.Suggestions...)
+		}
+		return e
 	case errors.Is(err, calendar.ErrLocale):
 		return Fail("unsupported_locale", "%v", err)
 	case errors.Is(err, calendar.ErrSyntax), errors.Is(err, calendar.ErrInvalid), errors.Is(err, calendar.ErrRange):

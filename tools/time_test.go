@@ -278,31 +278,108 @@ func TestTimezoneConvertNewYearGrid(t *testing.T) {
 
 // timeReferenceJudge explains the documented differences of the time tools
 // from the reference (docs/compatibility.md): the tzdata_version fact (and so
-// the legacy result, which is the canonical facts), and the added locales.
-func timeReferenceJudge(o refOutcome) string {
-	switch {
-	case o.err == nil && o.refFacts() != nil:
-		for _, k := range o.diffKeys {
-			if k != "tzdata_version" && k != "result" {
+// the legacy result, which is the canonical facts), the added locales, and
+// zone names the reference does not resolve (another case, fixed offsets),
+// whose answers must equal a reference answer for an equivalent zone among
+// vectors (the same other arguments).
+func timeReferenceJudge(vectors []refVector) func(refOutcome) string {
+	return func(o refOutcome) string {
+		switch {
+		case o.err == nil && o.refFacts() != nil:
+			for _, k := range o.diffKeys {
+				if k != "tzdata_version" && k != "result" {
+					return ""
+				}
+			}
+			if o.refFacts()["tzdata_version"] != "system-unpinned" || o.resp.Envelope.Facts["tzdata_version"] != "2026f" {
 				return ""
 			}
+			// Apart from the version the legacy result is the same canonical facts.
+			facts := map[string]any{}
+			for k, v := range o.refFacts() {
+				facts[k] = v
+			}
+			facts["tzdata_version"] = "2026f"
+			if want, _ := evidence.Canonical(facts); string(want) != o.resp.Result {
+				return ""
+			}
+			return "tzdata-version"
+		case o.err == nil && o.refCode() == CodeInputSchemaInvalid:
+			if loc, _ := o.v.Args["locale"].(string); loc != "de" && loc != "en" && strings.Contains(o.v.Ref["error"].(string), "locale:enum") {
+				return "more-locales"
+			}
+		case o.err == nil && o.refCode() == CodeExecution && strings.Contains(o.v.Ref["error"].(string), "unknown IANA timezone"):
+			return zoneFormJudge(o, vectors)
 		}
-		if o.refFacts()["tzdata_version"] != "system-unpinned" || o.resp.Envelope.Facts["tzdata_version"] != "2026f" {
+		return ""
+	}
+}
+
+var zoneArgs = map[string]string{"timezone_name": "timezone", "from_timezone": "from_timezone", "to_timezone": "to_timezone"}
+
+// zoneFormJudge explains an answer to zone names the reference refused:
+// "zone-case" when each is an IANA id in another case (the facts must be the
+// reference's answer for the ids, which name them), "fixed-offset" when one is
+// a UTC offset (the facts must be a reference answer for a zone with the same
+// offsets, but for the zone names and abbreviation).
+func zoneFormJudge(o refOutcome, vectors []refVector) string {
+	tag := "zone-case"
+	canonical := map[string]string{} // zone argument -> the name precisiond reports
+	for arg, fact := range zoneArgs {
+		z, ok := o.v.Args[arg].(string)
+		if !ok {
+			continue
+		}
+		zone, err := tzdb.Lookup(z)
+		if err != nil || o.resp.Envelope.Facts[fact] != zone.Name() {
 			return ""
 		}
-		// Apart from the version the legacy result is the same canonical facts.
-		facts := map[string]any{}
-		for k, v := range o.refFacts() {
-			facts[k] = v
+		canonical[arg] = zone.Name()
+		if _, err := tzdb.Load(zone.Name()); err != nil || !strings.EqualFold(z, zone.Name()) {
+			tag = "fixed-offset"
 		}
-		facts["tzdata_version"] = "2026f"
-		if want, _ := evidence.Canonical(facts); string(want) != o.resp.Result {
-			return ""
+	}
+	ignore := map[string]bool{"tzdata_version": true}
+	if tag == "fixed-offset" {
+		for _, fact := range zoneArgs {
+			ignore[fact] = true
 		}
-		return "tzdata-version"
-	case o.err == nil && o.refCode() == CodeInputSchemaInvalid:
-		if loc, _ := o.v.Args["locale"].(string); loc != "de" && loc != "en" && strings.Contains(o.v.Ref["error"].(string), "locale:enum") {
-			return "more-locales"
+		ignore["timezone_abbreviation"] = true
+	}
+	for _, v := range vectors {
+		facts, _ := v.Ref["facts"].(map[string]any)
+		if facts == nil || len(v.Args) != len(o.v.Args) {
+			continue
+		}
+		same := true
+		for k, want := range o.v.Args {
+			got, ok := v.Args[k]
+			if _, isZone := zoneArgs[k]; isZone {
+				same = ok && (tag == "fixed-offset" || got == canonical[k])
+			} else {
+				same = ok && fmt.Sprint(got) == fmt.Sprint(want)
+			}
+			if !same {
+				break
+			}
+		}
+		if !same {
+			continue
+		}
+		match := true
+		for k, want := range facts {
+			if ignore[k] {
+				continue
+			}
+			a, _ := evidence.Canonical(want)
+			b, _ := evidence.Canonical(o.resp.Envelope.Facts[k])
+			if string(a) != string(b) {
+				match = false
+				break
+			}
+		}
+		if match {
+			return tag
 		}
 	}
 	return ""
@@ -312,13 +389,21 @@ func timeReferenceJudge(o refOutcome) string {
 // (run by gen_reference_time_units.py over the same tzdata), but for the
 // differences listed in docs/compatibility.md.
 func TestTimeFactsMatchesReference(t *testing.T) {
-	if seen := compareWithReference(t, "time_facts", timeReferenceJudge); seen["tzdata-version"] < 500 {
+	seen := compareWithReference(t, "time_facts", timeReferenceJudge(loadReference(t, "time_facts")))
+	if seen["tzdata-version"] < 500 {
 		t.Errorf("only %d answered time_facts vectors", seen["tzdata-version"])
+	}
+	if seen["zone-case"] < 8 || seen["fixed-offset"] < 16 {
+		t.Errorf("zone forms: %d zone-case, %d fixed-offset vectors", seen["zone-case"], seen["fixed-offset"])
 	}
 }
 
 func TestTimezoneConvertMatchesReference(t *testing.T) {
-	if seen := compareWithReference(t, "timezone_convert", timeReferenceJudge); seen["tzdata-version"] < 500 {
+	seen := compareWithReference(t, "timezone_convert", timeReferenceJudge(loadReference(t, "timezone_convert")))
+	if seen["tzdata-version"] < 500 {
 		t.Errorf("only %d answered timezone_convert vectors", seen["tzdata-version"])
+	}
+	if seen["zone-case"] < 2 || seen["fixed-offset"] < 4 {
+		t.Errorf("zone forms: %d zone-case, %d fixed-offset vectors", seen["zone-case"], seen["fixed-offset"])
 	}
 }

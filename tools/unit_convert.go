@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/units"
@@ -61,7 +63,18 @@ func runUnitConvert(_ context.Context, in unitInput) (unitFacts, []Warning, erro
 	if err != nil {
 		var mm *units.MismatchError
 		if errors.As(err, &mm) {
-			return unitFacts{}, nil, Fail("dimensionality_mismatch", "cannot convert from %q (%s) to %q (%s)", in.From, mm.From, in.To, mm.To)
+			e := Fail("dimensionality_mismatch", "cannot convert from %q (%s) to %q (%s)", in.From, mm.From, in.To, mm.To)
+			if f, t, why, ok := reg.TemperatureHint(in.From, in.To); ok {
+				// "F" to "C": the farad and the coulomb, where degF and degC were meant.
+				e.Message += fmt.Sprintf(": %s (did you mean %q to %q?)", why, f, t)
+				if f != strings.TrimSpace(in.From) {
+					withHints(e, "/from_unit", f)
+				}
+				if t != strings.TrimSpace(in.To) {
+					withHints(e, "/to_unit", t)
+				}
+			}
+			return unitFacts{}, nil, e
 		}
 		return unitFacts{}, nil, err
 	}
@@ -121,7 +134,7 @@ func unitError(field, expr string, err error) error {
 	)
 	switch {
 	case errors.As(err, &unk):
-		return Fail("unknown_unit", "%s %q: %v", field, expr, unk)
+		return withHints(Fail("unknown_unit", "%s %q: %v", field, expr, unk), "/"+field, unk.Expressions...)
 	case errors.As(err, &syn):
 		return Fail("invalid_unit_expression", "%s %q: %v", field, expr, syn)
 	case errors.As(err, &sc):

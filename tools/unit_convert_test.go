@@ -90,7 +90,7 @@ func TestUnitConvertUnderflow(t *testing.T) {
 func TestUnitConvertMessages(t *testing.T) {
 	reg := testRegistry(t)
 	cases := []struct{ from, to, want string }{
-		{"furlong/fortnite", "m/s", `from_unit "furlong/fortnite": unknown unit "fortnite"`},
+		{"furlong/fortnite", "m/s", `from_unit "furlong/fortnite": unknown unit "fortnite" (did you mean "fortnight"?)`},
 		{"m", "s", `cannot convert from "m" ([length]) to "s" ([time])`},
 		{"imperial gallon", "L", `from_unit "imperial gallon": unknown unit "imperial" (did you mean "imperial_gallon"?)`},
 	}

@@ -98,6 +98,18 @@ type TimeFacts struct {
 	Locale           string `json:"locale"`
 }
 
+// ZoneError says which zone of a conversion ("from" or "to") could not be
+// found; Err is the tzdb error (a *tzdb.UnknownZoneError for an unknown name).
+type ZoneError struct {
+	Arg string
+	Err error
+}
+
+func (e *ZoneError) Error() string { return e.Arg + " zone: " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *ZoneError) Unwrap() error { return e.Err }
+
 func checkZonedYear(y int, what string) error {
 	if y < ZonedYearMin || y > ZonedYearMax {
 		return fmt.Errorf("%w: %s year %d outside %d..%d", ErrYearRange, what, y, ZonedYearMin, ZonedYearMax)
@@ -110,6 +122,8 @@ func isoAt(wall DateTime, off int) string { return wall.String() + FormatOffset(
 // InstantFacts describes the instant s (YYYY-MM-DDTHH:MM:SS with Z or ±HH:MM) in
 // zone name. The year as written must lie in 1900..2100, as the reference
 // checks it; the UTC instant and the local time may fall in 1899 or 2101.
+// The zone is found with tzdb.Lookup (an IANA id in any case, or a fixed UTC
+// offset) and reported by its canonical name.
 func InstantFacts(s, zoneName, loc string) (TimeFacts, error) {
 	if !KnownLocale(loc) {
 		return TimeFacts{}, fmt.Errorf("%w: %q", ErrLocale, loc)
@@ -121,7 +135,7 @@ func InstantFacts(s, zoneName, loc string) (TimeFacts, error) {
 	if err := checkZonedYear(wall.Year, "instant"); err != nil {
 		return TimeFacts{}, err
 	}
-	z, err := tzdb.Load(zoneName)
+	z, err := tzdb.Lookup(zoneName)
 	if err != nil {
 		return TimeFacts{}, err
 	}
@@ -142,7 +156,7 @@ func InstantFacts(s, zoneName, loc string) (TimeFacts, error) {
 		InputInstant:     isoAt(wall, off),
 		UTCInstant:       utcStr,
 		AsOf:             utcStr,
-		Timezone:         zoneName,
+		Timezone:         z.Name(),
 		LocalDatetime:    isoAt(local, o.Seconds),
 		UTCOffset:        OffsetHHMM(o.Seconds),
 		UTCOffsetSeconds: o.Seconds,
@@ -183,7 +197,8 @@ type ConvertFacts struct {
 // Convert interprets the naive local time s in zone from and expresses the
 // instant in zone to. fold (nil, 0 or 1) picks the occurrence of an ambiguous
 // time (PEP 495: 0 = earlier); it is required there (ErrAmbiguous) and ignored
-// elsewhere, where the reported fold is 0. A time in a gap is ErrGap.
+// elsewhere, where the reported fold is 0. A time in a gap is ErrGap. Zones are
+// found with tzdb.Lookup and reported by their canonical names.
 func Convert(s, from, to string, fold *int, loc string) (ConvertFacts, error) {
 	if !KnownLocale(loc) {
 		return ConvertFacts{}, fmt.Errorf("%w: %q", ErrLocale, loc)
@@ -198,22 +213,22 @@ func Convert(s, from, to string, fold *int, loc string) (ConvertFacts, error) {
 	if err := checkZonedYear(wall.Year, "local"); err != nil {
 		return ConvertFacts{}, err
 	}
-	src, err := tzdb.Load(from)
+	src, err := tzdb.Lookup(from)
 	if err != nil {
-		return ConvertFacts{}, err
+		return ConvertFacts{}, &ZoneError{Arg: "from", Err: err}
 	}
-	dst, err := tzdb.Load(to)
+	dst, err := tzdb.Lookup(to)
 	if err != nil {
-		return ConvertFacts{}, err
+		return ConvertFacts{}, &ZoneError{Arg: "to", Err: err}
 	}
 	r := src.Resolve(wall.Seconds())
 	f := 0
 	switch r.Kind {
 	case tzdb.Gap:
-		return ConvertFacts{}, fmt.Errorf("%w: %s does not exist in %s (clocks were set forward)", ErrGap, s, from)
+		return ConvertFacts{}, fmt.Errorf("%w: %s does not exist in %s (clocks were set forward)", ErrGap, s, src.Name())
 	case tzdb.Ambiguous:
 		if fold == nil {
-			return ConvertFacts{}, fmt.Errorf("%w: %s occurs twice in %s; give fold 0 (earlier) or 1 (later)", ErrAmbiguous, s, from)
+			return ConvertFacts{}, fmt.Errorf("%w: %s occurs twice in %s; give fold 0 (earlier) or 1 (later)", ErrAmbiguous, s, src.Name())
 		}
 		f = *fold
 	}
@@ -231,8 +246,8 @@ func Convert(s, from, to string, fold *int, loc string) (ConvertFacts, error) {
 	utcStr := isoAt(utc, 0)
 	return ConvertFacts{
 		InputLocalDatetime: s,
-		FromTimezone:       from,
-		ToTimezone:         to,
+		FromTimezone:       src.Name(),
+		ToTimezone:         dst.Name(),
 		Fold:               f,
 		Ambiguous:          r.Kind == tzdb.Ambiguous,
 		SourceDatetime:     isoAt(wall, so.Seconds),

@@ -111,6 +111,8 @@ func FuzzConvert(f *testing.F) {
 	f.Add("2026-10-25T02:30:00", "Europe/Berlin", "UTC", 1)
 	f.Add("2026-03-29T02:30:00", "Europe/Berlin", "Pacific/Chatham", 0)
 	f.Add("2026-04-05T01:45:00", "Australia/Lord_Howe", "America/New_York", -1)
+	f.Add("2026-07-29T12:00:00", "utc+0530", "europe/berlin", -1) // zone spellings of tzdb.Lookup
+	f.Add("2026-07-29T12:00:00", "-09:30", "Europe/Berln", 0)
 	f.Fuzz(func(t *testing.T, local, from, to string, fold int) {
 		var fp *int
 		if fold == 0 || fold == 1 {

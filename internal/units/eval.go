@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/big"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/suggest"
 )
 
 // Expr is an evaluated unit expression.
@@ -20,14 +22,17 @@ type Expr struct {
 // UnknownUnitError names a unit token that no prefix/unit/plural split explains.
 type UnknownUnitError struct {
 	Token string
-	Hint  string // a known unit the whole expression may have meant, or ""
+	// Suggestions are up to MaxSuggestions known names the token (or the whole
+	// expression) may have meant, best first; each resolves in the registry.
+	Suggestions []string
+	// Expressions are the whole expression with each suggestion put in place of
+	// the token ("furlong/fortnight" for "furlong/fortnite"), in the same order;
+	// a suggestion whose place cannot be found in the source is left out.
+	Expressions []string
 }
 
 func (e *UnknownUnitError) Error() string {
-	if e.Hint != "" {
-		return fmt.Sprintf("unknown unit %q (did you mean %q?)", e.Token, e.Hint)
-	}
-	return fmt.Sprintf("unknown unit %q", e.Token)
+	return fmt.Sprintf("unknown unit %q", e.Token) + suggest.Phrase(e.Suggestions)
 }
 
 // OffsetError reports an offset unit (degC, degF, degRe) used where only a
@@ -202,7 +207,9 @@ func (r *Registry) collect(n Node, halves int, c *container, src string) error {
 		}
 		p, u, ok := r.Lookup(n.Text)
 		if !ok {
-			return &UnknownUnitError{Token: n.Text, Hint: r.hint(src, n.Text)}
+			e := &UnknownUnitError{Token: n.Text}
+			r.suggest(e, src, n.Pos)
+			return e
 		}
 		key := u.Name
 		if p != nil {
@@ -270,9 +277,10 @@ func (c *container) mulScale(x Factor, halves int, text string) error {
 
 // hint suggests what an unknown token may have meant: the underscore-joined
 // spelling when an expression written with spaces ("imperial gallon") is one
-// known unit, else the token in lower case ("Celsius" -> "celsius"), since
-// pint's names are case-sensitive.
-func (r *Registry) hint(src, token string) string {
+// known unit (whole is then true: it replaces the whole expression), else the
+// token in lower case ("Celsius" -> "celsius"), since pint's names are
+// case-sensitive.
+func (r *Registry) hint(src, token string) (s string, whole bool) {
 	var b []rune
 	inSpace := false
 	for _, c := range src {
@@ -288,15 +296,15 @@ func (r *Registry) hint(src, token string) string {
 	}
 	if joined := string(b); joined != src && len(joined) <= 64 {
 		if _, _, ok := r.Lookup(joined); ok {
-			return joined
+			return joined, true
 		}
 	}
 	if lower := strings.ToLower(token); lower != token {
 		if _, _, ok := r.Lookup(lower); ok {
-			return lower
+			return lower, false
 		}
 	}
-	return ""
+	return "", false
 }
 
 // Result is the outcome of a conversion.

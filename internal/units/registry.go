@@ -146,6 +146,9 @@ type Registry struct {
 	Units    []*Unit
 	Prefixes []*Prefix
 	names    *Names
+
+	vocabOnce sync.Once // the name table prepared for suggestions, built on first use
+	vocabV    *vocabulary
 }
 
 // NewRegistry builds a registry from generated data.

@@ -5,9 +5,9 @@ reference sidecar's own answers.
 This runs the reference's server.py (../shared/reference/moe-sovereign, Apache-2.0)
 itself: its REST execution path execute_tool (schema defaults and validation,
 the tool function, _structured_facts, the facts' schema check) on every input
-below, and records what it answers. Modules the sidecar imports but these three
-tools never use (httpx, sympy, mcp, pm_connector) are stubbed; nothing of it is
-copied into precisiond. tools/*_reference_test.go and tools/time_test.go replay
+below, and records what it answers, through reference_runner.py (stubs for the
+modules these tools never use; nothing of the reference is copied into
+precisiond). tools/*_reference_test.go and tools/time_test.go replay
 the inputs through precisiond and require the same answer or a difference listed
 in docs/compatibility.md.
 
@@ -28,110 +28,29 @@ Two substitutions, both recorded in the output:
   "system-unpinned" (in production: the PyPI package version, "2026.3").
 """
 import argparse
-import asyncio
-import json
 import os
 import random
 import sys
-import tempfile
-import types
 import zoneinfo
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-REFERENCE = os.path.normpath(os.path.join(ROOT, "..", "shared", "reference", "moe-sovereign"))
-PINTDATA = os.path.join(ROOT, "internal", "units", "pintdata")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_runner as rr  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--zoneinfo", required=True, help="extracted tzdata tree (…/usr/share/zoneinfo) of the release precisiond embeds")
 args = ap.parse_args()
-zoneinfo.reset_tzpath(to=[os.path.abspath(args.zoneinfo)])
-with open(os.path.join(args.zoneinfo, "tzdata.zi"), encoding="utf-8") as f:
-    TZVERSION = f.readline().split()[-1]
-
-
-def stub(name, **attrs):
-    m = types.ModuleType(name)
-    m.__dict__.update(attrs)
-    sys.modules[name] = m
-
-
-class FastMCP:  # only what server.py calls at import time
-    def __init__(self, *a, **k):
-        pass
-
-    def tool(self, *a, **k):
-        return lambda f: f
-
-    def sse_app(self):
-        async def app(scope, receive, send):
-            pass
-        return app
-
-
-for name in ("mcp", "mcp.server"):
-    stub(name)
-stub("mcp.server.fastmcp", FastMCP=FastMCP)
-for name in ("httpx", "sympy", "pm_connector"):
-    stub(name)
-
-import pint  # noqa: E402
-
-_registry = pint.UnitRegistry(os.path.join(PINTDATA, "default_en.txt"))
-# The reference builds UnitRegistry() on every call; one registry built from the
-# 0.25.3 files answers the same (a registry is not changed by conversions).
-pint.UnitRegistry = lambda *a, **k: _registry
-
-os.environ["MOE_GENERATED_DIR"] = tempfile.mkdtemp()
-sys.path.insert(0, REFERENCE)
-import server  # noqa: E402
-
-with open(os.path.join(PINTDATA, "SOURCE"), encoding="utf-8") as f:
-    PINT_SOURCE = f.read().strip()
-ORACLE = {
-    "generator": "tools/testdata/oracle/gen_reference_time_units.py",
-    "reference": "shared/reference/moe-sovereign/server.py execute_tool",
-    "python": sys.version.split()[0],
-    "pint_code": pint.__version__,
-    "pint_definitions": "internal/units/pintdata (pint 0.25.3)",
-    "tzdata": TZVERSION,
-}
+server, ORACLE = rr.load("tools/testdata/oracle/gen_reference_time_units.py", args.zoneinfo)
 
 
 def run(tool, a):
-    resp = asyncio.run(server.execute_tool(server.InvokeRequest(tool=tool, args=a)))
-    out = {k: resp[k] for k in ("result", "error", "error_code") if k in resp}
-    if "structured_result" in resp:
-        out["facts"] = resp["structured_result"]["facts"]
-    elif resp.get("error_code") == "tool_result_error" and tool == "unit_convert":
-        # the envelope hides why; the tool's own text says it
-        out["tool_text"] = server.unit_convert(a["value"], a["from_unit"], a["to_unit"])
-    return {"args": a, "reference": out}
+    return rr.run(server, tool, a)
 
 
-def golden_args(path, every=1):
-    """Inputs of an oracle file. The reference knows the locales de and en only
-    (precisiond adds six, a documented extension tested elsewhere), so others
-    become en here."""
-    with open(os.path.join(ROOT, path), encoding="utf-8") as f:
-        cases = json.load(f)["cases"]
-    out = []
-    for c in cases[::every]:
-        a = dict(c["args"])
-        if a.get("locale", "de") not in ("de", "en"):
-            a["locale"] = "en"
-        out.append(a)
-    return out
+golden_args = rr.golden_args
 
 
 def write(tool, cases):
-    path = os.path.join(ROOT, "tools", "testdata", tool, "reference", "reference.json")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write('{"oracle": ' + json.dumps(ORACLE, sort_keys=True) + ',\n "cases": [\n')
-        f.write(",\n".join(json.dumps(c, ensure_ascii=False, sort_keys=True) for c in cases))
-        f.write("\n]}\n")
-    print(f"{path}: {len(cases)}")
+    rr.write(tool, ORACLE, cases)
 
 
 rnd = random.Random(20261201)
@@ -189,6 +108,16 @@ for zone in ["Mars/Olympus_Mons", "europe/berlin", "Europe", "../etc/passwd", "E
     tf.append({"instant": "2026-07-29T12:00:00Z", "timezone_name": zone})
 tf += [{"instant": "2026-07-29T12:00:00Z"}, {"instant": "2026-07-29T12:00:00Z", "locale": "fr"},
        {"instant": "2026-07-29T12:00:00Z", "locale": "EN"}]
+# Zone spellings precisiond resolves and the reference does not (issue 19):
+# another case, fixed offsets the contract's pattern admits, each beside the id
+# that answers the same (the canonical id, Etc/GMT-N, Asia/Kolkata at +05:30),
+# and misspellings and forms that stay unknown.
+for inst in ["2026-07-29T12:00:00Z", "2026-01-15T06:30:00+01:00"]:
+    for zone in ["Europe/Berlin", "EUROPE/BERLIN", "europe/berlin", "America/New_York", "america/new_york",
+                 "US/Eastern", "us/eastern", "UTC", "utc", "Etc/GMT-5", "UTC+5", "UTC+05", "UTC+0500", "Etc/GMT+3",
+                 "UTC-3", "utc-0300", "Asia/Kolkata", "UTC+0530", "UTC+0000", "UTC-0", "Europe/Berln", "Berlin",
+                 "GMT+5", "PST", "UTC+24", "UTC+0560"]:
+        tf.append({"instant": inst, "timezone_name": zone})
 write("time_facts", [run("time_facts", a) for a in tf])
 
 # --- timezone_convert -------------------------------------------------------------
@@ -214,4 +143,10 @@ for a in [
     {"local_datetime": "2026-07-29T12:00:00", "from_timezone": "UTC", "to_timezone": "UTC", "locale": "pl"},
 ]:
     tc.append(a)
+for frm, to in [("Europe/Berlin", "America/New_York"), ("europe/berlin", "AMERICA/NEW_YORK"), ("Etc/GMT-5", "UTC"),
+                ("UTC+5", "utc"), ("Asia/Kolkata", "Etc/GMT+3"), ("UTC+0530", "UTC-3"), ("Europe/Berln", "UTC"),
+                ("UTC", "GMT+5")]:
+    for local in ["2026-07-29T12:00:00", "2026-03-29T02:30:00", "2026-10-25T02:30:00"]:
+        tc.append({"local_datetime": local, "from_timezone": frm, "to_timezone": to})
+    tc.append({"local_datetime": "2026-10-25T02:30:00", "from_timezone": frm, "to_timezone": to, "fold": 1})
 write("timezone_convert", [run("timezone_convert", a) for a in tc])
