@@ -182,12 +182,13 @@ func TestSchemaErrorDetails(t *testing.T) {
 		m := d.(map[string]any)
 		got = append(got, m["path"].(string)+":"+m["keyword"].(string))
 	}
-	if want := []string{"/b:required", "/c:additionalProperties", "/a:type"}; !slices.Equal(got, want) {
+	if want := []string{"/b:required", "/c:additionalProperties", "/c:did_you_mean", "/c:did_you_mean", "/a:type"}; !slices.Equal(got, want) {
 		t.Errorf("details %v, want %v", got, want)
 	}
 	unknown := details[1].(map[string]any)
-	if fmt.Sprint(unknown["did_you_mean"]) != "[a b]" || fmt.Sprint(unknown["allowed"]) != "[a b operation]" {
-		t.Errorf("unknown property hints: %v", unknown)
+	if fmt.Sprint(unknown["allowed"]) != "[a b operation]" || unknown["message"] != `unknown property "c" (not in the schema; did you mean "a" or "b"?)` ||
+		details[2].(map[string]any)["message"] != "a" || details[3].(map[string]any)["message"] != "b" {
+		t.Errorf("unknown property hints: %v", details)
 	}
 }
 

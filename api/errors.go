@@ -115,16 +115,9 @@ func errorBody(e *apiError) map[string]any {
 }
 
 // detailBody is one entry of an error's details: path, keyword, message and,
-// when there are any, did_you_mean and allowed.
+// when the schema enumerates what is valid there, allowed.
 func detailBody(d contracts.Detail) map[string]any {
 	m := map[string]any{"path": d.Path, "keyword": d.Keyword, "message": d.Message}
-	if len(d.DidYouMean) > 0 {
-		near := make([]any, len(d.DidYouMean))
-		for i, n := range d.DidYouMean {
-			near[i] = n
-		}
-		m["did_you_mean"] = near
-	}
 	if len(d.Allowed) > 0 {
 		m["allowed"] = d.Allowed
 	}

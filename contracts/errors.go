@@ -15,20 +15,34 @@ import (
 	"github.com/precisiond/precisiond/internal/suggest"
 )
 
-// Detail is one schema validation failure: a JSON Pointer into the instance, the
-// failing keyword and a readable message. A misspelt name or value also gets
-// the closest valid ones (DidYouMean) and, where the schema enumerates them,
-// every valid one (Allowed).
+// Detail is one failure of an error: a JSON Pointer into the arguments, the
+// failing keyword and a readable message. Where the schema enumerates what is
+// valid at Path (the properties of a closed object, for an unknown property;
+// the values of an enum) Allowed lists it. A misspelt name or value is
+// followed by one KeywordDidYouMean detail per valid one near it.
 type Detail struct {
 	Path    string `json:"path"`
 	Keyword string `json:"keyword"`
 	Message string `json:"message"`
-	// DidYouMean lists the allowed names or values nearest to the one given
-	// (edit distance, case ignored), nearest first; empty when none is near.
-	DidYouMean []string `json:"did_you_mean,omitempty"`
-	// Allowed lists every name or value allowed at Path: the properties of a
-	// closed object for an unknown property, the values of an enum.
+	// Allowed lists every name or value valid at Path; nil when the schema
+	// does not enumerate them.
 	Allowed []any `json:"allowed,omitempty"`
+}
+
+// KeywordDidYouMean is the keyword of a did-you-mean detail: Path is the
+// argument, Message one name or value that was probably meant. An error
+// carries one such detail per suggestion, nearest first, right after the
+// detail it belongs to, and the same suggestions in that detail's message.
+const KeywordDidYouMean = "did_you_mean"
+
+// DidYouMean returns one KeywordDidYouMean detail per name, for the argument
+// at path.
+func DidYouMean(path string, names ...string) []Detail {
+	out := make([]Detail, len(names))
+	for i, n := range names {
+		out[i] = Detail{Path: path, Keyword: KeywordDidYouMean, Message: n}
+	}
+	return out
 }
 
 // ValidationError reports that an instance failed a contract schema. Its
@@ -286,45 +300,53 @@ func (f *failure) leaves(e *jsonschema.ValidationError) {
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, p := range k.Missing {
-			f.add(Detail{Path: pointer(append(slices.Clone(loc), p)), Keyword: keyword, Message: "missing required property"},
-				refError{loc, keyword, pyRepr(p) + " is a required property"})
+			f.add(refError{loc, keyword, pyRepr(p) + " is a required property"},
+				Detail{Path: pointer(append(slices.Clone(loc), p)), Keyword: keyword, Message: "missing required property"})
 		}
 		return
 	case *kind.AdditionalProperties:
 		allowed := f.propertyNames(e.SchemaURL)
+		key := refError{loc, keyword, "Additional properties are not allowed"}
 		for _, p := range k.Properties {
-			d := Detail{Path: pointer(append(slices.Clone(loc), p)), Keyword: keyword,
-				Message: fmt.Sprintf("unknown property %s (not in the schema)", strconv.Quote(p))}
+			path := pointer(append(slices.Clone(loc), p))
+			near := suggest.Closest(p, allowed, MaxSuggestions)
+			d := Detail{Path: path, Keyword: keyword,
+				Message: fmt.Sprintf("unknown property %s (not in the schema%s)", strconv.Quote(p), didYouMean(near))}
 			if len(allowed) > 0 {
-				d.DidYouMean = suggest.Closest(p, allowed, maxSuggestions)
-				d.Message = fmt.Sprintf("unknown property %s (not in the schema%s)", strconv.Quote(p), didYouMean(d.DidYouMean))
 				d.Allowed = make([]any, len(allowed))
 				for i, a := range allowed {
 					d.Allowed[i] = a
 				}
 			}
-			f.add(d, refError{loc, keyword, "Additional properties are not allowed"})
+			f.add(key, d)
+			f.add(key, DidYouMean(path, near...)...)
 		}
 		return
 	}
+	key := refError{loc, keyword, f.pyMessage(e)}
 	d := Detail{Path: pointer(loc), Keyword: keyword, Message: e.ErrorKind.LocalizedString(printer)}
+	var near []string
 	if k, ok := e.ErrorKind.(*kind.Enum); ok {
 		d.Allowed = slices.Clone(k.Want)
 		if got, ok := k.Got.(string); ok {
-			d.DidYouMean = suggest.Closest(got, enumStrings(k.Want), maxSuggestions)
-			d.Message += didYouMeanSentence(d.DidYouMean)
+			near = suggest.Closest(got, enumStrings(k.Want), MaxSuggestions)
+			d.Message += suggest.Phrase(near)
 		}
 	}
-	f.add(d, refError{loc, keyword, f.pyMessage(e)})
+	f.add(key, d)
+	f.add(key, DidYouMean(d.Path, near...)...)
 }
 
-func (f *failure) add(d Detail, key refError) {
-	f.details = append(f.details, d)
-	f.keys = append(f.keys, key)
+// add appends details with their place in the reference's order.
+func (f *failure) add(key refError, ds ...Detail) {
+	for _, d := range ds {
+		f.details = append(f.details, d)
+		f.keys = append(f.keys, key)
+	}
 }
 
-// maxSuggestions bounds the did-you-mean names of one detail.
-const maxSuggestions = 3
+// MaxSuggestions bounds the did-you-mean suggestions for one name or value.
+const MaxSuggestions = 3
 
 // didYouMean is "; did you mean "a" or "b"?" (empty for no names), to end a
 // parenthesis.
@@ -335,9 +357,6 @@ func didYouMean(names []string) string {
 	}
 	return "; " + strings.TrimSuffix(strings.TrimPrefix(p, " ("), ")")
 }
-
-// didYouMeanSentence is " (did you mean "a"?)" or "".
-func didYouMeanSentence(names []string) string { return suggest.Phrase(names) }
 
 func enumStrings(values []any) []string {
 	var out []string

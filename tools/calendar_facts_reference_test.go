@@ -17,7 +17,7 @@ func calendarReferenceJudge(o refOutcome) string {
 		if loc != "de" && loc != "en" && calendar.KnownLocale(loc) && strings.Contains(o.v.Ref["error"].(string), "locale:enum") {
 			return "more-locales"
 		}
-	case o.err != nil && o.err.Code == CodeInputSchemaInvalid && o.err.Message == "/date_str:pattern" && o.refCode() != CodeInputSchemaInvalid:
+	case o.err != nil && o.err.Code == CodeInputSchemaInvalid && o.err.Message == "Input schema validation failed for 'calendar_facts': date_str:pattern" && o.refCode() != CodeInputSchemaInvalid:
 		// The reference's pattern (Python re) let the string through; its
 		// function answered or refused it (tool_execution_error).
 		if strings.HasSuffix(date, "\n") {

@@ -93,7 +93,7 @@ func TestUnitConvertUnknownUnitHints(t *testing.T) {
 		if e.Reason != "unknown_unit" || !strings.Contains(e.Message, c.msg) {
 			t.Errorf("%s -> %s: %v, want %q", c.from, c.to, e, c.msg)
 		}
-		if len(e.Details) == 0 || len(e.Details) > 3 || e.Details[0] != (contracts.Detail{Path: "/" + c.field, Keyword: KeywordDidYouMean, Message: c.first}) {
+		if len(e.Details) == 0 || len(e.Details) > 3 || !reflect.DeepEqual(e.Details[0], contracts.Detail{Path: "/" + c.field, Keyword: KeywordDidYouMean, Message: c.first}) {
 			t.Errorf("%s -> %s: details %v, want %s first", c.from, c.to, e.Details, c.first)
 			continue
 		}
@@ -172,7 +172,7 @@ func TestTimeZoneHints(t *testing.T) {
 		if e.Reason != "unknown_timezone" || !strings.Contains(e.Message, `(did you mean "`+c.first+`"`) {
 			t.Errorf("%v: %v", c.args, e)
 		}
-		if len(e.Details) == 0 || e.Details[0] != (contracts.Detail{Path: c.path, Keyword: KeywordDidYouMean, Message: c.first}) {
+		if len(e.Details) == 0 || !reflect.DeepEqual(e.Details[0], contracts.Detail{Path: c.path, Keyword: KeywordDidYouMean, Message: c.first}) {
 			t.Errorf("%v: details %v", c.args, e.Details)
 			continue
 		}

@@ -281,21 +281,21 @@ func InputErrorMessage(tool string, ve *contracts.ValidationError) string {
 	return fmt.Sprintf("Input schema validation failed for '%s': %s", tool, ve.Error())
 }
 
-// UnknownTool is the unknown_tool error for name: the message and its one
-// detail name the registered tools nearest to it (edit distance), and the
-// detail lists every registered tool.
+// UnknownTool is the unknown_tool error for name: its message names the
+// registered tools nearest to it (edit distance), its first detail (keyword
+// "tool") lists every registered tool, and a did_you_mean detail follows for
+// each near one.
 func (r *Registry) UnknownTool(name string) *Error {
 	names := r.Names()
-	near := suggest.Closest(name, names, 3)
-	msg := "unknown tool: " + name + suggest.Phrase(near)
+	near := suggest.Closest(name, names, contracts.MaxSuggestions)
 	allowed := make([]any, len(names))
 	for i, n := range names {
 		allowed[i] = n
 	}
-	return &Error{Code: CodeUnknownTool, Message: msg, Details: []contracts.Detail{{
-		Path: "", Keyword: "tool", Message: fmt.Sprintf("no tool is named %q%s", name, suggest.Phrase(near)),
-		DidYouMean: near, Allowed: allowed,
-	}}}
+	details := []contracts.Detail{{Path: "", Keyword: "tool",
+		Message: fmt.Sprintf("no tool is named %q%s", name, suggest.Phrase(near)), Allowed: allowed}}
+	return &Error{Code: CodeUnknownTool, Message: "unknown tool: " + name + suggest.Phrase(near),
+		Details: append(details, contracts.DidYouMean("", near...)...)}
 }
 
 // MaxToolNameBytes bounds the tool name of a call: a longer one is refused
