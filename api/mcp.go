@@ -211,6 +211,12 @@ func (m *mcpSurface) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if method == "resources/list" {
 				return m.listResources(r)
 			}
+		case *mcp.CallToolRequest:
+			// The SDK refuses a name it does not know before callTool runs;
+			// answer it here with the registry's hints.
+			if _, known := m.index[r.Params.Name]; !known && method == "tools/call" {
+				return nil, m.unknownTool(ctx, r.Params.Name)
+			}
 		}
 		return next(ctx, method, req)
 	}
@@ -378,11 +384,7 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 		if errors.As(err, &te) {
 			switch {
 			case te.Code == tools.CodeUnknownTool:
-				// Invalid params, as MCP asks; the message and data carry the
-				// same hints as the REST error body.
-				_, body := ErrorResponse(ctx, m.log, name, err)
-				data, _ := evidence.Canonical(body)
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Message, Data: data}
+				return nil, m.unknownTool(ctx, name)
 			case te.Reason == tools.ReasonArgsNotJSON:
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + te.Message}
 			case te.Code == tools.CodeInvalidRequest:
@@ -405,6 +407,16 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	m.logCall(ctx, name, nil, start)
 	return res, nil
+}
+
+// unknownTool is the answer to a call of a tool the registry does not have:
+// JSON-RPC invalid params, as MCP asks, whose message and data (the REST
+// error body) carry the nearest tool names.
+func (m *mcpSurface) unknownTool(ctx context.Context, name string) error {
+	te := m.reg.UnknownTool(name)
+	_, body := ErrorResponse(ctx, m.log, name, te)
+	data, _ := evidence.Canonical(body)
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Message, Data: data}
 }
 
 // errorResult is a tool-level error: isError with the REST error body as text
