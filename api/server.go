@@ -96,6 +96,7 @@ func (s *Server) routes() chi.Router {
 	r.Get("/health", s.wrap(s.health))
 	r.Get("/openapi.json", s.wrap(s.openapi))
 	s.adminRoutes(r)
+	s.pageRoutes(r)
 	if s.opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())
 	}
