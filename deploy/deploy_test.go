@@ -302,8 +302,11 @@ type composeService struct {
 		Context string            `yaml:"context"`
 		Args    map[string]string `yaml:"args"`
 	} `yaml:"build"`
-	Image       string            `yaml:"image"`
-	EnvFile     string            `yaml:"env_file"`
+	Image   string `yaml:"image"`
+	EnvFile []struct {
+		Path     string `yaml:"path"`
+		Required *bool  `yaml:"required"`
+	} `yaml:"env_file"`
 	Environment map[string]string `yaml:"environment"`
 	Ports       []string          `yaml:"ports"`
 	Volumes     []string          `yaml:"volumes"`
@@ -350,8 +353,10 @@ func TestCompose(t *testing.T) {
 	if !named || dataDir == "" {
 		t.Errorf("volumes %v: want a named volume on the data dir %q", s.Volumes, dataDir)
 	}
-	if s.EnvFile != "precisiond.env" {
-		t.Errorf("env_file %q, want precisiond.env", s.EnvFile)
+	// The env file is optional: `docker compose up` works before anyone
+	// copied precisiond.env.example.
+	if len(s.EnvFile) != 1 || s.EnvFile[0].Path != "precisiond.env" || s.EnvFile[0].Required == nil || *s.EnvFile[0].Required {
+		t.Errorf("env_file %+v, want precisiond.env with required: false", s.EnvFile)
 	}
 	if !slices.Equal(s.Healthcheck.Test, []string{"CMD", "/precisiond", "health"}) {
 		t.Errorf("healthcheck %v", s.Healthcheck.Test)
