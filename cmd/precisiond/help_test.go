@@ -159,6 +159,9 @@ func TestVersionOf(t *testing.T) {
 	dirty := parse(head + "mod\tgithub.com/precisiond/precisiond\t(devel)\t\n" +
 		"build\tvcs=git\nbuild\tvcs.revision=47e178f5c63a19705c7acdd55cc4cd102419860c\nbuild\tvcs.modified=true\n")
 	installed := parse(head + "mod\tgithub.com/precisiond/precisiond\tv1.4.0\th1:abc=\n")
+	// go build in a git checkout (Go 1.24+) stamps a pseudo-version.
+	checkout := parse(head + "mod\tgithub.com/precisiond/precisiond\tv0.0.0-20261201014112-1003499fdd7a+dirty\t\n" +
+		"build\tvcs=git\nbuild\tvcs.revision=1003499fdd7a5c63a19705c7acdd55cc4cd10241\nbuild\tvcs.modified=true\n")
 	for _, c := range []struct {
 		set  string
 		bi   *debug.BuildInfo
@@ -169,6 +172,7 @@ func TestVersionOf(t *testing.T) {
 		{"", clean, "devel-47e178f5c63a"},
 		{"", dirty, "devel-47e178f5c63a-dirty"},
 		{"", installed, "v1.4.0"},
+		{"", checkout, "v0.0.0-20261201014112-1003499fdd7a+dirty"},
 		{"v2.0.0", dirty, "v2.0.0"},
 	} {
 		if got := versionOf(c.set, c.bi).Version; got != c.want {

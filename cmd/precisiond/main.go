@@ -101,9 +101,10 @@ var cmdVersionSpec = &command{
 	summary:  "print the release, or the VCS revision the binary was built from",
 	synopsis: "[--json]",
 	about: `Print "precisiond VERSION". VERSION is the release set at build time
-(-ldflags "-X main.version=v1.2.3"), else the module version 'go install'
-recorded, else "devel-" and the VCS revision the binary was built from (with
-"-dirty" for uncommitted changes), else "devel". --json prints the build
+(-ldflags "-X main.version=v1.2.3"), else the module version Go recorded: the
+release 'go install …@v1.2.3' built, or for a build from a git checkout
+v0.0.0-<commit time>-<revision>, "+dirty" with uncommitted changes; else
+"devel-" and the VCS revision, else "devel". --json prints the build
 information: version, module, module_version, go, vcs_revision, vcs_time,
 vcs_modified. 'precisiond --version' is the same command.
 `,
