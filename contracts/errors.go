@@ -262,7 +262,8 @@ func maxMessage(want int, other string) string {
 	return " " + other
 }
 
-// valueAt is the value at a path of tokens in a generic JSON value.
+// valueAt is the value at a path of tokens in a generic JSON value (an
+// instance, or a schema); nil when there is none.
 func valueAt(v any, path []string) any {
 	for _, t := range path {
 		switch x := v.(type) {
@@ -376,22 +377,7 @@ func (f *failure) propertyNames(url string) []string {
 	if !ok || f.raw == nil {
 		return nil
 	}
-	var s any = f.raw
-	for _, t := range unpointer(frag) {
-		switch x := s.(type) {
-		case map[string]any:
-			s = x[t]
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			s = x[i]
-		default:
-			return nil
-		}
-	}
-	m, _ := s.(map[string]any)
+	m, _ := valueAt(f.raw, unpointer(frag)).(map[string]any)
 	props, _ := m["properties"].(map[string]any)
 	names := make([]string, 0, len(props))
 	for n := range props {

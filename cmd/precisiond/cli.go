@@ -50,16 +50,12 @@ stores it under --data-dir/downloads).
 // cmdCall runs one tool locally through the same execution path as /invoke and
 // prints the same JSON.
 func cmdCall(c *command, args []string, e *cliEnv) int {
-	cfg, fs, envErr := c.configFlagSet(e.getenv)
-	rest, code, ok := c.parse(fs, args, envErr, e)
+	cfg, rest, code, ok := c.start(args, e, -1, nil)
 	if !ok {
 		return code
 	}
 	if len(rest) < 1 || len(rest) > 2 {
 		return c.fail(e, "want TOOL and at most one ARGS_JSON, got %d arguments", len(rest))
-	}
-	if err := cfg.validate(); err != nil {
-		return c.fail(e, "%v", err)
 	}
 	tool, argText := rest[0], "{}"
 	if len(rest) == 2 {
@@ -126,14 +122,12 @@ one line of canonical JSON.
 
 // cmdTools prints the tool list, one tool's entry, or the catalogue.
 func cmdTools(c *command, args []string, e *cliEnv) int {
-	cfg, fs, envErr := c.configFlagSet(e.getenv)
-	asJSON := fs.Bool("json", false, "print canonical JSON: the catalogue as GET /tools serves it, or TOOL's entry")
-	rest, code, ok := c.parse(fs, args, envErr, e)
+	var asJSON *bool
+	cfg, rest, code, ok := c.start(args, e, 1, func(fs *flag.FlagSet) {
+		asJSON = fs.Bool("json", false, "print canonical JSON: the catalogue as GET /tools serves it, or TOOL's entry")
+	})
 	if !ok {
 		return code
-	}
-	if len(rest) > 1 {
-		return c.fail(e, "want at most one TOOL, got %q", rest)
 	}
 	reg, _, err := newRegistry(*cfg, newLogger(e.stderr, "error"), nil, nil, nil)
 	if err != nil {
@@ -207,16 +201,13 @@ tool and must be identical. The catalogue is this binary's own unless
 // (--catalog FILE) or a running server's (--url http://host:port); the legacy
 // result text is re-rendered from the envelope by this binary's tool.
 func cmdVerify(c *command, args []string, e *cliEnv) int {
-	fs := flag.NewFlagSet("precisiond verify", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	catalogFile := fs.String("catalog", "", "verify against a saved GET /tools response in `FILE`")
-	url := fs.String("url", "", "verify against the catalogue of the running server at `URL` (its GET /tools)")
-	rest, code, ok := c.parse(fs, args, nil, e)
+	var catalogFile, url *string
+	_, _, code, ok := c.start(args, e, 0, func(fs *flag.FlagSet) {
+		catalogFile = fs.String("catalog", "", "verify against a saved GET /tools response in `FILE`")
+		url = fs.String("url", "", "verify against the catalogue of the running server at `URL` (its GET /tools)")
+	})
 	if !ok {
 		return code
-	}
-	if len(rest) > 0 {
-		return c.fail(e, "unexpected arguments %q (the response is read from stdin)", rest)
 	}
 	in, err := io.ReadAll(io.LimitReader(e.stdin, 64<<20))
 	if err != nil {
@@ -374,13 +365,9 @@ can run it.
 
 // cmdHealth probes a running server's /health: exit 0 when it answers status ok.
 func cmdHealth(c *command, args []string, e *cliEnv) int {
-	cfg, fs, envErr := c.configFlagSet(e.getenv)
-	rest, code, ok := c.parse(fs, args, envErr, e)
+	cfg, _, code, ok := c.start(args, e, 0, nil)
 	if !ok {
 		return code
-	}
-	if len(rest) > 0 {
-		return c.fail(e, "unexpected arguments %q", rest)
 	}
 	b, err := httpGet("http://" + cfg.Addr + "/health")
 	if err != nil {
@@ -420,16 +407,9 @@ server sharing it. Ends when the client closes stdin, or on SIGINT/SIGTERM.
 // Its download store is created by the first file generate_file writes, so a
 // session that generates none writes nothing.
 func cmdMCP(c *command, args []string, e *cliEnv) int {
-	cfg, fs, envErr := c.configFlagSet(e.getenv)
-	rest, code, ok := c.parse(fs, args, envErr, e)
+	cfg, _, code, ok := c.start(args, e, 0, nil)
 	if !ok {
 		return code
-	}
-	if len(rest) > 0 {
-		return c.fail(e, "unexpected arguments %q", rest)
-	}
-	if err := cfg.validate(); err != nil {
-		return c.fail(e, "%v", err)
 	}
 	log := newLogger(e.stderr, cfg.LogLevel)
 	store, err := openStore(*cfg, true)
@@ -491,14 +471,8 @@ written.
 // those of tools that write against a throwaway download store in a temporary
 // directory that is removed afterwards.
 func cmdSelfCheck(c *command, args []string, e *cliEnv) int {
-	fs := flag.NewFlagSet("precisiond selfcheck", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	rest, code, ok := c.parse(fs, args, nil, e)
-	if !ok {
+	if _, _, code, ok := c.start(args, e, 0, nil); !ok {
 		return code
-	}
-	if len(rest) > 0 {
-		return c.fail(e, "unexpected arguments %q", rest)
 	}
 	dir, err := os.MkdirTemp("", "precisiond-selfcheck-")
 	if err != nil {

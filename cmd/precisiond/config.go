@@ -154,10 +154,6 @@ func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
 	return err
 }
 
-type nopWriter struct{}
-
-func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
-
 func (c Config) validate() error {
 	switch {
 	case c.MaxBodyBytes < 1024:

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -126,21 +125,7 @@ func cleanEnv(extra ...string) []string {
 // entriesUnder lists every file and directory below dir, sorted (relative).
 func entriesUnder(t *testing.T, dir string) []string {
 	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p != dir {
-			rel, _ := filepath.Rel(dir, p)
-			out = append(out, rel)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return pathsUnder(t, dir, true)
 }
 
 // mcpSession runs `precisiond mcp` in dir with env, initializes, sends one

@@ -339,12 +339,19 @@ func TestConfigPrecedence(t *testing.T) {
 // filesUnder lists the regular files below dir (relative paths).
 func filesUnder(t *testing.T, dir string) []string {
 	t.Helper()
+	return pathsUnder(t, dir, false)
+}
+
+// pathsUnder lists what is below dir (relative paths, sorted): the files,
+// and with dirs the directories too.
+func pathsUnder(t *testing.T, dir string, dirs bool) []string {
+	t.Helper()
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() {
+		if p != dir && (dirs || !d.IsDir()) {
 			rel, _ := filepath.Rel(dir, p)
 			out = append(out, rel)
 		}

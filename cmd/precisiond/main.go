@@ -65,16 +65,9 @@ Every flag can also be set by its environment variable; a flag wins.
 }
 
 func cmdServe(c *command, args []string, e *cliEnv) int {
-	cfg, fs, envErr := c.configFlagSet(e.getenv)
-	rest, code, ok := c.parse(fs, args, envErr, e)
+	cfg, _, code, ok := c.start(args, e, 0, nil)
 	if !ok {
 		return code
-	}
-	if len(rest) > 0 {
-		return c.fail(e, "unexpected arguments %q", rest)
-	}
-	if err := cfg.validate(); err != nil {
-		return c.fail(e, "%v", err)
 	}
 	log := newLogger(e.stderr, cfg.LogLevel)
 	m, err := NewMain(*cfg, log)
@@ -114,15 +107,11 @@ vcs_modified. 'precisiond --version' is the same command.
 }
 
 func cmdVersion(c *command, args []string, e *cliEnv) int {
-	fs := flag.NewFlagSet("precisiond version", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "print the build information as JSON")
-	rest, code, ok := c.parse(fs, args, nil, e)
-	if !ok {
+	var asJSON *bool
+	if _, _, code, ok := c.start(args, e, 0, func(fs *flag.FlagSet) {
+		asJSON = fs.Bool("json", false, "print the build information as JSON")
+	}); !ok {
 		return code
-	}
-	if len(rest) > 0 {
-		return c.fail(e, "unexpected arguments %q", rest)
 	}
 	bi, _ := debug.ReadBuildInfo()
 	info := versionOf(version, bi)

@@ -136,6 +136,27 @@ func (c *command) parse(fs *flag.FlagSet, args []string, envErr error, e *cliEnv
 	return fs.Args(), 0, true
 }
 
+// start reads the command's settings from the environment and args (define,
+// when not nil, adds the command's own flags first), validates them, and
+// refuses more than maxArgs arguments after the flags (maxArgs < 0: any).
+// When ok is false the command is done, with exit status code.
+func (c *command) start(args []string, e *cliEnv, maxArgs int, define func(*flag.FlagSet)) (cfg *Config, rest []string, code int, ok bool) {
+	cfg, fs, envErr := c.configFlagSet(e.getenv)
+	if define != nil {
+		define(fs)
+	}
+	if rest, code, ok = c.parse(fs, args, envErr, e); !ok {
+		return nil, nil, code, false
+	}
+	if maxArgs >= 0 && len(rest) > maxArgs {
+		return nil, nil, c.fail(e, "unexpected arguments %q", rest[maxArgs:]), false
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, nil, c.fail(e, "%v", err), false
+	}
+	return cfg, rest, 0, true
+}
+
 // fail reports a usage error of the command: exit status 2.
 func (c *command) fail(e *cliEnv, format string, args ...any) int {
 	fmt.Fprintf(e.stderr, "precisiond %s: %s\nRun 'precisiond %s --help' for usage.\n", c.name, fmt.Sprintf(format, args...), c.name)

@@ -137,13 +137,9 @@ the same store) and runs the calls it is sent. Logs go to stderr.
 // tools as the server (generate_file writes into the same store) and runs the
 // calls it is sent. Logs go to stderr.
 func cmdWorker(c *command, args []string, e *cliEnv) int {
-	cfg, fs, envErr := c.configFlagSet(e.getenv)
-	rest, code, ok := c.parse(fs, args, envErr, e)
+	cfg, _, code, ok := c.start(args, e, 0, nil)
 	if !ok {
 		return code
-	}
-	if len(rest) > 0 {
-		return c.fail(e, "unexpected arguments %q (a worker is started by the server, not by hand)", rest)
 	}
 	store, err := filestore.Open(filestore.Config{
 		Dir:             filepath.Join(cfg.DataDir, "downloads"),
