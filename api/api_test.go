@@ -46,6 +46,10 @@ func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Out
 	switch args["mode"] {
 	case "domain":
 		return tools.Output{}, tools.Fail("division_by_zero", "division by zero")
+	case "result":
+		return tools.Output{}, tools.FailResult("dimensionality_mismatch", "cannot convert")
+	case "wrongargs":
+		return tools.Output{}, &tools.Error{Code: tools.CodeWrongArguments, Reason: "invalid_unit_expression", Message: "complex"}
 	case "cost":
 		return tools.Output{}, tools.TooCostly("exponent_too_large", "exponent too large")
 	case "slow":
@@ -106,6 +110,8 @@ func TestErrorTable(t *testing.T) {
 		{"out of range", `{"tool":"behave","args":{"mode":"ok","n":6}}`, "application/json", "input_schema_invalid", "", 200, 400},
 		{"huge exponent", `{"tool":"behave","args":{"mode":"ok","n":1e999999999}}`, "application/json", "invalid_request", "", 400, 400},
 		{"domain error", `{"tool":"behave","args":{"mode":"domain"}}`, "application/json", "tool_execution_error", "division_by_zero", 200, 422},
+		{"tool result error", `{"tool":"behave","args":{"mode":"result"}}`, "application/json", "tool_result_error", "dimensionality_mismatch", 200, 422},
+		{"wrong arguments", `{"tool":"behave","args":{"mode":"wrongargs"}}`, "application/json", "wrong_arguments", "invalid_unit_expression", 200, 422},
 		{"cost limit", `{"tool":"behave","args":{"mode":"cost"}}`, "application/json", "cost_limit_exceeded", "exponent_too_large", 200, 422},
 		{"timeout", `{"tool":"behave","args":{"mode":"slow"}}`, "application/json", "timeout", "deadline_exceeded", 200, 504},
 		{"timeout, tool ignores ctx", `{"tool":"behave","args":{"mode":"stuck"}}`, "application/json", "timeout", "deadline_exceeded", 200, 504},

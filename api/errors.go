@@ -31,6 +31,8 @@ var statusOf = map[string]int{
 	tools.CodeContractMismatch:   http.StatusConflict,
 	tools.CodeInputSchemaInvalid: http.StatusBadRequest,
 	tools.CodeExecution:          http.StatusUnprocessableEntity,
+	tools.CodeToolResult:         http.StatusUnprocessableEntity,
+	tools.CodeWrongArguments:     http.StatusUnprocessableEntity,
 	tools.CodeCostLimit:          http.StatusUnprocessableEntity,
 	tools.CodeTimeout:            http.StatusGatewayTimeout,
 	tools.CodeResultTooLarge:     http.StatusUnprocessableEntity,

@@ -71,7 +71,7 @@ const MCPInstructions = `precisiond answers exact questions (arithmetic, equatio
 Every tool has a versioned contract: its inputSchema documents each argument, its description the exact semantics, and the resource precisiond://contracts/<tool> holds the whole contract with worked examples.
 Pass every argument explicitly (do not rely on defaults you have not read), numbers as JSON numbers or the decimal strings the schema asks for.
 A successful result is an evidence envelope: facts plus contract_hash and result_hash (SHA-256 over canonical JSON). Quote the facts as returned and cite result_hash so the answer can be re-verified.
-An error result (isError) carries error_code and reason: fix the arguments for input_schema_invalid or tool_execution_error; do not retry unchanged.
+An error result (isError) carries error_code and reason: fix the arguments for input_schema_invalid, tool_execution_error, tool_result_error or wrong_arguments; do not retry unchanged.
 Use the prompt precision_guide for the full guidance.`
 
 // precisionGuide is the text of the precision_guide prompt.
@@ -82,7 +82,7 @@ const precisionGuide = `You have access to precisiond, a service of exact, deter
 3. Call with explicit values: pass every argument you rely on explicitly, even when it has a default (locale, rounding, scale, operation). Send big integers and decimals exactly as the schema asks; never round them first.
 4. Read the result: structuredContent is the evidence envelope {status, tool, contract_id, contract_version, contract_hash, input_normalized, facts, determinism, source, warnings, result_hash}. Base the answer only on facts; mention any warnings.
 5. Cite: quote the facts you use verbatim and cite the result_hash (and tool name), so that anyone can recompute it with "precisiond verify".
-6. On an error result (isError true) read error_code and reason: input_schema_invalid means the arguments break the schema (details name the JSON Pointer path; a detail with keyword did_you_mean names a value that was probably meant); tool_execution_error and cost_limit_exceeded mean the input is outside the tool's domain or limits. Correct the input or explain the refusal; never invent a result.
+6. On an error result (isError true) read error_code and reason: input_schema_invalid means the arguments break the schema (details name the JSON Pointer path; a detail with keyword did_you_mean names a value that was probably meant); tool_execution_error, tool_result_error, wrong_arguments and cost_limit_exceeded mean the input is outside the tool's domain or limits. Correct the input or explain the refusal; never invent a result.
 7. Files: generate_file returns a resource link (precisiond://downloads/<name>); read it with resources/read or download it from /downloads/<name>.`
 
 // mcpSurface is the state behind one mcp.Server: the registry and the

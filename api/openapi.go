@@ -187,7 +187,7 @@ func statusText(code string) string {
 		"409": "pinned contract_hash differs (contract_mismatch)",
 		"413": "body over the limit (payload_too_large)",
 		"415": "not JSON (unsupported_media_type)",
-		"422": "refused on domain or cost grounds (tool_execution_error, cost_limit_exceeded, tool_result_too_large)",
+		"422": "refused on domain or cost grounds (tool_execution_error, tool_result_error, wrong_arguments, cost_limit_exceeded, tool_result_too_large)",
 		"500": "a bug (output_schema_invalid, internal_error)",
 		"503": "overloaded or shutting down (Retry-After is set)",
 		"504": "the deadline passed (timeout)",

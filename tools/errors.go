@@ -13,12 +13,20 @@ const (
 	CodeContractMismatch   = "contract_mismatch"
 	CodeInputSchemaInvalid = "input_schema_invalid"
 	CodeExecution          = "tool_execution_error"
-	CodeCostLimit          = "cost_limit_exceeded"
-	CodeTimeout            = "timeout"
-	CodeResultTooLarge     = "tool_result_too_large"
-	CodeOutputSchema       = "output_schema_invalid"
-	CodeInternal           = "internal_error"
-	CodeOverloaded         = "overloaded"
+	// CodeToolResult is a refusal the reference sidecar reports as a tool that
+	// returned an error text (unit_convert's failing conversions); our reason
+	// and message say what failed.
+	CodeToolResult = "tool_result_error"
+	// CodeWrongArguments is the reference's answer when its tool function
+	// cannot take the arguments (its TypeError path): for unit_convert, a
+	// from_unit whose numeric factor has no real value.
+	CodeWrongArguments = "wrong_arguments"
+	CodeCostLimit      = "cost_limit_exceeded"
+	CodeTimeout        = "timeout"
+	CodeResultTooLarge = "tool_result_too_large"
+	CodeOutputSchema   = "output_schema_invalid"
+	CodeInternal       = "internal_error"
+	CodeOverloaded     = "overloaded"
 	// CodeInvalidRequest is a malformed request: for Call, arguments that are
 	// not a JSON object (reason args_not_json or args_not_object).
 	CodeInvalidRequest = "invalid_request"
@@ -47,6 +55,12 @@ func (e *Error) Error() string {
 // with a machine reason such as "division_by_zero".
 func Fail(reason, format string, args ...any) *Error {
 	return &Error{Code: CodeExecution, Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+// FailResult returns a tool_result_error: a refusal on domain grounds by a tool
+// whose reference answers it so (see CodeToolResult).
+func FailResult(reason, format string, args ...any) *Error {
+	return &Error{Code: CodeToolResult, Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
 // TooCostly returns a cost_limit_exceeded error: the input would exceed a declared

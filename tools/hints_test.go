@@ -56,7 +56,7 @@ func TestUnitConvertTemperatureSymbolHint(t *testing.T) {
 		{"R", "degC", `: "R" is the molar_gas_constant (did you mean "degR" to "degC"?)`, hints("/from_unit", "degR")},
 	} {
 		e := invokeErr(t, "unit_convert", unitArgs("100", c.from, c.to))
-		if e.Code != CodeExecution || e.Reason != "dimensionality_mismatch" || !strings.HasSuffix(e.Message, c.msg) {
+		if e.Code != CodeToolResult || e.Reason != "dimensionality_mismatch" || !strings.HasSuffix(e.Message, c.msg) {
 			t.Errorf("%s -> %s: %v, want a message ending %q", c.from, c.to, e, c.msg)
 		}
 		if !reflect.DeepEqual(e.Details, c.details) {
@@ -147,7 +147,7 @@ func TestTimeFactsFixedOffsets(t *testing.T) {
 	}
 	for _, z := range []string{"UTC+05:30", "+05:30", "UTC+5:30", "-0800"} {
 		e := invokeErr(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": z})
-		if e.Code != CodeInputSchemaInvalid || e.Message != "/timezone_name:pattern" {
+		if e.Code != CodeInputSchemaInvalid || e.Message != "Input schema validation failed for 'time_facts': timezone_name:pattern" {
 			t.Errorf("%s: %v, want the reference's pattern to refuse it", z, e)
 		}
 	}

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"sort"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,147 +14,243 @@ import (
 	"github.com/precisiond/precisiond/evidence"
 )
 
-// The side-by-side harness for the wire-compatible tools: vectors of the
-// reference sidecar's own answers (tools/testdata/<tool>/reference/reference.json,
-// written by tools/testdata/oracle/gen_reference_*.py through
-// reference_runner.py, which runs the reference's execute_tool under Python)
-// replayed through precisiond's registry.
+// The side-by-side harness for the eight wire-compatible tools: the reference
+// sidecar's own answers (tools/testdata/reference/<tool>/vectors.json, written
+// by the generators beside them through refrunner.py; README.md there) are
+// replayed through precisiond's registry. A case matches when precisiond
+// answers as the reference did (compareRef); otherwise the first of the tool's
+// listed differences that explains it must do so, or the test fails. Every
+// difference is documented by its id under the tool's section of
+// docs/compatibility.md and must be needed by at least one case.
 
-// refVector is one case of tools/testdata/<tool>/reference/reference.json: the
-// reference sidecar's own answer to args.
-type refVector struct {
-	Args map[string]any
-	Ref  map[string]any // result, facts, or error and error_code; tool_text for hidden unit_convert errors
+// refCase is one case of a vectors file.
+type refCase struct {
+	ID     string
+	Args   map[string]any
+	Ref    refAnswer
+	Oracle map[string]any // values the generator computed itself
 }
 
-func loadReference(t *testing.T, tool string) []refVector {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", tool, "reference", "reference.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := evidence.ParseJSON(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases, _ := v.(map[string]any)["cases"].([]any)
-	out := make([]refVector, 0, len(cases))
-	for _, c := range cases {
-		m, _ := c.(map[string]any)
-		args, _ := m["args"].(map[string]any)
-		ref, _ := m["reference"].(map[string]any)
-		if args == nil || ref == nil {
-			t.Fatalf("%s: malformed case %v", tool, c)
-		}
-		out = append(out, refVector{Args: args, Ref: ref})
-	}
-	return out
+// refAnswer is one service's answer: the facts and the legacy result text, or
+// an error.
+type refAnswer struct {
+	Facts     map[string]any
+	Result    string
+	ErrorCode string
+	Error     string // the reference's error text
+	ToolText  string // the reference's tool text behind tool_result_error
 }
 
-// refOutcome is how precisiond's answer to a reference vector compares.
+// refOutcome is a replayed case: the reference's answer, ours, and what differs.
 type refOutcome struct {
-	v        refVector
-	resp     *Response
-	err      *Error // precisiond's typed error, or nil when it answered
-	diffKeys []string
+	refCase
+	Got   refAnswer          // ours; Error is our message
+	Err   *Error             // ours, when we refused
+	Diffs []string           // "facts.<key>", "result", "error_code", "reason", "message", "schema", "answered", "refused"
+	all   map[string]refCase // every case of the tool, by id
+	spec  *refSpec
 }
 
-func (o refOutcome) refFacts() map[string]any { f, _ := o.v.Ref["facts"].(map[string]any); return f }
-func (o refOutcome) refCode() string          { s, _ := o.v.Ref["error_code"].(string); return s }
-func (o refOutcome) refText() string          { s, _ := o.v.Ref["tool_text"].(string); return s }
-func (o refOutcome) arg(k string) string      { s, _ := o.v.Args[k].(string); return s }
+// refDifference is one documented difference from the reference.
+type refDifference struct {
+	ID       string                   // in backticks under the tool's section of docs/compatibility.md
+	Cases    []string                 // when set, the only cases it explains, each of which must differ
+	Explains func(o *refOutcome) bool // whether it accounts for the case; nil: any difference of Cases
+}
 
-// compareWithReference replays every reference vector of tool. A case passes
-// when precisiond answers exactly as the reference did (the same legacy result
-// and the same value for every fact the reference returns; precisiond may add
-// facts its contract declares), or refuses when the reference refused with the
-// same error_code. Any other case must be explained by judge, which names the
-// documented difference; every name it gives must appear, as `name`, under the
-// tool's section of docs/compatibility.md. It returns how often each was seen.
-func compareWithReference(t *testing.T, tool string, judge func(refOutcome) string) map[string]int {
+// refSpec is how one tool is compared with the reference.
+type refSpec struct {
+	Tool        string
+	ExtraFacts  []string          // facts precisiond adds to the reference's
+	Messages    bool              // tool_execution_error: our message is the reference's text
+	Versions    map[string]string // what the vectors must have been written with
+	Differences []refDifference
+}
+
+func loadRefCases(t *testing.T, s refSpec) []refCase {
 	t.Helper()
-	doc, err := os.ReadFile("../docs/compatibility.md")
+	raw, err := os.ReadFile(filepath.Join("testdata", "reference", s.Tool, "vectors.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	section := compatSection(string(doc), tool)
-	if section == "" {
-		t.Fatalf("docs/compatibility.md has no section ## %s", tool)
+	v, err := evidence.ParseJSON(raw) // numbers stay exact: 2 is not 2.0
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := v.(map[string]any)
+	versions, _ := doc["versions"].(map[string]any)
+	for lib, want := range s.Versions {
+		if versions[lib] != want {
+			t.Fatalf("vectors written with %s %v, want %s", lib, versions[lib], want)
+		}
+	}
+	raws, _ := doc["cases"].([]any)
+	seen := map[string]bool{}
+	cases := make([]refCase, 0, len(raws))
+	for i, r := range raws {
+		m, _ := r.(map[string]any)
+		ref, _ := m["reference"].(map[string]any)
+		var c refCase
+		c.ID, _ = m["id"].(string)
+		c.Args, _ = m["args"].(map[string]any)
+		c.Oracle, _ = m["oracle"].(map[string]any)
+		c.Ref.Facts, _ = ref["facts"].(map[string]any)
+		c.Ref.ErrorCode, _ = ref["error_code"].(string)
+		c.Ref.Error, _ = ref["error"].(string)
+		c.Ref.ToolText, _ = ref["tool_text"].(string)
+		if c.ID == "" || seen[c.ID] || c.Args == nil || (c.Ref.Facts == nil) == (c.Ref.ErrorCode == "") {
+			t.Fatalf("case %d (%q): malformed or repeated", i, c.ID)
+		}
+		seen[c.ID] = true
+		c.Ref.Result, _ = ref["result"].(string)
+		if _, ok := ref["result"]; !ok && c.Ref.Facts != nil {
+			c.Ref.Result = canonicalText(c.Ref.Facts) // recorded only where it is not the canonical facts
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+func (a refAnswer) String() string {
+	if a.Facts != nil {
+		return "result " + strconv.Quote(a.Result) + " facts " + canonicalText(a.Facts)
+	}
+	return a.ErrorCode + ": " + a.Error + a.ToolText
+}
+
+func canonicalText(v any) string {
+	b, err := evidence.Canonical(v)
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return string(b)
+}
+
+var machineCode = regexp.MustCompile(`^[a-z0-9_\[\]]+$`)
+
+// compareRef lists what differs between want (the reference's answer) and
+// o.Got: every fact (precisiond may add s.ExtraFacts), the legacy text, the
+// error code; for tool_execution_error the reason where the reference's text is
+// a machine code (and the message where s.Messages); for input_schema_invalid
+// the whole error text ("Input schema validation failed for '<tool>':
+// <path>:<keyword>", the reference's first error in its order).
+func (s refSpec) compareRef(want refAnswer, o *refOutcome) []string {
+	var diffs []string
+	switch got := o.Got; {
+	case want.Facts != nil && got.Facts == nil:
+		return []string{"refused"}
+	case want.Facts == nil && got.Facts != nil:
+		return []string{"answered"}
+	case want.Facts != nil:
+		for k, v := range want.Facts {
+			if g, ok := got.Facts[k]; !ok || canonicalText(v) != canonicalText(g) {
+				diffs = append(diffs, "facts."+k)
+			}
+		}
+		for k := range got.Facts {
+			if _, ok := want.Facts[k]; !ok && !slices.Contains(s.ExtraFacts, k) {
+				diffs = append(diffs, "facts."+k)
+			}
+		}
+		if got.Result != want.Result {
+			diffs = append(diffs, "result")
+		}
+	case got.ErrorCode != want.ErrorCode:
+		return []string{"error_code"}
+	case want.ErrorCode == CodeExecution:
+		text := strings.TrimPrefix(want.Error, "Error in '"+s.Tool+"': ")
+		if machineCode.MatchString(text) && o.Err.Reason != text {
+			diffs = append(diffs, "reason")
+		}
+		if s.Messages && o.Err.Message != text {
+			diffs = append(diffs, "message")
+		}
+	case want.ErrorCode == CodeInputSchemaInvalid:
+		if o.Err.Message != want.Error {
+			diffs = append(diffs, "schema")
+		}
+	}
+	slices.Sort(diffs)
+	return diffs
+}
+
+// matchesRef reports whether o.Got is want exactly (for differences whose
+// answer is another reference answer or an oracle's).
+func (s refSpec) matchesRef(want refAnswer, o *refOutcome) bool {
+	return len(s.compareRef(want, o)) == 0
+}
+
+// replayReference runs every case of s.Tool through the registry and checks it
+// matches the reference or is explained by one of s.Differences.
+func replayReference(t *testing.T, s refSpec) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "compatibility.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, found := strings.Cut(string(doc), "\n## "+s.Tool+"\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	if !found {
+		t.Fatalf("docs/compatibility.md has no section ## %s", s.Tool)
+	}
+	cases := loadRefCases(t, s)
+	all := make(map[string]refCase, len(cases))
+	for _, c := range cases {
+		all[c.ID] = c
 	}
 	reg := testRegistry(t)
-	seen := map[string]int{}
-	vectors := loadReference(t, tool)
-	if len(vectors) < 500 {
-		t.Fatalf("%s: only %d reference vectors", tool, len(vectors))
-	}
-	for _, v := range vectors {
-		resp, err := reg.Invoke(context.Background(), Request{Tool: tool, Args: v.Args})
-		o := refOutcome{v: v, resp: resp}
-		if err != nil {
-			if !errors.As(err, &o.err) {
-				t.Fatalf("%s %v: untyped error %v", tool, v.Args, err)
-			}
-		}
-		exact := false
+	used := map[string]map[string]bool{}
+	exact := 0
+	for _, c := range cases {
+		o := &refOutcome{refCase: c, all: all, spec: &s}
+		resp, err := reg.Invoke(context.Background(), Request{Tool: s.Tool, Args: c.Args})
 		switch {
-		case o.err != nil && o.refCode() != "":
-			exact = o.err.Code == o.refCode()
-		case o.err == nil && o.refFacts() != nil:
-			if v.Ref["result"] != resp.Result {
-				o.diffKeys = append(o.diffKeys, "result")
-			}
-			for k, want := range o.refFacts() {
-				a, _ := evidence.Canonical(want)
-				b, _ := evidence.Canonical(resp.Envelope.Facts[k])
-				if string(a) != string(b) {
-					o.diffKeys = append(o.diffKeys, k)
-				}
-			}
-			sort.Strings(o.diffKeys)
-			exact = len(o.diffKeys) == 0
+		case err == nil:
+			o.Got = refAnswer{Facts: resp.Envelope.Facts, Result: resp.Result}
+		case errors.As(err, &o.Err):
+			o.Got = refAnswer{ErrorCode: o.Err.Code, Error: o.Err.Message}
+		default:
+			t.Fatalf("%s: untyped error %v", c.ID, err)
 		}
-		if exact {
-			seen[""]++
+		if o.Diffs = s.compareRef(c.Ref, o); len(o.Diffs) == 0 {
+			exact++
 			continue
 		}
-		tag := judge(o)
-		if tag == "" {
-			a, _ := evidence.Canonical(v.Args)
-			r, _ := evidence.Canonical(v.Ref)
-			ours := "error " + errString(o.err)
-			if o.err == nil {
-				f, _ := evidence.Canonical(resp.Envelope.Facts)
-				ours = "result " + strconv.Quote(resp.Result) + " facts " + string(f)
-			}
-			t.Errorf("%s %s: an undocumented difference (keys %v)\nreference %s\nprecisiond %s", tool, a, o.diffKeys, r, ours)
+		i := slices.IndexFunc(s.Differences, func(d refDifference) bool {
+			return (d.Cases == nil || slices.Contains(d.Cases, c.ID)) && (d.Explains == nil || d.Explains(o))
+		})
+		if i < 0 {
+			t.Errorf("%s %s: an unexplained difference in %v\nreference  %s\nprecisiond %s",
+				c.ID, canonicalText(c.Args), o.Diffs, c.Ref, o.Got)
 			continue
 		}
-		if !strings.Contains(section, "`"+tag+"`") {
-			t.Errorf("%s: difference %q is not documented under ## %s in docs/compatibility.md", tool, tag, tool)
+		id := s.Differences[i].ID
+		if used[id] == nil {
+			used[id] = map[string]bool{}
 		}
-		seen[tag]++
+		used[id][c.ID] = true
 	}
-	t.Logf("%s: %v", tool, seen)
-	return seen
+	for _, d := range s.Differences {
+		if !strings.Contains(section, "`"+d.ID+"`") {
+			t.Errorf("difference %s is not documented under ## %s in docs/compatibility.md", d.ID, s.Tool)
+		}
+		if len(used[d.ID]) == 0 {
+			t.Errorf("difference %s explains no case: drop it here and in docs/compatibility.md", d.ID)
+		}
+		for _, id := range d.Cases {
+			if !used[d.ID][id] {
+				t.Errorf("case %s is listed under difference %s but matches the reference or is explained otherwise", id, d.ID)
+			}
+		}
+	}
+	n := map[string]int{}
+	for id, cs := range used {
+		n[id] = len(cs)
+	}
+	t.Logf("%d cases: %d match exactly, differences %v", len(cases), exact, n)
 }
 
-func errString(e *Error) string {
-	if e == nil {
-		return "<nil>"
+func TestReference(t *testing.T) {
+	for _, s := range referenceSpecs {
+		t.Run(s.Tool, func(t *testing.T) { replayReference(t, s) })
 	}
-	return e.Error()
-}
-
-// compatSection is the text of "## name" in docs/compatibility.md, up to the
-// next "## " heading.
-func compatSection(doc, name string) string {
-	i := strings.Index(doc, "\n## "+name+"\n")
-	if i < 0 {
-		return ""
-	}
-	rest := doc[i+len("\n## "+name+"\n"):]
-	if j := strings.Index(rest, "\n## "); j >= 0 {
-		rest = rest[:j]
-	}
-	return rest
 }

@@ -44,11 +44,11 @@ func unitConvert() Tool {
 func runUnitConvert(_ context.Context, in unitInput) (unitFacts, []Warning, error) {
 	v, err := units.ParseDecimal(in.Value.String())
 	if err != nil {
-		return unitFacts{}, nil, Fail("value_out_of_range", "value %s: %v", in.Value, err)
+		return unitFacts{}, nil, FailResult("value_out_of_range", "value %s: %v", in.Value, err)
 	}
 	vf, err := strconv.ParseFloat(in.Value.String(), 64)
 	if err != nil || math.IsInf(vf, 0) {
-		return unitFacts{}, nil, Fail("value_out_of_range", "value %s is not finite as a double", in.Value)
+		return unitFacts{}, nil, FailResult("value_out_of_range", "value %s is not finite as a double", in.Value)
 	}
 	reg := units.Default()
 	from, err := reg.ParseQuantity(in.From)
@@ -63,7 +63,7 @@ func runUnitConvert(_ context.Context, in unitInput) (unitFacts, []Warning, erro
 	if err != nil {
 		var mm *units.MismatchError
 		if errors.As(err, &mm) {
-			e := Fail("dimensionality_mismatch", "cannot convert from %q (%s) to %q (%s)", in.From, mm.From, in.To, mm.To)
+			e := FailResult("dimensionality_mismatch", "cannot convert from %q (%s) to %q (%s)", in.From, mm.From, in.To, mm.To)
 			if f, t, why, ok := reg.TemperatureHint(in.From, in.To); ok {
 				// "F" to "C": the farad and the coulomb, where degF and degC were meant.
 				e.Message += fmt.Sprintf(": %s (did you mean %q to %q?)", why, f, t)
@@ -80,7 +80,7 @@ func runUnitConvert(_ context.Context, in unitInput) (unitFacts, []Warning, erro
 	}
 	cv, ok := res.Float64()
 	if !ok {
-		return unitFacts{}, nil, Fail("result_out_of_range", "the converted value is beyond the range of a double")
+		return unitFacts{}, nil, FailResult("result_out_of_range", "the converted value is beyond the range of a double")
 	}
 	if cv == 0 && vf == 0 && math.Signbit(vf) && evidence.IsFloatLiteral(in.Value.String()) && from.Offset == nil && to.Offset == nil && from.F.Q.Sign()*to.F.Q.Sign() > 0 {
 		// -0.0 sent as a float: the reference's float product keeps the sign
@@ -107,7 +107,7 @@ func runUnitConvert(_ context.Context, in unitInput) (unitFacts, []Warning, erro
 	// writes the number.
 	shown, err := evidence.AppendCanonical(nil, in.Value)
 	if err != nil {
-		return unitFacts{}, nil, Fail("value_out_of_range", "value %s: %v", in.Value, err)
+		return unitFacts{}, nil, FailResult("value_out_of_range", "value %s: %v", in.Value, err)
 	}
 	rendered := string(shown) + " " + in.From + " = " + units.FormatG10(cv) + " " + in.To
 	return unitFacts{
@@ -133,24 +133,26 @@ func unitError(field, expr string, err error) error {
 		num  *units.NumberError
 	)
 	switch {
+	case errors.Is(err, units.ErrNegativeRoot):
+		// pint's magnitude is complex; the reference's facts cannot hold it
+		// (float() raises TypeError): wrong_arguments.
+		return &Error{Code: CodeWrongArguments, Reason: "invalid_unit_expression", Message: fmt.Sprintf("%s %q: %v", field, expr, err)}
 	case errors.As(err, &unk):
-		return withHints(Fail("unknown_unit", "%s %q: %v", field, expr, unk), "/"+field, unk.Expressions...)
+		return withHints(FailResult("unknown_unit", "%s %q: %v", field, expr, unk), "/"+field, unk.Expressions...)
 	case errors.As(err, &syn):
-		return Fail("invalid_unit_expression", "%s %q: %v", field, expr, syn)
+		return FailResult("invalid_unit_expression", "%s %q: %v", field, expr, syn)
 	case errors.As(err, &sc):
-		return Fail("invalid_unit_expression", "%s %q: %v", field, expr, sc)
+		return FailResult("invalid_unit_expression", "%s %q: %v", field, expr, sc)
 	case errors.As(err, &num):
-		return Fail("invalid_unit_expression", "%s %q: %v", field, expr, num)
+		return FailResult("invalid_unit_expression", "%s %q: %v", field, expr, num)
 	case errors.As(err, &off):
-		return Fail("offset_unit_not_multiplicative", "%s %q: %v", field, expr, off)
+		return FailResult("offset_unit_not_multiplicative", "%s %q: %v", field, expr, off)
 	case errors.As(err, &lg):
-		return Fail("unsupported_unit", "%s %q: %v", field, expr, lg)
+		return FailResult("unsupported_unit", "%s %q: %v", field, expr, lg)
 	case errors.As(err, &expo):
 		return TooCostly("exponent_too_large", "%s %q: %v", field, expr, expo)
 	case errors.Is(err, units.ErrTooLarge):
 		return TooCostly("exponent_too_large", "%s %q: the powers build a conversion factor larger than 65536 bits", field, expr)
-	case errors.Is(err, units.ErrNegativeRoot):
-		return Fail("invalid_unit_expression", "%s %q: fractional power of a negative quantity", field, expr)
 	}
 	return err
 }

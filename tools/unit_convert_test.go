@@ -57,10 +57,10 @@ func TestUnitConvertLimits(t *testing.T) {
 	}{
 		{"1", "a_u_intensity**128", "W/m**2", CodeCostLimit, "exponent_too_large"},
 		{"1", "m**128*m**128*m", "m", CodeCostLimit, "exponent_too_large"},
-		{"1" + strings.Repeat("0", 400), "m", "km", CodeExecution, "value_out_of_range"}, // an integer beyond the double range
-		{"1e308", "ly", "qm", CodeExecution, "result_out_of_range"},
-		{"1", "m**" + strings.Repeat("-", 60) + "1", "m", CodeExecution, "invalid_unit_expression"}, // nesting depth
-		{"1", "m", "parsec**(1/3)", CodeExecution, "invalid_unit_expression"},
+		{"1" + strings.Repeat("0", 400), "m", "km", CodeToolResult, "value_out_of_range"}, // an integer beyond the double range
+		{"1e308", "ly", "qm", CodeToolResult, "result_out_of_range"},
+		{"1", "m**" + strings.Repeat("-", 60) + "1", "m", CodeToolResult, "invalid_unit_expression"}, // nesting depth
+		{"1", "m", "parsec**(1/3)", CodeToolResult, "invalid_unit_expression"},
 	}
 	for _, c := range cases {
 		_, err := reg.Invoke(context.Background(), Request{Tool: "unit_convert", Args: unitArgs(c.value, c.from, c.to)})

@@ -91,7 +91,7 @@ func TestFinanceReference(t *testing.T) {
 	}
 	var file struct {
 		Cases []struct {
-			Name string `json:"name"`
+			Name string `json:"id"`
 			Args struct {
 				Operation string          `json:"operation"`
 				Operands  json.RawMessage `json:"operands"`

@@ -10,7 +10,7 @@ import (
 )
 
 type referenceCase struct {
-	Name      string                     `json:"name"`
+	Name      string                     `json:"id"`
 	Args      map[string]json.RawMessage `json:"args"`
 	Reference struct {
 		Facts     map[string]json.RawMessage `json:"facts"`

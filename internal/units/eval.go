@@ -102,9 +102,14 @@ func (r *Registry) Parse(s string) (Expr, error) {
 
 // NumberError reports a source expression that pint evaluates to a plain
 // number, or a numeric factor with no exact value (0**-1, (-2)**0.5).
-type NumberError struct{ Msg string }
+type NumberError struct {
+	Msg string
+	Err error // the cause, when there is one (ErrNegativeRoot)
+}
 
 func (e *NumberError) Error() string { return e.Msg }
+
+func (e *NumberError) Unwrap() error { return e.Err }
 
 // ParseQuantity parses a source expression as pint's parse_expression reads
 // the reference's from_unit: numeric factors are part of the quantity ("1000 m"
@@ -263,7 +268,7 @@ func (c *container) mulScale(x Factor, halves int, text string) error {
 	case errors.Is(err, ErrTooLarge):
 		return err
 	case errors.Is(err, ErrNegativeRoot):
-		return &NumberError{Msg: fmt.Sprintf("the factor %s is raised to a fractional power", text)}
+		return &NumberError{Msg: fmt.Sprintf("the factor %s is raised to a fractional power", text), Err: err}
 	case err != nil:
 		return &NumberError{Msg: fmt.Sprintf("the factor %s: %v", text, err)}
 	}

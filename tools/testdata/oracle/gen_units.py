@@ -378,8 +378,11 @@ class Registry:
 
 # ------------------------------------------------------------- conversions --
 class Refused(Exception):
-    def __init__(self, reason):
-        self.reason = reason
+    """A refusal: tool_result_error, as the reference reports every failure of
+    its unit_convert function, unless code says otherwise."""
+
+    def __init__(self, reason, code="tool_result_error"):
+        self.reason, self.code = reason, code
 
 
 def collect(reg, n, e, acc, src=None):
@@ -407,8 +410,12 @@ def collect(reg, n, e, acc, src=None):
                 raise Refused("invalid_unit_expression")
             src["scale"] = src["scale"] * Num(Fraction(n[1])).pow(e)
     elif k == "neg":
-        if src is None or Fraction(e).denominator != 1:
+        if src is None:
             raise Refused("invalid_unit_expression")
+        if Fraction(e).denominator != 1:
+            # pint's magnitude is complex, which the reference's facts cannot
+            # hold (float() raises TypeError): wrong_arguments.
+            raise Refused("invalid_unit_expression", "wrong_arguments")
         src["scale"] = src["scale"] * Num(Fraction(-1)).pow(e)
         collect(reg, n[1], e, acc, src)
     elif k == "**":
@@ -537,8 +544,7 @@ def case(reg, value, frm, to):
     try:
         x, dims = convert(reg, text, frm, to)
     except Refused as e:
-        code = "cost_limit_exceeded" if e.reason == "exponent_too_large" else "tool_execution_error"
-        return {"name": "%s %s -> %s" % (text, frm, to), "args": args, "error_code": code, "reason": e.reason}
+        return {"name": "%s %s -> %s" % (text, frm, to), "args": args, "error_code": e.code, "reason": e.reason}
     cv = float(x)
     ev, exact = exact_value(x)
     # The reference prints the value it received with f"{value}": an integer

@@ -1,140 +1,30 @@
 #!/usr/bin/python3
-"""Reference vectors for decimal_finance, exact_probability and gcd_lcm.
+"""Side-by-side vectors for decimal_finance, exact_probability and gcd_lcm: the
+reference sidecar's own answers, through refrunner.py, to
+tools/testdata/reference/<tool>/vectors.json (README.md here says how to run it).
 
-Runs the reference sidecar's OWN request path (execute_tool in
-../shared/reference/moe-sovereign/server.py, Apache-2.0: schema defaults, JSON
-Schema validation, the tool function, the structured facts) on a few hundred
-inputs per tool and writes what it answered to
-
-  tools/testdata/reference/<tool>/vectors.json
-
-The Go test tools/reference_numbers_test.go replays every case against
-precisiond: each answer must match, or be one of the differences listed in
-docs/compatibility.md (the test names the row that explains it).
-
-The reference module is imported, not copied: modules it imports at start-up that
-are not installable here (mcp, httpx, sympy, pm_connector) are replaced by empty
-stubs; none of them is used by these three tools. Needs Debian's interpreter
-with its packages:
-
-  apt-get install -y python3-fastapi python3-pint python3-jsonschema python3-yaml python3-defusedxml
-  /usr/bin/python3 tools/testdata/reference/gen_numbers.py [path/to/server.py]
-
-Run it from the repository root. Inputs are fixed or drawn from seeded generators,
-so the output is reproducible. Besides the reference's answer, a case may carry
-an "oracle" value computed here independently (the correctly rounded decimal of
-an exact fraction), used only where docs/compatibility.md lists a deliberate
-difference.
+Inputs are fixed or drawn from seeded generators, so the output is
+reproducible. Besides the reference's answer, an exact_probability case with a
+decimal projection carries an "oracle" value computed here independently (the
+correctly rounded decimal of the exact fraction), used only where
+docs/compatibility.md lists a deliberate difference.
 """
-import asyncio
-import hashlib
-import importlib.metadata
-import importlib.util
-import json
-import math
 import os
 import random
 import sys
-import tempfile
-import types
 from decimal import (Context, Decimal, ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_DOWN,
                      ROUND_HALF_EVEN, ROUND_HALF_UP, ROUND_UP)
 from fractions import Fraction
 
-ROOT = os.getcwd()
-SERVER = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "reference", "moe-sovereign", "server.py")
-OUT = os.path.join(ROOT, "tools", "testdata", "reference")
-sys.path.insert(0, os.path.join(ROOT, "tools", "testdata", "oracle"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "oracle"))
 import numgen  # noqa: E402  (shared random inputs)
+import refrunner  # noqa: E402
 
-
-# ---------------------------------------------------------------------------
-# Import the reference with stubs for what it imports but these tools never use.
-
-def _stub(name, **attrs):
-    mod = types.ModuleType(name)
-    mod.__dict__.update(attrs)
-    sys.modules[name] = mod
-
-
-class _FastMCPStub:
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def _keep(self, *args, **kwargs):
-        return lambda func: func
-
-    tool = resource = prompt = _keep
-
-    def sse_app(self):
-        async def app(scope, receive, send):
-            raise RuntimeError("stub")
-        return app
-
-
-for _name in ("mcp", "mcp.server", "httpx", "sympy", "pm_connector"):
-    _stub(_name)
-_stub("mcp.server.fastmcp", FastMCP=_FastMCPStub)
-os.environ["MOE_GENERATED_DIR"] = tempfile.mkdtemp(prefix="refgen-")
-os.environ["CODE_WORKSPACE"] = tempfile.mkdtemp(prefix="refgen-")
-
-sys.dont_write_bytecode = True  # leave the reference's directory as it is
-_spec = importlib.util.spec_from_file_location("reference_server", SERVER)
-ref = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(ref)
-
-
-def invoke(tool, args):
-    """The reference's answer to POST /invoke {"tool", "args"}, reduced to what
-    precisiond must reproduce: facts and the legacy result, or the error."""
-    # The request body is JSON: round-trip the args so that they are exactly what
-    # the reference would have parsed from the wire.
-    wire = json.loads(json.dumps(args))
-    resp = asyncio.run(ref.execute_tool(ref.InvokeRequest(tool=tool, args=wire)))
-    if "structured_result" in resp:
-        facts = resp["structured_result"]["facts"]
-        if resp["result"] == json.dumps(facts, ensure_ascii=False, sort_keys=True, separators=(",", ":")):
-            return {"facts": facts, "result_is_canonical_facts": True}
-        return {"facts": facts, "result": resp["result"]}
-    return {"error_code": resp["error_code"], "error": resp["error"]}
-
-
-def version(pkg):
-    try:
-        return importlib.metadata.version(pkg)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
-def write(tool, cases):
-    names = [c["name"] for c in cases]
-    dup = {n for n in names if names.count(n) > 1}
-    assert not dup, f"duplicate case names: {sorted(dup)[:5]}"
-    with open(SERVER, "rb") as f:
-        server_sha = hashlib.sha256(f.read()).hexdigest()
-    doc = {
-        "about": "Answers of the reference sidecar (moe-sovereign server.py, Apache-2.0) to these requests, "
-                 "written by tools/testdata/reference/gen_numbers.py; replayed by tools/reference_numbers_test.go.",
-        "tool": tool,
-        "reference_server_sha256": server_sha,
-        "python": sys.version.split()[0],
-        "libraries": {"jsonschema": version("jsonschema"), "fastapi": version("fastapi"),
-                      "pydantic": version("pydantic")},
-        "note": "The reference pins jsonschema 4.26.0; Debian's package is used here. Only error "
-                "keywords and paths are compared, which both versions report alike.",
-        "cases": cases,
-    }
-    os.makedirs(os.path.join(OUT, tool), exist_ok=True)
-    path = os.path.join(OUT, tool, "vectors.json")
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(doc, f, ensure_ascii=False, indent=1)
-        f.write("\n")
-    kinds = {}
-    for c in cases:
-        r = c["reference"]
-        k = "facts" if "facts" in r else r["error_code"]
-        kinds[k] = kinds.get(k, 0) + 1
-    print(f"{tool}: {len(cases)} cases {kinds}")
+refrunner.load()
+GENERATOR = "tools/testdata/reference/gen_numbers.py"
+invoke = refrunner.invoke
 
 
 MODES = ["half_even", "half_up", "half_down", "down", "up", "floor", "ceiling"]
@@ -142,17 +32,17 @@ MODES = ["half_even", "half_up", "half_down", "down", "up", "floor", "ceiling"]
 # ---------------------------------------------------------------------------
 # decimal_finance
 
-df_cases = []
+df_vectors = refrunner.Vectors("decimal_finance", GENERATOR)
 
 
 def df(name, op, operands, scale=2, rounding="half_even", currency="EUR", **extra):
     args = {"operation": op, "operands": operands, "currency": currency, "scale": scale, "rounding": rounding}
     args.update(extra)
-    df_cases.append({"name": name, "args": args, "reference": invoke("decimal_finance", args)})
+    df_vectors.add(args, name)
 
 
 def df_raw(name, args):
-    df_cases.append({"name": name, "args": args, "reference": invoke("decimal_finance", args)})
+    df_vectors.add(args, name)
 
 
 rng = random.Random(20261130)
@@ -325,7 +215,7 @@ for missing in ["operation", "operands", "currency", "scale", "rounding"]:
 # JSON Schema counts 2.0 as an integer; the reference's function then refuses it.
 df("float_scale", "add", ["1.005", "2"], 2.0)
 df("float_scale_twin", "add", ["1.005", "2"], 2)
-write("decimal_finance", df_cases)
+df_vectors.write()
 
 # ---------------------------------------------------------------------------
 # exact_probability
@@ -372,7 +262,7 @@ for _ in range(3000):
         Decimal(1).scaleb(-s), rounding=PY_MODES[m], context=_check), "f")
     assert correctly_rounded(f, s, m) == want, (f, s, m)
 
-ep_cases = []
+ep_vectors = refrunner.Vectors("exact_probability", GENERATOR)
 
 
 def ep(name, op, n=None, k=None, num=None, den=None, scale=None, rounding=None, **extra):
@@ -382,7 +272,7 @@ def ep(name, op, n=None, k=None, num=None, den=None, scale=None, rounding=None, 
         if v is not None:
             args[key] = v
     args.update(extra)
-    case = {"name": name, "args": args, "reference": invoke("exact_probability", args)}
+    oracle = None
     if scale is not None and rounding is not None:
         # The exact result, asked without the decimal projection, rounded here.
         bare = {key: v for key, v in args.items() if key not in ("decimal_scale", "rounding")}
@@ -392,12 +282,12 @@ def ep(name, op, n=None, k=None, num=None, den=None, scale=None, rounding=None, 
             value = Fraction(facts["result_numerator"], facts["result_denominator"])
             facts.update({"decimal_scale": scale, "rounding": rounding,
                           "decimal": correctly_rounded(value, int(scale), rounding)})
-            case["oracle"] = {"correctly_rounded_facts": facts}
-    ep_cases.append(case)
+            oracle = {"correctly_rounded_facts": facts}
+    ep_vectors.add(args, name, oracle=oracle)
 
 
 def ep_raw(name, args):
-    ep_cases.append({"name": name, "args": args, "reference": invoke("exact_probability", args)})
+    ep_vectors.add(args, name)
 
 
 rng = random.Random(31337)
@@ -511,16 +401,16 @@ for name, args in [("n_too_big", {"operation": "combination", "n": 4097, "k": 1}
                    ("explicit_nulls", {"operation": "fraction", "numerator": 1, "denominator": 3, "n": None, "k": None,
                                        "decimal_scale": None, "rounding": None})]:
     ep_raw(f"schema_{name}", args)
-write("exact_probability", ep_cases)
+ep_vectors.write()
 
 # ---------------------------------------------------------------------------
 # gcd_lcm
 
-gl_cases = []
+gl_vectors = refrunner.Vectors("gcd_lcm", GENERATOR)
 
 
 def gl(name, args):
-    gl_cases.append({"name": name, "args": args, "reference": invoke("gcd_lcm", args)})
+    gl_vectors.add(args, name)
 
 
 for i, (a, b) in enumerate(numgen.gcd_pairs(random.Random(14391299), 100)):
@@ -541,4 +431,4 @@ for name, args in [("above_limit", {"a": L + 1, "b": 1}), ("below_limit", {"a": 
                    ("operation_upper", {"a": 1, "b": 2, "operation": "GCD"}),
                    ("operation_null", {"a": 1, "b": 2, "operation": None})]:
     gl(f"schema_{name}", args)
-write("gcd_lcm", gl_cases)
+gl_vectors.write()

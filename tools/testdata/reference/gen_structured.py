@@ -1,17 +1,10 @@
 #!/usr/bin/env python3
-"""Reference vectors for structured_validate, written by the reference itself.
+"""Side-by-side vectors for structured_validate: the reference sidecar's own
+answers, through refrunner.py, to
+tools/testdata/reference/structured_validate/vectors.json (README.md here says
+how to run it: pyenv's python3, with the library versions the reference pins).
 
-The reference sidecar (../shared/reference/moe-sovereign/server.py, Apache-2.0)
-is imported with stubs for the modules it needs only for other tools (httpx,
-sympy, uvicorn, fastapi, mcp, pm_connector), and every case is run through its
-own execute_tool() path: input normalisation, input schema, the
-structured_validate function, the result-size check and the output schema. No
-code of the reference is copied here; it is imported and called.
-
-Writes (run from the repository root, needs no network):
-  tools/testdata/reference/structured_validate/vectors.json
-      {args, response} per case; response is {"facts": ...} or
-      {"error_code": ..., "error": ...} exactly as the reference answered.
+Also writes, for internal/structured's tests:
   internal/structured/testdata/xml_namechars.json
       the characters expat accepts at the start and inside an element name.
   internal/structured/testdata/py_repr.json
@@ -23,120 +16,34 @@ Writes (run from the repository root, needs no network):
       ElementTree's XMLParser sets it) reports it: ok, or the expat error
       string, line and 0-based column in characters; plus the reference's
       defusedxml answer for the same text.
-
-Library versions matter: the reference pins jsonschema 4.26.0, PyYAML 6.0.3 and
-defusedxml 0.7.1 (requirements.lock.txt). The pyenv python3 on PATH has the
-first two; defusedxml 0.7.1 comes from Debian's python3-defusedxml package
-(apt-get install -y python3-defusedxml), found in /usr/lib/python3/dist-packages.
-The script refuses to run with other versions. Debian's own python3 has
-jsonschema 4.10.3, whose messages differ, so it is not used.
-
-  python3 tools/testdata/reference/gen_structured.py
 """
-import asyncio
-import hashlib
-import importlib.metadata
 import json
 import os
 import random
 import sys
-import tempfile
-import types
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-REFERENCE = os.path.join(REPO, "..", "shared", "reference", "moe-sovereign")
-OUT = os.path.join(REPO, "tools", "testdata", "reference", "structured_validate", "vectors.json")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import refrunner  # noqa: E402
+
+REPO = refrunner.ROOT
 OUT_XML = os.path.join(REPO, "internal", "structured", "testdata", "xml_expat.json")
-
-if os.environ.get("PYTHONHASHSEED") != "0":
-    # Set iteration order does not reach the facts (the reference sorts its
-    # errors), but a fixed seed keeps any tie reproducible.
-    os.environ["PYTHONHASHSEED"] = "0"
-    os.execv(sys.executable, [sys.executable] + sys.argv)
-
-
-def import_reference():
-    """Import server.py with stubs for what structured_validate never uses."""
-    try:
-        import defusedxml  # noqa: F401
-    except ImportError:
-        # Only defusedxml from Debian's tree, not its other packages.
-        shim = tempfile.mkdtemp()
-        os.symlink("/usr/lib/python3/dist-packages/defusedxml", os.path.join(shim, "defusedxml"))
-        sys.path.insert(0, shim)
-
-    class Anything:
-        def __call__(self, *a, **k):
-            if len(a) == 1 and callable(a[0]) and not k:
-                return a[0]
-            return self
-
-        def __getattr__(self, name):
-            return self
-
-        def __mro_entries__(self, bases):
-            return (object,)
-
-    anything = Anything()
-
-    class Stub(types.ModuleType):
-        def __getattr__(self, name):
-            if name.startswith("__"):
-                raise AttributeError(name)
-            return anything
-
-    class FastMCP:
-        def __init__(self, *a, **k):
-            pass
-
-        def tool(self, *a, **k):
-            return lambda f: f
-
-        def __getattr__(self, name):
-            return anything
-
-    for name in ["pm_connector", "httpx", "sympy", "uvicorn", "fastapi", "mcp", "mcp.server", "mcp.server.fastmcp"]:
-        sys.modules[name] = Stub(name)
-    sys.modules["mcp.server.fastmcp"].FastMCP = FastMCP
-    scratch = tempfile.mkdtemp()
-    os.environ["MOE_GENERATED_DIR"] = scratch
-    os.environ["CODE_WORKSPACE"] = scratch
-    sys.path.insert(0, REFERENCE)
-    import server
-    return server
-
-
-server = import_reference()
-VERSIONS = {
-    "python": sys.version.split()[0],
-    "jsonschema": importlib.metadata.version("jsonschema"),
-    "PyYAML": importlib.metadata.version("PyYAML"),
-    "defusedxml": __import__("defusedxml").__version__,
-    "expat": __import__("pyexpat").EXPAT_VERSION,
-}
+refrunner.load()
+VERSIONS = refrunner.versions()
 for lib, want in (("jsonschema", "4.26.0"), ("PyYAML", "6.0.3"), ("defusedxml", "0.7.1")):
     if VERSIONS[lib] != want:
         sys.exit(f"{lib} {VERSIONS[lib]} is not the reference's pinned {want}")
+vectors = refrunner.Vectors("structured_validate", "tools/testdata/reference/gen_structured.py")
 
 
 def reference(args):
-    """The reference's /invoke answer for structured_validate(args)."""
-    req = types.SimpleNamespace(tool="structured_validate", args=dict(args))
-    resp = asyncio.run(server.execute_tool(req))
-    if "structured_result" in resp:
-        return {"facts": resp["structured_result"]["facts"]}
-    return {"error_code": resp["error_code"], "error": resp["error"]}
+    return refrunner.invoke("structured_validate", args)
 
 
 rng = random.Random(1414)
-cases = []
-names = set()
 
 
 def add(name, args):
-    assert name not in names, name
-    names.add(name)
-    cases.append({"name": name, "args": args, "response": reference(args)})
+    vectors.add(args, name)
 
 
 def js(name, payload, schema=None):
@@ -696,9 +603,7 @@ for _i in range(200):
 REPR_CASES = [{"json": json.dumps(v, allow_nan=True), "repr": repr(v)} for v in REPR_VALUES]
 
 header = {"generator": "tools/testdata/reference/gen_structured.py", "source": "moe-sovereign server.py structured_validate via execute_tool (Apache-2.0)", "versions": VERSIONS}
-with open(OUT, "w", encoding="utf-8") as f:
-    json.dump(dict(header, cases=cases), f, ensure_ascii=False, indent=0, sort_keys=False)
-    f.write("\n")
+vectors.write()
 with open(OUT_XML, "w", encoding="utf-8") as f:
     json.dump(dict(header, cases=xml_vectors), f, ensure_ascii=False, indent=0)
     f.write("\n")
@@ -711,4 +616,4 @@ with open(os.path.join(REPO, "internal", "structured", "testdata", "py_repr.json
 with open(os.path.join(REPO, "internal", "structured", "testdata", "py_printable.json"), "w", encoding="utf-8") as f:
     json.dump(dict(header, ranges=PRINTABLE), f)
     f.write("\n")
-print(f"{len(cases)} reference cases, {len(xml_vectors)} expat cases")
+print(f"{len(xml_vectors)} expat cases")

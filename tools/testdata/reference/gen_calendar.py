@@ -1,14 +1,7 @@
 #!/usr/bin/python3
-"""Side-by-side vectors for calendar_facts: the reference sidecar's own answers.
-
-Runs the reference's execute_tool (server.py, ../shared/reference/moe-sovereign,
-Apache-2.0) on every input below through reference_runner.py and writes
-tools/testdata/calendar_facts/reference/reference.json, which
-TestCalendarFactsMatchesReference replays through precisiond: every case must
-match or be a difference listed under ## calendar_facts in docs/compatibility.md.
-
-    apt-get install python3-pint python3-fastapi python3-jsonschema python3-yaml python3-defusedxml
-    /usr/bin/python3 tools/testdata/oracle/gen_reference_calendar.py
+"""Side-by-side vectors for calendar_facts: the reference sidecar's own answers,
+through refrunner.py, to tools/testdata/reference/calendar_facts/vectors.json
+(README.md here says how to run it).
 
 calendar_facts reads no zone data and no pint; the inputs cover both locales
 the reference knows (de, en) and the six it does not, the year bounds
@@ -26,19 +19,19 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reference_runner as rr  # noqa: E402
+import refrunner  # noqa: E402
 
-server, ORACLE = rr.load("tools/testdata/oracle/gen_reference_calendar.py", units=False)
+refrunner.load()
+vectors = refrunner.Vectors("calendar_facts", "tools/testdata/reference/gen_calendar.py")
 rnd = random.Random(20261202)
-
-cases = []
+group = "bounds"
 
 
 def add(date_str, locale=None):
     a = {"date_str": date_str}
     if locale is not None:
         a["locale"] = locale
-    cases.append(a)
+    vectors.add(a, group=group)
 
 
 def both(date_str):
@@ -51,11 +44,13 @@ for d in ["0001-01-01", "0001-01-07", "0001-12-31", "9999-01-01", "9999-12-31", 
           "0000-01-01", "0000-12-31", "0000-02-29"]:
     both(d)
 
+group = "leap"
 # Leap-year rules: 28 and 29 February, 1 March, 31 December.
 for y in [4, 100, 200, 400, 1582, 1600, 1700, 1800, 1900, 1996, 2000, 2001, 2023, 2024, 2100, 2400, 9996, 9999]:
     for md in ["02-28", "02-29", "03-01", "12-31"]:
         add(f"{y:04d}-{md}", rnd.choice(["de", "en", None]))
 
+group = "isoweek"
 # ISO week edges: 28 December to 4 January of 28 consecutive years.
 for y in range(2015, 2043):
     for day in range(28, 32):
@@ -63,6 +58,7 @@ for y in range(2015, 2043):
     for day in range(1, 5):
         add(f"{y + 1:04d}-01-{day:02d}", "en" if day % 2 else None)
 
+group = "names"
 # Every weekday name and month name in both locales; first and last of every month.
 for m in range(1, 13):
     for y in (2023, 2024):
@@ -72,16 +68,19 @@ for m in range(1, 13):
 for d in range(1, 8):
     both(f"2026-06-{d:02d}")
 
+group = "random"
 # Random dates over the whole range.
 lo, hi = datetime.date(1, 1, 1).toordinal(), datetime.date(9999, 12, 31).toordinal()
 for _ in range(200):
     add(datetime.date.fromordinal(rnd.randint(lo, hi)).isoformat(), rnd.choice(["de", "en", None]))
 
+group = "impossible"
 # Impossible dates the pattern lets through.
 for d in ["2023-02-29", "1900-02-29", "2100-02-29", "2024-02-30", "2026-04-31", "2026-06-31", "2026-09-31",
           "2026-11-31", "2026-01-32", "2026-13-01", "2026-00-10", "2026-01-00", "2026-99-99", "0000-00-00"]:
     both(d)
 
+group = "pattern"
 # Strings the pattern refuses, or (Python's re: Unicode \d, $ before a final
 # newline) accepts.
 for s in ["2026-1-01", "2026-01-1", "26-01-01", "2026/01/01", "20260101", "2026-01-01T00:00:00", "10000-01-01",
@@ -93,6 +92,7 @@ for s in ["2026-1-01", "2026-01-1", "26-01-01", "2026/01/01", "20260101", "2026-
           "1\u0669\u0669\u0669-12-31", "2026-01-1\u0665", "2024-02-2\u0669", "2026-0\u0661-01"]:
     add(s)
 
+group = "locale"
 # Locales the reference does not know (precisiond names six of them), and
 # spellings its enum refuses before the function's casefold could read them.
 for loc in ["fr", "es", "it", "nl", "pt", "pl"]:
@@ -101,10 +101,10 @@ for loc in ["fr", "es", "it", "nl", "pt", "pl"]:
 for loc in ["DE", "En", " en", "en ", "de-DE", "en_US", "", "xx", "ru"]:
     add("2026-07-29", loc)
 
+group = "types"
 # Wrong types, missing and extra arguments.
 for a in [{"date_str": 20260729}, {"date_str": None}, {"date_str": ["2026-07-29"]}, {},
           {"date_str": "2026-07-29", "locale": None}, {"date_str": "2026-07-29", "locale": 1},
           {"date_str": "2026-07-29", "extra": 1}, {"locale": "en"}]:
-    cases.append(a)
-
-rr.write("calendar_facts", ORACLE, [rr.run(server, "calendar_facts", a) for a in cases])
+    vectors.add(a, group=group)
+vectors.write()

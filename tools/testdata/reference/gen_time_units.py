@@ -1,67 +1,76 @@
 #!/usr/bin/python3
 """Side-by-side vectors for unit_convert, time_facts and timezone_convert: the
-reference sidecar's own answers.
+reference sidecar's own answers, through refrunner.py, to
+tools/testdata/reference/{unit_convert,time_facts,timezone_convert}/vectors.json
+(README.md here says how to run it: it needs the tzdata tree of the IANA
+release precisiond embeds, given as --zoneinfo).
 
-This runs the reference's server.py (../shared/reference/moe-sovereign, Apache-2.0)
-itself: its REST execution path execute_tool (schema defaults and validation,
-the tool function, _structured_facts, the facts' schema check) on every input
-below, and records what it answers, through reference_runner.py (stubs for the
-modules these tools never use; nothing of the reference is copied into
-precisiond). tools/*_reference_test.go and tools/time_test.go replay
-the inputs through precisiond and require the same answer or a difference listed
-in docs/compatibility.md.
-
-Runs under Debian's /usr/bin/python3 with the packages the reference needs:
-
-    apt-get install python3-pint python3-fastapi python3-jsonschema python3-yaml python3-defusedxml
-    apt-get download tzdata=2026f-0+deb12u1 && dpkg-deb -x tzdata_*.deb /tmp/tz
-    /usr/bin/python3 tools/testdata/oracle/gen_reference_time_units.py --zoneinfo /tmp/tz/usr/share/zoneinfo
-
-Two substitutions, both recorded in the output:
-- Pint: Debian ships pint 0.19.2, not the 0.25.3 the reference pins; the
-  registry is built from pint 0.25.3's own definition files
-  (internal/units/pintdata), so names and factors are 0.25.3's while the
-  arithmetic is 0.19.2's (the same float arithmetic for the conversions here).
-- tzdata: without the PyPI tzdata package the reference reads zones with
-  ZoneInfo(name) from the search path, which is set to the given tree: the
-  IANA 2026f files precisiond embeds. Its tzdata_version then says
-  "system-unpinned" (in production: the PyPI package version, "2026.3").
+Two substitutions, both recorded in the versions: pint's definitions are
+0.25.3's (see refrunner.load), and without the PyPI tzdata package the
+reference reads zones with ZoneInfo(name) from the search path, which is set to
+the given tree. Its tzdata_version then says "system-unpinned" (in production:
+the PyPI package version, "2026.3").
 """
 import argparse
+import json
 import os
 import random
+import re
 import sys
 import zoneinfo
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reference_runner as rr  # noqa: E402
+import refrunner  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--zoneinfo", required=True, help="extracted tzdata tree (…/usr/share/zoneinfo) of the release precisiond embeds")
-args = ap.parse_args()
-server, ORACLE = rr.load("tools/testdata/oracle/gen_reference_time_units.py", args.zoneinfo)
+refrunner.load(ap.parse_args().zoneinfo, units=True)
+GENERATOR = "tools/testdata/reference/gen_time_units.py"
+ZONES = zoneinfo.available_timezones()
+FOLDED = {z.casefold() for z in ZONES}
 
 
-def run(tool, a):
-    return rr.run(server, tool, a)
+def extension_zone(z):
+    """A zone spelling only precisiond resolves (another case, a fixed UTC
+    offset: issue 19); the golden files test those against their own oracle."""
+    return isinstance(z, str) and z not in ZONES and (z.casefold() in FOLDED or re.fullmatch(r"(?i)utc[+-]\d+", z))
 
 
-golden_args = rr.golden_args
+def golden_args(path, every=1, locales=("de", "en")):
+    """Inputs of an oracle file, every every-th case. The reference knows only
+    the given locales (precisiond adds more, a documented extension tested
+    elsewhere), so others become en here; cases naming a zone only precisiond
+    resolves are left out."""
+    with open(os.path.join(refrunner.ROOT, path), encoding="utf-8") as f:
+        cases = json.load(f)["cases"]
+    out = []
+    for c in cases[::every]:
+        a = dict(c["args"])
+        if a.get("locale", "de") not in locales:
+            a["locale"] = "en"
+        if not any(extension_zone(a.get(k)) for k in ("timezone_name", "from_timezone", "to_timezone")):
+            out.append(a)
+    return out
 
 
-def write(tool, cases):
-    rr.write(tool, ORACLE, cases)
+def write(tool, groups):
+    vectors = refrunner.Vectors(tool, GENERATOR)
+    for group, args in groups:
+        for a in args:
+            vectors.add(a, group=group)
+    vectors.write()
 
 
 rnd = random.Random(20261201)
 
 # --- unit_convert -------------------------------------------------------------
-unit = golden_args("tools/testdata/unit_convert/oracle_table.json")
-unit += golden_args("tools/testdata/unit_convert/oracle_errors.json")
+golden = golden_args("tools/testdata/unit_convert/oracle_table.json")
+golden += golden_args("tools/testdata/unit_convert/oracle_errors.json")
+values = []
 for v in [100, 100.0, 1e2, 1e16, 1e-05, 2.5e-05, 12345678901234567, 12345678901234567.0, 10**25, -0, -0.0,
           0.1, 1.5, 123456789012345.6, 9007199254740993, 1e300, 5e-324]:
-    unit.append({"value": v, "from_unit": "km", "to_unit": "m"})
-unit += [
+    values.append({"value": v, "from_unit": "km", "to_unit": "m"})
+expressions = [
     {"value": 1, "from_unit": "m", "to_unit": "m"},
     {"value": 10**25, "from_unit": "m", "to_unit": "m"},
     {"value": 5, "from_unit": "1000 m", "to_unit": "km"},
@@ -87,12 +96,13 @@ unit += [
     {"value": 1, "from_unit": "m"},
     {"value": 1, "from_unit": "m", "to_unit": "km", "extra": 1},
 ]
-write("unit_convert", [run("unit_convert", a) for a in unit])
+write("unit_convert", [("golden", golden), ("value", values), ("expression", expressions)])
 
 # --- time_facts -----------------------------------------------------------------
-tf = golden_args("tools/testdata/time_facts/oracle_instants.json", 5)
-tf += golden_args("tools/testdata/time_facts/oracle_allzones.json", 3)
-tf += golden_args("tools/testdata/time_facts/oracle_future.json", 4)
+golden = golden_args("tools/testdata/time_facts/oracle_instants.json", 5)
+golden += golden_args("tools/testdata/time_facts/oracle_allzones.json", 3)
+golden += golden_args("tools/testdata/time_facts/oracle_future.json", 4)
+tf = []
 for inst in ["2026-07-29T12:00:00Z", "2026-07-29T12:00:00-00:00", "2026-07-29T12:00:00+05:99",
              "2026-07-29T12:00:00+23:60", "2026-07-29T12:00:00+24:00", "1900-01-01T00:00:00+01:00",
              "2100-12-31T23:00:00-02:00", "1899-12-31T23:00:00-02:00", "2101-01-01T00:30:00+01:00",
@@ -118,12 +128,13 @@ for inst in ["2026-07-29T12:00:00Z", "2026-01-15T06:30:00+01:00"]:
                  "UTC-3", "utc-0300", "Asia/Kolkata", "UTC+0530", "UTC+0000", "UTC-0", "Europe/Berln", "Berlin",
                  "GMT+5", "PST", "UTC+24", "UTC+0560"]:
         tf.append({"instant": inst, "timezone_name": zone})
-write("time_facts", [run("time_facts", a) for a in tf])
+write("time_facts", [("golden", golden), ("case", tf)])
 
 # --- timezone_convert -------------------------------------------------------------
-tc = golden_args("tools/testdata/timezone_convert/oracle_local.json", 4)
-tc += golden_args("tools/testdata/timezone_convert/oracle_allzones.json")
-tc += golden_args("tools/testdata/timezone_convert/oracle_future.json", 3)
+golden = golden_args("tools/testdata/timezone_convert/oracle_local.json", 4)
+golden += golden_args("tools/testdata/timezone_convert/oracle_allzones.json")
+golden += golden_args("tools/testdata/timezone_convert/oracle_future.json", 3)
+tc = []
 zones = sorted(z for z in zoneinfo.available_timezones() if z != "localtime")
 for y in (2024, 2040, 2041, 2044, 2096, 2100):
     for zone in ["Europe/Berlin", "Europe/London", "America/New_York", "Australia/Sydney", "Pacific/Auckland",
@@ -149,4 +160,4 @@ for frm, to in [("Europe/Berlin", "America/New_York"), ("europe/berlin", "AMERIC
     for local in ["2026-07-29T12:00:00", "2026-03-29T02:30:00", "2026-10-25T02:30:00"]:
         tc.append({"local_datetime": local, "from_timezone": frm, "to_timezone": to})
     tc.append({"local_datetime": "2026-10-25T02:30:00", "from_timezone": frm, "to_timezone": to, "fold": 1})
-write("timezone_convert", [run("timezone_convert", a) for a in tc])
+write("timezone_convert", [("golden", golden), ("case", tc)])
