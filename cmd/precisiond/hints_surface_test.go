@@ -45,9 +45,9 @@ var hintCases = []hintCase{
 	{name: "enum value", tool: "gcd_lcm", args: `{"a":12,"b":18,"operation":"GCD"}`, code: "input_schema_invalid",
 		error: "Input schema validation failed for 'gcd_lcm': operation:enum", exact: true,
 		hints: []string{"/operation=gcd"}, allowed: "/operation=gcd,lcm,both"},
-	{name: "temperature symbols", tool: "unit_convert", args: `{"value":100,"from_unit":"F","to_unit":"C"}`, code: "tool_execution_error",
+	{name: "temperature symbols", tool: "unit_convert", args: `{"value":100,"from_unit":"F","to_unit":"C"}`, code: "tool_result_error",
 		error: `(did you mean "degF" to "degC"?)`, hints: []string{"/from_unit=degF", "/to_unit=degC"}},
-	{name: "unknown unit", tool: "unit_convert", args: `{"value":1,"from_unit":"kilomter","to_unit":"m"}`, code: "tool_execution_error",
+	{name: "unknown unit", tool: "unit_convert", args: `{"value":1,"from_unit":"kilomter","to_unit":"m"}`, code: "tool_result_error",
 		error: `unknown unit "kilomter" (did you mean "kilometer"`, hints: []string{"/from_unit=kilometer", "/from_unit=kilodtex", "/from_unit=kiloliter"}},
 	{name: "misspelt zone", tool: "time_facts", args: `{"instant":"2026-07-29T12:00:00Z","timezone_name":"Europe/Berln"}`, code: "tool_execution_error",
 		error: `(did you mean "Europe/Berlin"`, hints: []string{"/timezone_name=Europe/Berlin"}},
@@ -78,7 +78,7 @@ func TestHintsOnEverySurface(t *testing.T) {
 			}
 			c.check(t, "/invoke", legacy.JSON(t))
 			v1 := testhttp.PostJSON(t, base+"/v1/invoke", body)
-			if want := map[string]int{"unknown_tool": 404, "input_schema_invalid": 400, "tool_execution_error": 422}[c.code]; v1.Status != want {
+			if want := map[string]int{"unknown_tool": 404, "input_schema_invalid": 400, "tool_execution_error": 422, "tool_result_error": 422}[c.code]; v1.Status != want {
 				t.Errorf("/v1/invoke: HTTP %d, want %d", v1.Status, want)
 			}
 			c.check(t, "/v1/invoke", v1.JSON(t))
