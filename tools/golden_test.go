@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/precisiond/precisiond/evidence"
 )
@@ -20,9 +21,13 @@ var (
 )
 
 // testRegistry returns one registry of every builtin tool, shared by tests.
+// Its deadline is far beyond any case's work: the golden answers, refusals
+// by work budget included, must not depend on how loaded the machine is
+// (under -race a 40-digit factorization can take longer than the service's
+// 5 s). Deadlines are tested on their own (core_test.go).
 func testRegistry(t testing.TB) *Registry {
 	t.Helper()
-	builtinOnce.Do(func() { builtinReg = NewRegistry(Builtin(testDeps(t)), Options{}) })
+	builtinOnce.Do(func() { builtinReg = NewRegistry(Builtin(testDeps(t)), Options{DefaultTimeout: 10 * time.Minute}) })
 	return builtinReg
 }
 
