@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -39,6 +40,8 @@ var statusOf = map[string]int{
 	tools.CodeOutputSchema:       http.StatusInternalServerError,
 	tools.CodeInternal:           http.StatusInternalServerError,
 	tools.CodeOverloaded:         http.StatusServiceUnavailable,
+	plans.CodeInvalidPlan:        http.StatusUnprocessableEntity,
+	plans.CodeUnknownPlan:        http.StatusNotFound,
 	CodeInvalidRequest:           http.StatusBadRequest,
 	CodePayloadTooLarge:          http.StatusRequestEntityTooLarge,
 	CodeUnsupportedType:          http.StatusUnsupportedMediaType,

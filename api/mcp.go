@@ -18,6 +18,7 @@ import (
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -53,7 +54,20 @@ type MCPOptions struct {
 	// notifications of one kind; changes in between are coalesced into one
 	// (default DefaultListChangedInterval).
 	ListChangedInterval time.Duration
+	// Surface selects what ServeMCPStdio serves: SurfaceFull (the default,
+	// every tool) or SurfaceCompact (api/mcp_compact.go; needs Plans). Over
+	// HTTP both are mounted, at /mcp and /mcp/compact.
+	Surface string
+	// Plans runs the compact surface's plans over stdio; over HTTP the
+	// server's Options.Plans does (nil there: /mcp/compact is not mounted).
+	Plans *plans.Service
 }
+
+// The MCP surfaces.
+const (
+	SurfaceFull    = "full"    // every enabled tool (/mcp)
+	SurfaceCompact = "compact" // list_tools, describe_tools, run_plan, rerun_plan (/mcp/compact)
+)
 
 // DefaultMCPPageSize is the page size of tools/list and resources/list.
 const DefaultMCPPageSize = 100
@@ -111,7 +125,8 @@ func NewMCPServer(reg *tools.Registry, opts MCPOptions) *mcp.Server {
 	return newMCPSurface(reg, opts).server
 }
 
-func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
+// withDefaults fills in the documented defaults of zero options.
+func (opts MCPOptions) withDefaults() MCPOptions {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -127,6 +142,11 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 	if opts.ListChangedInterval <= 0 {
 		opts.ListChangedInterval = DefaultListChangedInterval
 	}
+	return opts
+}
+
+func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
+	opts = opts.withDefaults()
 	m := &mcpSurface{reg: reg, opts: opts, log: opts.Logger, index: map[string]int{}}
 	m.resourcesChanged = newCoalescer(opts.ListChangedInterval, func() {
 		// Re-registering the (identical) template makes the SDK send
@@ -356,14 +376,20 @@ func (m *mcpSurface) readContract(ctx context.Context, req *mcp.ReadResourceRequ
 }
 
 func (m *mcpSurface) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-	text := precisionGuide
+	return guidePrompt(precisionGuide, "How to use precisiond's exact tools", req), nil
+}
+
+// guidePrompt is a guide prompt's answer: the guide as one user message, the
+// optional "task" argument appended.
+func guidePrompt(guide, description string, req *mcp.GetPromptRequest) *mcp.GetPromptResult {
+	text := guide
 	if task := strings.TrimSpace(req.Params.Arguments["task"]); task != "" {
 		text += "\n\nTask: " + task
 	}
 	return &mcp.GetPromptResult{
-		Description: "How to use precisiond's exact tools",
+		Description: description,
 		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
-	}, nil
+	}
 }
 
 // callTool runs one tools/call through Registry.Call, the one execution path.
@@ -373,11 +399,7 @@ func (m *mcpSurface) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (
 func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	start := time.Now()
 	name := req.Params.Name
-	if req.Extra != nil && req.Extra.Header != nil {
-		if id := req.Extra.Header.Get(mcpRequestIDHeader); id != "" {
-			ctx = context.WithValue(ctx, keyRequestID, id)
-		}
-	}
+	ctx = withMCPRequestID(ctx, req)
 	resp, err := m.reg.Call(ctx, name, req.Params.Arguments, "")
 	if err != nil {
 		var te *tools.Error
@@ -450,13 +472,29 @@ func fileLink(facts map[string]any) *mcp.ResourceLink {
 	return link
 }
 
+// withMCPRequestID puts the router's request id, passed in a header, into
+// the context of an MCP tool call.
+func withMCPRequestID(ctx context.Context, req *mcp.CallToolRequest) context.Context {
+	if req.Extra != nil && req.Extra.Header != nil {
+		if id := req.Extra.Header.Get(mcpRequestIDHeader); id != "" {
+			ctx = context.WithValue(ctx, keyRequestID, id)
+		}
+	}
+	return ctx
+}
+
 func (m *mcpSurface) logCall(ctx context.Context, tool string, code any, start time.Time) {
-	attrs := []any{"request_id", requestID(ctx), "surface", "mcp", "tool", tool,
+	logMCPCall(m.log, ctx, "mcp", tool, code, start)
+}
+
+// logMCPCall writes the one log line of an MCP tool call.
+func logMCPCall(log *slog.Logger, ctx context.Context, surface, tool string, code any, start time.Time) {
+	attrs := []any{"request_id", requestID(ctx), "surface", surface, "tool", tool,
 		"duration_ms", float64(time.Since(start).Microseconds()) / 1000}
 	if code != nil {
 		attrs = append(attrs, "error_code", code)
 	}
-	m.log.Info("mcp tool call", attrs...)
+	log.Info("mcp tool call", attrs...)
 }
 
 // mcpTool describes one tool for MCP from its contract.

@@ -13,7 +13,8 @@ import (
 )
 
 // mcpMount is the MCP surface on the HTTP router: /mcp (Streamable HTTP,
-// stateless) and /mcp/sse (the 2024-11-05 HTTP+SSE transport).
+// stateless), /mcp/sse (the 2024-11-05 HTTP+SSE transport) and, with a plan
+// service, /mcp/compact (the compact surface, Streamable HTTP, stateless).
 type mcpMount struct {
 	srv     *Server
 	surface *mcpSurface
@@ -45,19 +46,25 @@ func (s *Server) mountMCP(r chi.Router) {
 	// The SDK's own localhost protection only applies when the listener is on
 	// loopback and knows nothing of --allowed-hosts; guard does both checks for
 	// every listener, so the SDK's is turned off.
-	streamable := mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+	streamOpts := &mcp.StreamableHTTPOptions{
 		Stateless:                  true,
 		JSONResponse:               true,
 		Logger:                     slog.New(minLevel{o.Logger.Handler(), slog.LevelWarn}),
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        o.MaxBodyBytes,
-	})
+	}
+	streamable := mcp.NewStreamableHTTPHandler(getServer, streamOpts)
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        o.MaxBodyBytes,
 	})
 	r.Handle("/mcp", m.guard(streamable))
 	r.Handle("/mcp/sse", m.guard(m.sseStreams(sse)))
+	if s.ops.svc != nil {
+		// The compact surface (api/mcp_compact.go), stateless like /mcp.
+		compact := newCompactServer(s.ops, o)
+		r.Handle("/mcp/compact", m.guard(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return compact }, streamOpts)))
+	}
 }
 
 // closeMCP ends every open SSE stream (and so its session), so that a graceful

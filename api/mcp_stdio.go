@@ -18,8 +18,9 @@ import (
 )
 
 // ServeMCPStdio serves the registry over MCP on one stream pair (newline-
-// delimited JSON-RPC, `precisiond mcp`) until in ends or ctx is done. Nothing
-// but protocol messages is written to out; logs go to opts.Logger.
+// delimited JSON-RPC, `precisiond mcp`) until in ends or ctx is done: the
+// full surface, or the compact one when opts.Surface is SurfaceCompact.
+// Nothing but protocol messages is written to out; logs go to opts.Logger.
 //
 // The framing is this package's own rather than the SDK's stdio transport, for
 // two guarantees: every request read before in ends is answered before
@@ -28,9 +29,23 @@ import (
 // error, or -32600 invalid request for valid JSON that is not a message, a batch
 // or a line longer than opts.MaxBodyBytes) while the session goes on.
 func ServeMCPStdio(ctx context.Context, reg *tools.Registry, opts MCPOptions, in io.Reader, out io.Writer) error {
-	s := newMCPSurface(reg, opts)
-	conn := newStdioConn(in, out, int(s.opts.MaxBodyBytes), reg.Timeout()+5*time.Second)
-	err := s.server.Run(ctx, stdioTransport{conn})
+	opts = opts.withDefaults()
+	var server *mcp.Server
+	drain := reg.Timeout()
+	switch opts.Surface {
+	case "", SurfaceFull:
+		server = newMCPSurface(reg, opts).server
+	case SurfaceCompact:
+		if opts.Plans == nil {
+			return errors.New("the compact MCP surface needs a plan service (MCPOptions.Plans)")
+		}
+		server = newCompactServer(planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, opts)
+		drain = max(drain, opts.Plans.Options().Timeout)
+	default:
+		return fmt.Errorf("unknown MCP surface %q (full or compact)", opts.Surface)
+	}
+	conn := newStdioConn(in, out, int(opts.MaxBodyBytes), drain+5*time.Second)
+	err := server.Run(ctx, stdioTransport{conn})
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

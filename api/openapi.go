@@ -53,7 +53,7 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 
 	nameParam := map[string]any{"name": "name", "in": "path", "required": true, "description": "tool name", "schema": map[string]any{"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}}
 	admin := []any{map[string]any{"adminToken": []any{}}}
-	return map[string]any{
+	doc := map[string]any{
 		"openapi":           "3.1.0",
 		"jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
 		"info": map[string]any{
@@ -103,6 +103,8 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 			},
 		},
 	}
+	addPlanOpenAPI(schemas, doc["paths"].(map[string]any))
+	return doc
 }
 
 func (s *Server) openapi(r *http.Request) (any, *apiError) {
@@ -183,11 +185,11 @@ func statusText(code string) string {
 		"400": "invalid request or input (invalid_request, input_schema_invalid)",
 		"401": "missing or wrong bearer token (unauthorized)",
 		"403": "tool disabled, or administration disabled (tool_disabled, forbidden)",
-		"404": "no such tool or file (unknown_tool, not_found)",
+		"404": "no such tool, plan or file (unknown_tool, unknown_plan, not_found)",
 		"409": "pinned contract_hash differs (contract_mismatch)",
 		"413": "body over the limit (payload_too_large)",
 		"415": "not JSON (unsupported_media_type)",
-		"422": "refused on domain or cost grounds (tool_execution_error, tool_result_error, wrong_arguments, cost_limit_exceeded, tool_result_too_large)",
+		"422": "refused on domain or cost grounds, or a plan that fails its check (tool_execution_error, tool_result_error, wrong_arguments, cost_limit_exceeded, tool_result_too_large, invalid_plan)",
 		"500": "a bug (output_schema_invalid, internal_error)",
 		"503": "overloaded or shutting down (Retry-After is set)",
 		"504": "the deadline passed (timeout)",

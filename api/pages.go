@@ -93,7 +93,7 @@ func (s *Server) landing(w http.ResponseWriter, r *http.Request) {
 	}
 	s.writePage(w, r, landingPage, landingCSP, "no-cache", map[string]any{
 		"Version": s.opts.Version, "CatalogHash": cat.CatalogHash, "Tools": list,
-		"Origin": origin(r), "MCP": s.opts.MCP != nil, "Metrics": s.opts.Metrics != nil,
+		"Origin": origin(r), "MCP": s.opts.MCP != nil, "Metrics": s.opts.Metrics != nil, "Plans": s.opts.Plans != nil,
 	})
 }
 

@@ -58,6 +58,9 @@ func TestLandingPage(t *testing.T) {
 		if got := strings.Count(page, `<a href="/tools/`); got != len(reg.Names()) {
 			t.Errorf("%d tool rows, want %d", got, len(reg.Names()))
 		}
+		if !strings.Contains(page, `href="/v1/catalog"`) {
+			t.Error("the start page lacks /v1/catalog")
+		}
 		for _, optional := range []string{`href="/metrics"`, "/mcp/sse"} {
 			if strings.Contains(page, optional) != full {
 				t.Errorf("full=%v: %s shown %v", full, optional, !full)

@@ -17,14 +17,29 @@ import (
 //go:embed schema/envelope.json
 var wireSchemas []byte
 
+// planSchemas are the shapes of compact discovery and plans, as data
+// (api/plans_schema.go assembles them).
+//
+//go:embed schema/plans.json
+var planSchemas []byte
+
 // wireSchema returns a fresh copy of one top-level entry of wireSchemas, so
 // that callers may fill it in.
-func wireSchema(key string) map[string]any {
-	v, err := evidence.ParseJSON(wireSchemas)
+func wireSchema(key string) map[string]any { return schemaEntry(wireSchemas, "envelope.json", key) }
+
+// planSchema returns a fresh copy of one top-level entry of planSchemas.
+func planSchema(key string) map[string]any { return schemaEntry(planSchemas, "plans.json", key) }
+
+func schemaEntry(doc []byte, file, key string) map[string]any {
+	v, err := evidence.ParseJSON(doc)
 	if err != nil {
-		panic(fmt.Sprintf("api: schema/envelope.json: %v", err)) // embedded: found by every test
+		panic(fmt.Sprintf("api: schema/%s: %v", file, err)) // embedded: found by every test
 	}
-	return v.(map[string]any)[key].(map[string]any)
+	m, ok := v.(map[string]any)[key].(map[string]any)
+	if !ok {
+		panic(fmt.Sprintf("api: schema/%s has no %q", file, key))
+	}
+	return m
 }
 
 // envelopeSchema is the JSON Schema of the envelope of a successful call of the

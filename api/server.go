@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +19,7 @@ import (
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -36,6 +35,7 @@ type Options struct {
 	AdminToken   string           // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
 	Toggles      Toggler          // persists toggles (internal/toggles); nil: registry state only
 	Metrics      *Metrics         // serves GET /metrics (api/metrics.go); nil: not mounted
+	Plans        *plans.Service   // serves /v1/plans… and /mcp/compact (api/plans.go); nil: not mounted
 }
 
 // Server is the HTTP surface over one registry.
@@ -47,6 +47,7 @@ type Server struct {
 	router   chi.Router
 	mcp      *mcpMount // nil unless Options.MCP is set
 	bodies   *bodyBudget
+	ops      planOps // compact discovery and plans (api/plans.go)
 }
 
 // New builds the HTTP surface.
@@ -66,7 +67,8 @@ func New(reg *tools.Registry, opts Options) *Server {
 	if opts.QueueWait <= 0 {
 		opts.QueueWait = DefaultQueueWait
 	}
-	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget)}
+	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget),
+		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}}
 	s.router = s.routes()
 	return s
 }
@@ -95,6 +97,7 @@ func (s *Server) routes() chi.Router {
 	r.Get("/tools/{name}", s.wrap(s.getTool))
 	r.Get("/health", s.wrap(s.health))
 	r.Get("/openapi.json", s.wrap(s.openapi))
+	s.planRoutes(r)
 	s.adminRoutes(r)
 	s.pageRoutes(r)
 	if s.opts.Metrics != nil {
@@ -142,6 +145,10 @@ func (s *Server) wrapStatus(f apiFunc, legacy200 bool) http.HandlerFunc {
 		switch x := v.(type) {
 		case *tools.Response:
 			writeResponse(w, x)
+		case rawJSON:
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", strconv.Itoa(len(x)))
+			_, _ = w.Write(x)
 		case withStatus:
 			writeJSON(w, x.status, x.v)
 		default:
@@ -176,11 +183,8 @@ func (s *Server) invoke(r *http.Request) (any, *apiError) {
 }
 
 func (s *Server) decodeInvoke(r *http.Request) (invokeRequest, *apiError) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		mt, _, err := mime.ParseMediaType(ct)
-		if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-			return invokeRequest{}, newError(CodeUnsupportedType, fmt.Sprintf("content type %q is not JSON; send Content-Type: application/json", ct))
-		}
+	if aerr := jsonContentType(r); aerr != nil {
+		return invokeRequest{}, aerr
 	}
 	body, aerr := readBody(r, s.opts.MaxBodyBytes)
 	if aerr != nil {

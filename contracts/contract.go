@@ -28,6 +28,8 @@ type Contract struct {
 	ContractID          string         `json:"contract_id"`
 	ContractVersion     string         `json:"contract_version"`
 	Title               string         `json:"title"`
+	Summary             string         `json:"summary"` // one line for GET /v1/catalog (groups.go); not hashed
+	Group               string         `json:"group"`   // catalogue group (groups.go); not hashed
 	Description         string         `json:"description"`
 	Determinism         string         `json:"determinism"`
 	SourcePolicy        map[string]any `json:"source_policy"`
@@ -146,6 +148,9 @@ func Parse(data []byte) (*Contract, error) {
 	}
 	if c.Title == "" || c.Description == "" {
 		return nil, fmt.Errorf("title and description are required")
+	}
+	if err := checkSummary(&c); err != nil {
+		return nil, err
 	}
 	if s, _ := c.SourcePolicy["kind"].(string); s == "" {
 		return nil, fmt.Errorf("source_policy.kind is required")

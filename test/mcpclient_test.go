@@ -17,8 +17,10 @@ import (
 // TestTypeScriptMCPClient builds precisiond, serves it on loopback and runs
 // test/mcp-client/run.mjs: the official TypeScript SDK client over Streamable
 // HTTP, SSE and stdio (initialize, every tool listed and called against
-// /invoke, bad arguments, unknown tool, resources, prompt; the client validates
-// every structuredContent against the tool's outputSchema with ajv).
+// /invoke, bad arguments, unknown tool, resources, prompt), then the compact
+// surface over /mcp/compact and stdio (four tools, tools/list at most 8 KiB,
+// discover → describe → plan → batch rerun); the client validates every
+// structuredContent against the tool's outputSchema with ajv.
 //
 // Under CI=true a missing node or node_modules is a failure; locally the test
 // is skipped when node or `npm ci` in test/mcp-client is missing.

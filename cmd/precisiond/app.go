@@ -14,6 +14,7 @@ import (
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/toggles"
 	"github.com/precisiond/precisiond/internal/worker"
+	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -27,7 +28,10 @@ type Main struct {
 	Store    *filestore.Store
 	Toggles  *toggles.Store // the persisted enabled state; nil without a data dir
 	Metrics  *api.Metrics
-	Workers  *worker.Pool // runs the isolated tools; nil when none is isolated
+	Workers  *worker.Pool   // runs the isolated tools; nil when none is isolated
+	Plans    *plans.Service // registers and runs plans (plans.go)
+
+	closePlans func() error
 
 	ln     net.Listener
 	server *http.Server
@@ -59,6 +63,13 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	}
 	metrics.Attach(reg)
 	registerWorkerMetrics(metrics, pool, store)
+	planSvc, closePlans, err := openPlans(cfg, reg, log)
+	if err != nil {
+		if pool != nil {
+			pool.Close()
+		}
+		return nil, err
+	}
 	var toggler api.Toggler
 	if tg != nil {
 		toggler = tg
@@ -73,15 +84,17 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		AdminToken:   cfg.AdminToken,
 		Toggles:      toggler,
 		Metrics:      metrics,
+		Plans:        planSvc,
 		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts,
 			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 	})
-	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics, Workers: pool}
+	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics, Workers: pool,
+		Plans: planSvc, closePlans: closePlans}
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      cfg.CallTimeout + 30*time.Second,
+		WriteTimeout:      max(cfg.CallTimeout, cfg.PlanTimeout) + 30*time.Second,
 		IdleTimeout:       120 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -119,7 +132,13 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 		onReject, opts.Observer = metrics.OnReject, metrics.Observe
 	}
 	opts.Limiter = tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, onReject)
-	reg := tools.NewRegistry(isolate(cfg, log, tools.Builtin(tools.Deps{Files: store}), pool), opts)
+	// --tools keeps the allowed tools only: the others are not registered, so
+	// every surface treats them as unknown (docs/plans.md, Tool selection).
+	list, err := tools.Select(isolate(cfg, log, tools.Builtin(tools.Deps{Files: store}), pool), cfg.Tools)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--tools: %w", err)
+	}
+	reg := tools.NewRegistry(list, opts)
 	if cfg.DataDir == "" {
 		return reg, nil, nil
 	}
@@ -245,6 +264,9 @@ func (m *Main) Close() error {
 	}
 	if m.Workers != nil {
 		_ = m.Workers.Close()
+	}
+	if m.closePlans != nil {
+		_ = m.closePlans()
 	}
 	return nil
 }

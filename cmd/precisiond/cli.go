@@ -41,7 +41,7 @@ stores it under --data-dir/downloads).
 		`precisiond call unit_convert '{"value":100,"from_unit":"degF","to_unit":"degC"}'`,
 		`jq -Rs '{content: ., format: "docx", filename: "report"}' report.md | precisiond call generate_file -`,
 	},
-	config:   []string{"data-dir", "call-timeout", "max-body-bytes", "download-ttl", "max-store-bytes", "log-level"},
+	config:   []string{"data-dir", "tools", "call-timeout", "max-body-bytes", "download-ttl", "max-store-bytes", "log-level"},
 	flagHelp: map[string]string{"max-body-bytes": "largest ARGS_JSON accepted"},
 	stateDir: true,
 	run:      cmdCall,
@@ -110,12 +110,13 @@ var cmdToolsSpec = &command{
 its title, "(disabled)" when an administrator disabled it. With TOOL, print
 its catalogue entry (GET /tools/TOOL: contract, schemas, hashes, examples) as
 indented JSON. --json prints the whole catalogue (GET /tools) or the entry as
-one line of canonical JSON.
+one line of canonical JSON. --tools shows what a server with that allowlist
+exposes.
 `,
 	args:     [][2]string{{"TOOL", "a tool's name; omitted: all tools"}},
 	exit:     "0, 1 for an unknown TOOL, 2 usage error",
 	examples: []string{"precisiond tools", "precisiond tools gcd_lcm", "precisiond tools --json > catalog.json"},
-	config:   []string{"data-dir"},
+	config:   []string{"data-dir", "tools"},
 	stateDir: true,
 	run:      cmdTools,
 }
@@ -199,7 +200,8 @@ tool and must be identical. The catalogue is this binary's own unless
 // cmdVerify reads an /invoke response (or a bare structured_result) from stdin and
 // rechecks it against a catalogue: this binary's own, a saved GET /tools document
 // (--catalog FILE) or a running server's (--url http://host:port); the legacy
-// result text is re-rendered from the envelope by this binary's tool.
+// result text is re-rendered from the envelope by this binary's tool. A plan
+// run answer ({"plan_id", "runs"}) is checked by verifyPlanRun.
 func cmdVerify(c *command, args []string, e *cliEnv) int {
 	var catalogFile, url *string
 	_, _, code, ok := c.start(args, e, 0, func(fs *flag.FlagSet) {
@@ -229,6 +231,9 @@ func cmdVerify(c *command, args []string, e *cliEnv) int {
 	if err != nil {
 		fmt.Fprintln(e.stderr, "precisiond verify:", err)
 		return 2
+	}
+	if _, isRun := doc["runs"]; isRun {
+		return verifyPlanRun(doc, catalog, e.stdout) // verify_plan.go
 	}
 	var entry map[string]any
 	for _, t := range catalog {
@@ -391,14 +396,19 @@ var cmdMCPSpec = &command{
 	about: `Serve the Model Context Protocol over stdio: newline-delimited JSON-RPC on
 stdin and stdout, logs on stderr only. For MCP clients that start their
 servers (Claude Desktop, Claude Code, IDEs). The same tools, envelopes and
-errors as /mcp. It writes nothing until generate_file stores a file under
---data-dir/downloads, and follows toggles made in that directory by a
-server sharing it. Ends when the client closes stdin, or on SIGINT/SIGTERM.
+errors as /mcp; with --surface compact the four tools of /mcp/compact
+(list_tools, describe_tools, run_plan, rerun_plan; plans persist in
+--data-dir/plans.db). It writes nothing until a tool stores something there
+(generate_file a file, run_plan a plan), and follows toggles made in that
+directory by a server sharing it. Ends when the client closes stdin, or on
+SIGINT/SIGTERM.
 `,
-	exit:     "0 the client closed the session, 1 start-up or transport error, 2 usage error",
-	examples: []string{"precisiond mcp", "claude mcp add precisiond -- precisiond mcp", "docker run -i --rm precisiond mcp"},
-	config: []string{"data-dir", "call-timeout", "max-concurrency", "queue-wait", "max-body-bytes",
-		"download-ttl", "max-store-bytes", "log-level", "isolate-tools", "workers", "worker-memory"},
+	exit: "0 the client closed the session, 1 start-up or transport error, 2 usage error",
+	examples: []string{"precisiond mcp", "claude mcp add precisiond -- precisiond mcp",
+		"precisiond mcp --surface compact --tools 'gcd_lcm,date_*'", "docker run -i --rm precisiond mcp"},
+	config: []string{"data-dir", "tools", "surface", "call-timeout", "max-concurrency", "queue-wait", "max-body-bytes",
+		"download-ttl", "max-store-bytes", "log-level", "isolate-tools", "workers", "worker-memory",
+		"plan-timeout", "plan-max-calls", "plan-max-response-bytes", "plan-store-bytes"},
 	stateDir: true,
 	run:      cmdMCP,
 }
@@ -434,17 +444,25 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
+	planSvc, closePlans, err := mcpPlans(*cfg, reg, log)
+	if err != nil {
+		log.Error("start-up failed", "err", err.Error())
+		return 1
+	}
+	defer closePlans()
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	// A toggle made through a server on the same data directory reaches this
 	// session too: the MCP surface sends notifications/tools/list_changed.
 	background(ctx, *cfg, log, store, tg, reg)
-	log.Info("serving MCP over stdio", "tools", len(reg.Names()), "version", versionString(), "data_dir", cfg.DataDir)
+	log.Info("serving MCP over stdio", "surface", cfg.MCPSurface, "tools", len(reg.Names()), "version", versionString(), "data_dir", cfg.DataDir)
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
 		Files:        store,
 		Version:      versionString(),
 		MaxBodyBytes: cfg.MaxBodyBytes,
+		Surface:      cfg.MCPSurface,
+		Plans:        planSvc,
 	}, e.stdin, e.stdout)
 	if err != nil {
 		log.Error("MCP session ended with an error", "err", err.Error())

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -37,6 +38,17 @@ type Config struct {
 	IsolateTools []string
 	Workers      int
 	WorkerMemory int64
+
+	// Tools is the --tools allowlist (globs); empty: every tool.
+	Tools []string
+	// MCPSurface is what `precisiond mcp` serves: full or compact.
+	MCPSurface string
+
+	// Plans (plans.go, docs/plans.md).
+	PlanTimeout          time.Duration
+	PlanMaxCalls         int
+	PlanMaxResponseBytes int64
+	PlanStoreBytes       int64
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).
@@ -57,6 +69,12 @@ func DefaultConfig() Config {
 		IsolateTools:   splitList(defaultIsolateTools),
 		Workers:        defaultWorkers,
 		WorkerMemory:   defaultWorkerMemory,
+		MCPSurface:     api.SurfaceFull,
+
+		PlanTimeout:          plans.DefaultTimeout,
+		PlanMaxCalls:         plans.DefaultMaxCalls,
+		PlanMaxResponseBytes: plans.DefaultMaxResponseBytes,
+		PlanStoreBytes:       plans.DefaultStoreBytes,
 	}
 }
 
@@ -69,7 +87,7 @@ type configFlag struct {
 
 var configFlags = []configFlag{
 	{"addr", "PRECISIOND_ADDR", "HOST:PORT", "127.0.0.1:8003", "listen address", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.Addr, n, c.Addr, h) }},
-	{"data-dir", "PRECISIOND_DATA_DIR", "DIR", "./data", "data directory: the toggle file and generated downloads", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.DataDir, n, c.DataDir, h) }},
+	{"data-dir", "PRECISIOND_DATA_DIR", "DIR", "./data", "data directory: the toggle file, generated downloads and plans.db", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.DataDir, n, c.DataDir, h) }},
 	{"admin-token", "PRECISIOND_ADMIN_TOKEN", "TOKEN", "", "bearer token for the admin endpoints; empty: they refuse", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.AdminToken, n, c.AdminToken, h) }},
 	{"max-body-bytes", "PRECISIOND_MAX_BODY_BYTES", "BYTES", "1048576", "request body limit", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxBodyBytes, n, c.MaxBodyBytes, h) }},
 	{"max-body-bytes-in-flight", "PRECISIOND_MAX_BODY_BYTES_IN_FLIGHT", "BYTES", "2 x max-body-bytes", "request body bytes admitted at once across all requests", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.BodyBudget, n, c.BodyBudget, h) }},
@@ -97,6 +115,24 @@ var configFlags = []configFlag{
 	}},
 	{"worker-memory", "PRECISIOND_WORKER_MEMORY", "BYTES", "268435456", "address space one worker may add to its start-up size; 0: no limit", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.WorkerMemory, n, c.WorkerMemory, h)
+	}},
+	{"tools", "PRECISIOND_TOOLS", "TOOLS", "all", "comma-separated allowlist of the tools to expose, globs allowed (\"gcd_lcm,date_*\"); the others are unknown on every surface", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Func(n, h, func(s string) error { c.Tools = splitList(s); return nil })
+	}},
+	{"surface", "PRECISIOND_MCP_SURFACE", "SURFACE", "full", "what the MCP session serves: full (every tool) or compact (list_tools, describe_tools, run_plan, rerun_plan)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.MCPSurface, n, c.MCPSurface, h)
+	}},
+	{"plan-timeout", "PRECISIOND_PLAN_TIMEOUT", "DURATION", "30s", "overall deadline of one plan run request; each step also has --call-timeout", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.DurationVar(&c.PlanTimeout, n, c.PlanTimeout, h)
+	}},
+	{"plan-max-calls", "PRECISIOND_PLAN_MAX_CALLS", "N", "4000", "most steps x parameter sets of one plan run request; more are refused before anything runs", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.IntVar(&c.PlanMaxCalls, n, c.PlanMaxCalls, h)
+	}},
+	{"plan-max-response-bytes", "PRECISIOND_PLAN_MAX_RESPONSE_BYTES", "BYTES", "8388608", "largest plan run answer; a larger one is refused (split the batch)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Int64Var(&c.PlanMaxResponseBytes, n, c.PlanMaxResponseBytes, h)
+	}},
+	{"plan-store-bytes", "PRECISIOND_PLAN_STORE_BYTES", "BYTES", "67108864", "size cap of the plan store (plans.db); the least recently used plans are evicted", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Int64Var(&c.PlanStoreBytes, n, c.PlanStoreBytes, h)
 	}},
 }
 
@@ -176,6 +212,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("workers must be at least 1")
 	case c.WorkerMemory < 0:
 		return fmt.Errorf("worker-memory must not be negative")
+	case c.MCPSurface != api.SurfaceFull && c.MCPSurface != api.SurfaceCompact:
+		return fmt.Errorf("surface must be %s or %s", api.SurfaceFull, api.SurfaceCompact)
+	case c.PlanTimeout <= 0 || c.PlanMaxCalls < 1 || c.PlanMaxResponseBytes < 1024 || c.PlanStoreBytes < 1<<20:
+		return fmt.Errorf("plan-timeout and plan-max-calls must be positive, plan-max-response-bytes at least 1024, plan-store-bytes at least 1 MiB")
 	}
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err

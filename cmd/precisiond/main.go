@@ -36,11 +36,14 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
 }
 
-// serveSettings are every setting: serve runs everything.
+// serveSettings are every setting but --surface, which chooses what the
+// stdio MCP session serves (serve has /mcp and /mcp/compact).
 func serveSettings() []string {
-	names := make([]string, len(configFlags))
-	for i, f := range configFlags {
-		names[i] = f.name
+	var names []string
+	for _, f := range configFlags {
+		if f.name != "surface" {
+			names = append(names, f.name)
+		}
 	}
 	return names
 }
@@ -50,9 +53,11 @@ var cmdServeSpec = &command{
 	summary:  "the HTTP service: REST, MCP over HTTP, /docs, /admin (default)",
 	synopsis: "[flags]",
 	about: `Run the HTTP service: POST /invoke and /v1/invoke, GET /tools, /health,
-/openapi.json, /metrics and /downloads, MCP at /mcp (Streamable HTTP) and
-/mcp/sse, and the pages / (start page), /docs (API reference) and /admin.
-serve is the default command: 'precisiond' alone serves on 127.0.0.1:8003.
+/openapi.json, /metrics and /downloads, the plans of /v1/catalog,
+/v1/describe and /v1/plans, MCP at /mcp (Streamable HTTP), /mcp/sse and
+/mcp/compact, and the pages / (start page), /docs (API reference) and
+/admin. serve is the default command: 'precisiond' alone serves on
+127.0.0.1:8003.
 Logs are JSON lines on stderr. SIGINT or SIGTERM stops it after the calls in
 flight have finished (at most 30 s).
 

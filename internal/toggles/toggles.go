@@ -33,6 +33,7 @@ type Registry interface {
 	Toggle(name string) (previous bool, ok bool)
 	SetDisabled(names []string) (unknown []string)
 	Disabled() []string
+	Names() []string
 }
 
 // Store ties a registry's enabled state to the toggle file. Every change goes
@@ -42,15 +43,18 @@ type Store struct {
 	path string
 	reg  Registry
 
-	mu   sync.Mutex
-	last []byte // the file content last written or applied
+	mu      sync.Mutex
+	last    []byte   // the file content last written or applied
+	foreign []string // disabled names the registry does not know: kept in the file
 }
 
 // Open reads the toggle file in dir (a missing file means nothing is disabled),
 // applies it to reg and returns the store. Names in the file that reg does not
-// know are returned in unknown (the caller logs them); they are dropped from the
-// file at the next write. A file that is not in the expected format is an error:
-// the service must not start with a state it cannot read.
+// know are returned in unknown (the caller logs them) and kept in the file
+// when it is written: they may be tools this process does not expose
+// (--tools) but another process on the same data directory does. A file
+// that is not in the expected format is an error: the service must not
+// start with a state it cannot read.
 func Open(dir string, reg Registry) (s *Store, unknown []string, err error) {
 	s = &Store{path: filepath.Join(dir, FileName), reg: reg}
 	data, names, err := s.read()
@@ -58,6 +62,7 @@ func Open(dir string, reg Registry) (s *Store, unknown []string, err error) {
 		return nil, nil, err
 	}
 	unknown = reg.SetDisabled(names)
+	s.foreign = unknown
 	s.last = data
 	return s, unknown, nil
 }
@@ -162,7 +167,7 @@ func (s *Store) change(name string, f func() (previous, ok bool)) (previous, ok 
 	if !ok || previous == !slices.Contains(disabled, name) {
 		return previous, ok, nil
 	}
-	if err := s.writeLocked(disabled); err != nil {
+	if err := s.writeLocked(append(disabled, s.foreign...)); err != nil {
 		s.reg.SetEnabled(name, previous)
 		return previous, true, err
 	}
@@ -230,9 +235,19 @@ func (s *Store) Reload() (changed bool, unknown []string, err error) {
 		return false, nil, nil
 	}
 	s.last = data
-	if slices.Equal(names, s.reg.Disabled()) {
+	known := s.reg.Names()
+	var mine []string
+	s.foreign = nil
+	for _, n := range names {
+		if slices.Contains(known, n) {
+			mine = append(mine, n)
+		} else {
+			s.foreign = append(s.foreign, n)
+		}
+	}
+	if slices.Equal(mine, s.reg.Disabled()) {
 		return false, nil, nil
 	}
-	unknown = s.reg.SetDisabled(names)
-	return true, unknown, nil
+	s.reg.SetDisabled(mine)
+	return true, s.foreign, nil
 }

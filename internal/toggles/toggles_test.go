@@ -96,6 +96,46 @@ func TestOpenUnknownNamesIgnored(t *testing.T) {
 	}
 }
 
+// TestForeignNamesSurviveWrites: a disabled tool this registry does not
+// have (one outside its --tools allowlist, served by another process on the
+// same data directory) stays in the file across this process's toggles and
+// reloads, and does not count as a change.
+func TestForeignNamesSurviveWrites(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"disabled": ["hash_text", "gcd_lcm"]}`), 0o644)
+	list, err := tools.Select(tools.Builtin(tools.Deps{}), []string{"gcd_lcm", "date_*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrow := tools.NewRegistry(list, tools.Options{})
+	s, unknown, err := Open(dir, narrow)
+	if err != nil || !slices.Equal(unknown, []string{"hash_text"}) {
+		t.Fatalf("unknown %v, %v", unknown, err)
+	}
+	if _, _, err := s.Set("date_add", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Set("gcd_lcm", true); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, FileName))
+	if got, _ := Parse(b); !slices.Equal(got, []string{"date_add", "hash_text"}) {
+		t.Fatalf("file holds %v after this process's writes", got)
+	}
+	// Another process adds a name of its own; this one reloads.
+	os.WriteFile(filepath.Join(dir, FileName), []byte(`{"disabled": ["date_add", "hash_text", "json_query"]}`), 0o644)
+	if changed, _, err := s.Reload(); err != nil || changed {
+		t.Fatalf("a change of foreign names only: changed %v, %v", changed, err)
+	}
+	if _, _, err := s.Set("gcd_lcm", false); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = os.ReadFile(filepath.Join(dir, FileName))
+	if got, _ := Parse(b); !slices.Equal(got, []string{"date_add", "gcd_lcm", "hash_text", "json_query"}) {
+		t.Fatalf("file holds %v", got)
+	}
+}
+
 func TestOpenCorruptFileIsAnError(t *testing.T) {
 	for _, content := range []string{
 		``, `{`, `[]`, `{"disabled":"gcd_lcm"}`, `{"disabled":[1]}`, `{"enabled":[]}`,

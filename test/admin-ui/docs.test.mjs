@@ -41,10 +41,10 @@ try {
   assert.doesNotMatch(resp.headers()['content-security-policy'], /script-src/);
   assert.equal(await page.title(), 'precisiond');
   const links = await page.$$eval('#links a', (as) => as.map((a) => a.getAttribute('href')));
-  for (const want of ['/docs', '/tools', '/openapi.json', '/health', '/metrics', '/admin']) {
+  for (const want of ['/docs', '/tools', '/v1/catalog', '/openapi.json', '/health', '/metrics', '/admin']) {
     assert.ok(links.includes(want), `start page lacks a link to ${want}: ${links}`);
   }
-  assert.match(await page.textContent('#mcp'), /\/mcp\b[\s\S]*\/mcp\/sse[\s\S]*precisiond mcp/);
+  assert.match(await page.textContent('#mcp'), /\/mcp\b[\s\S]*\/mcp\/sse[\s\S]*\/mcp\/compact[\s\S]*precisiond mcp/);
   assert.equal(await page.$$eval('#tools tbody tr', (rows) => rows.length), 23);
   console.log('start page:', links.join(' '));
 

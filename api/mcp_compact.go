@@ -1,0 +1,199 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// The compact MCP surface (/mcp/compact, `precisiond mcp --surface
+// compact`): four tools instead of one per precisiond tool, so that a client
+// pays a few kilobytes of its model's context for tools/list instead of the
+// whole catalogue, and one plan with parameters replaces many calls.
+
+// compactInstructions are sent to clients of the compact surface in the
+// initialize result.
+const compactInstructions = `precisiond answers exact questions (arithmetic, equations, dates and time zones, money, probabilities, units, hashes, subnets, structured data) with deterministic code and hashed evidence.
+This is its compact surface: list_tools (a one-line catalogue), describe_tools (full contracts of up to 5 tools), run_plan (one declarative plan of tool calls with parameters, run for one or up to 1000 parameter sets) and rerun_plan (the same plan by plan_id with new parameters).
+Discover, describe, then write ONE plan with parameters and replay it for every input instead of calling tools one by one. Quote facts as returned and cite run_hash / result_hash. The prompt reusable_plan_guide has the details.`
+
+// reusablePlanGuide is the text of the reusable_plan_guide prompt.
+const reusablePlanGuide = `You have precisiond's compact surface: exact, deterministic tools behind four calls. Use it like this:
+
+1. Discover: call list_tools. It returns every enabled tool in one line, grouped (numbers, time, units, data, text, files). Pick the tools your task needs; never compute in your head what a tool computes exactly.
+2. Describe: call describe_tools with those tools (1 to 5 names). Read each inputSchema (argument names, types, formats, defaults), factsSchema (what a call returns) and the worked example.
+3. Plan once: write ONE plan for the whole family of inputs. Steps run in order: {"id", "tool", "args"}. In args, a value that varies is {"$param": "NAME"}, declared in "params" as {"type": "string"|"integer"|"number"|"boolean"|"array"|"object", "default"?: value}; a value from an earlier step is {"$ref": "STEP_ID/facts/JSON/POINTER"} (a JSON Pointer into that step's facts, as its factsSchema names them); a literal object that would look like a placeholder is {"$literal": VALUE}.
+4. Run it: call run_plan with the plan and "params_batch": one object per input (up to 1000), e.g. 20 cities in one call. The plan is type-checked against the contracts first; an invalid plan is refused with details naming the step and the JSON path: fix it and send it again.
+5. Replay: run_plan returns plan_id. For more inputs later, call rerun_plan with plan_id and new params or params_batch; do not send the plan again.
+6. Read the answer: each run has status, the step envelopes (structured_result with facts and result_hash) and run_hash. A failed run (status "failed") carries the failing step's error (error_code, reason, details); the other runs are unaffected. Base your answer only on facts, quote them verbatim and cite run_hash, so anyone can check the run with "precisiond verify".
+
+Example (weekday in several cities of a New York wall time):
+{"params": {"city": {"type": "string"}, "when": {"type": "string", "default": "2026-03-27T21:30:00"}},
+ "steps": [{"id": "conv", "tool": "timezone_convert", "args": {"local_datetime": {"$param": "when"}, "from_timezone": "America/New_York", "to_timezone": {"$param": "city"}}},
+           {"id": "day", "tool": "time_facts", "args": {"instant": {"$ref": "conv/facts/utc_instant"}, "timezone_name": {"$param": "city"}, "locale": "en"}}]}
+with "params_batch": [{"city": "Asia/Tokyo"}, {"city": "Europe/Paris"}, ...].`
+
+// compactTool is one tool of the compact surface: its MCP description and
+// a plain function from the decoded arguments to the canonical JSON of the
+// result, or an error. The SDK adapter (compactHandler) serves it; another
+// JSON-RPC transport can call the same functions.
+type compactTool struct {
+	tool *mcp.Tool
+	call func(ctx context.Context, args map[string]any) ([]byte, *apiError)
+}
+
+// compactTools are the four tools over ops.
+func compactTools(ops planOps) []compactTool {
+	params, batch := planSchema("params"), planSchema("params_batch")
+	canonical := func(v any, aerr *apiError) ([]byte, *apiError) {
+		if aerr != nil {
+			return nil, aerr
+		}
+		b, err := evidence.Canonical(v)
+		if err != nil {
+			return nil, newError(tools.CodeInternal, "internal error")
+		}
+		return b, nil
+	}
+	return []compactTool{
+		{
+			tool: compactMCPTool("list_tools", "List tools (compact)",
+				"Step 1: the compact catalogue of precisiond's exact tools: every enabled tool in one line, grouped (numbers, time, units, data, text, files), with catalog_hash. Then describe_tools the ones you need.",
+				closedObject(map[string]any{}), planSchema("catalog")),
+			call: func(_ context.Context, args map[string]any) ([]byte, *apiError) {
+				if aerr := onlyKeys(args); aerr != nil {
+					return nil, aerr
+				}
+				return canonical(ops.catalog(), nil)
+			},
+		},
+		{
+			tool: compactMCPTool("describe_tools", "Describe tools",
+				"Step 2: what you need to call 1 to 5 tools right the first time: description, inputSchema, factsSchema (the facts a call returns; $ref pointers follow it), contract_hash and a worked example.",
+				planSchema("describe_request"), planSchema("describe_result")),
+			call: func(_ context.Context, args map[string]any) ([]byte, *apiError) {
+				return canonical(ops.describe(args))
+			},
+		},
+		{
+			tool: compactMCPTool("run_plan", "Run a plan",
+				`Step 3: type-check, register and run a plan: steps [{id, tool, args}] in order; any argument value may be {"$param": NAME} (declared in params), {"$ref": "STEP_ID/facts/JSON/POINTER"} (a fact of an earlier step) or {"$literal": VALUE}. Give params (one run) or params_batch (up to 1000 runs: one plan, many inputs). Returns plan_id and, per run, params, status, the step envelopes and run_hash.`,
+				closedObject(map[string]any{"plan": planSchema("plan"), "params": params, "params_batch": batch}, "plan"),
+				planSchema("run_result")),
+			call: func(ctx context.Context, args map[string]any) ([]byte, *apiError) {
+				b, aerr := ops.runNew(ctx, args)
+				return b, aerr
+			},
+		},
+		{
+			tool: compactMCPTool("rerun_plan", "Rerun a plan",
+				"Step 4: run a plan registered before (by run_plan) again by its plan_id with new params or params_batch (up to 1000 runs): same plan, new data. Unknown plan_id: error unknown_plan (send the plan with run_plan).",
+				closedObject(map[string]any{"plan_id": planSchema("plan_id"), "params": params, "params_batch": batch}, "plan_id"),
+				planSchema("run_result")),
+			call: func(ctx context.Context, args map[string]any) ([]byte, *apiError) {
+				id, _ := args["plan_id"].(string)
+				if id == "" {
+					return nil, newError(CodeInvalidRequest, `"plan_id" must be a plan_id string`)
+				}
+				rest := make(map[string]any, len(args))
+				for k, v := range args {
+					if k != "plan_id" {
+						rest[k] = v
+					}
+				}
+				b, aerr := ops.rerun(ctx, id, rest)
+				return b, aerr
+			},
+		},
+	}
+}
+
+// compactMCPTool describes one compact tool. Its outputSchema admits the
+// result or, for an isError result, the error body (clients validate both).
+func compactMCPTool(name, title, description string, in, out map[string]any) *mcp.Tool {
+	inJSON, err := evidence.Canonical(in)
+	if err != nil {
+		panic(err) // schemas from schema/plans.json: found by every test
+	}
+	outJSON, err := evidence.Canonical(map[string]any{"type": "object", "anyOf": []any{out, planSchema("error_brief")}})
+	if err != nil {
+		panic(err)
+	}
+	f := false
+	return &mcp.Tool{
+		Name:         name,
+		Title:        title,
+		Description:  description,
+		InputSchema:  json.RawMessage(inJSON),
+		OutputSchema: json.RawMessage(outJSON),
+		Annotations:  &mcp.ToolAnnotations{Title: title, ReadOnlyHint: name == "list_tools" || name == "describe_tools", IdempotentHint: true, OpenWorldHint: &f},
+	}
+}
+
+func closedObject(props map[string]any, required ...string) map[string]any {
+	return closed(obj(props, required...))
+}
+
+// newCompactServer builds the compact MCP server over ops.
+func newCompactServer(ops planOps, opts MCPOptions) *mcp.Server {
+	opts = opts.withDefaults()
+	s := mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — compact surface (discover, describe, plan, replay)", Version: opts.Version},
+		&mcp.ServerOptions{
+			Instructions: compactInstructions,
+			Logger:       slog.New(minLevel{opts.Logger.Handler(), slog.LevelWarn}),
+			PageSize:     opts.PageSize,
+			Capabilities: &mcp.ServerCapabilities{},
+		})
+	for _, t := range compactTools(ops) {
+		s.AddTool(t.tool, compactHandler(opts.Logger, t))
+	}
+	s.AddPrompt(&mcp.Prompt{
+		Name:        "reusable_plan_guide",
+		Title:       "How to answer many exact questions with one reusable plan",
+		Description: "Discover with list_tools, describe_tools, write one plan with parameters, run it for a batch with run_plan, replay it with rerun_plan.",
+		Arguments:   []*mcp.PromptArgument{{Name: "task", Description: "Optional: the task; appended to the guide."}},
+	}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return guidePrompt(reusablePlanGuide, "How to answer many exact questions with one reusable plan", req), nil
+	})
+	return s
+}
+
+// compactHandler adapts a compact tool to the SDK: arguments decoded with
+// exact numbers, the result's canonical JSON as structuredContent and as
+// text, an error as an isError result with the error body.
+func compactHandler(log *slog.Logger, t compactTool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		start := time.Now()
+		ctx = withMCPRequestID(ctx, req)
+		b, aerr := compactCall(ctx, t, req.Params.Arguments)
+		if aerr != nil {
+			logMCPCall(log, ctx, "mcp_compact", t.tool.Name, aerr.Code, start)
+			return errorResult(errorBody(aerr))
+		}
+		logMCPCall(log, ctx, "mcp_compact", t.tool.Name, nil, start)
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
+			StructuredContent: json.RawMessage(b),
+		}, nil
+	}
+}
+
+// compactCall decodes raw arguments (absent: {}) and calls the tool.
+func compactCall(ctx context.Context, t compactTool, raw json.RawMessage) ([]byte, *apiError) {
+	args := map[string]any{}
+	if s := strings.TrimSpace(string(raw)); s != "" && s != "null" {
+		obj, aerr := jsonObject(raw, "arguments")
+		if aerr != nil {
+			return nil, aerr
+		}
+		args = obj
+	}
+	return t.call(ctx, args)
+}
