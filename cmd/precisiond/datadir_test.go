@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -128,26 +129,35 @@ func entriesUnder(t *testing.T, dir string) []string {
 	return pathsUnder(t, dir, true)
 }
 
+// startMCPStdio starts `precisiond mcp args…` in dir (empty: this one) with
+// env (nil: this process's) and returns it with its pipes; it is killed when
+// the test ends.
+func startMCPStdio(t *testing.T, bin, dir string, env []string, args ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, *syncBuffer) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
+	cmd.Dir, cmd.Env = dir, env
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	return cmd, stdin, stdout, stderr
+}
+
 // mcpSession runs `precisiond mcp` in dir with env, initializes, sends one
 // tools/call per params, closes stdin and returns the call results in order.
 func mcpSession(t *testing.T, bin, dir string, env []string, params ...string) []map[string]any {
 	t.Helper()
-	cmd := exec.Command(bin, "mcp")
-	cmd.Dir, cmd.Env = dir, env
 	var in bytes.Buffer
 	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
 	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
 	for i, p := range params {
 		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":%s}`+"\n", i+1, p)
 	}
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	cmd, stdin, stdout, stderr := startMCPStdio(t, bin, dir, env)
 	go func() { _, _ = stdin.Write(in.Bytes()) }()
 	results := make([]map[string]any, len(params))
 	got := 0
