@@ -63,10 +63,10 @@ func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Out
 		return tools.Output{}, errors.New("database password is hunter2")
 	case "badfacts":
 		return tools.Output{Facts: map[string]any{"n": "not a number"}, Text: "x", Warnings: []tools.Warning{}}, nil
-	case "long": // a legacy text over max_result_chars (1000 bytes)
-		return tools.Output{Facts: map[string]any{"n": n}, Text: strings.Repeat("é", 501), Warnings: []tools.Warning{}}, nil
+	case "long": // a legacy text over max_result_chars (1000 characters)
+		return tools.Output{Facts: map[string]any{"n": n}, Text: strings.Repeat("é", 1001), Warnings: []tools.Warning{}}, nil
 	case "bigfacts": // a short text, but facts that make the envelope too large
-		return tools.Output{Facts: map[string]any{"n": json.Number("1" + strings.Repeat("0", 1000))}, Text: "ok", Warnings: []tools.Warning{}}, nil
+		return tools.Output{Facts: map[string]any{"n": json.Number("1" + strings.Repeat("0", 1000+tools.EnvelopeAllowance))}, Text: "ok", Warnings: []tools.Warning{}}, nil
 	}
 	return tools.Output{Facts: map[string]any{"n": n}, Text: "ok", Warnings: []tools.Warning{}}, nil
 }

@@ -21,13 +21,9 @@ var (
 )
 
 // testRegistry returns one registry of every builtin tool, shared by tests.
-// Its deadline is far beyond any case's work: the golden answers, refusals
-// by work budget included, must not depend on how loaded the machine is
-// (under -race a 40-digit factorization can take longer than the service's
-// 5 s). Deadlines are tested on their own (core_test.go).
 func testRegistry(t testing.TB) *Registry {
 	t.Helper()
-	builtinOnce.Do(func() { builtinReg = NewRegistry(Builtin(testDeps(t)), Options{DefaultTimeout: 10 * time.Minute}) })
+	builtinOnce.Do(func() { builtinReg = NewRegistry(Builtin(testDeps(t)), Options{DefaultTimeout: goldenDeadline}) })
 	return builtinReg
 }
 
@@ -148,10 +144,11 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// goldenDeadline replaces the 5 s call deadline in golden replays: a case's
-// answer must come from the tool and its work budgets, never from how busy
-// the machine is. A budget that failed to stop would still show, as a
-// timeout instead of the expected answer.
+// goldenDeadline replaces the 5 s call deadline in this package's tests (the
+// registry of testRegistry and the golden replays): a case's answer must come
+// from the tool and its work budgets, never from how busy the machine is. A
+// budget that failed to stop would still show, as a timeout instead of the
+// expected answer.
 const goldenDeadline = 2 * time.Minute
 
 func runGolden(t *testing.T, reg *Registry, tool string, c goldenCase) {
