@@ -46,3 +46,19 @@ func calendarError(err error, invalid string) error {
 	}
 	return err
 }
+
+// zoneHints is the ArgHints function of a zone argument that the schema
+// refused (the reference's pattern admits no colon and no leading sign): the
+// name tzdb.Lookup gives the zone the value spells, which the pattern admits
+// ("+05:30" and "UTC+5:30" → UTC+0530), else Lookup's nearest ids.
+func zoneHints(value string) []string {
+	z, err := tzdb.Lookup(value)
+	if err == nil {
+		return []string{z.Name()}
+	}
+	var uz *tzdb.UnknownZoneError
+	if errors.As(err, &uz) {
+		return uz.Suggestions
+	}
+	return nil
+}

@@ -145,11 +145,30 @@ func TestTimeFactsFixedOffsets(t *testing.T) {
 	if f["local_datetime"] != "2026-07-29T02:30:00-09:30" || f["utc_offset"] != "-09:30" {
 		t.Errorf("UTC-0930: %v", f)
 	}
-	for _, z := range []string{"UTC+05:30", "+05:30", "UTC+5:30", "-0800"} {
+	// Forms the reference's pattern refuses stay refused, with the spelling it
+	// admits as the hint; the hint answers with the offset meant.
+	for _, c := range []struct{ z, hint, offset string }{
+		{"UTC+05:30", "UTC+0530", "+05:30"}, {"+05:30", "UTC+0530", "+05:30"}, {"UTC+5:30", "UTC+0530", "+05:30"},
+		{"-0800", "UTC-0800", "-08:00"}, {"+00:00", "UTC", "+00:00"},
+	} {
+		z, hint := c.z, c.hint
 		e := invokeErr(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": z})
 		if e.Code != CodeInputSchemaInvalid || e.Message != "Input schema validation failed for 'time_facts': timezone_name:pattern" {
 			t.Errorf("%s: %v, want the reference's pattern to refuse it", z, e)
 		}
+		want := []contracts.Detail{{Path: "/timezone_name", Keyword: KeywordDidYouMean, Message: hint}}
+		if len(e.Details) != 2 || !reflect.DeepEqual(e.Details[1:], want) || !strings.HasSuffix(e.Details[0].Message, `(did you mean "`+hint+`"?)`) {
+			t.Errorf("%s: details %v, want the hint %s", z, e.Details, hint)
+		}
+		f := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": hint}).Envelope.Facts
+		if f["utc_offset"] != c.offset {
+			t.Errorf("%s: the hint %s answers offset %v", z, hint, f["utc_offset"])
+		}
+	}
+	// Nothing near, no hint; a pattern failure's detail is otherwise untouched.
+	e := invokeErr(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": "+25:00"})
+	if len(e.Details) != 1 || e.Details[0].Keyword != "pattern" || strings.Contains(e.Details[0].Message, "did you mean") {
+		t.Errorf("+25:00: details %v", e.Details)
 	}
 }
 

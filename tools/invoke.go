@@ -236,7 +236,8 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	if err := c.ValidateInput(normalized); err != nil {
 		var ve *contracts.ValidationError
 		if errors.As(err, &ve) {
-			return fail(&Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: InputErrorMessage(c.Tool, ve), Details: ve.Details})
+			return fail(&Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: InputErrorMessage(c.Tool, ve),
+				Details: withArgHints(e.tool, normalized, ve.Details)})
 		}
 		return fail(err)
 	}

@@ -48,6 +48,13 @@ func (t *isolatedTool) Render(input, facts map[string]any) (string, error) {
 	return r.Render(input, facts)
 }
 
+func (t *isolatedTool) argHints() map[string]func(string) []string {
+	if h, ok := t.inner.(argHinter); ok {
+		return h.argHints()
+	}
+	return nil
+}
+
 func (t *isolatedTool) Execute(ctx context.Context, args map[string]any) (Output, error) {
 	if t.when != nil && !t.when(args) {
 		return t.inner.Execute(ctx, args)

@@ -44,6 +44,10 @@ type Def[In, Out any] struct {
 	// Legacy renders the legacy `result` text. Nil means canonical(facts), as the
 	// reference does for its structured tools.
 	Legacy func(in In, out Out) string
+	// ArgHints names, by argument, the values probably meant when a string
+	// argument fails the input schema (did-you-mean hints for a form the
+	// schema refuses, e.g. the zone "+05:30" for "UTC+0530"). Nil: none.
+	ArgHints map[string]func(value string) []string
 }
 
 // Define turns a typed function into a Tool. Input is decoded strictly from the
@@ -65,6 +69,8 @@ type typedTool[In, Out any] struct {
 var _ Tool = (*typedTool[struct{}, struct{}])(nil)
 
 func (t *typedTool[In, Out]) Contract() *contracts.Contract { return t.contract }
+
+func (t *typedTool[In, Out]) argHints() map[string]func(string) []string { return t.def.ArgHints }
 
 func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
 	in, err := decodeInput[In](args)

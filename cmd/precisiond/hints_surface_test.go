@@ -53,6 +53,11 @@ var hintCases = []hintCase{
 		error: `(did you mean "Europe/Berlin"`, hints: []string{"/timezone_name=Europe/Berlin"}},
 	{name: "zone as a city", tool: "timezone_convert", args: `{"local_datetime":"2026-07-29T12:00:00","from_timezone":"UTC","to_timezone":"berlin"}`,
 		code: "tool_execution_error", error: `(did you mean "Europe/Berlin"`, hints: []string{"/to_timezone=Europe/Berlin"}},
+	// The wire-compatible pattern refuses colons and a leading sign; the hint
+	// is the spelling it admits.
+	{name: "offset with a colon", tool: "timezone_convert", args: `{"local_datetime":"2026-07-29T12:00:00","from_timezone":"+05:30","to_timezone":"UTC-8:00"}`,
+		code: "input_schema_invalid", error: "Input schema validation failed for 'timezone_convert': from_timezone:pattern", exact: true,
+		hints: []string{"/from_timezone=UTC+0530", "/to_timezone=UTC-0800"}},
 }
 
 // TestHintsOnEverySurface: each mistake gets the same error code, text and
