@@ -311,6 +311,9 @@ func (f *failure) leaves(e *jsonschema.ValidationError) {
 		for _, p := range k.Properties {
 			path := pointer(append(slices.Clone(loc), p))
 			near := suggest.Closest(p, allowed, MaxSuggestions)
+			if len(near) == 0 {
+				near = suggest.Words(p, allowed, MaxSuggestions) // timezone → timezone_name
+			}
 			d := Detail{Path: path, Keyword: keyword,
 				Message: fmt.Sprintf("unknown property %s (not in the schema%s)", strconv.Quote(p), didYouMean(near))}
 			if len(allowed) > 0 {

@@ -219,3 +219,30 @@ func TestTimezoneConvertZoneForms(t *testing.T) {
 		}
 	}
 }
+
+// An argument named by a word of the real name ("timezone" for
+// timezone_name, "from" for from_unit) is beyond any edit distance worth
+// suggesting; the hint is the names it is a word of.
+func TestArgumentWordHints(t *testing.T) {
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want []contracts.Detail
+	}{
+		{"time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone": "UTC"}, hints("/timezone", "timezone_name")},
+		{"unit_convert", map[string]any{"value": 1, "from": "m", "to_unit": "km"}, hints("/from", "from_unit")},
+		{"timezone_convert", map[string]any{"local_datetime": "2026-07-29T12:00:00", "from_timezone": "UTC", "to_timezone": "UTC", "datetime": "x"},
+			hints("/datetime", "local_datetime")},
+	} {
+		e := invokeErr(t, c.tool, c.args)
+		var got []contracts.Detail
+		for _, d := range e.Details {
+			if d.Keyword == KeywordDidYouMean {
+				got = append(got, d)
+			}
+		}
+		if e.Code != CodeInputSchemaInvalid || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %v: %v details %v, want %v", c.tool, c.args, e, e.Details, c.want)
+		}
+	}
+}
