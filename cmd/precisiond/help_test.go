@@ -30,6 +30,8 @@ func helpCases() []helpCase {
 		{"unknown-command", []string{"calll"}, 2, true},
 		{"serve-bad-flag", []string{"--bogus"}, 2, true},
 		{"call-bad-flag", []string{"call", "--addr", "x"}, 2, true},
+		{"serve-misspelt-flag", []string{"--adr", "127.0.0.1:9000"}, 2, true},
+		{"tools-misspelt-flag", []string{"tools", "--jsn"}, 2, true},
 		{"call-no-tool", []string{"call"}, 2, true},
 		{"tools-two-names", []string{"tools", "a", "b"}, 2, true},
 		{"help-unknown", []string{"help", "nope"}, 2, true},

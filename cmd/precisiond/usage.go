@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/precisiond/precisiond/internal/suggest"
@@ -129,7 +130,7 @@ func (c *command) parse(fs *flag.FlagSet, args []string, envErr error, e *cliEnv
 		c.usage(e.stdout, fs)
 		return nil, 0, false
 	case err != nil:
-		return nil, c.fail(e, "%v", err), false
+		return nil, c.fail(e, "%v%s", err, c.flagHint(fs, err)), false
 	case envErr != nil:
 		return nil, c.fail(e, "%v", envErr), false
 	}
@@ -155,6 +156,36 @@ func (c *command) start(args []string, e *cliEnv, maxArgs int, define func(*flag
 		return nil, nil, c.fail(e, "%v", err), false
 	}
 	return cfg, rest, 0, true
+}
+
+// flagHint follows the flag package's "flag provided but not defined: -x":
+// the command's flags nearest to x, ` (did you mean "--addr"?)`, else the
+// commands that take x as a setting, ` (--addr is a flag of serve)`.
+func (c *command) flagHint(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return ""
+	}
+	name = strings.TrimLeft(name, "-")
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	near := suggest.Closest(name, names, 3)
+	for i, n := range near {
+		near[i] = "--" + n
+	}
+	if len(near) > 0 {
+		return suggest.Phrase(near)
+	}
+	var takers []string
+	for _, o := range commands {
+		if o != c && !o.internal && slices.Contains(o.config, name) {
+			takers = append(takers, o.name)
+		}
+	}
+	if len(takers) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (--%s is a flag of %s)", name, strings.Join(takers, ", "))
 }
 
 // fail reports a usage error of the command: exit status 2.
