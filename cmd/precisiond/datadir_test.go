@@ -3,9 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"

@@ -31,9 +31,14 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
+// newLogger is a command's JSON logger. It also becomes slog's default, so
+// that what an engine logs without a logger of its own (solve_equation's
+// withheld answers) is a JSON line in the same stream, not a text line.
 func newLogger(w io.Writer, level string) *slog.Logger {
 	l, _ := parseLevel(level)
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	slog.SetDefault(log)
+	return log
 }
 
 // serveSettings are every setting but --surface, which chooses what the
