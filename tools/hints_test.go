@@ -106,8 +106,9 @@ func TestUnitConvertUnknownUnitHints(t *testing.T) {
 	}
 }
 
-// A zone id in another case answers as the id does, reports the id, and keeps
-// the argument as sent in input_normalized.
+// A zone id in another case answers as the id does: the same facts, the id in
+// input_normalized, so the same result_hash. An exact id, a link among them,
+// keeps its spelling.
 func TestTimeFactsZoneCase(t *testing.T) {
 	exact := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": "Europe/Berlin"})
 	for _, z := range []string{"europe/berlin", "EUROPE/BERLIN", "eUrOpE/bErLiN"} {
@@ -117,12 +118,23 @@ func TestTimeFactsZoneCase(t *testing.T) {
 		if string(a) != string(b) || resp.Result != exact.Result {
 			t.Errorf("%s: facts %s, want %s", z, b, a)
 		}
-		if got := resp.Envelope.InputNormalized["timezone_name"]; got != z {
-			t.Errorf("%s: input_normalized timezone_name %v", z, got)
+		if got := resp.Envelope.InputNormalized["timezone_name"]; got != "Europe/Berlin" {
+			t.Errorf("%s: input_normalized timezone_name %v, want Europe/Berlin", z, got)
 		}
-		if resp.Envelope.ResultHash == exact.Envelope.ResultHash {
-			t.Errorf("%s: the result hash ignores input_normalized", z)
+		if resp.Envelope.ResultHash != exact.Envelope.ResultHash {
+			t.Errorf("%s: result_hash %s, Europe/Berlin's is %s", z, resp.Envelope.ResultHash, exact.Envelope.ResultHash)
 		}
+	}
+	for z, want := range map[string]string{"US/Eastern": "US/Eastern", "us/eastern": "US/Eastern", "UTC": "UTC", "utc": "UTC", "Etc/GMT-5": "Etc/GMT-5"} {
+		resp := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": z})
+		if got := resp.Envelope.InputNormalized["timezone_name"]; got != want {
+			t.Errorf("%s: input_normalized timezone_name %v, want %s", z, got, want)
+		}
+	}
+	// timezone_convert: both zone arguments.
+	conv := invokeOK(t, "timezone_convert", map[string]any{"local_datetime": "2026-07-29T12:00:00", "from_timezone": "asia/kolkata", "to_timezone": "utc+5"})
+	if in := conv.Envelope.InputNormalized; in["from_timezone"] != "Asia/Kolkata" || in["to_timezone"] != "UTC+0500" {
+		t.Errorf("timezone_convert input_normalized %v", in)
 	}
 }
 

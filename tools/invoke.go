@@ -217,9 +217,10 @@ type result struct {
 }
 
 // execute is one call's work, run by the goroutine that holds its slot: parse
-// the arguments → apply schema defaults → validate input → run the tool →
-// check the result's size → validate facts → build the envelope. Every step
-// runs under the call's deadline; a panic becomes an internal error.
+// the arguments → apply schema defaults → validate input → canonical spellings
+// (zone ids) → run the tool → check the result's size → validate facts →
+// build the envelope. Every step runs under the call's deadline; a panic
+// becomes an internal error.
 func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res result) {
 	c := e.contract
 	defer func() {
@@ -240,6 +241,9 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 				Details: withArgHints(e.tool, normalized, ve.Details)})
 		}
 		return fail(err)
+	}
+	if cz, ok := e.tool.(Canonicalizer); ok {
+		cz.Canonicalize(normalized)
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)

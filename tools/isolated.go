@@ -55,6 +55,13 @@ func (t *isolatedTool) argHints() map[string]func(string) []string {
 	return nil
 }
 
+// Canonicalize runs in this process, before the call is sent anywhere.
+func (t *isolatedTool) Canonicalize(args map[string]any) {
+	if c, ok := t.inner.(Canonicalizer); ok {
+		c.Canonicalize(args)
+	}
+}
+
 func (t *isolatedTool) Execute(ctx context.Context, args map[string]any) (Output, error) {
 	if t.when != nil && !t.when(args) {
 		return t.inner.Execute(ctx, args)

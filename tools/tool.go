@@ -48,6 +48,12 @@ type Def[In, Out any] struct {
 	// argument fails the input schema (did-you-mean hints for a form the
 	// schema refuses, e.g. the zone "+05:30" for "UTC+0530"). Nil: none.
 	ArgHints map[string]func(value string) []string
+	// Canonical, when set, rewrites validated arguments in place to the one
+	// spelling of what they name (a zone id in another case becomes the id);
+	// the envelope's input_normalized is the rewritten arguments. It must leave
+	// every spelling the reference sidecar answers as it is, and any value it
+	// cannot resolve, for Run to refuse.
+	Canonical func(args map[string]any)
 }
 
 // Define turns a typed function into a Tool. Input is decoded strictly from the
@@ -71,6 +77,20 @@ var _ Tool = (*typedTool[struct{}, struct{}])(nil)
 func (t *typedTool[In, Out]) Contract() *contracts.Contract { return t.contract }
 
 func (t *typedTool[In, Out]) argHints() map[string]func(string) []string { return t.def.ArgHints }
+
+// Canonicalize applies Def.Canonical, if any, to validated arguments.
+func (t *typedTool[In, Out]) Canonicalize(args map[string]any) {
+	if t.def.Canonical != nil {
+		t.def.Canonical(args)
+	}
+}
+
+// Canonicalizer is a tool that rewrites validated arguments to the one
+// spelling of what they name before they run and are hashed as
+// input_normalized (every tool made with Define; most leave them as they are).
+type Canonicalizer interface {
+	Canonicalize(args map[string]any)
+}
 
 func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
 	in, err := decodeInput[In](args)

@@ -167,8 +167,8 @@ func (c hintCase) check(t *testing.T, surface string, body map[string]any) {
 
 // TestZoneFormsOnEverySurface: a zone id in another case and a fixed offset
 // answer on REST, MCP and the command line with the canonical zone in the
-// facts and the argument as sent in input_normalized; a colon offset is
-// refused by the wire-compatible schema (docs/time.md).
+// facts and in input_normalized, so with one result_hash on every surface; a
+// colon offset is refused by the wire-compatible schema (docs/time.md).
 func TestZoneFormsOnEverySurface(t *testing.T) {
 	base, _ := startMain(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -201,7 +201,7 @@ func TestZoneFormsOnEverySurface(t *testing.T) {
 		for surface, env := range envs {
 			facts, _ := env["facts"].(map[string]any)
 			in, _ := env["input_normalized"].(map[string]any)
-			if facts["timezone"] != canonical || in["timezone_name"] != zone {
+			if facts["timezone"] != canonical || in["timezone_name"] != canonical {
 				t.Errorf("%s %s: timezone %v, input_normalized %v", surface, zone, facts["timezone"], in["timezone_name"])
 			}
 			if env["result_hash"] != envs["REST"]["result_hash"] {
