@@ -107,7 +107,7 @@ func TestHintsOnEverySurface(t *testing.T) {
 				v, _ := evidence.ParseJSON(b)
 				m, _ := v.(map[string]any)
 				c.check(t, "MCP structuredContent", m)
-				if text := firstText(t, res); !strings.Contains(text, `"did_you_mean"`) {
+				if text := testhttp.MCPText(t, res); !strings.Contains(text, `"did_you_mean"`) {
 					t.Errorf("MCP text content lacks the hints: %s", text)
 				}
 			}
