@@ -51,16 +51,16 @@ func defaultSigningConfig() SigningConfig {
 }
 
 var signingFlags = []configFlag{
-	{"signing-key", "PRECISIOND_SIGNING_KEY", "Ed25519 private key file (PKCS#8 PEM) that signs answers; empty: a key generated on first start and kept in the data directory", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"signing-key", "PRECISIOND_SIGNING_KEY", "FILE", "", "Ed25519 private key (PKCS#8 PEM) that signs every answer; empty: a key generated on first start and kept in the data directory", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.StringVar(&c.Signing.KeyFile, n, c.Signing.KeyFile, h)
 	}},
-	{"key-retention", "PRECISIOND_KEY_RETENTION", "how long a rotated-out signing key stays published in /.well-known/jwks.json", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"key-retention", "PRECISIOND_KEY_RETENTION", "DURATION", "720h", "how long a rotated-out signing key stays published in /.well-known/jwks.json", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.DurationVar(&c.Signing.KeyRetention, n, c.Signing.KeyRetention, h)
 	}},
-	{"issuer", "PRECISIOND_ISSUER", "the iss claim of every attestation (default \"precisiond\")", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"issuer", "PRECISIOND_ISSUER", "ISS", defaultIssuer, "the iss claim of every attestation", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.StringVar(&c.Signing.Issuer, n, c.Signing.Issuer, h)
 	}},
-	{"answer-cache", "PRECISIOND_ANSWER_CACHE", "bytes of verified answers kept for tools whose contract allows it (0: off)", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"answer-cache", "PRECISIOND_ANSWER_CACHE", "BYTES", "0 (off)", "bytes of verified answers kept for the tools whose contract allows it", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.Signing.AnswerCacheBytes, n, c.Signing.AnswerCacheBytes, h)
 	}},
 }
