@@ -64,7 +64,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	}
 	metrics.Attach(reg)
 	registerWorkerMetrics(metrics, pool, store)
-	sig, err := attachSigning(cfg, log, reg, metrics)
+	sig, err := attachSigning(cfg, log, reg, metrics, true)
 	if err != nil {
 		if pool != nil {
 			pool.Close()

@@ -77,7 +77,7 @@ func cmdCall(c *command, args []string, e *cliEnv) int {
 	}
 	reg, _, err := newRegistry(*cfg, log, store, nil, nil)
 	if err == nil {
-		_, err = attachSigning(*cfg, log, reg, nil)
+		_, err = attachSigning(*cfg, log, reg, nil, false)
 	}
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
@@ -186,7 +186,7 @@ func cmdTools(c *command, args []string, e *cliEnv) int {
 var cmdVerifySpec = &command{
 	name:     "verify",
 	summary:  "recheck a saved response: its hashes and its result text",
-	synopsis: "[--catalog FILE | --url URL] [--jwks FILE|URL [--issuer ISS]]",
+	synopsis: "[--catalog FILE | --url URL] [--jwks KEYS]",
 	about: `Read an /invoke response (or a bare structured_result, e.g. an MCP
 structuredContent) on stdin and recheck it offline: the contract_hash against
 the catalogue, the result_hash over contract_hash, input_normalized and
@@ -472,7 +472,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 	}
 	reg, tg, err := newRegistry(*cfg, log, store, nil, pool)
 	if err == nil {
-		_, err = attachSigning(*cfg, log, reg, nil)
+		_, err = attachSigning(*cfg, log, reg, nil, false)
 	}
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())

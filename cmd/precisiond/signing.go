@@ -6,7 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -214,8 +217,9 @@ func readKeyring(ctx context.Context, store blob.Store) ([]byte, string, error) 
 // openSigning is the signing state of a process with cfg: the keyring in a
 // directory store over the data directory (one line to change when the store
 // is configurable), or, without a data directory, a key that lives only as
-// long as the process.
-func openSigning(cfg Config, log *slog.Logger) (*Signing, error) {
+// long as the process. Without persist (call, mcp: they write nothing until
+// they must) a data directory without a keyring also gives such a key.
+func openSigning(cfg Config, log *slog.Logger, persist bool) (*Signing, error) {
 	var configured *attest.Key
 	if cfg.Signing.KeyFile != "" {
 		k, err := attest.LoadPrivateKeyFile(cfg.Signing.KeyFile)
@@ -225,22 +229,14 @@ func openSigning(cfg Config, log *slog.Logger) (*Signing, error) {
 		configured = k
 	}
 	if cfg.DataDir == "" {
-		k := configured
-		if k == nil {
-			var err error
-			if k, err = attest.GenerateKey(nil); err != nil {
-				return nil, err
-			}
-			log.Warn("no data directory: answers are signed with a key that lives only as long as this process", "kid", k.KID())
+		return ephemeralSigning(cfg, log, configured, slog.LevelWarn)
+	}
+	if !persist {
+		if _, err := os.Stat(filepath.Join(cfg.DataDir, filepath.FromSlash(keyringKey))); errors.Is(err, fs.ErrNotExist) {
+			// call and mcp write nothing until they must: without a
+			// keyring they sign with a key of their own lifetime.
+			return ephemeralSigning(cfg, log, configured, slog.LevelDebug)
 		}
-		ring := attest.NewKeyring(k, attest.External, time.Now())
-		signer, err := ring.Signer(issuerOf(cfg))
-		if err != nil {
-			return nil, err
-		}
-		sig := &Signing{Signer: signer, now: time.Now}
-		sig.ring.Store(ring)
-		return sig, nil
 	}
 	// The one line to change when the store is configurable (--store).
 	store, err := blob.OpenDir(cfg.DataDir)
@@ -257,6 +253,28 @@ func openSigning(cfg Config, log *slog.Logger) (*Signing, error) {
 	return sig, nil
 }
 
+// ephemeralSigning signs with the configured key, or else a key generated
+// for the life of this process and kept nowhere, said in the log at level
+// (debug for call and mcp, whose stderr a caller may read).
+func ephemeralSigning(cfg Config, log *slog.Logger, configured *attest.Key, level slog.Level) (*Signing, error) {
+	k := configured
+	if k == nil {
+		var err error
+		if k, err = attest.GenerateKey(nil); err != nil {
+			return nil, err
+		}
+		log.Log(context.Background(), level, "no signing keyring: answers are signed with a key that lives only as long as this process (start serve once on the data directory, or give --signing-key)", "kid", k.KID())
+	}
+	ring := attest.NewKeyring(k, attest.External, time.Now())
+	signer, err := ring.Signer(issuerOf(cfg))
+	if err != nil {
+		return nil, err
+	}
+	sig := &Signing{Signer: signer, now: time.Now}
+	sig.ring.Store(ring)
+	return sig, nil
+}
+
 func issuerOf(cfg Config) string {
 	if cfg.Signing.Issuer != "" {
 		return cfg.Signing.Issuer
@@ -264,11 +282,11 @@ func issuerOf(cfg Config) string {
 	return defaultIssuer
 }
 
-// attachSigning makes reg sign every answer and, with --answer-cache, serve
+// attachSigning (persist: see openSigning) makes reg sign every answer and, with --answer-cache, serve
 // repeated answers of cacheable tools from the verified cache, counted in
 // metrics when not nil.
-func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *api.Metrics) (*Signing, error) {
-	sig, err := openSigning(cfg, log)
+func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *api.Metrics, persist bool) (*Signing, error) {
+	sig, err := openSigning(cfg, log, persist)
 	if err != nil {
 		return nil, err
 	}
