@@ -61,6 +61,10 @@ type MCPOptions struct {
 	// Plans runs the compact surface's plans over stdio; over HTTP the
 	// server's Options.Plans does (nil there: /mcp/compact is not mounted).
 	Plans *plans.Service
+
+	// sdkOnly turns the fast path of /mcp and /mcp/compact off (tests compare
+	// the two paths).
+	sdkOnly bool
 }
 
 // The MCP surfaces.
@@ -391,10 +395,14 @@ func guidePrompt(guide, description string, req *mcp.GetPromptRequest) *mcp.GetP
 // returned as the canonical bytes, so structuredContent carries exactly the
 // numbers /invoke does (100.0 stays a float, big integers keep every digit).
 func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return m.toolResult(withMCPRequestID(ctx, req), req.Params.Name, req.Params.Arguments)
+}
+
+// toolResult is a tools/call's answer, for the SDK handler (callTool) and the
+// fast path (mcp_fast.go) alike; ctx carries the request id.
+func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	start := time.Now()
-	name := req.Params.Name
-	ctx = withMCPRequestID(ctx, req)
-	resp, err := m.reg.Call(ctx, name, req.Params.Arguments, "")
+	resp, err := m.reg.Call(ctx, name, args, "")
 	if err != nil {
 		var te *tools.Error
 		if errors.As(err, &te) {
