@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/precisiond/precisiond/evidence"
 )
@@ -143,9 +144,17 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// goldenDeadline replaces the 5 s call deadline in golden replays: a case's
+// answer must come from the tool and its work budgets, never from how busy
+// the machine is. A budget that failed to stop would still show, as a
+// timeout instead of the expected answer.
+const goldenDeadline = 2 * time.Minute
+
 func runGolden(t *testing.T, reg *Registry, tool string, c goldenCase) {
 	t.Helper()
-	resp, err := reg.Invoke(context.Background(), Request{Tool: tool, Args: c.Args})
+	ctx, cancel := context.WithTimeout(context.Background(), goldenDeadline)
+	defer cancel()
+	resp, err := reg.Invoke(ctx, Request{Tool: tool, Args: c.Args})
 	if c.ErrorCode != "" {
 		var te *Error
 		if !errors.As(err, &te) {

@@ -156,6 +156,22 @@ func pinLiterals(ast *parsing.ASTNode, seq []litTok) {
 	}
 }
 
+// resolveLiterals converts every literal node once, at compile time, so that
+// evaluating a literal is free: a large literal inside a projection must not
+// be decoded again for every element.
+func resolveLiterals(n *parsing.ASTNode, in *interp) {
+	if n.NodeType == parsing.ASTLiteral {
+		if _, done := n.Value.(exactLit); !done {
+			v, _ := in.literal(n.Value)
+			n.Value = exactLit{v}
+		}
+		return
+	}
+	for i := range n.Children {
+		resolveLiterals(&n.Children[i], in)
+	}
+}
+
 // equalExact is equality that also keeps int and float apart.
 func equalExact(a, b any) bool {
 	if fingerprintExact(a) != fingerprintExact(b) {
