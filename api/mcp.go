@@ -480,13 +480,19 @@ func (m *mcpSurface) logCall(ctx context.Context, tool string, code any, start t
 }
 
 // logMCPCall writes the one log line of an MCP tool call.
+// Typed attributes (LogAttrs) write the same record as Info(msg, k, v...)
+// without boxing every value.
 func logMCPCall(log *slog.Logger, ctx context.Context, surface, tool string, code any, start time.Time) {
-	attrs := []any{"request_id", requestID(ctx), "surface", surface, "tool", tool,
-		"duration_ms", float64(time.Since(start).Microseconds()) / 1000}
-	if code != nil {
-		attrs = append(attrs, "error_code", code)
+	if !log.Enabled(ctx, slog.LevelInfo) {
+		return
 	}
-	log.Info("mcp tool call", attrs...)
+	attrs := make([]slog.Attr, 0, 5)
+	attrs = append(attrs, slog.String("request_id", requestID(ctx)), slog.String("surface", surface), slog.String("tool", tool),
+		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+	if code != nil {
+		attrs = append(attrs, slog.Any("error_code", code))
+	}
+	log.LogAttrs(ctx, slog.LevelInfo, "mcp tool call", attrs...)
 }
 
 // mcpTool describes one tool for MCP from its contract.
