@@ -26,68 +26,23 @@ type Regexp struct {
 	anchored bool // every match must start at position 0
 	// GoPattern is the translated pattern (for diagnostics and tests).
 	GoPattern string
+	// machines pools the matching state of finished FindAll calls.
+	machines *sync.Pool
 }
 
 // Compile translates and compiles a Python pattern. flags holds any of "i", "m",
 // "s" (re.IGNORECASE, re.MULTILINE, re.DOTALL). It returns *SyntaxError,
 // *UnsupportedError or *TooLargeError.
 func Compile(pattern, flags string) (*Regexp, error) {
-	key := flags + "\x00" + pattern
+	key := cacheKey(pattern, flags)
 	if re, ok := cache.get(key); ok {
 		return re, nil
 	}
 	re, err := compile(pattern, flags)
-	if err == nil && len(pattern) <= maxCachedPattern && re.size() <= maxCachedRunes {
-		cache.put(key, re)
+	if err == nil {
+		cache.put(key, re) // unless it is too large (cache.go)
 	}
 	return re, err
-}
-
-// size approximates a compiled pattern's memory in runes held by instructions.
-func (re *Regexp) size() int {
-	n := len(re.prog.Inst)
-	for i := range re.prog.Inst {
-		n += len(re.prog.Inst[i].Rune)
-	}
-	return n
-}
-
-// A small FIFO cache of compiled patterns: translating and compiling large Unicode
-// classes costs far more than matching a short text, and models tend to repeat
-// patterns. A *Regexp is immutable, so sharing it between calls is safe.
-const (
-	maxCached        = 256
-	maxCachedPattern = 1000
-	maxCachedRunes   = 20000 // about 80 KB per entry, 20 MB for a full cache
-)
-
-type regexCache struct {
-	mu    sync.Mutex
-	m     map[string]*Regexp
-	order []string
-}
-
-var cache = &regexCache{m: map[string]*Regexp{}}
-
-func (c *regexCache) get(k string) (*Regexp, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	re, ok := c.m[k]
-	return re, ok
-}
-
-func (c *regexCache) put(k string, re *Regexp) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.m[k]; ok {
-		return
-	}
-	if len(c.order) >= maxCached {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.m[k] = re
-	c.order = append(c.order, k)
 }
 
 func compile(pattern, flags string) (*Regexp, error) {
@@ -145,7 +100,7 @@ func compile(pattern, flags string) (*Regexp, error) {
 	return &Regexp{
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
-		first: firstInsts(prog),
+		first: firstInsts(prog), machines: &sync.Pool{},
 	}, nil
 }
 
