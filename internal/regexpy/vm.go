@@ -186,16 +186,25 @@ type Limits struct {
 // returns false to stop early. It returns ctx.Err() when the context ends and a
 // *CostError when a limit is reached.
 func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit func(Match) bool) error {
-	m := &machine{re: re, text: text, lim: lim}
-	m.q0 = newQueue(len(re.prog.Inst))
-	m.q1 = newQueue(len(re.prog.Inst))
-	m.ctx = ctx
+	// The backtracker gives the same answers, faster on short texts
+	// (backtrack.go).
+	return re.findAll(ctx, text, lim, visit, re.useBacktrack(len(text), lim))
+}
+
+// findAll is FindAll with the engine chosen: the backtracker or the VM.
+func (re *Regexp) findAll(ctx context.Context, text []rune, lim Limits, visit func(Match) bool, backtrack bool) error {
+	m := re.machine(ctx, text, lim)
+	defer re.release(m)
+	search := m.search
+	if backtrack {
+		search = m.backtrack
+	}
 	pos := 0
 	mustAdvance := false
 	count := 0
-	g := make([][2]int, len(re.groupCap))
+	g := m.groups
 	for pos <= len(text) {
-		caps, err := m.search(pos, mustAdvance)
+		caps, err := search(pos, mustAdvance)
 		if err != nil {
 			return err
 		}
@@ -280,6 +289,31 @@ type machine struct {
 	// scratch and matchBuf are reused by every search of one FindAll call.
 	scratch  []int
 	matchBuf []int
+	groups   [][2]int // the Match handed to visit
+	// The backtracker's state (backtrack.go).
+	visited []uint32
+	jobs    []btJob
+}
+
+// machine returns a machine for one FindAll call: a pooled one of this
+// pattern when there is one (its queues, threads and buffers are sized for
+// the program already), else a new one.
+func (re *Regexp) machine(ctx context.Context, text []rune, lim Limits) *machine {
+	m, _ := re.machines.Get().(*machine)
+	if m == nil {
+		m = &machine{re: re, q0: newQueue(len(re.prog.Inst)), q1: newQueue(len(re.prog.Inst)),
+			groups: make([][2]int, len(re.groupCap))}
+	}
+	m.ctx, m.text, m.lim = ctx, text, lim
+	m.steps, m.nextCheck, m.over, m.err = 0, 0, false, nil
+	return m
+}
+
+// release returns m to the pool once its FindAll call is over; it keeps no
+// reference to the call's text or context.
+func (re *Regexp) release(m *machine) {
+	m.ctx, m.text = nil, nil
+	re.machines.Put(m)
 }
 
 //go:norace
