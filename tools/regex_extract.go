@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,6 +31,48 @@ type regexInput struct {
 	Cursor  *string `json:"cursor"`
 }
 
+// readArgs reads validated arguments without a JSON round trip (argsReader
+// in tool.go); anything but the types the schema admits is left to
+// decodeStrict. TestRegexFastConversions compares the two.
+func (in *regexInput) readArgs(args map[string]any) bool {
+	for k, v := range args {
+		var ok bool
+		switch k {
+		case "pattern":
+			in.Pattern, ok = v.(string)
+		case "text":
+			in.Text, ok = v.(string)
+		case "flags":
+			in.Flags, ok = v.(string)
+		case "offset":
+			in.Offset, ok = numberInt(v)
+		case "limit":
+			in.Limit, ok = numberInt(v)
+		case "cursor":
+			switch c := v.(type) {
+			case nil:
+				in.Cursor, ok = nil, true
+			case string:
+				in.Cursor, ok = &c, true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// numberInt is an integer literal (json.Number) that fits an int.
+func numberInt(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(string(n))
+	return i, err == nil
+}
+
 type regexMatch struct {
 	Match  string             `json:"match"`
 	Start  int                `json:"start"`
@@ -47,6 +90,38 @@ type regexFacts struct {
 	NextOffset   *int         `json:"next_offset"`
 	NextCursor   *string      `json:"next_cursor"`
 }
+
+// generic builds the facts' generic JSON form directly (genericFacts in
+// tool.go): what evidence.ToGeneric gives, compared by
+// TestRegexFastConversions.
+func (f regexFacts) generic() map[string]any {
+	ms := make([]any, len(f.Matches))
+	optional := func(s *string) any {
+		if s == nil {
+			return nil
+		}
+		return *s
+	}
+	for i, m := range f.Matches {
+		groups := make([]any, len(m.Groups))
+		for k, g := range m.Groups {
+			groups[k] = optional(g)
+		}
+		named := make(map[string]any, len(m.Named))
+		for k, g := range m.Named {
+			named[k] = optional(g)
+		}
+		ms[i] = map[string]any{"match": m.Match, "start": jsonNumber(m.Start), "end": jsonNumber(m.End), "groups": groups, "named": named}
+	}
+	out := map[string]any{"matches": ms, "total_matches": jsonNumber(f.TotalMatches), "offset": jsonNumber(f.Offset),
+		"limit": jsonNumber(f.Limit), "has_more": f.HasMore, "next_offset": nil, "next_cursor": optional(f.NextCursor)}
+	if f.NextOffset != nil {
+		out["next_offset"] = jsonNumber(*f.NextOffset)
+	}
+	return out
+}
+
+func jsonNumber(i int) json.Number { return json.Number(strconv.Itoa(i)) }
 
 // regexExtract is the upgraded regex_extract tool (SPEC §7.2): Python `re` syntax
 // and finditer semantics, linear-time matching (internal/regexpy). A page holds
