@@ -91,9 +91,13 @@ def py_hash_text(a):
 def py_base64(a):
     return base64.b64encode(a["text"].encode()).decode()
 
+_RE_FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
 def py_regex(a):
+    flags = 0
+    for f in a.get("flags", ""):
+        flags |= _RE_FLAGS[f]
     out = []
-    for m in re.finditer(a["pattern"], a["text"]):
+    for m in re.finditer(a["pattern"], a["text"], flags):
         out.append((m.group(0), m.start(), m.end(), m.groups(), m.groupdict()))
         if len(out) >= a.get("limit", 20):
             break
@@ -176,9 +180,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--benchtime", default="1s")
     ap.add_argument("--count", type=int, default=3, help="Go benchmark repetitions (median taken)")
+    ap.add_argument("--only", default="", help="only the inputs whose name contains this text")
     opts = ap.parse_args()
-    cases = json.load(open("bench/compare_inputs.json"))["cases"]
-    out = subprocess.run(["go", "test", "-run", "^$", "-bench", "^BenchmarkCompare(Execute)?$", "-benchtime", opts.benchtime,
+    cases = [c for c in json.load(open("bench/compare_inputs.json"))["cases"] if opts.only in c["name"]]
+    bench = "^BenchmarkCompare(Execute)?$"
+    if opts.only:
+        bench += "/" + re.escape(opts.only.replace(" ", "_"))
+    out = subprocess.run(["go", "test", "-run", "^$", "-bench", bench, "-benchtime", opts.benchtime,
                           "-count", str(opts.count), "./bench/"], capture_output=True, text=True)
     if out.returncode != 0:
         print(out.stdout, out.stderr, file=sys.stderr); sys.exit(1)
