@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/regexpy"
@@ -218,11 +219,31 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 	out := regexFacts{Matches: []regexMatch{}, Offset: offset, Limit: limit}
 	used := regexFactsFixed
 	cut, tooLarge := false, 0
+	// Match strings are slices of s, not copies: code-point spans become byte
+	// offsets directly for ASCII text, else through a table built once. Text
+	// that is not valid UTF-8 (never from a JSON request) is copied from the
+	// runes, so that an invalid byte reads as U+FFFD as before.
+	valid := utf8.ValidString(s)
+	var byteAt []int32
+	if valid && len(s) != len(text) {
+		byteAt = make([]int32, 0, len(text)+1)
+		for i := range s {
+			byteAt = append(byteAt, int32(i))
+		}
+		byteAt = append(byteAt, int32(len(s)))
+	}
 	str := func(g [2]int) *string {
 		if g[0] < 0 {
 			return nil
 		}
-		v := string(text[g[0]:g[1]])
+		var v string
+		if !valid {
+			v = string(text[g[0]:g[1]])
+		} else if byteAt == nil {
+			v = s[g[0]:g[1]]
+		} else {
+			v = s[byteAt[g[0]]:byteAt[g[1]]]
+		}
 		return &v
 	}
 	err := re.FindAll(ctx, text, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {

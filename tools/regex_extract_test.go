@@ -307,3 +307,36 @@ func TestRegexFastConversions(t *testing.T) {
 		t.Errorf("only %d of %d cases compared", pages, len(cases))
 	}
 }
+
+// TestRegexPageStrings: match strings are cut from the text by code points,
+// on ASCII, on multi-byte text and on text that is not valid UTF-8 (each
+// invalid byte is one U+FFFD, as []rune reads it).
+func TestRegexPageStrings(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"ab", []string{"a", "b"}},
+		{"Grüße, 日本", []string{"G", "r", "ü", "ß", "e", ",", " ", "日", "本"}},
+		{"a\xffb\xe6", []string{"a", "\uFFFD", "b", "\uFFFD"}},
+	} {
+		re, err := regexpy.Compile("(.)", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _, err := regexPage(context.Background(), re, c.text, 0, 100, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range f.Matches {
+			if *m.Groups[0] != m.Match {
+				t.Errorf("%q: group 1 %q differs from match %q", c.text, *m.Groups[0], m.Match)
+			}
+			got = append(got, m.Match)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: matches %q, want %q", c.text, got, c.want)
+		}
+	}
+}
