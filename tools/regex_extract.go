@@ -74,12 +74,15 @@ func numberInt(v any) (int, bool) {
 	return i, err == nil
 }
 
+// regexMatch is one match of the facts. Groups and Named hold a string or
+// nil (a group that did not take part) already in their generic JSON form, so
+// that generic hands them on without a copy.
 type regexMatch struct {
-	Match  string             `json:"match"`
-	Start  int                `json:"start"`
-	End    int                `json:"end"`
-	Groups []*string          `json:"groups"`
-	Named  map[string]*string `json:"named"`
+	Match  string         `json:"match"`
+	Start  int            `json:"start"`
+	End    int            `json:"end"`
+	Groups []any          `json:"groups"`
+	Named  map[string]any `json:"named"`
 }
 
 type regexFacts struct {
@@ -94,35 +97,41 @@ type regexFacts struct {
 
 // generic builds the facts' generic JSON form directly (genericFacts in
 // tool.go): what evidence.ToGeneric gives, compared by
-// TestRegexFastConversions.
+// TestRegexFastConversions. The groups and named groups of the matches are
+// shared, not copied.
 func (f regexFacts) generic() map[string]any {
 	ms := make([]any, len(f.Matches))
-	optional := func(s *string) any {
-		if s == nil {
-			return nil
-		}
-		return *s
-	}
 	for i, m := range f.Matches {
-		groups := make([]any, len(m.Groups))
-		for k, g := range m.Groups {
-			groups[k] = optional(g)
-		}
-		named := make(map[string]any, len(m.Named))
-		for k, g := range m.Named {
-			named[k] = optional(g)
-		}
-		ms[i] = map[string]any{"match": m.Match, "start": jsonNumber(m.Start), "end": jsonNumber(m.End), "groups": groups, "named": named}
+		ms[i] = map[string]any{"match": m.Match, "start": jsonNumber(m.Start), "end": jsonNumber(m.End), "groups": m.Groups, "named": m.Named}
 	}
 	out := map[string]any{"matches": ms, "total_matches": jsonNumber(f.TotalMatches), "offset": jsonNumber(f.Offset),
-		"limit": jsonNumber(f.Limit), "has_more": f.HasMore, "next_offset": nil, "next_cursor": optional(f.NextCursor)}
+		"limit": jsonNumber(f.Limit), "has_more": f.HasMore, "next_offset": nil, "next_cursor": nil}
 	if f.NextOffset != nil {
 		out["next_offset"] = jsonNumber(*f.NextOffset)
+	}
+	if f.NextCursor != nil {
+		out["next_cursor"] = *f.NextCursor
 	}
 	return out
 }
 
-func jsonNumber(i int) json.Number { return json.Number(strconv.Itoa(i)) }
+// smallNumbers holds json.Number values 0..1023 as interfaces, so that the
+// offsets of a short text cost no allocation.
+var smallNumbers = func() []any {
+	t := make([]any, 1024)
+	for i := range t {
+		t[i] = json.Number(strconv.Itoa(i))
+	}
+	return t
+}()
+
+// jsonNumber is i as a generic JSON number.
+func jsonNumber(i int) any {
+	if i >= 0 && i < len(smallNumbers) {
+		return smallNumbers[i]
+	}
+	return json.Number(strconv.Itoa(i))
+}
 
 // regexExtract is the upgraded regex_extract tool (SPEC §7.2): Python `re` syntax
 // and finditer semantics, linear-time matching (internal/regexpy). A page holds
@@ -232,19 +241,22 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 		}
 		byteAt = append(byteAt, int32(len(s)))
 	}
-	str := func(g [2]int) *string {
+	str := func(g [2]int) string {
+		switch {
+		case !valid:
+			return string(text[g[0]:g[1]])
+		case byteAt == nil:
+			return s[g[0]:g[1]]
+		default:
+			return s[byteAt[g[0]]:byteAt[g[1]]]
+		}
+	}
+	// group is a group's generic JSON value: its string, or nil.
+	group := func(g [2]int) any {
 		if g[0] < 0 {
 			return nil
 		}
-		var v string
-		if !valid {
-			v = string(text[g[0]:g[1]])
-		} else if byteAt == nil {
-			v = s[g[0]:g[1]]
-		} else {
-			v = s[byteAt[g[0]]:byteAt[g[1]]]
-		}
-		return &v
+		return str(g)
 	}
 	err := re.FindAll(ctx, text, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
 		i := out.TotalMatches
@@ -262,13 +274,13 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 			return true
 		}
 		used += n
-		rm := regexMatch{Match: *str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
-			Groups: make([]*string, 0, len(m.Groups)-1), Named: make(map[string]*string, len(names))}
-		for _, g := range m.Groups[1:] {
-			rm.Groups = append(rm.Groups, str(g))
+		rm := regexMatch{Match: str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
+			Groups: make([]any, len(m.Groups)-1), Named: make(map[string]any, len(names))}
+		for i, g := range m.Groups[1:] {
+			rm.Groups[i] = group(g)
 		}
 		for name, k := range names {
-			rm.Named[name] = str(m.Groups[k])
+			rm.Named[name] = rm.Groups[k-1] // a named group is one of groups 1..n
 		}
 		out.Matches = append(out.Matches, rm)
 		return true

@@ -330,8 +330,8 @@ func TestRegexPageStrings(t *testing.T) {
 		}
 		var got []string
 		for _, m := range f.Matches {
-			if *m.Groups[0] != m.Match {
-				t.Errorf("%q: group 1 %q differs from match %q", c.text, *m.Groups[0], m.Match)
+			if m.Groups[0] != m.Match {
+				t.Errorf("%q: group 1 %v differs from match %q", c.text, m.Groups[0], m.Match)
 			}
 			got = append(got, m.Match)
 		}
