@@ -172,7 +172,7 @@ func (m *machine) try(s, start int, mustAdvance bool) bool {
 				pos++
 				pc = inst.Out
 			case syntax.InstRune:
-				if pos >= n || !inst.MatchRune(text[pos]) {
+				if pos >= n || !re.matchRune(pc, inst, text[pos]) {
 					break thread
 				}
 				pos++

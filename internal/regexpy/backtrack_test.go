@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"regexp/syntax"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -102,7 +103,11 @@ func FuzzBacktrackMatchesVM(f *testing.F) {
 			return
 		}
 		re, err := Compile(pattern, flags)
-		if err != nil || re.loops {
+		if err != nil {
+			return
+		}
+		checkASCIISets(t, re)
+		if re.loops {
 			return
 		}
 		rs := []rune(text)
@@ -116,4 +121,45 @@ func FuzzBacktrackMatchesVM(f *testing.F) {
 			t.Fatalf("%q (%q) on %q:\n VM %v %v\n backtracker %v %v", pattern, flags, text, vm, err1, bt, err2)
 		}
 	})
+}
+
+// checkASCIISets: the precomputed ASCII sets answer as MatchRune does, for
+// every class instruction and for the first characters of a match.
+func checkASCIISets(t *testing.T, re *Regexp) {
+	t.Helper()
+	for pc := range re.prog.Inst {
+		inst := &re.prog.Inst[pc]
+		if inst.Op != syntax.InstRune {
+			continue
+		}
+		for r := rune(0); r < 128; r++ {
+			if got, want := re.matchRune(uint32(pc), inst, r), inst.MatchRune(r); got != want {
+				t.Fatalf("%s: instruction %d on %q: set says %v, MatchRune %v", re.GoPattern, pc, r, got, want)
+			}
+		}
+	}
+	if re.first == nil {
+		return
+	}
+	for r := rune(0); r < 128; r++ {
+		want := false
+		for _, inst := range re.first {
+			want = want || inst.MatchRune(r)
+		}
+		if got := re.canStart(r); got != want {
+			t.Fatalf("%s: canStart(%q) = %v, want %v", re.GoPattern, r, got, want)
+		}
+	}
+}
+
+func TestASCIISets(t *testing.T) {
+	for _, p := range append(backtrackSeeds, `[^a-z]`, `[\W\d]`, `(?i)[k-m]`, `(?i)s`, `[\x00-\x7f]`, `\S\D`, `[^\s]+x`) {
+		for _, fl := range []string{"", "i"} {
+			re, err := Compile(p, fl)
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			checkASCIISets(t, re)
+		}
+	}
 }

@@ -30,30 +30,31 @@ type lru struct {
 	maxBytes, maxEntrySz int64
 
 	mu    sync.Mutex
-	m     map[string]*lruEntry
+	m     map[cacheKey]*lruEntry
 	head  lruEntry // sentinel: head.next is the most recent entry, head.prev the least
 	bytes int64
 }
 
 type lruEntry struct {
-	key        string
+	key        cacheKey
 	re         *Regexp
 	size       int64
 	prev, next *lruEntry
 }
 
 func newLRU(maxEntries int, maxBytes, maxEntry int64) *lru {
-	c := &lru{maxEntries: maxEntries, maxBytes: maxBytes, maxEntrySz: maxEntry, m: map[string]*lruEntry{}}
+	c := &lru{maxEntries: maxEntries, maxBytes: maxBytes, maxEntrySz: maxEntry, m: map[cacheKey]*lruEntry{}}
 	c.head.next, c.head.prev = &c.head, &c.head
 	return c
 }
 
 var cache = newLRU(cacheEntries, cacheBytes, maxEntryBytes)
 
-// cacheKey is the key of a pattern compiled with flags.
-func cacheKey(pattern, flags string) string { return flags + "\x00" + pattern }
+// cacheKey is the key of a pattern compiled with flags (a struct, so that a
+// look-up builds no string).
+type cacheKey struct{ pattern, flags string }
 
-func (c *lru) get(key string) (*Regexp, bool) {
+func (c *lru) get(key cacheKey) (*Regexp, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[key]
@@ -67,8 +68,8 @@ func (c *lru) get(key string) (*Regexp, bool) {
 
 // put stores re under key unless it is too large for the cache; it evicts
 // the least recently used entries until both bounds hold.
-func (c *lru) put(key string, re *Regexp) {
-	size := re.memSize() + int64(len(key)) + int64(unsafe.Sizeof(lruEntry{}))
+func (c *lru) put(key cacheKey, re *Regexp) {
+	size := re.memSize() + int64(len(key.pattern)+len(key.flags)) + int64(unsafe.Sizeof(lruEntry{}))
 	if size > c.maxEntrySz || size > c.maxBytes {
 		return
 	}
@@ -124,6 +125,7 @@ func (re *Regexp) memSize() int64 {
 		}
 	}
 	n += int64(len(re.groupCap)+len(re.markers)+len(re.loopOf)+len(re.first)) * word
+	n += int64(len(re.ascii)) * 16
 	for name := range re.names {
 		n += int64(len(name)) + 4*word // key, value and map overhead
 	}

@@ -27,14 +27,14 @@ func TestLRUOrder(t *testing.T) {
 	c := newLRU(3, 1<<30, 1<<30)
 	re := sized(t, 0)
 	for _, k := range []string{"a", "b", "c"} {
-		c.put(k, re)
+		c.put(cacheKey{pattern: k}, re)
 	}
-	if _, ok := c.get("a"); !ok { // a is now the most recent
+	if _, ok := c.get(cacheKey{pattern: "a"}); !ok { // a is now the most recent
 		t.Fatal("a missing")
 	}
-	c.put("d", re) // evicts b, the least recently used
+	c.put(cacheKey{pattern: "d"}, re) // evicts b, the least recently used
 	for k, want := range map[string]bool{"a": true, "b": false, "c": true, "d": true} {
-		if _, ok := c.get(k); ok != want {
+		if _, ok := c.get(cacheKey{pattern: k}); ok != want {
 			t.Errorf("%s cached: %v, want %v", k, ok, want)
 		}
 	}
@@ -47,12 +47,12 @@ func TestLRUByteBound(t *testing.T) {
 	const budget = 100_000
 	c := newLRU(1000, budget, 30_000)
 	big := sized(t, 40_000)
-	c.put("big", big)
-	if _, ok := c.get("big"); ok {
+	c.put(cacheKey{pattern: "big"}, big)
+	if _, ok := c.get(cacheKey{pattern: "big"}); ok {
 		t.Error("an entry over the per-entry bound was cached")
 	}
 	for i := 0; i < 50; i++ {
-		c.put(fmt.Sprint(i), sized(t, 20_000))
+		c.put(cacheKey{pattern: fmt.Sprint(i)}, sized(t, 20_000))
 		if _, b := c.stats(); b > budget {
 			t.Fatalf("after %d puts the cache holds %d bytes, budget %d", i+1, b, budget)
 		}
@@ -62,10 +62,10 @@ func TestLRUByteBound(t *testing.T) {
 		t.Errorf("%d entries of %d bytes: the budget is not used as it should be", n, b)
 	}
 	// The most recent survive.
-	if _, ok := c.get("49"); !ok {
+	if _, ok := c.get(cacheKey{pattern: "49"}); !ok {
 		t.Error("the last entry was evicted")
 	}
-	if _, ok := c.get("0"); ok {
+	if _, ok := c.get(cacheKey{pattern: "0"}); ok {
 		t.Error("the first entry is still cached")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unsafe"
 )
 
 // Regexp is a compiled Python pattern.
@@ -28,13 +29,70 @@ type Regexp struct {
 	GoPattern string
 	// machines pools the matching state of finished FindAll calls.
 	machines *sync.Pool
+	// ascii[pc] is the set of ASCII characters instruction pc (InstRune)
+	// accepts, and firstASCII those that can begin a match (see first):
+	// computed from MatchRune once, so that the common case needs no search
+	// of a large Unicode class.
+	ascii      [][2]uint64
+	firstASCII [2]uint64
+}
+
+// asciiSets computes Regexp.ascii and Regexp.firstASCII.
+func asciiSets(prog *syntax.Prog, first []*syntax.Inst) ([][2]uint64, [2]uint64) {
+	set := func(inst *syntax.Inst) (b [2]uint64) {
+		for r := rune(0); r < 128; r++ {
+			if inst.MatchRune(r) {
+				b[r>>6] |= 1 << (r & 63)
+			}
+		}
+		return b
+	}
+	// Repeats (x{1000}) compile to many instructions over one class: compute
+	// each class once.
+	type class struct {
+		runes *rune
+		n     int
+		flags uint32
+	}
+	done := map[class][2]uint64{}
+	sets := make([][2]uint64, len(prog.Inst))
+	for pc := range prog.Inst {
+		inst := &prog.Inst[pc]
+		if inst.Op != syntax.InstRune {
+			continue
+		}
+		k := class{unsafe.SliceData(inst.Rune), len(inst.Rune), inst.Arg}
+		b, ok := done[k]
+		if !ok {
+			b = set(inst)
+			done[k] = b
+		}
+		sets[pc] = b
+	}
+	var f [2]uint64
+	for _, inst := range first {
+		b := set(inst)
+		f[0] |= b[0]
+		f[1] |= b[1]
+	}
+	return sets, f
+}
+
+// matchRune reports whether instruction pc, an InstRune, accepts r.
+//
+//go:norace
+func (re *Regexp) matchRune(pc uint32, inst *syntax.Inst, r rune) bool {
+	if uint32(r) < 128 {
+		return re.ascii[pc][r>>6]&(1<<(r&63)) != 0
+	}
+	return inst.MatchRune(r)
 }
 
 // Compile translates and compiles a Python pattern. flags holds any of "i", "m",
 // "s" (re.IGNORECASE, re.MULTILINE, re.DOTALL). It returns *SyntaxError,
 // *UnsupportedError or *TooLargeError.
 func Compile(pattern, flags string) (*Regexp, error) {
-	key := cacheKey(pattern, flags)
+	key := cacheKey{pattern, flags}
 	if re, ok := cache.get(key); ok {
 		return re, nil
 	}
@@ -97,10 +155,12 @@ func compile(pattern, flags string) (*Regexp, error) {
 	if ncap < 2*(lr.nextCap+1) {
 		ncap = 2 * (lr.nextCap + 1)
 	}
+	first := firstInsts(prog)
+	ascii, firstASCII := asciiSets(prog, first)
 	return &Regexp{
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
-		first: firstInsts(prog), machines: &sync.Pool{},
+		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII,
 	}, nil
 }
 
@@ -142,6 +202,9 @@ func firstInsts(prog *syntax.Prog) []*syntax.Inst {
 //
 //go:norace
 func (re *Regexp) canStart(r rune) bool {
+	if uint32(r) < 128 {
+		return re.firstASCII[r>>6]&(1<<(r&63)) != 0
+	}
 	for i := 0; i < len(re.first); i++ { // not range: see clear
 		inst := re.first[i]
 		if inst.Op == syntax.InstRune1 {
@@ -585,7 +648,7 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 			case syntax.InstRune1:
 				ok = r == inst.Rune[0]
 			case syntax.InstRune:
-				ok = r >= 0 && inst.MatchRune(r)
+				ok = r >= 0 && m.re.matchRune(e.pc, inst, r)
 			case syntax.InstRuneAny:
 				ok = r >= 0
 			case syntax.InstRuneAnyNotNL:
