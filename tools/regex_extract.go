@@ -159,25 +159,32 @@ func regexExtract() Tool {
 			return regexPage(ctx, re, in.Text, offset, in.Limit, budget)
 		},
 		Legacy: func(in regexInput, f regexFacts) string {
-			var b strings.Builder
-			fmt.Fprintf(&b, "Found %d match(es)", f.TotalMatches)
+			b := make([]byte, 0, 64)
+			b = append(b, "Found "...)
+			b = strconv.AppendInt(b, int64(f.TotalMatches), 10)
+			b = append(b, " match(es)"...)
 			if len(f.Matches) > 0 {
-				fmt.Fprintf(&b, "; showing %d-%d:", f.Offset+1, f.Offset+len(f.Matches))
+				b = append(b, "; showing "...)
+				b = strconv.AppendInt(b, int64(f.Offset+1), 10)
+				b = append(b, '-')
+				b = strconv.AppendInt(b, int64(f.Offset+len(f.Matches)), 10)
+				b = append(b, ':')
 				for i, m := range f.Matches {
 					if i > 0 {
-						b.WriteByte(',')
+						b = append(b, ',')
 					}
-					b.WriteByte(' ')
+					b = append(b, ' ')
 					// Quoted as the facts quote it, so the text is never larger
 					// than the facts the page budget bounds.
-					q, _ := evidence.Canonical(m.Match)
-					b.Write(q)
+					b, _ = evidence.AppendCanonical(b, m.Match)
 				}
 			}
 			if f.HasMore {
-				fmt.Fprintf(&b, " (more from offset %d)", *f.NextOffset)
+				b = append(b, " (more from offset "...)
+				b = strconv.AppendInt(b, int64(*f.NextOffset), 10)
+				b = append(b, ')')
 			}
-			return b.String()
+			return string(b)
 		},
 	})
 }

@@ -340,3 +340,31 @@ func TestRegexPageStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestRegexLegacyText pins the legacy result text: the count, the page's
+// range and its matches quoted as canonical JSON, and where the next page
+// starts.
+func TestRegexLegacyText(t *testing.T) {
+	tool := regexExtract()
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"pattern": `\d+`, "text": "a1b22c333", "flags": "", "offset": json.Number("0"), "limit": json.Number("20")},
+			`Found 3 match(es); showing 1-3: "1", "22", "333"`},
+		{map[string]any{"pattern": `\w+`, "text": "x \"q\" é", "flags": "", "offset": json.Number("1"), "limit": json.Number("1")},
+			`Found 3 match(es); showing 2-2: "q" (more from offset 2)`},
+		{map[string]any{"pattern": `z`, "text": "abc", "flags": "", "offset": json.Number("0"), "limit": json.Number("20")},
+			`Found 0 match(es)`},
+		{map[string]any{"pattern": `.`, "text": "\"\n", "flags": "s", "offset": json.Number("0"), "limit": json.Number("20")},
+			`Found 2 match(es); showing 1-2: "\"", "\n"`},
+	} {
+		out, err := tool.Execute(context.Background(), c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Text != c.want {
+			t.Errorf("%v: text %q, want %q", c.args, out.Text, c.want)
+		}
+	}
+}
