@@ -120,6 +120,18 @@ func FuzzBacktrackMatchesVM(f *testing.F) {
 		if (err1 == nil) != (err2 == nil) || !reflect.DeepEqual(vm, bt) {
 			t.Fatalf("%q (%q) on %q:\n VM %v %v\n backtracker %v %v", pattern, flags, text, vm, err1, bt, err2)
 		}
+		// useBacktrack's bound: the VM never needs more steps than it says,
+		// so with that budget the VM reaches no CostError and the backtracker
+		// (which has no budget) can answer in its place.
+		nprog := int64(len(re.prog.Inst))
+		bound := int64(len(rs)+2) * int64(len(rs)+1) * nprog * (2 + int64(re.ncap)/32)
+		if !re.useBacktrack(len(rs), Limits{MaxSteps: bound}) {
+			t.Fatalf("%q on %q: not chosen with its own bound %d", pattern, text, bound)
+		}
+		var ce *CostError
+		if _, err := matchesWith(t, re, rs, Limits{MaxMatches: 1000, MaxSteps: bound}, false); errors.As(err, &ce) {
+			t.Fatalf("%q (%q) on %q: the VM needs more than the bound of %d steps: %v", pattern, flags, text, bound, err)
+		}
 	})
 }
 
