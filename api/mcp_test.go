@@ -867,14 +867,17 @@ func TestMCPDrainLetsCallsFinish(t *testing.T) {
 		status int
 		body   []byte
 	}
+	g := &gate{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	holdGate.Store(g)
 	done := make(chan reply, 1)
 	go func() {
 		status, body := rawMCP(t, "POST", ts.URL+"/mcp", nil,
-			[]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"behave","arguments":{"mode":"stuck","n":3}}}`))
+			[]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"behave","arguments":{"mode":"hold","n":3}}}`))
 		done <- reply{status, body}
 	}()
-	time.Sleep(100 * time.Millisecond) // the call is running ("stuck" takes 300 ms)
+	<-g.entered // the call is running
 	srv.Drain()
+	close(g.release)
 	r := <-done
 	if r.status != http.StatusOK || !strings.Contains(string(r.body), `"facts":{"n":3}`) {
 		t.Errorf("in-flight call during drain: %d %s", r.status, r.body)

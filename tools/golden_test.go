@@ -23,7 +23,7 @@ var (
 // testRegistry returns one registry of every builtin tool, shared by tests.
 func testRegistry(t testing.TB) *Registry {
 	t.Helper()
-	builtinOnce.Do(func() { builtinReg = NewRegistry(Builtin(testDeps(t)), Options{}) })
+	builtinOnce.Do(func() { builtinReg = NewRegistry(Builtin(testDeps(t)), Options{DefaultTimeout: goldenDeadline}) })
 	return builtinReg
 }
 
@@ -144,10 +144,11 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// goldenDeadline replaces the 5 s call deadline in golden replays: a case's
-// answer must come from the tool and its work budgets, never from how busy
-// the machine is. A budget that failed to stop would still show, as a
-// timeout instead of the expected answer.
+// goldenDeadline replaces the 5 s call deadline in this package's tests (the
+// registry of testRegistry and the golden replays): a case's answer must come
+// from the tool and its work budgets, never from how busy the machine is. A
+// budget that failed to stop would still show, as a timeout instead of the
+// expected answer.
 const goldenDeadline = 2 * time.Minute
 
 func runGolden(t *testing.T, reg *Registry, tool string, c goldenCase) {

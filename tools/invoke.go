@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"time"
+	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
@@ -247,7 +248,12 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	}
 	max, limited := maxResultChars(c)
 	if limited && len(out.Text) > max {
-		return fail(tooLarge("result text", len(out.Text), max))
+		// Characters as the reference counts them (Python's len): code points.
+		// A text of at most max bytes has at most max characters, so the count
+		// is needed only beyond that.
+		if n := utf8.RuneCountInString(out.Text); n > max {
+			return fail(tooLarge("result text", n, max))
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
@@ -264,8 +270,15 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	if err != nil {
 		return fail(err)
 	}
-	if n := len(raw) - env.InputBytes(); limited && n > max {
-		return fail(tooLarge("envelope (without input_normalized)", n, max))
+	if limited {
+		// The envelope repeats the facts with a bounded frame (ids, hashes,
+		// source, warnings), so it may exceed the text's limit by that frame
+		// only: a result the reference accepts is never refused here.
+		if n := len(raw) - env.InputBytes(); n > max+EnvelopeAllowance {
+			if n = utf8.RuneCount(raw) - env.InputChars(); n > max+EnvelopeAllowance {
+				return fail(tooLarge("envelope (without input_normalized)", n, max+EnvelopeAllowance))
+			}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
@@ -278,9 +291,15 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 // would be echoed into errors and logs).
 const MaxToolNameBytes = 64
 
+// EnvelopeAllowance is how many characters the canonical envelope (without
+// input_normalized) may have beyond limits.max_result_chars: the frame around
+// the facts (status, tool, contract ids and hash, determinism, source, result
+// hash and a few warnings) is well under it.
+const EnvelopeAllowance = 4096
+
 func tooLarge(what string, n, max int) *Error {
 	return &Error{Code: CodeResultTooLarge, Reason: "max_result_chars",
-		Message: fmt.Sprintf("%s of %d bytes, more than the limit of %d (max_result_chars, counted in UTF-8 bytes)", what, n, max)}
+		Message: fmt.Sprintf("%s has %d characters, more than the limit of %d (max_result_chars, counted in Unicode code points)", what, n, max)}
 }
 
 func maxResultChars(c *contracts.Contract) (int, bool) {

@@ -23,10 +23,13 @@ func TestPowIntMatchesPython(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var vs []powVector
-	if err := json.Unmarshal(data, &vs); err != nil {
+	var file struct {
+		Cases []powVector `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
 		t.Fatal(err)
 	}
+	vs := file.Cases
 	if len(vs) < 1000 {
 		t.Fatalf("only %d pow vectors", len(vs))
 	}

@@ -18,6 +18,8 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // MaxBits is the largest input size: n < 2^MaxBits.
@@ -256,7 +258,7 @@ func (f *factorer) split(n *big.Int, mult int) error {
 func perfectPower(n *big.Int) (*big.Int, int) {
 	best, bk := n, 1
 	for k := 2; k <= n.BitLen(); k++ {
-		if r, ok := intRoot(n, k); ok {
+		if r, ok := bigx.Root(n, k); ok {
 			// Take the largest exponent by recursing on the root.
 			rr, kk := perfectPower(r)
 			best, bk = rr, k*kk
@@ -264,24 +266,6 @@ func perfectPower(n *big.Int) (*big.Int, int) {
 		}
 	}
 	return best, bk
-}
-
-func intRoot(n *big.Int, k int) (*big.Int, bool) {
-	x := new(big.Int).Lsh(big1, uint((n.BitLen()+k-1)/k))
-	km1 := big.NewInt(int64(k - 1))
-	bk := big.NewInt(int64(k))
-	for {
-		t := new(big.Int).Exp(x, km1, nil)
-		t.Quo(n, t)
-		y := new(big.Int).Mul(km1, x)
-		y.Add(y, t)
-		y.Quo(y, bk)
-		if y.Cmp(x) >= 0 {
-			break
-		}
-		x = y
-	}
-	return x, new(big.Int).Exp(x, bk, nil).Cmp(n) == 0
 }
 
 var big1 = big.NewInt(1)

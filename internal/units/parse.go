@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // The unit-expression language is pint's: names joined by `*`, `/`, whitespace
@@ -285,11 +287,7 @@ func parseLiteral(lit string) (*big.Rat, error) {
 	if !ok {
 		return nil, fmt.Errorf("invalid numeric literal")
 	}
-	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(exp))), nil)
-	if exp >= 0 {
-		return new(big.Rat).SetInt(n.Mul(n, p)), nil
-	}
-	return new(big.Rat).SetFrac(n, p), nil
+	return new(big.Rat).Mul(new(big.Rat).SetInt(n), bigx.Pow10Rat(exp)), nil
 }
 
 func abs(x int) int {

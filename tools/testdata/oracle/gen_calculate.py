@@ -474,10 +474,13 @@ add("2**4**" + "1**" * 97 + "1", "2**4", name="power chain of depth 100")
 cases.append({"name": "2001 characters", "args": {"expression": "1" * 2001}, "error_code": "input_schema_invalid"})
 
 # ---- write ----
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from versions import record  # noqa: E402
+import mpmath  # noqa: E402
 os.makedirs("tools/testdata/calculate", exist_ok=True)
 big = [c for c in cases if len(json.dumps(c)) > 4000]
 small = [c for c in cases if len(json.dumps(c)) <= 4000]
 for fname, cs in [("oracle_cases.json", small), ("oracle_big.json", big)]:
     with open(f"tools/testdata/calculate/{fname}", "w", encoding="utf-8") as f:
-        json.dump({"cases": cs}, f, ensure_ascii=False, indent=0)
+        json.dump({"generator": record("tools/testdata/oracle/gen_calculate.py", sympy, mpmath), "cases": cs}, f, ensure_ascii=False, indent=0)
 print("calculate", len(cases), "cases")

@@ -120,6 +120,7 @@ sizes += [int(51.2 * k) for k in range(1, 200, 2)]
 kb = [{"bytes": n, "kb": f"{n/1024:.1f}"} for n in sorted(set(sizes))]
 KB_OUT = os.path.join(HERE, "..", "..", "..", "internal", "filestore", "testdata")
 with open(os.path.join(KB_OUT, "oracle_kb.json"), "w", encoding="utf-8") as f:
-    json.dump({"cases": kb}, f, indent=1)
+    json.dump({"generator": {"script": "tools/testdata/oracle/gen_generate_file.py", "python": platform.python_version()},
+               "cases": kb}, f, indent=1)
     f.write("\n")
 print(len(cases), "cases,", len(kb), "kb vectors")

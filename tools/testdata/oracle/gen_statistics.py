@@ -13,10 +13,14 @@ import math
 import os
 import random
 import statistics
+import sys
 from decimal import Context, Decimal, ROUND_HALF_EVEN
 from fractions import Fraction
 
 import mpmath
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from versions import record  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 mpmath.mp.dps = 100
@@ -325,6 +329,6 @@ add("large_3000", ",".join(vals), ALL_OPS)
 
 os.makedirs(os.path.join(ROOT, "tools/testdata/statistics_calc"), exist_ok=True)
 with open(os.path.join(ROOT, "tools/testdata/statistics_calc/oracle_cases.json"), "w") as f:
-    json.dump({"cases": cases}, f, indent=1)
+    json.dump({"generator": record("tools/testdata/oracle/gen_statistics.py", mpmath), "cases": cases}, f, indent=1)
     f.write("\n")
 print(len(cases), "statistics_calc cases")
