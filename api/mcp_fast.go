@@ -62,6 +62,9 @@ type mcpFast struct {
 	// the SDK server has registered (others: -32602 unknown tool).
 	call  func(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error)
 	known func(name string) bool
+	// unknown is the error for a name known reports false for, as the SDK
+	// path answers it (nil: a plain -32602 "unknown tool").
+	unknown func(ctx context.Context, name string) error
 	// list answers tools/list; nil sends tools/list to the SDK.
 	list func(cursor string) (*mcp.ListToolsResult, error)
 	off  bool
@@ -82,6 +85,7 @@ func fastForSurface(sdk http.Handler, s *mcpSurface, maxBody int64) *mcpFast {
 		maxBody: maxBody,
 		call:    s.toolResult,
 		known:   func(name string) bool { _, ok := s.index[name]; return ok },
+		unknown: s.unknownTool,
 		list: func(cursor string) (*mcp.ListToolsResult, error) {
 			return s.listTools(&mcp.ListToolsRequest{Params: &mcp.ListToolsParams{Cursor: cursor}})
 		},
@@ -245,7 +249,11 @@ func (f *mcpFast) serve(w http.ResponseWriter, r *http.Request, body []byte) boo
 			return false
 		}
 		if !f.known(name) {
-			writeRPC(w, msg.id, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)})
+			var err error = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+			if f.unknown != nil {
+				err = f.unknown(r.Context(), name)
+			}
+			writeRPC(w, msg.id, nil, err)
 			return true
 		}
 		res, err := f.call(r.Context(), name, args)
