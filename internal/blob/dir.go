@@ -324,15 +324,12 @@ func (s *DirStore) open(key string) (*os.File, Info, error) {
 // lstatKey returns the FileInfo of the regular file key, reached through real
 // directories only; ErrNotFound otherwise.
 func (s *DirStore) lstatKey(key string) (os.FileInfo, error) {
-	for i := 0; i < len(key); i++ {
-		if key[i] != '/' {
-			continue
-		}
-		fi, err := s.root.Lstat(key[:i])
-		if err != nil && !notFound(err) {
+	if i := strings.LastIndexByte(key, '/'); i > 0 {
+		ok, err := s.realDir(key[:i])
+		if err != nil {
 			return nil, err
 		}
-		if err != nil || !fi.IsDir() {
+		if !ok {
 			return nil, ErrNotFound
 		}
 	}
@@ -344,6 +341,24 @@ func (s *DirStore) lstatKey(key string) (os.FileInfo, error) {
 		return nil, ErrNotFound
 	}
 	return fi, nil
+}
+
+// realDir reports whether dir (a root-relative path) and every directory on the
+// way to it are directories, not symbolic links.
+func (s *DirStore) realDir(dir string) (bool, error) {
+	for i := 0; i <= len(dir); i++ {
+		if i < len(dir) && dir[i] != '/' {
+			continue
+		}
+		fi, err := s.root.Lstat(dir[:i])
+		if err != nil && !notFound(err) {
+			return false, err
+		}
+		if err != nil || !fi.IsDir() {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // notFound: the path does not exist as a file of the store.
@@ -460,6 +475,14 @@ func (s *DirStore) List(ctx context.Context, prefix string, fn func(Info) error)
 	start := "."
 	if i := strings.LastIndexByte(prefix, '/'); i > 0 {
 		start = prefix[:i]
+		// Keys are reached through real directories only (see lstatKey).
+		ok, err := s.realDir(start)
+		if err != nil {
+			return newErr("list", prefix, nil, err)
+		}
+		if !ok {
+			return nil
+		}
 	}
 	var found []Info
 	err := fs.WalkDir(s.root.FS(), start, func(p string, d fs.DirEntry, err error) error {

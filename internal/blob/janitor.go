@@ -14,6 +14,7 @@ type ExpireStats struct {
 	Deleted int   // objects this pass deleted
 	Skipped int   // candidates gone or rewritten before their turn (another janitor, a fresh write)
 	Bytes   int64 // Trim: the listed size of what is left under the prefix
+	Objects int   // Trim: the objects left under the prefix
 }
 
 // Expire deletes every object under prefix last modified before cutoff, and is
@@ -94,6 +95,7 @@ func Trim(ctx context.Context, s Store, prefix string, maxBytes int64, keep stri
 		all = append(all, info)
 		return nil
 	})
+	st.Objects = st.Scanned
 	if err != nil || st.Bytes <= maxBytes {
 		return st, err
 	}
@@ -121,6 +123,7 @@ func Trim(ctx context.Context, s Store, prefix string, maxBytes int64, keep stri
 		}
 		if deleted || gone {
 			st.Bytes -= c.Size
+			st.Objects--
 		}
 	}
 	return st, nil

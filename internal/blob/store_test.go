@@ -477,7 +477,7 @@ func TestTrim(t *testing.T) {
 		t.Fatalf("a prefix that fits: %+v %v", st, err)
 	}
 	st, err := Trim(ctx, s, "dl/", 250, "dl/c")
-	if err != nil || st.Deleted != 2 || st.Bytes != 200 || st.Scanned != 4 {
+	if err != nil || st.Deleted != 2 || st.Bytes != 200 || st.Scanned != 4 || st.Objects != 2 {
 		t.Fatalf("trim to 250: %+v %v", st, err)
 	}
 	if got := listKeys(t, s, ""); strings.Join(got, ",") != "dl/c,dl/d,plans/p" {
