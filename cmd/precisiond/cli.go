@@ -44,7 +44,7 @@ func cmdCall(args []string, stdout, stderr io.Writer, getenv func(string) string
 		argText = string(b)
 	}
 	log := newLogger(stderr, cfg.LogLevel)
-	store, err := openStore(cfg)
+	store, err := openStore(cfg, log)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -251,7 +251,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 2
 	}
 	log := newLogger(stderr, cfg.LogLevel)
-	store, err := openStore(cfg)
+	store, err := openStore(cfg, log)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -288,6 +288,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
 		Files:        store,
+		DownloadURL:  downloadURL(cfg),
 		Version:      versionString(),
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Surface:      cfg.MCPSurface,

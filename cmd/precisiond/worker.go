@@ -5,13 +5,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/worker"
 	"github.com/precisiond/precisiond/tools"
@@ -54,6 +54,9 @@ func newWorkerPool(cfg Config, log *slog.Logger, store *filestore.Store) (*worke
 	}
 	cmd := []string{exe, "worker",
 		"--data-dir", cfg.DataDir,
+		"--store", cfg.Store,
+		"--store-timeout", cfg.StoreTimeout.String(),
+		"--public-base-url", cfg.PublicBaseURL,
 		"--download-ttl", cfg.DownloadTTL.String(),
 		"--max-store-bytes", strconv.FormatInt(cfg.MaxStoreBytes, 10),
 		"--worker-memory", strconv.FormatInt(cfg.WorkerMemory, 10),
@@ -127,17 +130,25 @@ func cmdWorker(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv 
 		fmt.Fprintln(stderr, "precisiond worker: started by the server, not by hand:", err, rest)
 		return 2
 	}
-	store, err := filestore.Open(filestore.Config{
-		Dir:             filepath.Join(cfg.DataDir, "downloads"),
-		TTL:             cfg.DownloadTTL,
-		MaxBytes:        cfg.MaxStoreBytes,
-		SkipTempCleanup: true, // the server removes and counts orphans
-	})
-	if err != nil {
+	// The server's store, opened as the server opens it (AWS variables from
+	// the inherited environment), without its monitor: the server answers
+	// store_unavailable before it sends a call here.
+	var store *filestore.Store
+	if loc, ok, err := storeLocation(cfg); err != nil {
 		fmt.Fprintln(stderr, "precisiond worker:", err)
 		return 1
+	} else if ok {
+		opts := storeOptions(cfg)
+		opts.SkipTempCleanup = true // the server removes and counts orphans
+		b, err := blob.Open(loc, opts)
+		if err != nil {
+			fmt.Fprintln(stderr, "precisiond worker:", err)
+			return 1
+		}
+		store = filestore.New(b, filestore.Config{Prefix: filestore.Prefix, TTL: cfg.DownloadTTL, MaxBytes: cfg.MaxStoreBytes})
 	}
-	if err := worker.Serve(stdin, stdout, tools.Builtin(tools.Deps{Files: store}), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
+	deps := tools.Deps{Files: store, DownloadURL: downloadURL(cfg)}
+	if err := worker.Serve(stdin, stdout, tools.Builtin(deps), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
 		fmt.Fprintln(stderr, "precisiond worker:", err)
 		return 1
 	}
