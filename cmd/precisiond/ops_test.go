@@ -241,10 +241,17 @@ const (
 // startBinary runs the real binary as `serve` with extra flags and waits for /health.
 func startBinary(t *testing.T, flags ...string) (string, *exec.Cmd, *syncBuffer) {
 	t.Helper()
+	return startBinaryEnv(t, os.Environ(), flags...)
+}
+
+// startBinaryEnv is startBinary with the process environment env (the admin
+// token is added).
+func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.Cmd, *syncBuffer) {
+	t.Helper()
 	bin := buildBinary(t)
 	addr := freeAddr(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data-dir", t.TempDir()}, flags...)...)
-	cmd.Env = append(os.Environ(), "PRECISIOND_ADMIN_TOKEN="+opsToken)
+	cmd.Env = append(env, "PRECISIOND_ADMIN_TOKEN="+opsToken)
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {

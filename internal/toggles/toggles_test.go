@@ -462,4 +462,3 @@ func BenchmarkReloadUnchanged(b *testing.B) {
 		}
 	}
 }
-
