@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"time"
@@ -253,6 +254,15 @@ func background(ctx context.Context, cfg Config, log *slog.Logger, store *filest
 			}
 		}
 		go func() {
+			// A random start spreads the passes of replicas started together
+			// (any number may sweep side by side; this only saves work).
+			t := time.NewTimer(rand.N(interval / 10))
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
 			sweep()
 			every(ctx, interval, sweep)
 		}()

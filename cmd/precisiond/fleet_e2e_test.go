@@ -60,9 +60,10 @@ func get(t *testing.T, url string, header map[string]string) testhttp.Response {
 //     A's audit line names A's replica;
 //   - a plan registered on A replays on B with the same run_hash;
 //   - with A killed, B still serves A's file;
-//   - with the S3 server paused, pure tools still answer on B, while
-//     generate_file and downloads answer store_unavailable (503) and /health
-//     reports the store down.
+//   - with the S3 server paused, pure tools still answer on B and C, as does
+//     a plan B has cached, while generate_file, downloads, uncached plans and
+//     registering a plan answer store_unavailable (503) and /health reports
+//     the store down.
 func TestFleetOfThreeReplicas(t *testing.T) {
 	srv := s3test.Start(t)
 	store := srv.Location()
@@ -212,6 +213,18 @@ func TestFleetOfThreeReplicas(t *testing.T) {
 	}
 	if r := testhttp.PostJSON(t, c.base+"/v1/invoke", []byte(`{"tool":"hash_text","args":{"text":"a"}}`)); r.Status != 200 {
 		t.Errorf("hash_text on C with S3 paused: %d %s", r.Status, r.Body)
+	}
+	// Plans: B replayed the plan before, so its local cache has it; C never
+	// saw it, and a new plan cannot be registered for the fleet.
+	status, rerun, _ = postJSON(t, b.base+"/v1/plans/"+id+"/run", `{"params": {"city": "Asia/Tokyo"}}`)
+	if status != 200 || rerun["runs"].([]any)[0].(map[string]any)["run_hash"] != hash {
+		t.Errorf("cached plan on B with S3 paused: %d %v", status, rerun)
+	}
+	if status, body, _ := postJSON(t, c.base+"/v1/plans/"+id+"/run", `{"params": {"city": "Asia/Tokyo"}}`); status != http.StatusServiceUnavailable || body["error_code"] != "store_unavailable" {
+		t.Errorf("uncached plan on C with S3 paused: %d %v", status, body)
+	}
+	if status, body, _ := postJSON(t, c.base+"/v1/plans/run", `{"plan": `+citiesPlan+`, "params": {"city": "Europe/Paris"}}`); status != http.StatusServiceUnavailable || body["error_code"] != "store_unavailable" {
+		t.Errorf("registering a plan on C with S3 paused: %d %v", status, body)
 	}
 
 	// The store back: B generates again.
