@@ -75,7 +75,7 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 				responsesOf(map[string]any{"200": jsonResp("the entry", ref("CatalogEntry"))}, "404"))},
 			"/health": map[string]any{"get": op("health", "Liveness: 200 while serving (whatever the store's state, which it reports); 503 while shutting down.", nil,
 				map[string]any{"200": jsonResp("serving", ref("Health")), "503": jsonResp("shutting down", ref("Health"))})},
-			"/ready": map[string]any{"get": op("ready", "Readiness: 503 while shutting down, while the toggle state has never been read from the store, and (with --store-required) while the store is down.", nil,
+			"/ready": map[string]any{"get": op("ready", "Readiness: 503 while shutting down and, with --store-required, while the store is down or the toggle state has never been read from it.", nil,
 				map[string]any{"200": jsonResp("ready", ref("Ready")), "503": jsonResp("not ready, with the reason", ref("Ready"))})},
 			"/downloads/{filename}": map[string]any{
 				"parameters": []any{map[string]any{"name": "filename", "in": "path", "required": true, "description": "a name generate_file returned", "schema": map[string]any{"type": "string"}}},

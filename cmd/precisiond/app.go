@@ -119,15 +119,19 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	return m, nil
 }
 
-// readiness is /ready's question: not ready while the toggle state has never
-// been read (a replica started while the store was down would serve tools an
-// admin disabled), nor, with --store-required, while the store is down.
+// readiness is /ready's question. Only with --store-required does the store
+// matter: then a replica is not ready while the store is down, nor while it
+// has never read the toggle state (started during an outage, it would serve
+// tools an admin disabled). Without it a replica stays ready through a store
+// outage, because its pure tools still answer (issue 17).
 func readiness(cfg Config, shared *blob.Monitor, tg *toggles.Store) func() string {
 	return func() string {
 		switch {
+		case !cfg.StoreRequired:
+			return ""
 		case tg != nil && !tg.Loaded():
 			return "toggles_unknown"
-		case cfg.StoreRequired && shared != nil && !shared.Health().OK:
+		case shared != nil && !shared.Health().OK:
 			return tools.CodeStoreUnavailable
 		}
 		return ""

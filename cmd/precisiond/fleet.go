@@ -150,7 +150,7 @@ func monitorOf(store *filestore.Store) *blob.Monitor {
 // loadToggles applies the toggle state in the shared store to reg. A corrupt
 // state stops the start; a store that does not answer does not: every tool
 // is enabled until the state can be read (the toggle poll applies it; /ready
-// reports toggles_unknown meanwhile).
+// reports toggles_unknown meanwhile when the store is required).
 func loadToggles(cfg Config, log *slog.Logger, shared blob.Store, reg *tools.Registry) (*toggles.Store, error) {
 	tg := toggles.New(shared, reg)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*cfg.StoreTimeout)
