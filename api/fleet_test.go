@@ -123,3 +123,30 @@ func TestReadyAndHealthWithAWorkingStore(t *testing.T) {
 		t.Errorf("/ready while draining: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestMCPLinksWithPublicBaseURL: with a public base URL, the MCP resource
+// listing and a generate_file call's resource link point at the absolute
+// download URL; the facts keep the relative download_path.
+func TestMCPLinksWithPublicBaseURL(t *testing.T) {
+	files, err := filestore.Open(filestore.Config{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := func(name string) string { return "https://precisiond.example/p/downloads/" + name }
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: files, DownloadURL: link}), tools.Options{})
+	ts := httptest.NewServer(New(reg, Options{Downloads: files, MCP: &MCPOptions{Files: files, DownloadURL: link}}))
+	t.Cleanup(ts.Close)
+	call := postMCP(t, ts.URL+"/mcp", nil, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"generate_file","arguments":{"content":"# x","filename":"x","format":"md"}}}`))
+	e, err := files.Put(context.Background(), "x", "md", []byte("# x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "also at https://precisiond.example/p/downloads/" + e.Name
+	if !bytes.Contains(call, []byte(want)) || !bytes.Contains(call, []byte(`"download_path":"/downloads/`+e.Name+`"`)) {
+		t.Errorf("tools/call: %s lacks %q or the relative download_path", call, want)
+	}
+	list := postMCP(t, ts.URL+"/mcp", nil, []byte(`{"jsonrpc":"2.0","id":2,"method":"resources/list"}`))
+	if !bytes.Contains(list, []byte(want)) {
+		t.Errorf("resources/list: %s lacks %q", list, want)
+	}
+}
