@@ -150,3 +150,26 @@ func TestMCPLinksWithPublicBaseURL(t *testing.T) {
 		t.Errorf("resources/list: %s lacks %q", list, want)
 	}
 }
+
+// TestStoreUpGauge: precisiond_store_up{kind} follows the store's state.
+func TestStoreUpGauge(t *testing.T) {
+	_, down := unreachableStore(t)
+	b, err := blob.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := blob.NewMonitor(b, blob.MonitorOptions{})
+	up.Check(context.Background())
+	for _, c := range []struct {
+		mon  *blob.Monitor
+		want string
+	}{{down, `precisiond_store_up{kind="s3"} 0`}, {up, `precisiond_store_up{kind="file"} 1`}} {
+		reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+		ts := httptest.NewServer(New(reg, Options{Metrics: NewMetrics(MetricsOptions{Store: c.mon})}))
+		body := testhttp.Do(t, "GET", ts.URL+"/metrics", nil, nil).Body
+		ts.Close()
+		if !bytes.Contains(body, []byte("\n"+c.want+"\n")) {
+			t.Errorf("/metrics lacks %s", c.want)
+		}
+	}
+}

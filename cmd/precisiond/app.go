@@ -54,7 +54,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		if n := store.TempFilesRemoved(); n > 0 {
 			log.Warn("removed temporary files left by killed writers", "dir", store.Dir(), "files", n)
 		}
-		storeHealth, metricsOpts.StoreUsage = shared, store.Usage
+		storeHealth, metricsOpts.StoreUsage, metricsOpts.Store = shared, store.Usage, shared
 	}
 	if err := startupSelfCheck(); err != nil {
 		return nil, err
