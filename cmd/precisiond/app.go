@@ -333,5 +333,8 @@ func (m *Main) Close() error {
 	if m.closePlans != nil {
 		_ = m.closePlans()
 	}
+	if m.Shared != nil {
+		_ = m.Shared.Close()
+	}
 	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"net/http"
+	"net/url"
+	"path"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +96,28 @@ func TestReadinessWithTheStoreDown(t *testing.T) {
 			t.Errorf("/ready with --store-required: %d %s", r.Status, r.Body)
 		}
 	}
+}
+
+// FuzzPublicBase: every --public-base-url accepted is an absolute http(s)
+// URL without credentials, query or fragment, and the download links built
+// on it parse back to the same host with the file name as the last segment.
+func FuzzPublicBase(f *testing.F) {
+	for _, s := range []string{"https://precisiond.example.com", "http://h:8003/p/", "https://h/a%2Fb", "ftp://x", "https://u@h", "https://h/?", "https://h/#", "//h/p", "https://[::1]:80/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		base, err := publicBase(v)
+		if err != nil {
+			return
+		}
+		u, err := url.Parse(base)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(base, "/") {
+			t.Fatalf("accepted %q as %q (%v)", v, base, err)
+		}
+		link := downloadURL(Config{PublicBaseURL: v})("0123456789ab_x.md")
+		l, err := url.Parse(link)
+		if err != nil || l.Host != u.Host || path.Base(l.Path) != "0123456789ab_x.md" {
+			t.Fatalf("link %q from %q: %v", link, v, err)
+		}
+	})
 }
