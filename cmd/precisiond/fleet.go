@@ -100,9 +100,11 @@ func storeIsDataDir(cfg Config, loc blob.Location) bool {
 }
 
 // storeOptions are the blob options of cfg (the AWS variables come from the
-// environment).
+// environment). --store-timeout bounds an operation; a pause in a transfer
+// may last as long (at least the store's default), so a longer timeout is
+// not cut short by the stall detector.
 func storeOptions(cfg Config) blob.Options {
-	return blob.Options{Timeouts: blob.Timeouts{Op: cfg.StoreTimeout}}
+	return blob.Options{Timeouts: blob.Timeouts{Op: cfg.StoreTimeout, IO: max(cfg.StoreTimeout, blob.DefaultIOTimeout)}}
 }
 
 // openShared opens the shared store behind a Monitor. It contacts nothing: a

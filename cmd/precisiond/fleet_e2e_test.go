@@ -70,7 +70,11 @@ func TestFleetOfThreeReplicas(t *testing.T) {
 	const public = "https://precisiond.example/fleet"
 	var replicas []*fleetReplica
 	for _, name := range []string{"A", "B", "C"} {
-		base, cmd, logs := startBinaryEnv(t, srv.Environ(), "--store", store, "--public-base-url", public, "--log-level", "info")
+		// Generous deadlines, so that a slow machine (a PDF rendered under
+		// -race, a slow S3 answer) never decides an outcome: the store's
+		// timeout, not the call's, bounds the first call after the pause.
+		base, cmd, logs := startBinaryEnv(t, srv.Environ(), "--store", store, "--public-base-url", public,
+			"--call-timeout", "60s", "--store-timeout", "10s")
 		r := &fleetReplica{name: name, base: base, cmd: cmd, logs: logs}
 		waitFor(t, name+" ready", func() bool { return get(t, base+"/ready", nil).Status == http.StatusOK })
 		h := get(t, base+"/health", nil).JSON(t)
@@ -181,8 +185,8 @@ func TestFleetOfThreeReplicas(t *testing.T) {
 	}
 	t.Logf("a pure tool on B with S3 paused answered in %s", time.Since(start).Round(time.Millisecond))
 	// The first store call after the pause waits for the store's answer up to
-	// --store-timeout (5 s by default), then the replica knows the store is
-	// down; its monitor also finds out within its 2 s ping.
+	// --store-timeout (10 s here), then the replica knows the store is down;
+	// its monitor also finds out by its next check.
 	start = time.Now()
 	if r := testhttp.PostJSON(t, b.base+"/v1/invoke", []byte(gen)); r.Status != http.StatusServiceUnavailable ||
 		!bytes.Contains(r.Body, []byte(`"error_code":"store_unavailable"`)) || r.Header.Get("Retry-After") == "" {
