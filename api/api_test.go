@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,6 +37,13 @@ const fakeContract = `{
               {"title": "ok 2", "args": {"mode": "ok", "n": 2}, "facts": {"n": 2}}]
 }`
 
+// gate lets a test hold a call inside its tool, and so its concurrency
+// slot, for as long as the test needs, whatever the machine's load.
+type gate struct{ entered, release chan struct{} }
+
+// holdGate is the gate the "hold" mode of behaveTool waits on.
+var holdGate atomic.Pointer[gate]
+
 // behaveTool fails in whichever way its mode asks, to exercise every error row.
 type behaveTool struct{ c *contracts.Contract }
 
@@ -54,6 +63,10 @@ func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Out
 	case "slow":
 		<-ctx.Done()
 		return tools.Output{}, ctx.Err()
+	case "hold": // takes its slot, says so, and keeps it until the test releases it
+		g := holdGate.Load()
+		g.entered <- struct{}{}
+		<-g.release
 	case "stuck": // ignores its context: the deadline must still hold
 		time.Sleep(300 * time.Millisecond)
 	case "panic":
@@ -62,10 +75,10 @@ func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Out
 		return tools.Output{}, errors.New("database password is hunter2")
 	case "badfacts":
 		return tools.Output{Facts: map[string]any{"n": "not a number"}, Text: "x", Warnings: []tools.Warning{}}, nil
-	case "long": // a legacy text over max_result_chars (1000 bytes)
-		return tools.Output{Facts: map[string]any{"n": n}, Text: strings.Repeat("é", 501), Warnings: []tools.Warning{}}, nil
+	case "long": // a legacy text over max_result_chars (1000 characters)
+		return tools.Output{Facts: map[string]any{"n": n}, Text: strings.Repeat("é", 1001), Warnings: []tools.Warning{}}, nil
 	case "bigfacts": // a short text, but facts that make the envelope too large
-		return tools.Output{Facts: map[string]any{"n": json.Number("1" + strings.Repeat("0", 1000))}, Text: "ok", Warnings: []tools.Warning{}}, nil
+		return tools.Output{Facts: map[string]any{"n": json.Number("1" + strings.Repeat("0", 1000+tools.EnvelopeAllowance))}, Text: "ok", Warnings: []tools.Warning{}}, nil
 	}
 	return tools.Output{Facts: map[string]any{"n": n}, Text: "ok", Warnings: []tools.Warning{}}, nil
 }
@@ -171,22 +184,29 @@ func TestErrorTable(t *testing.T) {
 	}
 }
 
+// TestSchemaErrorDetails: the error text is the reference's (the first
+// failure in its order: the missing b belongs to the object, "value"), the
+// details list every failure with JSON Pointer paths in that order, and the
+// unknown property names the nearest allowed one and all of them.
 func TestSchemaErrorDetails(t *testing.T) {
 	ts, _, _ := newTestServer(t, nil)
 	_, body, _ := post(t, ts.URL+"/invoke", "application/json", `{"tool":"gcd_lcm","args":{"a":"x","c":1}}`)
-	if body["error"] != "/a:type" {
-		t.Errorf("error = %v, want /a:type", body["error"])
+	if want := "Input schema validation failed for 'gcd_lcm': value:required"; body["error"] != want {
+		t.Errorf("error = %v, want %s", body["error"], want)
 	}
 	details, _ := body["details"].([]any)
-	got := map[string]bool{}
+	var got []string
 	for _, d := range details {
 		m := d.(map[string]any)
-		got[m["path"].(string)+":"+m["keyword"].(string)] = true
+		got = append(got, m["path"].(string)+":"+m["keyword"].(string))
 	}
-	for _, want := range []string{"/a:type", "/b:required", "/c:additionalProperties"} {
-		if !got[want] {
-			t.Errorf("details lack %s: %v", want, details)
-		}
+	if want := []string{"/b:required", "/c:additionalProperties", "/c:did_you_mean", "/c:did_you_mean", "/a:type"}; !slices.Equal(got, want) {
+		t.Errorf("details %v, want %v", got, want)
+	}
+	unknown := details[1].(map[string]any)
+	if fmt.Sprint(unknown["allowed"]) != "[a b operation]" || unknown["message"] != `unknown property "c" (not in the schema; did you mean "a" or "b"?)` ||
+		details[2].(map[string]any)["message"] != "a" || details[3].(map[string]any)["message"] != "b" {
+		t.Errorf("unknown property hints: %v", details)
 	}
 }
 
@@ -259,13 +279,17 @@ func TestDisabledTool(t *testing.T) {
 func TestOverloaded(t *testing.T) {
 	lim := tools.NewLimiter(1, time.Millisecond, nil)
 	ts, _, _ := newTestServer(t, lim)
+	g := &gate{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	holdGate.Store(g)
 	done := make(chan struct{})
-	go func() { // occupies the only slot for the deadline (100 ms)
+	go func() { // occupies the only slot until released (past its deadline if need be)
 		defer close(done)
-		post(t, ts.URL+"/invoke", "application/json", `{"tool":"behave","args":{"mode":"slow"}}`)
+		testhttp.Do(t, http.MethodPost, ts.URL+"/invoke", map[string]string{"Content-Type": "application/json"},
+			[]byte(`{"tool":"behave","args":{"mode":"hold"}}`))
 	}()
-	time.Sleep(30 * time.Millisecond)
+	<-g.entered
 	status, body, hdr := post(t, ts.URL+"/invoke", "application/json", `{"tool":"behave","args":{"mode":"ok"}}`)
+	close(g.release)
 	<-done
 	if status != 503 || body["error_code"] != "overloaded" || hdr.Get("Retry-After") == "" {
 		t.Errorf("overload: %d %v retry-after %q", status, body, hdr.Get("Retry-After"))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/contracts"
 )
@@ -107,6 +108,10 @@ func (e *Envelope) AppendCanonical(b []byte) ([]byte, error) {
 // InputBytes is the length of canonical(InputNormalized) in an envelope made by
 // Build: the part of canonical(e) that echoes the call's arguments.
 func (e *Envelope) InputBytes() int { return len(e.inputJSON) }
+
+// InputChars is the number of Unicode code points in canonical(InputNormalized)
+// in an envelope made by Build.
+func (e *Envelope) InputChars() int { return utf8.RuneCount(e.inputJSON) }
 
 // Generic returns the envelope as generic JSON values, ready for Canonical.
 func (e *Envelope) Generic() map[string]any {

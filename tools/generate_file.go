@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/internal/docgen"
@@ -45,7 +46,8 @@ func generateFile(store *filestore.Store, downloadURL func(string) string) Tool 
 			if utf8.RuneCountInString(title) > maxTitleRunes {
 				title = string([]rune(title)[:maxTitleRunes])
 			}
-			data, err := docgen.Render(ctx, format, []byte(in.Content), title)
+			out, err := docgen.RenderFile(ctx, format, []byte(in.Content), title)
+			data := out.Data
 			if err != nil {
 				var limit *docgen.LimitError
 				var bad *docgen.InputError
@@ -75,6 +77,11 @@ func generateFile(store *filestore.Store, downloadURL func(string) string) Tool 
 			if err != nil {
 				return generateFileFacts{}, nil, err
 			}
+			var warnings []Warning
+			if n := out.FormulasNeutralized; n > 0 {
+				warnings = append(warnings, Warning{Code: "csv_formula_neutralized", Message: fmt.Sprintf(
+					"%d cell(s) started with =, +, -, @, a tab or a carriage return and were not plain numbers: written behind a single quote so that a spreadsheet shows them as text instead of running them as formulas (OWASP CSV injection)", n)})
+			}
 			return generateFileFacts{
 				Filename:     e.Name,
 				Format:       string(format),
@@ -82,7 +89,7 @@ func generateFile(store *filestore.Store, downloadURL func(string) string) Tool 
 				SHA256:       e.SHA256,
 				DownloadPath: "/downloads/" + e.Name,
 				MediaType:    format.MediaType(),
-			}, nil, nil
+			}, warnings, nil
 		},
 		Legacy: func(_ generateFileInput, out generateFileFacts) string {
 			link := out.DownloadPath

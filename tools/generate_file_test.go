@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/precisiond/precisiond/internal/allocs"
 	"github.com/precisiond/precisiond/internal/docgen"
 	"github.com/precisiond/precisiond/internal/filestore"
 )
@@ -138,5 +139,63 @@ func TestMediaTypesAgree(t *testing.T) {
 	}
 	if len(docgen.Formats) != len(filestore.Extensions) {
 		t.Errorf("docgen has %d formats, the store %d extensions", len(docgen.Formats), len(filestore.Extensions))
+	}
+}
+
+// TestGenerateFileHostile sends the generate_file requests of issue 13 (they
+// timed out at 5 s and then burned 20-50 s more CPU in goldmark, which cannot
+// be interrupted) through the execution path: both are refused by the
+// Markdown pre-scan before goldmark sees them, with a typed error.
+func TestGenerateFileHostile(t *testing.T) {
+	for _, tc := range []struct {
+		name, content, format string
+	}{
+		{"*a ** x 100 000", strings.Repeat("*a **", 100_000), "html"},
+		{"[a] references x 300 000", "[a]: http://x\n\n" + strings.Repeat("[a]", 300_000), "html"},
+		{"[a] references x 300 000 as pdf", "[a]: http://x\n\n" + strings.Repeat("[a]", 300_000), "pdf"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			alloc := allocs.Bytes(func() {
+				_, err = invokeUnhurried(t, "generate_file", map[string]any{"content": tc.content, "format": tc.format})
+			})
+			wantToolError(t, err, CodeCostLimit, "markdown_too_complex")
+			// The content itself (up to 1 MiB) is copied a few times on the way
+			// in; rendering it allocated hundreds of MB.
+			t.Logf("allocated %d bytes", alloc)
+			if alloc > 16<<20 {
+				t.Errorf("allocated %d bytes", alloc)
+			}
+		})
+	}
+}
+
+// TestGenerateFileCSVWarning: neutralized formula cells are reported.
+func TestGenerateFileCSVWarning(t *testing.T) {
+	resp, err := invokeUnhurried(t, "generate_file", map[string]any{
+		"content": "| a |\n|---|\n| =1+2 |\n| @x |\n| -3 |\n", "format": "csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := resp.Envelope.Warnings
+	if len(ws) != 1 || ws[0].Code != "csv_formula_neutralized" || !strings.HasPrefix(ws[0].Message, "2 cell(s)") {
+		t.Fatalf("warnings %v", ws)
+	}
+}
+
+// TestGenerateFileLimitsDeclared: the pre-scan limits the contract declares
+// are the ones docgen enforces.
+func TestGenerateFileLimitsDeclared(t *testing.T) {
+	if got := contractLimit("generate_file", "max_render_cost"); got != docgen.MaxRenderCost {
+		t.Errorf("max_render_cost = %d, docgen %d", got, docgen.MaxRenderCost)
+	}
+	if got := contractLimit("generate_file", "max_render_memory_bytes"); got != docgen.MaxRenderMemory {
+		t.Errorf("max_render_memory_bytes = %d, docgen %d", got, docgen.MaxRenderMemory)
+	}
+	if got := contractLimit("generate_file", "max_line_nesting"); got != docgen.MaxLineNesting {
+		t.Errorf("max_line_nesting = %d, docgen %d", got, docgen.MaxLineNesting)
+	}
+	if got := contractLimit("generate_file", "max_nesting_depth"); got != docgen.MaxDepth {
+		t.Errorf("max_nesting_depth = %d, docgen %d", got, docgen.MaxDepth)
 	}
 }

@@ -51,13 +51,10 @@ func TestTextGroupHostile(t *testing.T) {
 	})
 	t.Run("regex quadratic work", func(t *testing.T) {
 		// a*b|a: every match rescans the rest of the text looking for a b.
-		// The step budget normally stops it first; on a slow machine (or under -race)
-		// the call deadline may come first. Either way: a typed error, no hang.
-		_, err := textInvoke(t, "regex_extract", map[string]any{"pattern": `a*b|a`, "text": strings.Repeat("a", 1000000)})
-		var te *Error
-		if !errors.As(err, &te) || !(te.Code == CodeCostLimit && te.Reason == "regex_work_limit" || te.Code == CodeTimeout) {
-			t.Fatalf("got %v, want cost_limit_exceeded/regex_work_limit or timeout", err)
-		}
+		// The step budget stops it (0.5-0.9 CPU-s, -race included); the
+		// unhurried deadline keeps the outcome independent of machine load.
+		_, err := invokeUnhurried(t, "regex_extract", map[string]any{"pattern": `a*b|a`, "text": strings.Repeat("a", 1000000)})
+		wantToolError(t, err, CodeCostLimit, "regex_work_limit")
 	})
 	for _, tc := range []struct{ cidr, num string }{
 		{"0.0.0.0/0", "4294967296"},
@@ -68,7 +65,7 @@ func TestTextGroupHostile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := facts["num_addresses"]; got != tc.num && got != jsonInt(4294967296) {
+			if got := facts["num_addresses"]; got != tc.num && got != json.Number("4294967296") {
 				t.Fatalf("num_addresses: got %v, want %s", got, tc.num)
 			}
 		})

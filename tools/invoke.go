@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"runtime/debug"
 	"time"
+	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/refusal"
+	"github.com/precisiond/precisiond/internal/suggest"
 )
 
 // Request is one tool call, as every surface receives it.
@@ -156,7 +158,7 @@ const (
 func (r *Registry) resolve(tool, pin string) (entry, error) {
 	i, ok := r.byName[tool]
 	if !ok {
-		return entry{}, &Error{Code: CodeUnknownTool, Message: fmt.Sprintf("unknown tool: %s", tool)}
+		return entry{}, r.UnknownTool(tool)
 	}
 	e := r.tools[i]
 	if !r.Enabled(tool) {
@@ -215,9 +217,10 @@ type result struct {
 }
 
 // execute is one call's work, run by the goroutine that holds its slot: parse
-// the arguments → apply schema defaults → validate input → run the tool →
-// check the result's size → validate facts → build the envelope. Every step
-// runs under the call's deadline; a panic becomes an internal error.
+// the arguments → apply schema defaults → validate input → canonical spellings
+// (zone ids) → run the tool → check the result's size → validate facts →
+// build the envelope. Every step runs under the call's deadline; a panic
+// becomes an internal error.
 func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res result) {
 	c := e.contract
 	defer func() {
@@ -234,9 +237,13 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	if err := c.ValidateInput(normalized); err != nil {
 		var ve *contracts.ValidationError
 		if errors.As(err, &ve) {
-			return fail(&Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: ve.Error(), Details: ve.Details})
+			return fail(&Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: InputErrorMessage(c.Tool, ve),
+				Details: withArgHints(e.tool, normalized, ve.Details)})
 		}
 		return fail(err)
+	}
+	if cz, ok := e.tool.(Canonicalizer); ok {
+		cz.Canonicalize(normalized)
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
@@ -247,7 +254,12 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	}
 	max, limited := maxResultChars(c)
 	if limited && len(out.Text) > max {
-		return fail(tooLarge("result text", len(out.Text), max))
+		// Characters as the reference counts them (Python's len): code points.
+		// A text of at most max bytes has at most max characters, so the count
+		// is needed only beyond that.
+		if n := utf8.RuneCountInString(out.Text); n > max {
+			return fail(tooLarge("result text", n, max))
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
@@ -264,8 +276,15 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	if err != nil {
 		return fail(err)
 	}
-	if n := len(raw) - env.InputBytes(); limited && n > max {
-		return fail(tooLarge("envelope (without input_normalized)", n, max))
+	if limited {
+		// The envelope repeats the facts with a bounded frame (ids, hashes,
+		// source, warnings), so it may exceed the text's limit by that frame
+		// only: a result the reference accepts is never refused here.
+		if n := len(raw) - env.InputBytes(); n > max+EnvelopeAllowance {
+			if n = utf8.RuneCount(raw) - env.InputChars(); n > max+EnvelopeAllowance {
+				return fail(tooLarge("envelope (without input_normalized)", n, max+EnvelopeAllowance))
+			}
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
@@ -273,14 +292,44 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	return result{resp: &Response{Result: out.Text, Tool: c.Tool, Envelope: env, EnvelopeJSON: raw}}
 }
 
+// InputErrorMessage is the error text of arguments that fail the input
+// schema, the reference sidecar's: "Input schema validation failed for
+// '<tool>': <path>:<keyword>" of the first failure in its order.
+func InputErrorMessage(tool string, ve *contracts.ValidationError) string {
+	return fmt.Sprintf("Input schema validation failed for '%s': %s", tool, ve.Error())
+}
+
+// UnknownTool is the unknown_tool error for name: its message names the
+// registered tools nearest to it (edit distance), its first detail (keyword
+// "tool") lists every registered tool, and a did_you_mean detail follows for
+// each near one.
+func (r *Registry) UnknownTool(name string) *Error {
+	names := r.Names()
+	near := suggest.Closest(name, names, contracts.MaxSuggestions)
+	allowed := make([]any, len(names))
+	for i, n := range names {
+		allowed[i] = n
+	}
+	details := []contracts.Detail{{Path: "", Keyword: "tool",
+		Message: fmt.Sprintf("no tool is named %q%s", name, suggest.Phrase(near)), Allowed: allowed}}
+	return &Error{Code: CodeUnknownTool, Message: "unknown tool: " + name + suggest.Phrase(near),
+		Details: append(details, contracts.DidYouMean("", near...)...)}
+}
+
 // MaxToolNameBytes bounds the tool name of a call: a longer one is refused
 // before it is looked up or logged (tool names are short; an unbounded one
 // would be echoed into errors and logs).
 const MaxToolNameBytes = 64
 
+// EnvelopeAllowance is how many characters the canonical envelope (without
+// input_normalized) may have beyond limits.max_result_chars: the frame around
+// the facts (status, tool, contract ids and hash, determinism, source, result
+// hash and a few warnings) is well under it.
+const EnvelopeAllowance = 4096
+
 func tooLarge(what string, n, max int) *Error {
 	return &Error{Code: CodeResultTooLarge, Reason: "max_result_chars",
-		Message: fmt.Sprintf("%s of %d bytes, more than the limit of %d (max_result_chars, counted in UTF-8 bytes)", what, n, max)}
+		Message: fmt.Sprintf("%s has %d characters, more than the limit of %d (max_result_chars, counted in Unicode code points)", what, n, max)}
 }
 
 func maxResultChars(c *contracts.Contract) (int, bool) {

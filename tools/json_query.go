@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/jmes"
@@ -19,9 +20,20 @@ type jsonQueryFacts struct {
 	ResultType string `json:"result_type"`
 }
 
+// jsonQueryOverhead is the room kept in max_result_chars for everything but
+// the result: the facts' keys and result_type, and the legacy text's " = ".
+const jsonQueryOverhead = 64
+
 // jsonQuery is the upgraded json_query tool (SPEC §7.2): full JMESPath with
-// exact numbers and bounded evaluation; see internal/jmes.
+// exact numbers and bounded evaluation; see internal/jmes. The result may
+// take max_result_chars less the path and jsonQueryOverhead; evaluation may
+// build max_eval_work_bytes of values in total and take max_eval_steps steps.
 func jsonQuery() Tool {
+	maxChars := contractLimit("json_query", "max_result_chars")
+	base := jmes.Limits{
+		MaxSteps:     contractLimit("json_query", "max_eval_steps"),
+		MaxWorkBytes: contractLimit("json_query", "max_eval_work_bytes"),
+	}
 	return Define(Def[jsonQueryInput, jsonQueryFacts]{
 		Name: "json_query",
 		Run: func(ctx context.Context, in jsonQueryInput) (jsonQueryFacts, []Warning, error) {
@@ -40,7 +52,9 @@ func jsonQuery() Tool {
 				}
 				return jsonQueryFacts{}, nil, err
 			}
-			res, err := q.Search(ctx, doc, jmes.DefaultLimits)
+			lim := base
+			lim.MaxResultBytes = max(maxChars-utf8.RuneCountInString(in.Path)-jsonQueryOverhead, 0)
+			res, err := q.Search(ctx, doc, lim)
 			if err != nil {
 				return jsonQueryFacts{}, nil, jmesError(err)
 			}
@@ -61,7 +75,8 @@ func jsonQuery() Tool {
 }
 
 // jmesError maps evaluator errors: syntax → invalid_jmespath, budget →
-// cost_limit_exceeded/evaluation_limit, runtime → the JMESPath error name.
+// cost_limit_exceeded with reason work_limit or result_too_large, runtime →
+// the JMESPath error name.
 func jmesError(err error) error {
 	var je *jmes.Error
 	if !errors.As(err, &je) {
@@ -71,7 +86,7 @@ func jmesError(err error) error {
 	case jmes.KindSyntax:
 		return Fail("invalid_jmespath", "invalid JMESPath expression: %s", je.Message)
 	case jmes.KindLimit:
-		return TooCostly("evaluation_limit", "%s", je.Message)
+		return TooCostly(je.Reason, "%s", je.Message)
 	}
 	return Fail(je.Kind, "%s", je.Message)
 }

@@ -5,7 +5,23 @@ import (
 	"fmt"
 	"math/big"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/primes"
 )
+
+// TestPrimeFactorizeLimitsDeclared: the budgets the contract declares are the
+// ones the engine enforces.
+func TestPrimeFactorizeLimitsDeclared(t *testing.T) {
+	if got, want := int64(contractLimit("prime_factorize", "max_ecm_work_units")), primes.DefaultLimits.ECMWork; got != want {
+		t.Errorf("max_ecm_work_units = %d, engine %d", got, want)
+	}
+	if got, want := int64(contractLimit("prime_factorize", "max_pollard_brent_iterations")), primes.DefaultLimits.RhoIterations; got != want {
+		t.Errorf("max_pollard_brent_iterations = %d, engine %d", got, want)
+	}
+	if got, want := contractLimit("prime_factorize", "short_rho_iterations"), primes.ShortRho; got != want {
+		t.Errorf("short_rho_iterations = %d, engine %d", got, want)
+	}
+}
 
 // FuzzPrimeFactorizeArgs sends arbitrary strings as n through the full
 // execution path. Property: never a panic or an untyped error; a success

@@ -2,11 +2,12 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/regexpy"
 )
 
@@ -15,14 +16,18 @@ const (
 	regexMaxTextBytes = 1 << 20
 	regexMaxSteps     = 50_000_000
 	regexMaxMatches   = 1_000_000
+	// regexEnvelopeRoom is kept out of a page's budget for what the envelope
+	// adds around facts and input (hashes, identity, source, warnings).
+	regexEnvelopeRoom = 4096
 )
 
 type regexInput struct {
-	Pattern string `json:"pattern"`
-	Text    string `json:"text"`
-	Flags   string `json:"flags"`
-	Offset  int    `json:"offset"`
-	Limit   int    `json:"limit"`
+	Pattern string  `json:"pattern"`
+	Text    string  `json:"text"`
+	Flags   string  `json:"flags"`
+	Offset  int     `json:"offset"`
+	Limit   int     `json:"limit"`
+	Cursor  *string `json:"cursor"`
 }
 
 type regexMatch struct {
@@ -40,56 +45,33 @@ type regexFacts struct {
 	Limit        int          `json:"limit"`
 	HasMore      bool         `json:"has_more"`
 	NextOffset   *int         `json:"next_offset"`
+	NextCursor   *string      `json:"next_cursor"`
 }
 
 // regexExtract is the upgraded regex_extract tool (SPEC §7.2): Python `re` syntax
-// and finditer semantics, linear-time matching (internal/regexpy).
+// and finditer semantics, linear-time matching (internal/regexpy). A page holds
+// at most limit matches and at most as many as fit, as canonical facts, into
+// max_result_chars less the input and regexEnvelopeRoom (see regexPage).
 func regexExtract() Tool {
+	maxChars := contractLimit("regex_extract", "max_result_chars")
 	return Define(Def[regexInput, regexFacts]{
 		Name: "regex_extract",
 		Run: func(ctx context.Context, in regexInput) (regexFacts, []Warning, error) {
 			if len(in.Text) > regexMaxTextBytes {
 				return regexFacts{}, nil, TooCostly("text_too_large", "text is %d UTF-8 bytes; the limit is %d", len(in.Text), regexMaxTextBytes)
 			}
+			offset, err := regexOffset(in)
+			if err != nil {
+				return regexFacts{}, nil, err
+			}
 			re, err := regexpy.Compile(in.Pattern, in.Flags)
 			if err != nil {
 				return regexFacts{}, nil, regexError(err)
 			}
-			text := []rune(in.Text)
-			names := re.GroupNames()
-			out := regexFacts{Matches: []regexMatch{}, Offset: in.Offset, Limit: in.Limit}
-			str := func(g [2]int) *string {
-				if g[0] < 0 {
-					return nil
-				}
-				s := string(text[g[0]:g[1]])
-				return &s
-			}
-			err = re.FindAll(ctx, text, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
-				i := out.TotalMatches
-				out.TotalMatches++
-				if i < in.Offset || i >= in.Offset+in.Limit {
-					return true
-				}
-				rm := regexMatch{Match: *str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
-					Groups: make([]*string, 0, len(m.Groups)-1), Named: map[string]*string{}}
-				for _, g := range m.Groups[1:] {
-					rm.Groups = append(rm.Groups, str(g))
-				}
-				for name, k := range names {
-					rm.Named[name] = str(m.Groups[k])
-				}
-				out.Matches = append(out.Matches, rm)
-				return true
-			})
-			if err != nil {
-				return regexFacts{}, nil, regexError(err)
-			}
-			if end := in.Offset + len(out.Matches); end < out.TotalMatches {
-				out.HasMore = true
-				out.NextOffset = &end
-			}
-			return out, nil, nil
+			// The envelope carries the input too (canonical), so the facts get
+			// what the input leaves of max_result_chars.
+			budget := maxChars - regexEnvelopeRoom - canonicalStringChars(in.Text) - canonicalStringChars(in.Pattern)
+			return regexPage(ctx, re, in.Text, offset, in.Limit, budget)
 		},
 		Legacy: func(in regexInput, f regexFacts) string {
 			var b strings.Builder
@@ -97,11 +79,13 @@ func regexExtract() Tool {
 			if len(f.Matches) > 0 {
 				fmt.Fprintf(&b, "; showing %d-%d:", f.Offset+1, f.Offset+len(f.Matches))
 				for i, m := range f.Matches {
-					q, _ := json.Marshal(m.Match)
 					if i > 0 {
 						b.WriteByte(',')
 					}
 					b.WriteByte(' ')
+					// Quoted as the facts quote it, so the text is never larger
+					// than the facts the page budget bounds.
+					q, _ := evidence.Canonical(m.Match)
 					b.Write(q)
 				}
 			}
@@ -111,6 +95,172 @@ func regexExtract() Tool {
 			return b.String()
 		},
 	})
+}
+
+// regexOffset returns the first match of the page: offset, or the cursor
+// (next_cursor of the previous page: the decimal next_offset). Both at once
+// must agree.
+func regexOffset(in regexInput) (int, error) {
+	if in.Cursor == nil {
+		return in.Offset, nil
+	}
+	c, err := strconv.Atoi(*in.Cursor)
+	if err != nil || c < 0 || strconv.Itoa(c) != *in.Cursor {
+		return 0, Fail("invalid_cursor", "cursor %q is not a next_cursor of this tool", regexTrunc(*in.Cursor))
+	}
+	if in.Offset != 0 && in.Offset != c {
+		return 0, Fail("cursor_offset_conflict", "cursor %s and offset %d name different pages; give one of them", *in.Cursor, in.Offset)
+	}
+	return c, nil
+}
+
+func regexTrunc(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// regexFactsFixed bounds the canonical size of the facts without their
+// matches: keys, total_matches, offset, limit, has_more, next_offset,
+// next_cursor (every number at most 7 digits).
+const regexFactsFixed = 160
+
+// regexPage runs the search and keeps the matches offset .. offset+limit-1,
+// stopping early when the next one would take the canonical facts past
+// budget characters. The size of a match is computed from its spans before
+// any of its strings is built. A page cut short by size carries a
+// page_truncated warning; a page whose first match alone does not fit is
+// refused (cost_limit_exceeded, match_too_large).
+func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit, budget int) (regexFacts, []Warning, error) {
+	text := []rune(s)
+	size := newSpanChars(text)
+	names := re.GroupNames()
+	nameChars := 0
+	for name := range names {
+		nameChars += canonicalStringChars(name) + 1 // "name":
+	}
+	out := regexFacts{Matches: []regexMatch{}, Offset: offset, Limit: limit}
+	used := regexFactsFixed
+	cut, tooLarge := false, 0
+	str := func(g [2]int) *string {
+		if g[0] < 0 {
+			return nil
+		}
+		v := string(text[g[0]:g[1]])
+		return &v
+	}
+	err := re.FindAll(ctx, text, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
+		i := out.TotalMatches
+		out.TotalMatches++
+		if cut || i < offset || i >= offset+limit {
+			return true
+		}
+		n := matchChars(m, names, nameChars, size) + 1 // and a comma
+		if used+n > budget {
+			if len(out.Matches) == 0 {
+				tooLarge = n
+				return false
+			}
+			cut = true
+			return true
+		}
+		used += n
+		rm := regexMatch{Match: *str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
+			Groups: make([]*string, 0, len(m.Groups)-1), Named: make(map[string]*string, len(names))}
+		for _, g := range m.Groups[1:] {
+			rm.Groups = append(rm.Groups, str(g))
+		}
+		for name, k := range names {
+			rm.Named[name] = str(m.Groups[k])
+		}
+		out.Matches = append(out.Matches, rm)
+		return true
+	})
+	if err != nil {
+		return regexFacts{}, nil, regexError(err)
+	}
+	if tooLarge > 0 {
+		return regexFacts{}, nil, TooCostly("match_too_large", "match %d with its groups is %d characters of facts; a page holds at most %d (max_result_chars less the input)", offset, tooLarge, budget)
+	}
+	var warnings []Warning
+	if end := offset + len(out.Matches); end < out.TotalMatches {
+		out.HasMore = true
+		out.NextOffset = &end
+		cursor := strconv.Itoa(end)
+		out.NextCursor = &cursor
+		if cut {
+			warnings = append(warnings, Warning{Code: "page_truncated", Message: fmt.Sprintf(
+				"this page holds %d of the %d matches asked for: the next would take the facts past %d characters (max_result_chars less the input); continue with cursor %s",
+				len(out.Matches), min(limit, out.TotalMatches-offset), budget, cursor)})
+		}
+	}
+	return out, warnings, nil
+}
+
+// matchChars is the canonical JSON size of the facts of one match:
+// {"end":E,"groups":[...],"match":"...","named":{...},"start":S}.
+func matchChars(m regexpy.Match, names map[string]int, nameChars int, size spanChars) int {
+	g0 := m.Groups[0]
+	n := len(`{"end":,"groups":[],"match":,"named":{},"start":}`) + digits(g0[1]) + digits(g0[0]) + size.of(g0)
+	for i, g := range m.Groups[1:] {
+		if i > 0 {
+			n++ // comma
+		}
+		n += size.of(g)
+	}
+	n += nameChars + max(len(names)-1, 0)
+	for _, k := range names {
+		n += size.of(m.Groups[k])
+	}
+	return n
+}
+
+func digits(v int) int { return len(strconv.Itoa(v)) }
+
+// spanChars measures spans of a text as canonical JSON strings in O(1):
+// extra[i] is how many characters escaping adds to the runes before i (nil
+// when no rune of the text needs escaping).
+type spanChars struct{ extra []int32 }
+
+func newSpanChars(text []rune) spanChars {
+	var extra []int32
+	for i, r := range text {
+		if e := evidence.RuneChars(r) - 1; e > 0 {
+			if extra == nil {
+				extra = make([]int32, len(text)+1)
+			}
+			extra[i+1] = int32(e)
+		}
+	}
+	if extra != nil {
+		for i := 1; i < len(extra); i++ {
+			extra[i] += extra[i-1]
+		}
+	}
+	return spanChars{extra}
+}
+
+// of returns the canonical size of the span g ("null" when it did not take
+// part).
+func (z spanChars) of(g [2]int) int {
+	if g[0] < 0 {
+		return 4
+	}
+	n := g[1] - g[0] + 2
+	if z.extra != nil {
+		n += int(z.extra[g[1]] - z.extra[g[0]])
+	}
+	return n
+}
+
+// canonicalStringChars is the size of s as a canonical JSON string.
+func canonicalStringChars(s string) int {
+	n := 2
+	for _, r := range s {
+		n += evidence.RuneChars(r)
+	}
+	return n
 }
 
 func regexError(err error) error {

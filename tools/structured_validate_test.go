@@ -144,7 +144,7 @@ func TestJSONQueryErrors(t *testing.T) {
 		{`{"a": "x"}`, "abs(a)", CodeExecution, "invalid-type"},
 		{`{"a": 1}`, "nope(a)", CodeExecution, "unknown-function"},
 		{deep, "@", CodeCostLimit, "json_too_deep"},
-		{`[1, 2, 3]`, "@" + strings.Repeat(" | [@, @]", 30), CodeCostLimit, "evaluation_limit"},
+		{`[1, 2, 3]`, "@" + strings.Repeat(" | [@, @]", 30), CodeCostLimit, "work_limit"},
 	} {
 		_, err := reg.Invoke(context.Background(), Request{Tool: "json_query", Args: map[string]any{"json_str": tc.doc, "path": tc.path}})
 		var te *Error

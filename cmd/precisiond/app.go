@@ -42,7 +42,7 @@ type Main struct {
 
 // NewMain builds the service from cfg. It does not listen yet.
 func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
-	store, err := openStore(cfg, log)
+	store, err := openStore(cfg, log, false)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	if store != nil {
 		shared = store.Blob()
 	} else {
-		mon, err := openShared(cfg, log)
+		mon, err := openShared(cfg, log, true)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -110,17 +110,27 @@ func storeOptions(cfg Config) blob.Options {
 // openShared opens the shared store behind a Monitor. It contacts nothing: a
 // store that is down does not stop a start (the monitor's first check, in
 // background, finds out).
-func openShared(cfg Config, log *slog.Logger) (*blob.Monitor, error) {
+// With createOnWrite a file: store's directory is created by the first write
+// (precisiond call and mcp write nothing until they store something).
+func openShared(cfg Config, log *slog.Logger, createOnWrite bool) (*blob.Monitor, error) {
 	loc, ok, err := storeLocation(cfg)
 	if err != nil || !ok {
 		return nil, err
 	}
-	s, err := blob.Open(loc, storeOptions(cfg))
+	opts := storeOptions(cfg)
+	opts.CreateOnWrite = createOnWrite
+	s, err := blob.Open(loc, opts)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	first := true // OnChange calls are serialized by the monitor
 	return blob.NewMonitor(s, blob.MonitorOptions{OnChange: func(h blob.Health) {
+		wasFirst := first
+		first = false
 		switch {
+		case h.OK && wasFirst:
+			// A store that answers from the start is the normal case: no
+			// line (precisiond call prints nothing but its answer).
 		case h.OK:
 			log.Info("store answers", "store", s.Location())
 		default:
@@ -132,8 +142,8 @@ func openShared(cfg Config, log *slog.Logger) (*blob.Monitor, error) {
 
 // openStore opens the shared store and the download store on it
 // (downloads/<name>); nil without a store.
-func openStore(cfg Config, log *slog.Logger) (*filestore.Store, error) {
-	mon, err := openShared(cfg, log)
+func openStore(cfg Config, log *slog.Logger, createOnWrite bool) (*filestore.Store, error) {
+	mon, err := openShared(cfg, log, createOnWrite)
 	if err != nil || mon == nil {
 		return nil, err
 	}

@@ -68,12 +68,16 @@ func TestFleetOfThreeReplicas(t *testing.T) {
 	srv := s3test.Start(t)
 	store := srv.Location()
 	const public = "https://precisiond.example/fleet"
+	var awsEnv []string
+	for k, v := range srv.Env() {
+		awsEnv = append(awsEnv, k+"="+v)
+	}
 	var replicas []*fleetReplica
 	for _, name := range []string{"A", "B", "C"} {
 		// Generous deadlines, so that a slow machine (a PDF rendered under
 		// -race, a slow S3 answer) never decides an outcome: the store's
 		// timeout, not the call's, bounds the first call after the pause.
-		base, cmd, logs := startBinaryEnv(t, srv.Environ(), "--store", store, "--public-base-url", public,
+		base, cmd, logs := startBinaryEnv(t, awsEnv, "--store", store, "--public-base-url", public,
 			"--call-timeout", "60s", "--store-timeout", "10s")
 		r := &fleetReplica{name: name, base: base, cmd: cmd, logs: logs}
 		waitFor(t, name+" ready", func() bool { return get(t, base+"/ready", nil).Status == http.StatusOK })

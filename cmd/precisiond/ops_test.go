@@ -156,16 +156,25 @@ func TestToggleReachesCLIAtOnce(t *testing.T) {
 	if code, got := call(); code != 0 || got["structured_result"] == nil {
 		t.Fatalf("call after enable: exit %d %v", code, got)
 	}
-	// `precisiond tools` prints the same enabled state as /tools.
+	// `precisiond tools --json` prints the same enabled state as /tools, and
+	// the list marks the disabled tool.
 	adminDo(t, "PUT", base+"/admin/tools/hash_text", `{"enabled":false}`)
 	var out bytes.Buffer
-	if code := run([]string{"tools", "--data-dir", dir}, nil, &out, io.Discard, func(string) string { return "" }); code != 0 {
+	if code := run([]string{"tools", "--json", "--data-dir", dir}, nil, &out, io.Discard, func(string) string { return "" }); code != 0 {
 		t.Fatalf("tools exit %d", code)
 	}
 	var cat map[string]any
 	_ = json.Unmarshal(out.Bytes(), &cat)
 	if cat["catalog_hash"] != getJSON(t, base+"/tools")["catalog_hash"] {
-		t.Fatal("`precisiond tools` and /tools disagree on catalog_hash")
+		t.Fatal("`precisiond tools --json` and /tools disagree on catalog_hash")
+	}
+	out.Reset()
+	if code := run([]string{"tools", "--data-dir", dir}, nil, &out, io.Discard, func(string) string { return "" }); code != 0 {
+		t.Fatalf("tools exit %d", code)
+	}
+	if !strings.Contains(out.String(), "\nhash_text            Cryptographic hash of a text (disabled)\n") ||
+		strings.Contains(out.String(), "Base64 encode or decode (disabled)") {
+		t.Errorf("tools list does not mark exactly hash_text disabled:\n%s", out.String())
 	}
 }
 
@@ -212,22 +221,8 @@ func TestToggleFileAtStartup(t *testing.T) {
 	})
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer collects a child process's stderr for the test to read.
+type syncBuffer = testhttp.SyncBuffer
 
 // slowPrime is a genuinely expensive valid input: a 40-digit product of two
 // 20-digit primes, which ECM needs about a third of a second of CPU to split (it comes from
@@ -241,17 +236,16 @@ const (
 // startBinary runs the real binary as `serve` with extra flags and waits for /health.
 func startBinary(t *testing.T, flags ...string) (string, *exec.Cmd, *syncBuffer) {
 	t.Helper()
-	return startBinaryEnv(t, os.Environ(), flags...)
+	return startBinaryEnv(t, nil, flags...)
 }
 
-// startBinaryEnv is startBinary with the process environment env (the admin
-// token is added).
+// startBinaryEnv is startBinary with extra environment variables.
 func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.Cmd, *syncBuffer) {
 	t.Helper()
 	bin := buildBinary(t)
 	addr := freeAddr(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data-dir", t.TempDir()}, flags...)...)
-	cmd.Env = append(env, "PRECISIOND_ADMIN_TOKEN="+opsToken)
+	cmd.Env = append(append(os.Environ(), "PRECISIOND_ADMIN_TOKEN="+opsToken), env...)
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {

@@ -364,14 +364,26 @@ func safeURL(dest []byte) string {
 	return u
 }
 
+// mergeInlines joins neighbouring runs of the same style. A run of many
+// pieces (goldmark splits text at every delimiter it does not pair) is joined
+// once, not by repeated concatenation, which is quadratic.
 func mergeInlines(in []Inline) []Inline {
 	var out []Inline
-	for _, r := range in {
-		if n := len(out); n > 0 && !r.Break && !out[n-1].Break && sameStyle(out[n-1], r) {
-			out[n-1].Text += r.Text
-			continue
+	for i := 0; i < len(in); {
+		r := in[i]
+		j := i + 1
+		for j < len(in) && !r.Break && !in[j].Break && sameStyle(r, in[j]) {
+			j++
+		}
+		if j > i+1 {
+			var b strings.Builder
+			for _, p := range in[i:j] {
+				b.WriteString(p.Text)
+			}
+			r.Text = b.String()
 		}
 		out = append(out, r)
+		i = j
 	}
 	return out
 }

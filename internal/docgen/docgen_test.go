@@ -530,8 +530,12 @@ func TestLimitsAndInputErrors(t *testing.T) {
 		{"wide table", XLSX, wide, "too_many_columns", true},
 		{"many slides", PPTX, strings.Repeat("## s\n\nx\n\n", 1001), "too_many_slides", true},
 		{"many heading slides", PPTX, strings.Repeat("# h\n", 1200), "too_many_slides", true},
-		{"many table slides", PPTX, "| a |\n|---|\n" + strings.Repeat("| 1 |\n", 10*1000+1), "too_many_slides", true},
-		{"many bullets", PPTX, strings.Repeat("- a\n", 10*1000+1), "too_many_slides", true},
+		// 10 001 rows would make 1001 slides, but cost more than the pre-scan
+		// allows: refused before parsing (TestTableSlideLimit checks the
+		// slide limit on the document model directly).
+		{"many table slides", PPTX, "| a |\n|---|\n" + strings.Repeat("| 1 |\n", 10*1000+1), "markdown_too_complex", true},
+		// Likewise 10 001 bullets (TestSlideLimitBeyondPrescan).
+		{"many bullets", PPTX, strings.Repeat("- a\n", 10*1000+1), "markdown_too_complex", true},
 		{"many sheets", XLSX, strings.Repeat("| a |\n|---|\n| 1 |\n\n", 256), "too_many_tables", true},
 		{"csv no table", CSV, "# nothing\n", "no_table", false},
 		{"xlsx no table", XLSX, "text", "no_table", false},
@@ -554,6 +558,27 @@ func TestLimitsAndInputErrors(t *testing.T) {
 				t.Fatalf("err %v, want reason %s", err, c.reason)
 			}
 		})
+	}
+}
+
+// TestSlideLimitBeyondPrescan: the PPTX writer itself stops at MaxSlides for
+// a table that continues over slides and for bullets that do (the pre-scan
+// refuses both before they are parsed, so the document model is built here
+// without it).
+func TestSlideLimitBeyondPrescan(t *testing.T) {
+	for _, src := range []string{
+		"| a |\n|---|\n" + strings.Repeat("| 1 |\n", 10*1000+1),
+		strings.Repeat("- a\n", 10*1000+1),
+	} {
+		doc, err := Parse(context.Background(), []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = renderPPTX(context.Background(), doc, "t")
+		var le *LimitError
+		if !errors.As(err, &le) || le.Reason != "too_many_slides" {
+			t.Fatalf("%.20q: got %v, want too_many_slides", src, err)
+		}
 	}
 }
 

@@ -212,10 +212,17 @@ func (w *docxWriter) blocks(bs []Block, listLevel int, pStyle string) error {
 				return err
 			}
 		case Table:
-			w.table(b)
+			if err := w.table(b); err != nil {
+				return err
+			}
 		case Code:
 			w.body.WriteString(`<w:p><w:pPr><w:pStyle w:val="SourceCode"/></w:pPr>`)
 			for i, line := range strings.Split(b.Text, "\n") {
+				if i%ctxCheckEvery == ctxCheckEvery-1 {
+					if err := w.ctx.Err(); err != nil {
+						return err
+					}
+				}
 				if i > 0 {
 					w.body.WriteString(`<w:r><w:br/></w:r>`)
 				}
@@ -275,10 +282,10 @@ func (w *docxWriter) list(b Block, level int) error {
 	return nil
 }
 
-func (w *docxWriter) table(t Block) {
+func (w *docxWriter) table(t Block) error {
 	ncol := len(t.Align)
 	if ncol == 0 {
-		return
+		return nil
 	}
 	colW := 9072 / ncol // text width of A4 with the margins above, in twips
 	w.body.WriteString(`<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="0" w:type="auto"/><w:tblLook w:val="04A0" w:firstRow="1" w:lastRow="0" w:firstColumn="1" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/></w:tblPr><w:tblGrid>`)
@@ -314,8 +321,14 @@ func (w *docxWriter) table(t Block) {
 		w.body.WriteString(`</w:tr>`)
 	}
 	row(t.Header, true)
-	for _, r := range t.Rows {
+	for i, r := range t.Rows {
+		if i%ctxCheckEvery == ctxCheckEvery-1 {
+			if err := w.ctx.Err(); err != nil {
+				return err
+			}
+		}
 		row(r, false)
 	}
 	w.body.WriteString(`</w:tbl><w:p/>`)
+	return nil
 }

@@ -27,6 +27,10 @@ func FuzzRender(f *testing.F) {
 		"[x](javascript:alert(1))", "**bold *both***", "1. a\n2. b\n\n3) c", "a  \nb", "\x00\xff\xfe", "中文 한국어 äöü",
 		"| a | b |\n|:-|-:|\n| 1 |", "- [x] t\n- [ ] u", "&amp; &#0; &#xD800; &bogus;", strings.Repeat("# h\n", 50),
 		"|" + strings.Repeat("x|", 70) + "\n|" + strings.Repeat("-|", 70),
+		// Shapes the pre-scan charges (issue 13), at sizes it accepts.
+		strings.Repeat("*a **", 50), "[a]: u\n\n" + strings.Repeat("[a]", 50), strings.Repeat("[a](b", 30),
+		strings.Repeat("*a_ ", 40), strings.Repeat("> - ", 20) + "a", "[l1]: u\n[l2]: v\n[l3]: w\n",
+		strings.Repeat("www.a.com <b> ", 20), "e`e``e```", "- - - -\n* * *",
 	} {
 		f.Add(s, uint8(i))
 	}

@@ -46,13 +46,6 @@ func esc(s string) string {
 	return b.String()
 }
 
-// escKeepNL escapes like esc but keeps newlines and tabs raw (for text nodes).
-func escKeepNL(s string) string {
-	r := esc(s)
-	r = strings.ReplaceAll(r, "&#xA;", "\n")
-	return strings.ReplaceAll(r, "&#x9;", "\t")
-}
-
 const xmlHeader = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n"
 
 func corePropsXML(title string) string {

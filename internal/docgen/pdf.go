@@ -101,7 +101,6 @@ type placed struct {
 type pdfLine struct {
 	atoms  []placed
 	height float64
-	ascent float64
 }
 
 type pdfPage struct {
@@ -110,8 +109,12 @@ type pdfPage struct {
 }
 
 type pdfWriter struct {
-	ctx     context.Context
-	fonts   [numFonts]*ttFont
+	ctx   context.Context
+	fonts [numFonts]*ttFont
+	// low caches fontFor for runes below len(low[0]) (code and body text):
+	// the font choice takes up to three cmap lookups and runs several times
+	// per character.
+	low     [2][0x800]fontChoice
 	glyphs  [numFonts]*glyphSet
 	outline []outlineItem // headings, for the PDF bookmarks
 	pages   []*pdfPage
@@ -160,6 +163,29 @@ func (w *pdfWriter) ensure(h float64) error {
 // it has the glyph, else the other Latin font, else the CJK fallback, else the
 // primary font's .notdef.
 func (w *pdfWriter) fontFor(r rune, code bool) (int, uint16) {
+	if r >= 0 && int(r) < len(w.low[0]) {
+		k := 0
+		if code {
+			k = 1
+		}
+		c := &w.low[k][r]
+		if !c.known {
+			slot, g := w.pickFont(r, code)
+			*c = fontChoice{known: true, slot: uint8(slot), glyph: g}
+		}
+		return int(c.slot), c.glyph
+	}
+	return w.pickFont(r, code)
+}
+
+// fontChoice is a cached result of pickFont.
+type fontChoice struct {
+	known bool
+	slot  uint8
+	glyph uint16
+}
+
+func (w *pdfWriter) pickFont(r rune, code bool) (int, uint16) {
 	order := [3]int{fSans, fMono, fCJK}
 	if code {
 		order = [3]int{fMono, fSans, fCJK}
@@ -363,7 +389,7 @@ func (w *pdfWriter) drawLine(l pdfLine, x0 float64) {
 			f := w.fonts[s.slot]
 			fmt.Fprintf(c, "/F%d %s Tf 1 0 %s 1 %s %s Tm <", s.slot+1, pdfNum(st.size), skew, pdfNum(sx), pdfNum(base))
 			for _, cid := range s.cids {
-				fmt.Fprintf(c, "%04X", cid)
+				writeHex4(c, cid)
 			}
 			c.WriteString("> Tj\n")
 			sx += float64(s.adv) * st.size / float64(f.unitsPerEm)
@@ -385,6 +411,13 @@ func (w *pdfWriter) drawLine(l pdfLine, x0 float64) {
 		}
 	}
 	w.y -= l.height
+}
+
+// writeHex4 writes v as four upper-case hex digits (fmt costs ten times more,
+// and this runs once per glyph).
+func writeHex4(b *bytes.Buffer, v uint16) {
+	const hex = "0123456789ABCDEF"
+	b.Write([]byte{hex[v>>12], hex[v>>8&15], hex[v>>4&15], hex[v&15]})
 }
 
 // pdfASCIIString writes s as a PDF literal string; non-ASCII bytes are
@@ -942,6 +975,11 @@ func (w *pdfWriter) finish(title string) ([]byte, error) {
 
 	pageIDs := make([]int, len(w.pages))
 	for i, p := range w.pages {
+		if i%16 == 15 { // compressing a page's content is the costly part
+			if err := w.ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		pageIDs[i] = alloc()
 		contentID := alloc()
 		annots := ""

@@ -74,14 +74,21 @@ func (sb *slideBuilder) newSlide(title string) {
 
 // splitRuns cuts runs into pieces of at most limit characters, at a space when
 // there is one in the second half of a piece, so that a long paragraph can
-// continue on the next slide.
+// continue on the next slide. A hard line break counts as one character, as
+// in PlainText, which addPara measures: a paragraph of many short broken
+// lines must split too.
 func splitRuns(in []Inline, limit int) [][]Inline {
 	var out [][]Inline
 	var cur []Inline
 	count := 0
 	for _, r := range in {
 		if r.Break {
+			if count+1 > limit && len(cur) > 0 {
+				out = append(out, cur)
+				cur, count = nil, 0
+			}
 			cur = append(cur, r)
+			count++
 			continue
 		}
 		text := []rune(r.Text)
@@ -117,18 +124,23 @@ func splitRuns(in []Inline, limit int) [][]Inline {
 
 func (sb *slideBuilder) addPara(p slidePara) {
 	if !p.code && utf8.RuneCountInString(PlainText(p.runs)) > maxBodyLines*charsPerLine {
-		for i, piece := range splitRuns(p.runs, (maxBodyLines-1)*charsPerLine) {
-			q := p
-			q.runs = piece
-			if i > 0 {
-				q.marker = "" // the item's continuation has no new bullet
+		if pieces := splitRuns(p.runs, (maxBodyLines-1)*charsPerLine); len(pieces) >= 2 {
+			for i, piece := range pieces {
+				q := p
+				q.runs = piece
+				if i > 0 {
+					q.marker = "" // the item's continuation has no new bullet
+				}
+				sb.addPara(q)
+				if sb.err != nil {
+					return
+				}
 			}
-			sb.addPara(q)
-			if sb.err != nil {
-				return
-			}
+			return
 		}
-		return
+		// A paragraph that does not split is added whole: recursing on it
+		// would never end (a paragraph of hard breaks once did, until the
+		// goroutine's stack ran out and took the process down).
 	}
 	n := 1
 	if !p.code {
@@ -234,7 +246,12 @@ func (sb *slideBuilder) blocks(bs []Block, level int) error {
 			title := sb.sectionTitle()
 			sb.addTable(b, title)
 		case Code:
-			for _, line := range strings.Split(b.Text, "\n") {
+			for i, line := range strings.Split(b.Text, "\n") {
+				if i%ctxCheckEvery == ctxCheckEvery-1 {
+					if err := sb.ctx.Err(); err != nil {
+						return err
+					}
+				}
 				sb.addPara(slidePara{level: 0, runs: []Inline{{Text: strings.ReplaceAll(line, "\t", "    "), Code: true}}, code: true})
 			}
 		case Quote:
@@ -276,10 +293,10 @@ func renderPPTX(ctx context.Context, doc *Document, title string) ([]byte, error
 			sb.slides[i].title = ts.title
 		}
 	}
-	return writePPTX(sb.slides, ts.title)
+	return writePPTX(ctx, sb.slides, ts.title)
 }
 
-func writePPTX(slides []slide, title string) ([]byte, error) {
+func writePPTX(ctx context.Context, slides []slide, title string) ([]byte, error) {
 	var ct strings.Builder
 	ct.WriteString(xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
 		`<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
@@ -340,6 +357,11 @@ func writePPTX(slides []slide, title string) ([]byte, error) {
 		{"ppt/slideLayouts/_rels/slideLayout2.xml.rels", layoutRels},
 	}
 	for i, s := range slides {
+		if i%ctxCheckEvery == ctxCheckEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		body, rels := slideXML(s)
 		parts = append(parts,
 			zipPart{fmt.Sprintf("ppt/slides/slide%d.xml", i+1), body},

@@ -78,40 +78,68 @@ func MediaTypeForExt(ext string) string {
 
 // Render renders Markdown source to the format. title names the document where the
 // format has a title (HTML <title>, DOCX/PPTX/PDF properties, PPTX title slide) when
-// the Markdown has no heading. Errors: *LimitError (too deep, too wide, too many
-// slides or sheets), *InputError (CSV/XLSX without a table), ctx.Err().
+// the Markdown has no heading. Errors: *LimitError (too costly to parse and
+// render as f within the deadline: see Prescan and Complexity.Check; too deep,
+// too wide, too many slides or sheets), *InputError (CSV/XLSX without a
+// table), ctx.Err().
 func Render(ctx context.Context, f Format, src []byte, title string) ([]byte, error) {
+	out, err := RenderFile(ctx, f, src, title)
+	return out.Data, err
+}
+
+// Output is a rendered file and what the renderer changed on the way.
+type Output struct {
+	Data []byte
+	// FormulasNeutralized counts the CSV cells that a spreadsheet would have
+	// taken for a formula and that were written behind a single quote.
+	FormulasNeutralized int
+}
+
+// RenderFile is Render, reporting what the renderer changed (Output).
+func RenderFile(ctx context.Context, f Format, src []byte, title string) (Output, error) {
 	if f == MD {
 		// Markdown is delivered exactly as written.
-		return append([]byte(nil), src...), nil
+		return Output{Data: append([]byte(nil), src...)}, nil
+	}
+	c, err := Prescan(ctx, src)
+	if err != nil {
+		return Output{}, err
+	}
+	if err := c.Check(f); err != nil {
+		return Output{}, err
 	}
 	doc, err := Parse(ctx, src)
 	if err != nil {
-		return nil, err
+		return Output{}, err
 	}
 	given := title
 	if t := doc.Title(); t != "" {
 		title = t
 	}
+	var data []byte
 	switch f {
 	case HTML:
-		return renderHTML(doc, title)
+		data, err = renderHTML(doc, title)
 	case TXT:
-		return renderText(ctx, doc)
+		data, err = renderText(ctx, doc)
 	case CSV:
-		return renderCSV(doc)
+		var n int
+		data, n, err = renderCSV(doc)
+		return Output{Data: data, FormulasNeutralized: n}, err
 	case XLSX:
-		return renderXLSX(ctx, doc, title)
+		data, err = renderXLSX(ctx, doc, title)
 	case DOCX:
-		return renderDOCX(ctx, doc, title)
+		data, err = renderDOCX(ctx, doc, title)
 	case PPTX:
 		// The deck's title slide shows a leading # heading, else the given title
 		// (a heading further down is a slide of its own).
-		return renderPPTX(ctx, doc, given)
+		data, err = renderPPTX(ctx, doc, given)
 	case PDF:
-		return renderPDF(ctx, doc, title)
+		data, err = renderPDF(ctx, doc, title)
+	default:
+		err = fmt.Errorf("%w %q", errUnknownFormat, f)
 	}
-	return nil, fmt.Errorf("%w %q", errUnknownFormat, f)
+	return Output{Data: data}, err
 }
 
 const htmlStyle = `body{font-family:-apple-system,"Segoe UI",Roboto,"Noto Sans","DejaVu Sans",sans-serif;line-height:1.5;max-width:50em;margin:2em auto;padding:0 1em;color:#1a1a1a}

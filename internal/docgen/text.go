@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -194,30 +195,52 @@ func writeTextTable(b *bytes.Buffer, t Block, indent string) {
 // renderCSV writes the first table as RFC 4180 CSV (CRLF line ends, quotes where
 // needed) with a UTF-8 byte order mark, so that spreadsheet programs read non-ASCII
 // text correctly.
-func renderCSV(doc *Document) ([]byte, error) {
+// plainNumberRe matches what the CSV writer leaves alone although it starts
+// with '+' or '-': a signed decimal number, which a spreadsheet reads as a
+// number and never as a formula.
+var plainNumberRe = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
+
+// neutralizeFormula returns s, or s behind a single quote when a spreadsheet
+// opening the CSV would take it for a formula: it starts with '=', '+', '-',
+// '@', a tab or a carriage return (OWASP, CSV injection) and is not a plain
+// number. The quote makes the spreadsheet show the cell as text.
+func neutralizeFormula(s string) (string, bool) {
+	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) || plainNumberRe.MatchString(s) {
+		return s, false
+	}
+	return "'" + s, true
+}
+
+// renderCSV writes the first table as CSV and reports how many cells it
+// neutralized (see neutralizeFormula).
+func renderCSV(doc *Document) ([]byte, int, error) {
 	tables, _ := doc.Tables()
 	if len(tables) == 0 {
-		return nil, &InputError{Reason: "no_table", Message: "format csv needs a Markdown table in the content; none was found"}
+		return nil, 0, &InputError{Reason: "no_table", Message: "format csv needs a Markdown table in the content; none was found"}
 	}
 	t := tables[0]
 	var b bytes.Buffer
 	b.WriteString("\uFEFF")
 	w := csv.NewWriter(&b)
 	w.UseCRLF = true
+	neutralized := 0
 	for _, r := range append([][][]Inline{t.Header}, t.Rows...) {
 		rec := make([]string, len(t.Align))
 		for c := range rec {
 			if c < len(r) {
-				rec[c] = cellText(r[c])
+				var changed bool
+				if rec[c], changed = neutralizeFormula(cellText(r[c])); changed {
+					neutralized++
+				}
 			}
 		}
 		if err := w.Write(rec); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), neutralized, nil
 }

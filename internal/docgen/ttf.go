@@ -23,6 +23,7 @@ type ttFont struct {
 	bbox        [4]int
 	fixedPitch  bool
 	cmap        map[rune]uint16
+	hmtx        []byte // tables["hmtx"], looked up once: advance runs per character
 }
 
 var errBadFont = errors.New("malformed TrueType font")
@@ -114,6 +115,7 @@ func parseTTF(name string, data []byte) (*ttFont, error) {
 	if err := f.parseCmap(); err != nil {
 		return nil, err
 	}
+	f.hmtx = f.tables["hmtx"]
 	return f, nil
 }
 
@@ -236,7 +238,11 @@ func (f *ttFont) glyph(r rune) (uint16, bool) {
 // advance returns the advance width of a glyph in font units.
 func (f *ttFont) advance(g uint16) int {
 	i := min(int(g), f.numHMetrics-1)
-	v, _ := u16(f.tables["hmtx"], 4*i)
+	hmtx := f.hmtx
+	if hmtx == nil {
+		hmtx = f.tables["hmtx"]
+	}
+	v, _ := u16(hmtx, 4*i)
 	return v
 }
 

@@ -17,7 +17,8 @@ import (
 	"math"
 	"math/big"
 	"strings"
-	"sync"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // Rounding is a rounding mode for the last kept digit.
@@ -85,16 +86,16 @@ func (d Decimal) IsInteger() bool {
 		return true
 	}
 	var r big.Int
-	r.Rem(d.Coef, Pow10(-d.Exp))
+	r.Rem(d.Coef, bigx.Pow10(-d.Exp))
 	return r.Sign() == 0
 }
 
 // Int returns the integral value of d truncated toward zero.
 func (d Decimal) Int() *big.Int {
 	if d.Exp >= 0 {
-		return new(big.Int).Mul(d.Coef, Pow10(d.Exp))
+		return new(big.Int).Mul(d.Coef, bigx.Pow10(d.Exp))
 	}
-	return new(big.Int).Quo(d.Coef, Pow10(-d.Exp))
+	return new(big.Int).Quo(d.Coef, bigx.Pow10(-d.Exp))
 }
 
 // Cmp compares the values of d and e: -1, 0 or +1.
@@ -106,9 +107,9 @@ func (d Decimal) Cmp(e Decimal) int {
 // Rat returns the exact value as a big.Rat.
 func (d Decimal) Rat() *big.Rat {
 	if d.Exp >= 0 {
-		return new(big.Rat).SetInt(new(big.Int).Mul(d.Coef, Pow10(d.Exp)))
+		return new(big.Rat).SetInt(new(big.Int).Mul(d.Coef, bigx.Pow10(d.Exp)))
 	}
-	return new(big.Rat).SetFrac(d.Coef, Pow10(-d.Exp))
+	return new(big.Rat).SetFrac(d.Coef, bigx.Pow10(-d.Exp))
 }
 
 // ErrSyntax is returned by Parse for text that is not a decimal number.
@@ -196,33 +197,6 @@ func Parse(s string, maxDigits, maxExp int) (Decimal, error) {
 	return Decimal{Coef: coef, Exp: exp - fracDigits}, nil
 }
 
-// pow10 cache: powers of ten up to this exponent are shared and never mutated.
-const pow10Cached = 2048
-
-var (
-	pow10Once  sync.Once
-	pow10Table []*big.Int
-)
-
-// Pow10 returns 10^n for n >= 0. The result must not be modified.
-func Pow10(n int) *big.Int {
-	if n < 0 {
-		panic("exactdec: negative power of ten")
-	}
-	pow10Once.Do(func() {
-		pow10Table = make([]*big.Int, pow10Cached+1)
-		p := big.NewInt(1)
-		for i := range pow10Table {
-			pow10Table[i] = new(big.Int).Set(p)
-			p.Mul(p, big.NewInt(10))
-		}
-	})
-	if n <= pow10Cached {
-		return pow10Table[n]
-	}
-	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
-}
-
 // NumDigits returns the number of decimal digits of |x| (1 for zero).
 func NumDigits(x *big.Int) int {
 	bl := x.BitLen()
@@ -244,7 +218,7 @@ func NumDigits(x *big.Int) int {
 	d := int(float64(bl-1)*0.30102999566398119521) + 1
 	var a big.Int
 	a.Abs(x)
-	if a.Cmp(Pow10(d)) >= 0 {
+	if a.Cmp(bigx.Pow10(d)) >= 0 {
 		d++
 	}
 	return d
@@ -312,7 +286,7 @@ func roundSigSticky(d Decimal, prec int, r Rounding, sticky bool) (Decimal, bool
 	if shift < 0 {
 		shift = 0
 	}
-	q, inexact := roundQuo(d.Coef, Pow10(shift), sticky, r)
+	q, inexact := roundQuo(d.Coef, bigx.Pow10(shift), sticky, r)
 	exp := d.Exp + shift
 	if NumDigits(q) > prec { // carried into a new digit: q = ±10^prec
 		q.Quo(q, big.NewInt(10))
@@ -326,9 +300,9 @@ func roundSigSticky(d Decimal, prec int, r Rounding, sticky bool) (Decimal, bool
 func Quantize(d Decimal, scale int, r Rounding) (Decimal, bool) {
 	target := -scale
 	if d.Exp >= target {
-		return Decimal{Coef: new(big.Int).Mul(d.Coef, Pow10(d.Exp-target)), Exp: target}, false
+		return Decimal{Coef: new(big.Int).Mul(d.Coef, bigx.Pow10(d.Exp-target)), Exp: target}, false
 	}
-	q, inexact := roundQuo(d.Coef, Pow10(target-d.Exp), false, r)
+	q, inexact := roundQuo(d.Coef, bigx.Pow10(target-d.Exp), false, r)
 	return Decimal{Coef: q, Exp: target}, inexact
 }
 
@@ -337,9 +311,9 @@ func align(a, b Decimal) (*big.Int, *big.Int) {
 	case a.Exp == b.Exp:
 		return a.Coef, b.Coef
 	case a.Exp > b.Exp:
-		return new(big.Int).Mul(a.Coef, Pow10(a.Exp-b.Exp)), b.Coef
+		return new(big.Int).Mul(a.Coef, bigx.Pow10(a.Exp-b.Exp)), b.Coef
 	default:
-		return a.Coef, new(big.Int).Mul(b.Coef, Pow10(b.Exp-a.Exp))
+		return a.Coef, new(big.Int).Mul(b.Coef, bigx.Pow10(b.Exp-a.Exp))
 	}
 }
 
@@ -374,10 +348,10 @@ func RatSig(num, den *big.Int, prec int, r Rounding) (*big.Int, int) {
 	shift := prec + 1 - (NumDigits(n) - NumDigits(dd))
 	exp := 0
 	if shift > 0 {
-		n.Mul(n, Pow10(shift))
+		n.Mul(n, bigx.Pow10(shift))
 		exp = -shift
 	} else if shift < 0 {
-		dd.Mul(dd, Pow10(-shift))
+		dd.Mul(dd, bigx.Pow10(-shift))
 		exp = -shift
 	}
 	q, rem := new(big.Int).QuoRem(n, dd, new(big.Int))
@@ -438,7 +412,7 @@ func fixed(coef *big.Int, exp int) string {
 // RoundRat returns num/den rounded with mode r to exactly scale digits after the
 // point (exponent -scale), and whether it was inexact. den must be non-zero.
 func RoundRat(num, den *big.Int, scale int, r Rounding) (Decimal, bool) {
-	n := new(big.Int).Mul(num, Pow10(scale))
+	n := new(big.Int).Mul(num, bigx.Pow10(scale))
 	d := new(big.Int).Set(den)
 	if d.Sign() < 0 {
 		d.Neg(d)

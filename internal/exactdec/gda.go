@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math/big"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // Num is a finite number of the General Decimal Arithmetic, the model of
@@ -142,7 +144,7 @@ func (c Context) finalize(x Num, sticky bool) (Num, error) {
 			if shift < 0 {
 				shift = 0
 			}
-			q := roundMag(x.Coef, Pow10(shift), sticky, x.Neg, c.Rounding)
+			q := roundMag(x.Coef, bigx.Pow10(shift), sticky, x.Neg, c.Rounding)
 			return Num{Neg: x.Neg, Coef: q, Exp: c.etiny()}, nil
 		}
 		return x, nil
@@ -155,7 +157,7 @@ func (c Context) finalize(x Num, sticky bool) (Num, error) {
 	if shift < 0 {
 		shift = 0
 	}
-	q := roundMag(x.Coef, Pow10(shift), sticky, x.Neg, c.Rounding)
+	q := roundMag(x.Coef, bigx.Pow10(shift), sticky, x.Neg, c.Rounding)
 	exp := x.Exp + shift
 	if NumDigits(q) > c.Prec { // carried into a new digit: q = 10^Prec
 		q.Quo(q, big.NewInt(10))
@@ -218,9 +220,9 @@ func (c Context) Quo(a, b Num) (Num, error) {
 	exp := ideal - shift
 	num, den := a.Coef, b.Coef
 	if shift > 0 {
-		num = new(big.Int).Mul(num, Pow10(shift))
+		num = new(big.Int).Mul(num, bigx.Pow10(shift))
 	} else if shift < 0 {
-		den = new(big.Int).Mul(den, Pow10(-shift))
+		den = new(big.Int).Mul(den, bigx.Pow10(-shift))
 	}
 	q, r := new(big.Int).QuoRem(num, den, new(big.Int))
 	if r.Sign() == 0 {
@@ -252,9 +254,9 @@ func (n Num) Quantize(scale int, r Rounding, prec int) (Num, error) {
 		return Num{}, ErrQuantize
 	}
 	if n.Exp >= target {
-		return Num{Neg: n.Neg, Coef: new(big.Int).Mul(n.Coef, Pow10(n.Exp-target)), Exp: target}, nil
+		return Num{Neg: n.Neg, Coef: new(big.Int).Mul(n.Coef, bigx.Pow10(n.Exp-target)), Exp: target}, nil
 	}
-	q := roundMag(n.Coef, Pow10(target-n.Exp), false, n.Neg, r)
+	q := roundMag(n.Coef, bigx.Pow10(target-n.Exp), false, n.Neg, r)
 	if NumDigits(q) > prec {
 		return Num{}, ErrQuantize
 	}

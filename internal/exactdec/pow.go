@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math/big"
 	"math/bits"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // ErrZeroPowerZero is returned by PowInt for 0**0, which Python's decimal module
@@ -46,7 +48,7 @@ func (c Context) PowInt(base Num, n int64) (Num, error) {
 				shift = n * e
 			}
 		}
-		return c.finalize(Num{Coef: new(big.Int).Set(Pow10(int(shift))), Exp: -int(shift)}, false)
+		return c.finalize(Num{Coef: new(big.Int).Set(bigx.Pow10(int(shift))), Exp: -int(shift)}, false)
 	}
 	work := Context{Prec: c.Prec + NumDigits(big.NewInt(n)) + 2, Rounding: HalfEven, Emin: c.Emin, Emax: c.Emax}
 	abs := Num{Coef: base.Coef, Exp: base.Exp}

@@ -3,6 +3,7 @@ package exactstats
 import (
 	"math/big"
 
+	"github.com/precisiond/precisiond/internal/bigx"
 	"github.com/precisiond/precisiond/internal/exactdec"
 )
 
@@ -116,10 +117,10 @@ func SqrtRatString(num, den *big.Int) (string, bool) {
 	for {
 		var x *big.Int
 		if t >= 0 {
-			x = new(big.Int).Mul(n, exactdec.Pow10(2*t))
+			x = new(big.Int).Mul(n, bigx.Pow10(2*t))
 			x.Quo(x, d)
 		} else {
-			x = new(big.Int).Quo(n, new(big.Int).Mul(d, exactdec.Pow10(-2*t)))
+			x = new(big.Int).Quo(n, new(big.Int).Mul(d, bigx.Pow10(-2*t)))
 		}
 		s := x.Sqrt(x)
 		if exactdec.NumDigits(s) > Precision {

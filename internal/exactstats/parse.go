@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/precisiond/precisiond/internal/bigx"
 	"github.com/precisiond/precisiond/internal/exactdec"
 	"github.com/precisiond/precisiond/internal/refusal"
 )
@@ -138,7 +139,7 @@ func scaled(values []exactdec.Decimal) ([]*big.Int, int) {
 	}
 	xs := make([]*big.Int, len(values))
 	for i, v := range values {
-		xs[i] = new(big.Int).Mul(v.Coef, exactdec.Pow10(v.Exp+s))
+		xs[i] = new(big.Int).Mul(v.Coef, bigx.Pow10(v.Exp+s))
 	}
 	return xs, s
 }

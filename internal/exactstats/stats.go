@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/precisiond/precisiond/internal/bigx"
 	"github.com/precisiond/precisiond/internal/exactdec"
 )
 
@@ -91,7 +92,7 @@ func Compute(ctx context.Context, values []exactdec.Decimal, ops []string, opt O
 		return nil, fail("empty_data", "no data values")
 	}
 	xs, s := scaled(values)
-	d := &data{X: xs, S: s, den: exactdec.Pow10(s)}
+	d := &data{X: xs, S: s, den: bigx.Pow10(s)}
 	// Cost limits are checked before any operation runs.
 	if slices.Contains(ops, "harmonic_mean") {
 		if err := d.harmonicCost(); err != nil {
@@ -448,9 +449,9 @@ func (d *data) verifyRoot(ctx context.Context, r exactdec.Decimal) bool {
 	k := (int64(e) + int64(d.S)) * n
 	rhs := prod
 	if k >= 0 {
-		lhs.Mul(lhs, exactdec.Pow10(int(k)))
+		lhs.Mul(lhs, bigx.Pow10(int(k)))
 	} else {
-		rhs = new(big.Int).Mul(prod, exactdec.Pow10(int(-k)))
+		rhs = new(big.Int).Mul(prod, bigx.Pow10(int(-k)))
 	}
 	return lhs.Cmp(rhs) == 0
 }

@@ -3,10 +3,13 @@ package expr
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
-	"sort"
+	"slices"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // MaxPrecision is the largest number of significant digits accepted.
@@ -128,14 +131,7 @@ var functions = map[string]fnSpec{
 }
 
 // FunctionNames lists the supported functions, sorted.
-func FunctionNames() []string {
-	names := make([]string, 0, len(functions))
-	for n := range functions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func FunctionNames() []string { return slices.Sorted(maps.Keys(functions)) }
 
 func (ev *evaluator) intArg(fn string, v *value) *big.Int {
 	if !v.isInt() {
@@ -418,7 +414,7 @@ func terminating(q *big.Rat) (string, bool) {
 		return "", false
 	}
 	scale := max(twos, fives)
-	num := new(big.Int).Mul(q.Num(), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+	num := new(big.Int).Mul(q.Num(), bigx.Pow10(int(scale)))
 	num.Quo(num, q.Denom())
 	neg := num.Sign() < 0
 	s := new(big.Int).Abs(num).String()
@@ -430,16 +426,6 @@ func terminating(q *big.Rat) (string, bool) {
 		s = "-" + s
 	}
 	return s, true
-}
-
-var bigTen = big.NewInt(10)
-
-func pow10Rat(e int) *big.Rat {
-	p := new(big.Int).Exp(bigTen, big.NewInt(int64(abs(e))), nil)
-	if e >= 0 {
-		return new(big.Rat).SetInt(p)
-	}
-	return new(big.Rat).SetFrac(big1, p)
 }
 
 // roundRatSig rounds q != 0 to d significant digits, half-even. It returns the
@@ -454,9 +440,9 @@ func roundRatSig(q *big.Rat, d int) (bool, string, int) {
 	// ge reports num/den >= 10^k.
 	ge := func(k int) bool {
 		if k >= 0 {
-			return num.Cmp(new(big.Int).Mul(den, pow10(k))) >= 0
+			return num.Cmp(new(big.Int).Mul(den, bigx.Pow10(k))) >= 0
 		}
-		return new(big.Int).Mul(num, pow10(-k)).Cmp(den) >= 0
+		return new(big.Int).Mul(num, bigx.Pow10(-k)).Cmp(den) >= 0
 	}
 	for !ge(e) {
 		e--
@@ -467,9 +453,9 @@ func roundRatSig(q *big.Rat, d int) (bool, string, int) {
 	// scaled = num·10^(d-1-e) / den, rounded half-even.
 	sn, sd := new(big.Int).Set(num), new(big.Int).Set(den)
 	if k := d - 1 - e; k >= 0 {
-		sn.Mul(sn, pow10(k))
+		sn.Mul(sn, bigx.Pow10(k))
 	} else {
-		sd.Mul(sd, pow10(-k))
+		sd.Mul(sd, bigx.Pow10(-k))
 	}
 	fl, rem := new(big.Int).QuoRem(sn, sd, new(big.Int))
 	switch c := new(big.Int).Lsh(rem, 1).Cmp(sd); {
@@ -482,10 +468,6 @@ func roundRatSig(q *big.Rat, d int) (bool, string, int) {
 		e++
 	}
 	return neg, ds, e
-}
-
-func pow10(k int) *big.Int {
-	return new(big.Int).Exp(bigTen, big.NewInt(int64(k)), nil)
 }
 
 // formatSci renders sign, digits and the exponent of the first digit the way

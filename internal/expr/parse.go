@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // MaxLength is the longest expression accepted, in characters (code points).
@@ -216,21 +218,9 @@ func lexNumber(rs []rune, i int) (int, *big.Rat, *Error) {
 	}
 	v := new(big.Rat).SetInt(m)
 	if m.Sign() != 0 && exp != 0 {
-		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(exp))), nil)
-		if exp > 0 {
-			v.Mul(v, new(big.Rat).SetInt(p))
-		} else {
-			v.Quo(v, new(big.Rat).SetInt(p))
-		}
+		v.Mul(v, bigx.Pow10Rat(exp))
 	}
 	return i, v, nil
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 type parser struct {

@@ -428,13 +428,6 @@ func (ev *evaluator) logReal(a *real) *real {
 	return ev.addReal(ly, ev.mulReal(ev.ratReal(new(big.Rat).SetInt64(int64(kk))), ev.ln2Real()))
 }
 
-func pow2Rat(e int) *big.Rat {
-	if e >= 0 {
-		return new(big.Rat).SetInt(new(big.Int).Lsh(big1, uint(e)))
-	}
-	return new(big.Rat).SetFrac(big1, new(big.Int).Lsh(big1, uint(-e)))
-}
-
 // logFixed returns ln(y)·2^w for y·2^-w in (1/8, 2), using s square roots and
 // the atanh series.
 func logFixed(y *big.Int, w, s int, tick func()) *big.Int {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // Limits enforced before the expensive work starts.
@@ -104,7 +106,6 @@ func logV(q *big.Rat) *value {
 	return &value{k: kLog, q: checkRat(q)}
 }
 
-func (v *value) isRat() bool { return v.k == kRat }
 func (v *value) isInt() bool { return v.k == kRat && v.q.IsInt() }
 func (v *value) isZero() bool {
 	return v.k == kRat && v.q.Sign() == 0
@@ -549,24 +550,7 @@ func intRoot(n, q *big.Int) (*big.Int, bool) {
 	if q.BitLen() > 31 || q.Int64() >= int64(n.BitLen()) {
 		return nil, false
 	}
-	k := int(q.Int64())
-	// Newton's method on integers, starting above the root.
-	x := new(big.Int).Lsh(big1, uint((n.BitLen()+k-1)/k))
-	km1 := big.NewInt(int64(k - 1))
-	bk := big.NewInt(int64(k))
-	for {
-		// y = ((k-1)x + n / x^(k-1)) / k
-		t := new(big.Int).Exp(x, km1, nil)
-		t.Quo(n, t)
-		y := new(big.Int).Mul(km1, x)
-		y.Add(y, t)
-		y.Quo(y, bk)
-		if y.Cmp(x) >= 0 {
-			break
-		}
-		x = y
-	}
-	if new(big.Int).Exp(x, bk, nil).Cmp(n) == 0 {
+	if x, ok := bigx.Root(n, int(q.Int64())); ok {
 		return x, true
 	}
 	return nil, false

@@ -12,9 +12,8 @@ import (
 )
 
 // complianceDir is the JMESPath compliance suite (jmespath/jmespath.test),
-// kept beside the checkout; tests run with the package directory as working
-// directory, so it is three levels up from internal/jmes.
-const complianceDir = "../../../shared/reference/jmespath"
+// copied into testdata with its SOURCE and LICENSE.
+const complianceDir = "testdata/compliance"
 
 type complianceGroup struct {
 	Given json.RawMessage `json:"given"`
@@ -52,7 +51,7 @@ func parseExact(t *testing.T, raw []byte) any {
 func TestCompliance(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(complianceDir, "*.json"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("compliance suite not found in %s (it lives in ../shared beside the checkout): %v", complianceDir, err)
+		t.Fatalf("compliance suite not found in %s: %v", complianceDir, err)
 	}
 	total := 0
 	for _, file := range files {

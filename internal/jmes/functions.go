@@ -1,6 +1,7 @@
 package jmes
 
 import (
+	"maps"
 	"math"
 	"math/big"
 	"math/bits"
@@ -109,14 +110,7 @@ func init() {
 }
 
 // FunctionNames lists the supported functions, sorted.
-func FunctionNames() []string {
-	names := make([]string, 0, len(functions))
-	for n := range functions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func FunctionNames() []string { return slices.Sorted(maps.Keys(functions)) }
 
 func matches(t argType, v any) bool {
 	switch x := v.(type) {
@@ -210,7 +204,7 @@ func (in *interp) work(name string, args []any) error {
 	}
 	in.steps += w
 	if in.lim.MaxSteps > 0 && in.steps > in.lim.MaxSteps {
-		return errorf(KindLimit, "evaluation exceeds %d steps", in.lim.MaxSteps)
+		return limitError(ReasonWorkLimit, "evaluation exceeds %d steps", in.lim.MaxSteps)
 	}
 	return in.ctx.Err()
 }
@@ -337,11 +331,15 @@ func fnStartsWith(_ *interp, a []any) (any, error) {
 func fnJoin(in *interp, a []any) (any, error) {
 	sep := a[0].(string)
 	arr := a[1].([]any)
+	// The parts may be one string referenced many times: add up the length
+	// before building, and stop adding once it is over the budget.
 	size := 0
 	for _, e := range arr {
-		size += len(e.(string)) + len(sep)
+		if size += len(e.(string)) + len(sep); size > in.room() {
+			break
+		}
 	}
-	if err := in.grow(size); err != nil {
+	if err := in.chargeString(size); err != nil {
 		return nil, err
 	}
 	var b strings.Builder
@@ -357,11 +355,14 @@ func fnJoin(in *interp, a []any) (any, error) {
 
 func fnKeys(in *interp, a []any) (any, error) {
 	o := a[0].(*structured.Object)
-	if err := in.grow(o.Len()); err != nil {
+	if err := in.charge(2); err != nil {
 		return nil, err
 	}
 	out := make([]any, o.Len())
 	for i, k := range o.Keys {
+		if err := in.chargePart(k, 1, elemBytes+boxBytes); err != nil {
+			return nil, err
+		}
 		out[i] = k
 	}
 	return out, nil
@@ -369,7 +370,7 @@ func fnKeys(in *interp, a []any) (any, error) {
 
 func fnValues(in *interp, a []any) (any, error) {
 	o := a[0].(*structured.Object)
-	if err := in.grow(o.Len()); err != nil {
+	if err := in.chargeElems(o.Values); err != nil {
 		return nil, err
 	}
 	return slices.Clone(o.Values), nil
@@ -390,13 +391,16 @@ func fnLength(_ *interp, a []any) (any, error) {
 func fnMap(in *interp, a []any) (any, error) {
 	e := a[0].(expref)
 	arr := a[1].([]any)
-	if err := in.grow(len(arr)); err != nil {
+	if err := in.charge(2); err != nil {
 		return nil, err
 	}
 	out := make([]any, len(arr))
 	for i, el := range arr {
 		r, err := in.apply(e, el)
 		if err != nil {
+			return nil, err
+		}
+		if err := in.chargeElem(r); err != nil {
 			return nil, err
 		}
 		out[i] = r
@@ -471,13 +475,16 @@ func fnMaxBy(in *interp, a []any) (any, error) { return byExtreme(in, "max_by", 
 func fnMinBy(in *interp, a []any) (any, error) { return byExtreme(in, "min_by", a, false) }
 
 func fnMerge(in *interp, a []any) (any, error) {
+	if err := in.charge(2); err != nil {
+		return nil, err
+	}
 	out := structured.NewObject(4)
 	for _, o := range a {
 		obj := o.(*structured.Object)
-		if err := in.grow(obj.Len()); err != nil {
-			return nil, err
-		}
 		for i, k := range obj.Keys {
+			if err := in.chargeMember(k, obj.Values[i]); err != nil {
+				return nil, err
+			}
 			out.Set(k, obj.Values[i])
 		}
 	}
@@ -495,20 +502,26 @@ func fnNotNull(_ *interp, a []any) (any, error) {
 
 func fnReverse(in *interp, a []any) (any, error) {
 	if s, ok := a[0].(string); ok {
+		if err := in.chargeString(len(s)); err != nil {
+			return nil, err
+		}
 		r := []rune(s)
 		slices.Reverse(r)
-		return string(r), in.grow(len(s))
+		return string(r), nil
+	}
+	if err := in.chargeElems(a[0].([]any)); err != nil {
+		return nil, err
 	}
 	arr := slices.Clone(a[0].([]any))
 	slices.Reverse(arr)
-	return arr, in.grow(len(arr))
+	return arr, nil
 }
 
 func fnSort(in *interp, a []any) (any, error) {
-	arr := slices.Clone(a[0].([]any))
-	if err := in.grow(len(arr)); err != nil {
+	if err := in.chargeElems(a[0].([]any)); err != nil {
 		return nil, err
 	}
+	arr := slices.Clone(a[0].([]any))
 	sort.SliceStable(arr, func(i, j int) bool { return less(arr[i], arr[j]) })
 	return arr, nil
 }
@@ -519,7 +532,7 @@ func fnSortBy(in *interp, a []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := in.grow(len(arr)); err != nil {
+	if err := in.chargeElems(arr); err != nil {
 		return nil, err
 	}
 	idx := make([]int, len(arr))
@@ -534,9 +547,12 @@ func fnSortBy(in *interp, a []any) (any, error) {
 	return out, nil
 }
 
-func fnToArray(_ *interp, a []any) (any, error) {
+func fnToArray(in *interp, a []any) (any, error) {
 	if arr, ok := a[0].([]any); ok {
 		return arr, nil
+	}
+	if err := in.chargeElems(a[:1]); err != nil {
+		return nil, err
 	}
 	return []any{a[0]}, nil
 }
@@ -590,14 +606,10 @@ func fnType(_ *interp, a []any) (any, error) { return TypeName(a[0]), nil }
 // (ASCII-only, keys in insertion order), accounting for its size; it stops as
 // soon as the output outgrows the remaining budget (values may share subtrees).
 func writeJSONBounded(in *interp, b *strings.Builder, v any) error {
-	room := in.lim.MaxCells - in.cells
-	if in.lim.MaxCells <= 0 {
-		room = math.MaxInt
+	if !writeJSONCapped(b, v, true, in.room()) {
+		return limitError(ReasonWorkLimit, "to_string() result exceeds the evaluation budget of %d bytes", in.lim.MaxWorkBytes)
 	}
-	if !writeJSONCapped(b, v, true, room) {
-		return errorf(KindLimit, "to_string() result exceeds the evaluation budget")
-	}
-	return in.grow(b.Len())
+	return in.chargeString(b.Len())
 }
 
 func writeJSON(b *strings.Builder, v any, asciiOnly bool) {
@@ -771,10 +783,10 @@ func fnFindLast(_ *interp, a []any) (any, error)  { return findImpl("find_last",
 
 func fnFromItems(in *interp, a []any) (any, error) {
 	arr := a[0].([]any)
-	if err := in.grow(len(arr)); err != nil {
+	if err := in.charge(2); err != nil {
 		return nil, err
 	}
-	out := structured.NewObject(len(arr))
+	out := structured.NewObject(min(len(arr), 1024))
 	for _, e := range arr {
 		pair, ok := e.([]any)
 		if !ok || len(pair) != 2 {
@@ -784,6 +796,9 @@ func fnFromItems(in *interp, a []any) (any, error) {
 		if !ok {
 			return nil, errorf(KindInvalidType, "from_items() keys must be strings")
 		}
+		if err := in.chargeMember(k, pair[1]); err != nil {
+			return nil, err
+		}
 		out.Set(k, pair[1])
 	}
 	return out, nil
@@ -791,11 +806,16 @@ func fnFromItems(in *interp, a []any) (any, error) {
 
 func fnItems(in *interp, a []any) (any, error) {
 	o := a[0].(*structured.Object)
-	if err := in.grow(3 * o.Len()); err != nil {
+	if err := in.charge(2); err != nil {
 		return nil, err
 	}
 	out := make([]any, o.Len())
 	for i, k := range o.Keys {
+		// [key, value] and a comma; a slot, a pair and a boxed key
+		punct := stringChars(k, in.room()+1) + 4
+		if err := in.chargePart(o.Values[i], punct, elemBytes+sliceBytes+2*elemBytes+boxBytes); err != nil {
+			return nil, err
+		}
 		out[i] = []any{k, o.Values[i]}
 	}
 	return out, nil
@@ -804,7 +824,7 @@ func fnItems(in *interp, a []any) (any, error) {
 func fnGroupBy(in *interp, a []any) (any, error) {
 	arr := a[0].([]any)
 	e := a[1].(expref)
-	if err := in.grow(len(arr)); err != nil {
+	if err := in.charge(2); err != nil {
 		return nil, err
 	}
 	out := structured.NewObject(4)
@@ -820,7 +840,17 @@ func fnGroupBy(in *interp, a []any) (any, error) {
 		if !ok {
 			return nil, errorf(KindInvalidType, "group_by(): expression must give a string, got %s", TypeName(k))
 		}
-		prev, _ := out.Get(ks)
+		prev, seen := out.Get(ks)
+		if !seen {
+			// a new member holding a new array
+			err = in.charge(max(stringChars(ks, in.room()+1)+4, memberBytes+sliceBytes))
+		}
+		if err == nil {
+			err = in.chargeElem(el)
+		}
+		if err != nil {
+			return nil, err
+		}
 		group, _ := prev.([]any)
 		out.Set(ks, append(group, el))
 	}
@@ -829,12 +859,19 @@ func fnGroupBy(in *interp, a []any) (any, error) {
 
 func fnLower(in *interp, a []any) (any, error) {
 	s := a[0].(string)
-	return strings.ToLower(s), in.grow(len(s))
+	if err := in.chargeString(len(s)); err != nil {
+		return nil, err
+	}
+	return strings.ToLower(s), nil
 }
 
 func fnUpper(in *interp, a []any) (any, error) {
 	s := a[0].(string)
-	return strings.ToUpper(s), in.grow(len(s))
+	// Upper-casing can lengthen a string (ß -> SS, up to 3 bytes per byte).
+	if err := in.chargeString(3 * len(s)); err != nil {
+		return nil, err
+	}
+	return strings.ToUpper(s), nil
 }
 
 func pad(in *interp, name string, a []any, left bool) (any, error) {
@@ -857,7 +894,7 @@ func pad(in *interp, name string, a []any, left bool) (any, error) {
 	if n <= 0 {
 		return s, nil
 	}
-	if err := in.grow(n*len(padStr) + len(s)); err != nil {
+	if err := in.chargeString(n*len(padStr) + len(s)); err != nil {
 		return nil, err
 	}
 	fill := strings.Repeat(padStr, n)
@@ -883,11 +920,12 @@ func fnReplace(in *interp, a []any) (any, error) {
 		}
 		count = c
 	}
+	// strings.Replace with an empty old inserts repl between every rune.
 	occ := strings.Count(s, old)
 	if count >= 0 && count < occ {
 		occ = count
 	}
-	if err := in.grow(len(s) + occ*len(repl)); err != nil {
+	if err := in.chargeString(len(s) + occ*len(repl)); err != nil {
 		return nil, err
 	}
 	return strings.Replace(s, old, repl, count), nil
@@ -906,6 +944,18 @@ func fnSplit(in *interp, a []any) (any, error) {
 		}
 		count = c
 	}
+	// Charge the array before it is built: n parts of s, each a slot and
+	// a boxed string header (more than its quotes and comma).
+	n := strings.Count(s, sep) + 1
+	if sep == "" {
+		n = utf8.RuneCountInString(s)
+	}
+	if count >= 0 {
+		n = min(n, count+1)
+	}
+	if err := in.charge(2 + sliceBytes + len(s) + n*(elemBytes+boxBytes)); err != nil {
+		return nil, err
+	}
 	var parts []string
 	switch {
 	case sep == "" && count < 0:
@@ -916,9 +966,6 @@ func fnSplit(in *interp, a []any) (any, error) {
 		parts = strings.Split(s, sep)
 	default:
 		parts = strings.SplitN(s, sep, count+1)
-	}
-	if err := in.grow(len(parts) + len(s)); err != nil {
-		return nil, err
 	}
 	out := make([]any, len(parts))
 	for i, p := range parts {
@@ -949,7 +996,7 @@ func fnZip(in *interp, a []any) (any, error) {
 			n = l
 		}
 	}
-	if err := in.grow(n * (len(a) + 1)); err != nil {
+	if err := in.charge(2); err != nil {
 		return nil, err
 	}
 	out := make([]any, n)
@@ -957,6 +1004,9 @@ func fnZip(in *interp, a []any) (any, error) {
 		row := make([]any, len(a))
 		for j, x := range a {
 			row[j] = x.([]any)[i]
+		}
+		if err := in.chargePart(row, 1, elemBytes+sliceBytes+len(a)*elemBytes); err != nil {
+			return nil, err
 		}
 		out[i] = row
 	}

@@ -34,7 +34,7 @@ func FuzzExpression(f *testing.F) {
 			}
 			return
 		}
-		res, err := q.Search(context.Background(), doc, Limits{MaxSteps: 200000, MaxCells: 200000})
+		res, err := q.Search(context.Background(), doc, Limits{MaxSteps: 200000, MaxWorkBytes: 200000, MaxResultBytes: 100000})
 		if err != nil {
 			var je *Error
 			if !errors.As(err, &je) {

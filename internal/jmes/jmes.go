@@ -33,9 +33,11 @@ const (
 
 // Error is a typed JMESPath error: a syntax error at compile time, or a runtime
 // error (Kind invalid-type, invalid-arity, invalid-value, unknown-function,
-// undefined-variable) or KindLimit when evaluation would exceed its budget.
+// undefined-variable) or KindLimit when evaluation would exceed its budget;
+// then Reason is ReasonWorkLimit or ReasonResultTooLarge.
 type Error struct {
 	Kind    string
+	Reason  string // KindLimit only
 	Message string
 }
 
@@ -45,14 +47,42 @@ func errorf(kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
 }
 
-// Limits bounds one evaluation.
+// Limits bounds one evaluation; zero means unbounded.
 type Limits struct {
-	MaxSteps int // AST node evaluations, function iterations included
-	MaxCells int // array elements, object members and string bytes built
+	// MaxSteps bounds AST node evaluations, function iterations (a sort of n
+	// values is n·log n of them) and nodes visited while measuring values.
+	MaxSteps int
+	// MaxWorkBytes bounds the canonical JSON size of all values the
+	// evaluation builds, summed: every array, object, string and number it
+	// makes is charged in full, a shared value once per reference (see
+	// budget.go). It is checked while a value is built, before the memory is
+	// taken.
+	MaxWorkBytes int
+	// MaxResultBytes bounds the canonical JSON size of the result, in
+	// characters as evidence.Canonical writes them.
+	MaxResultBytes int
 }
 
-// DefaultLimits are the json_query limits.
-var DefaultLimits = Limits{MaxSteps: 20_000_000, MaxCells: 4_000_000}
+// WorkFactor is the ratio of the work budget to the result budget in
+// LimitsFor: the values an evaluation builds may be this many times larger,
+// in total, than the answer. For json_query (65536 characters) that is
+// 16 MiB: room for several passes over the largest input (1 MiB), and a bound
+// on the memory one evaluation holds.
+const WorkFactor = 256
+
+// DefaultSteps is the step budget of LimitsFor.
+const DefaultSteps = 20_000_000
+
+// LimitsFor returns the limits for a result of at most maxResult characters
+// of canonical JSON: DefaultSteps, a work budget of WorkFactor·maxResult
+// bytes, and the result budget itself.
+func LimitsFor(maxResult int) Limits {
+	return Limits{MaxSteps: DefaultSteps, MaxWorkBytes: WorkFactor * maxResult, MaxResultBytes: maxResult}
+}
+
+// DefaultLimits are the limits for a 65536-character result (json_query's
+// max_result_chars).
+var DefaultLimits = LimitsFor(65536)
 
 // MaxExpressionBytes bounds the expression text.
 const MaxExpressionBytes = 4096
@@ -87,12 +117,14 @@ func Compile(expr string) (q *Query, err error) {
 	}
 	lits, seq := exactLiterals(expr)
 	pinLiterals(&ast, seq)
+	resolveLiterals(&ast, &interp{lits: lits})
 	return &Query{ast: ast, lits: lits}, nil
 }
 
 // Search evaluates q against data (a value of package structured). The result
-// is again such a value. Errors: *Error for runtime errors and exhausted
-// budgets, ctx.Err() when the context ends.
+// is again such a value, whose canonical JSON fits lim.MaxResultBytes. Errors:
+// *Error for runtime errors and exhausted budgets (KindLimit with Reason
+// ReasonWorkLimit or ReasonResultTooLarge), ctx.Err() when the context ends.
 func (q *Query) Search(ctx context.Context, data any, lim Limits) (result any, err error) {
 	in := &interp{ctx: ctx, root: data, lim: lim, lits: q.lits}
 	defer func() {
@@ -108,6 +140,15 @@ func (q *Query) Search(ctx context.Context, data any, lim Limits) (result any, e
 	if _, ok := v.(expref); ok {
 		return nil, errorf(KindInvalidValue, "an expression reference is not a value")
 	}
+	if lim.MaxResultBytes > 0 {
+		n, err := in.size(v, lim.MaxResultBytes)
+		if err != nil {
+			return nil, err
+		}
+		if n > lim.MaxResultBytes {
+			return nil, limitError(ReasonResultTooLarge, "the result is more than %d characters of JSON", lim.MaxResultBytes)
+		}
+	}
 	return v, nil
 }
 
@@ -122,7 +163,7 @@ type interp struct {
 	root  any
 	lim   Limits
 	steps int
-	cells int
+	spent int // bytes charged, see budget.go
 	lits  map[string]any
 	vars  *scope
 }
@@ -133,21 +174,12 @@ type expref struct{ node *parsing.ASTNode }
 func (in *interp) step() error {
 	in.steps++
 	if in.lim.MaxSteps > 0 && in.steps > in.lim.MaxSteps {
-		return errorf(KindLimit, "evaluation exceeds %d steps", in.lim.MaxSteps)
+		return limitError(ReasonWorkLimit, "evaluation exceeds %d steps", in.lim.MaxSteps)
 	}
 	if in.steps&4095 == 0 {
 		if err := in.ctx.Err(); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// grow accounts for n built cells (elements, members, string bytes).
-func (in *interp) grow(n int) error {
-	in.cells += n
-	if in.lim.MaxCells > 0 && in.cells > in.lim.MaxCells {
-		return errorf(KindLimit, "evaluation builds more than %d values or bytes", in.lim.MaxCells)
 	}
 	return nil
 }
@@ -167,6 +199,17 @@ func truthy(v any) bool {
 		return x.Len() > 0
 	}
 	return true
+}
+
+// evalLeft evaluates node's left child (a projection's or flatten's source);
+// ok is false, meaning a null result, when that value is not a T.
+func evalLeft[T any](in *interp, node *parsing.ASTNode, value any) (x T, ok bool, err error) {
+	left, err := in.eval(&node.Children[0], value)
+	if err != nil {
+		return x, false, err
+	}
+	x, ok = left.(T)
+	return x, ok, nil
 }
 
 func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
@@ -206,77 +249,43 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 		}
 		return in.slice(arr, node.Value.([]*int))
 	case parsing.ASTProjection:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		arr, ok, err := evalLeft[[]any](in, node, value)
+		if !ok || err != nil {
 			return nil, err
 		}
-		arr, ok := left.([]any)
-		if !ok {
-			return nil, nil
-		}
-		return in.project(arr, &node.Children[1])
+		return in.project(arr, &node.Children[1], nil)
 	case parsing.ASTValueProjection:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		obj, ok, err := evalLeft[*structured.Object](in, node, value)
+		if !ok || err != nil {
 			return nil, err
 		}
-		obj, ok := left.(*structured.Object)
-		if !ok {
-			return nil, nil
-		}
-		return in.project(obj.Values, &node.Children[1])
+		return in.project(obj.Values, &node.Children[1], nil)
 	case parsing.ASTFilterProjection:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		arr, ok, err := evalLeft[[]any](in, node, value)
+		if !ok || err != nil {
 			return nil, err
 		}
-		arr, ok := left.([]any)
-		if !ok {
-			return nil, nil
-		}
-		out := []any{}
-		for _, el := range arr {
-			c, err := in.eval(&node.Children[2], el)
-			if err != nil {
-				return nil, err
-			}
-			if !truthy(c) {
-				continue
-			}
-			r, err := in.eval(&node.Children[1], el)
-			if err != nil {
-				return nil, err
-			}
-			if r != nil {
-				if err := in.grow(1); err != nil {
-					return nil, err
-				}
-				out = append(out, r)
-			}
-		}
-		return out, nil
+		return in.project(arr, &node.Children[1], &node.Children[2])
 	case parsing.ASTFlatten:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		arr, ok, err := evalLeft[[]any](in, node, value)
+		if !ok || err != nil {
 			return nil, err
 		}
-		arr, ok := left.([]any)
-		if !ok {
-			return nil, nil
+		if err := in.charge(2); err != nil {
+			return nil, err
 		}
 		out := make([]any, 0, len(arr))
 		for _, el := range arr {
-			if sub, ok := el.([]any); ok {
-				if err := in.grow(len(sub)); err != nil {
-					return nil, err
-				}
-				out = append(out, sub...)
-			} else {
-				if err := in.grow(1); err != nil {
-					return nil, err
-				}
-				out = append(out, el)
+			sub, ok := el.([]any)
+			if !ok {
+				sub = []any{el}
 			}
+			for _, e := range sub {
+				if err := in.chargeElem(e); err != nil {
+					return nil, err
+				}
+			}
+			out = append(out, sub...)
 		}
 		return out, nil
 	case parsing.ASTIdentity, parsing.ASTCurrentNode:
@@ -289,13 +298,16 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 		if value == nil {
 			return nil, nil
 		}
-		if err := in.grow(len(node.Children)); err != nil {
+		if err := in.charge(2); err != nil {
 			return nil, err
 		}
 		out := make([]any, 0, len(node.Children))
 		for i := range node.Children {
 			r, err := in.eval(&node.Children[i], value)
 			if err != nil {
+				return nil, err
+			}
+			if err := in.chargeElem(r); err != nil {
 				return nil, err
 			}
 			out = append(out, r)
@@ -305,7 +317,7 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 		if value == nil {
 			return nil, nil
 		}
-		if err := in.grow(len(node.Children)); err != nil {
+		if err := in.charge(2); err != nil {
 			return nil, err
 		}
 		out := structured.NewObject(len(node.Children))
@@ -313,6 +325,9 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 			kv := &node.Children[i]
 			r, err := in.eval(&kv.Children[0], value)
 			if err != nil {
+				return nil, err
+			}
+			if err := in.chargeMember(kv.Value.(string), r); err != nil {
 				return nil, err
 			}
 			out.Set(kv.Value.(string), r)
@@ -373,7 +388,8 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 			return nil, nil
 		}
 		if node.Value == parsing.TOKMinus {
-			return negate(n), nil
+			n = negate(n)
+			return n, in.charge(len(n))
 		}
 		return n, nil
 	case parsing.ASTLetExpression:
@@ -405,15 +421,32 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 	return nil, fmt.Errorf("jmes: unhandled node type %v", node.NodeType)
 }
 
-func (in *interp) project(arr []any, rhs *parsing.ASTNode) (any, error) {
-	out := make([]any, 0, len(arr))
+// project evaluates rhs on each element of arr, dropping null results; with a
+// filter, only on the elements for which filter is truthy.
+func (in *interp) project(arr []any, rhs, filter *parsing.ASTNode) (any, error) {
+	if err := in.charge(2); err != nil {
+		return nil, err
+	}
+	out := []any{}
+	if filter == nil {
+		out = make([]any, 0, len(arr))
+	}
 	for _, el := range arr {
+		if filter != nil {
+			c, err := in.eval(filter, el)
+			if err != nil {
+				return nil, err
+			}
+			if !truthy(c) {
+				continue
+			}
+		}
 		r, err := in.eval(rhs, el)
 		if err != nil {
 			return nil, err
 		}
 		if r != nil {
-			if err := in.grow(1); err != nil {
+			if err := in.chargeElem(r); err != nil {
 				return nil, err
 			}
 			out = append(out, r)
@@ -459,18 +492,21 @@ func (in *interp) slice(arr []any, parts []*int) (any, error) {
 	} else {
 		start, stop = capIdx(parts[0], n-1), capIdx(parts[1], -1)
 	}
-	out := []any{}
-	if step > 0 {
-		for i := start; i < stop; i += step {
-			out = append(out, arr[i])
-		}
-	} else {
-		for i := start; i > stop; i += step {
-			out = append(out, arr[i])
-		}
-	}
-	if err := in.grow(len(out)); err != nil {
+	// Indices are visited without overflow: a step as large as an int may
+	// not be added to an index past the last one.
+	if err := in.charge(2); err != nil {
 		return nil, err
+	}
+	out := []any{}
+	for i := start; step > 0 && i < stop || step < 0 && i > stop; {
+		if err := in.chargeElem(arr[i]); err != nil {
+			return nil, err
+		}
+		out = append(out, arr[i])
+		if step > 0 && step > stop-i || step < 0 && step < stop-i {
+			break
+		}
+		i += step
 	}
 	return out, nil
 }
@@ -599,25 +635,13 @@ func TypeName(v any) string {
 	return "unknown"
 }
 
-// MaxResultValues bounds the values ToGeneric writes: results may share
-// subtrees, so a small evaluation can stand for an exponentially large value.
-const MaxResultValues = 1_000_000
-
 // ToGeneric converts a result into plain JSON values for the facts: objects
 // become map[string]any, numbers json.Number (integers as digits, "-0" as "0";
 // floats in Python repr form). Errors (*Error): a float outside the double range
 // or an integer over MaxIntegerDigits (invalid-value; JSON and Python cannot
-// carry them), more than MaxResultValues values (limit).
+// carry them). Shared subtrees are copied at every reference, so v must be a
+// result of Search, whose size is bounded by Limits.MaxResultBytes.
 func ToGeneric(v any) (any, error) {
-	n := 0
-	return toGeneric(v, &n)
-}
-
-func toGeneric(v any, n *int) (any, error) {
-	*n++
-	if *n > MaxResultValues {
-		return nil, errorf(KindLimit, "the result has more than %d values", MaxResultValues)
-	}
 	switch x := v.(type) {
 	case nil, bool, string:
 		return x, nil
@@ -639,7 +663,7 @@ func toGeneric(v any, n *int) (any, error) {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			g, err := toGeneric(e, n)
+			g, err := ToGeneric(e)
 			if err != nil {
 				return nil, err
 			}
@@ -649,7 +673,7 @@ func toGeneric(v any, n *int) (any, error) {
 	case *structured.Object:
 		out := make(map[string]any, x.Len())
 		for i, k := range x.Keys {
-			g, err := toGeneric(x.Values[i], n)
+			g, err := ToGeneric(x.Values[i])
 			if err != nil {
 				return nil, err
 			}

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // Binomial roots of x**4 = r (r > 0) where r = k^4·p, k a positive integer
@@ -268,8 +270,9 @@ func isBinomial(h IPoly) bool {
 // ratCbrt returns the rational cube root of r when there is one.
 func ratCbrt(r *big.Rat) (*big.Rat, bool) {
 	a := new(big.Rat).Abs(r)
-	n, d := nthRoot(a.Num(), 3), nthRoot(a.Denom(), 3)
-	if new(big.Int).Exp(n, big.NewInt(3), nil).Cmp(a.Num()) != 0 || new(big.Int).Exp(d, big.NewInt(3), nil).Cmp(a.Denom()) != 0 {
+	n, nExact := bigx.Root(a.Num(), 3)
+	d, dExact := bigx.Root(a.Denom(), 3)
+	if !nExact || !dExact {
 		return nil, false
 	}
 	q := new(big.Rat).SetFrac(n, d)

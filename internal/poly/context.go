@@ -3,6 +3,8 @@ package poly
 import (
 	"math/big"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // How SymPy reaches a root decides how it is printed. sympy.solve splits an
@@ -101,8 +103,7 @@ func integerBasis(p IPoly) *big.Int {
 	}
 	rc, rm = rc[:len(rc)-1], rm[:len(rm)-1]
 	if len(rm) == 1 {
-		r := nthRoot(rc[0], rm[0])
-		if new(big.Int).Exp(r, big.NewInt(int64(rm[0])), nil).Cmp(rc[0]) == 0 && r.Cmp(big.NewInt(1)) > 0 {
+		if r, exact := bigx.Root(rc[0], rm[0]); exact && r.Cmp(big.NewInt(1)) > 0 {
 			return r
 		}
 		return nil

@@ -3,6 +3,8 @@ package poly
 import (
 	"math/big"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // The decimals are printed exactly as SymPy prints sympy.N(root, 34): the value
@@ -61,7 +63,7 @@ func toStr(neg bool, man *big.Int, exp int, dps int, strip bool) string {
 	} else {
 		sf.Rsh(man, uint(-off))
 	}
-	sd := new(big.Int).Mul(sf, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(fixdps)), nil))
+	sd := new(big.Int).Mul(sf, bigx.Pow10(fixdps))
 	sd.Rsh(sd, uint(fixprec))
 	digits := sd.String()
 	exponent := len(digits) - fixdps - 1

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/precisiond/precisiond/internal/bigx"
 	"github.com/precisiond/precisiond/internal/refusal"
 )
 
@@ -656,12 +657,7 @@ func parseNumber(t token) (MPoly, error) {
 		if e > 600 || e < -600 {
 			return nil, costly("coefficient_too_large", "number %q at offset %d is out of range (|exponent| ≤ 600)", s, t.pos)
 		}
-		p10 := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(e))), nil)
-		if e >= 0 {
-			r.Mul(r, new(big.Rat).SetInt(p10))
-		} else {
-			r.Quo(r, new(big.Rat).SetInt(p10))
-		}
+		r.Mul(r, bigx.Pow10Rat(e))
 	}
 	return constPoly(r), nil
 }

@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // Products of rational powers of positive integers, c * Π b_i**e_i with
@@ -30,7 +32,7 @@ func intPow(n *big.Int, e *big.Rat) radProd {
 	if n.Cmp(big.NewInt(1)) == 0 {
 		return one
 	}
-	if x := nthRoot(n, int(q)); new(big.Int).Exp(x, big.NewInt(q), nil).Cmp(n) == 0 {
+	if x, exact := bigx.Root(n, int(q)); exact {
 		return radProd{c: new(big.Rat).SetInt(new(big.Int).Exp(x, big.NewInt(p), nil))}
 	}
 	type pe struct {

@@ -8,6 +8,8 @@ import (
 	"math/cmplx"
 	"slices"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // Solution is one root.
@@ -384,11 +386,11 @@ func perfectPower(m *big.Int) (*big.Int, int) {
 		if !smallPrime(k) {
 			continue
 		}
-		r := nthRoot(m, k)
+		r, exact := bigx.Root(m, k)
 		if r.Cmp(big.NewInt(1)) <= 0 {
 			continue
 		}
-		if new(big.Int).Exp(r, big.NewInt(int64(k)), nil).Cmp(m) == 0 {
+		if exact {
 			b, k2 := perfectPower(r)
 			return b, k * k2
 		}
@@ -406,29 +408,6 @@ func smallPrime(k int) bool {
 		}
 	}
 	return true
-}
-
-// nthRoot returns floor(m^(1/k)) for m > 0.
-func nthRoot(m *big.Int, k int) *big.Int {
-	if k == 2 {
-		return new(big.Int).Sqrt(m)
-	}
-	// Newton on integers from an upper bound.
-	x := new(big.Int).Lsh(big.NewInt(1), uint(m.BitLen()/k+1))
-	km1 := big.NewInt(int64(k - 1))
-	bk := big.NewInt(int64(k))
-	for {
-		// y = ((k-1) x + m / x^(k-1)) / k
-		t := new(big.Int).Exp(x, km1, nil)
-		t.Quo(m, t)
-		y := new(big.Int).Mul(km1, x)
-		y.Add(y, t)
-		y.Quo(y, bk)
-		if y.Cmp(x) >= 0 {
-			return x
-		}
-		x = y
-	}
 }
 
 // quadraticFactors finds integer quadratic factors of a square-free

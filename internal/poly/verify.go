@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // The root self-check. Before an answer leaves Solve, every returned root
@@ -442,7 +444,7 @@ func halfUlp34(d *big.Float) *big.Float {
 			e = int(x.Int64())
 		}
 	}
-	u := new(big.Float).SetPrec(256).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(e-33))), nil))
+	u := new(big.Float).SetPrec(256).SetInt(bigx.Pow10(abs(e - 33)))
 	if e-33 < 0 {
 		u.Quo(big.NewFloat(1), u)
 	}

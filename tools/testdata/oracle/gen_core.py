@@ -3,7 +3,10 @@
 base64 and an independent Roman-numeral implementation written here.
 Writes tools/testdata/{hash_text,base64_codec,roman_numeral}/oracle.json.
 Run from the repo root: python3 tools/testdata/oracle/gen_core.py"""
-import base64, binascii, hashlib, json, os, random
+import base64, binascii, hashlib, json, os, random, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from versions import record  # noqa: E402
 
 rng = random.Random(1994)
 ALGS = {"md5": "md5", "sha1": "sha1", "sha224": "sha224", "sha256": "sha256", "sha384": "sha384",
@@ -14,7 +17,7 @@ TEXTS = ["", "abc", "hello world", "é ü ß 日本 😀", "a" * 1000, "line1\nl
 def write(tool, cases):
     os.makedirs(f"tools/testdata/{tool}", exist_ok=True)
     with open(f"tools/testdata/{tool}/oracle.json", "w", encoding="utf-8") as f:
-        json.dump({"cases": cases}, f, ensure_ascii=False, indent=0)
+        json.dump({"generator": record("tools/testdata/oracle/gen_core.py"), "cases": cases}, f, ensure_ascii=False, indent=0)
     print(tool, len(cases))
 
 # hash_text

@@ -22,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from numgen import rand_dec  # noqa: E402
+from versions import record  # noqa: E402
 
 rng = random.Random(20261130)
 
@@ -82,7 +83,7 @@ with localcontext(Context(prec=128, rounding=ROUND_HALF_EVEN, Emin=-999, Emax=99
 
 os.makedirs(os.path.join(ROOT, "internal/exactdec/testdata"), exist_ok=True)
 with open(os.path.join(ROOT, "internal/exactdec/testdata/pow_vectors.json"), "w") as f:
-    json.dump(pow_vectors, f, indent=0)
+    json.dump({"generator": record("tools/testdata/oracle/gen_decimal.py"), "cases": pow_vectors}, f, indent=0)
     f.write("\n")
 
 print(len(pow_vectors), "pow vectors")

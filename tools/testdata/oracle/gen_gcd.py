@@ -12,5 +12,6 @@ for i, (a, b) in enumerate(pairs):
     l = 0 if a == 0 or b == 0 else abs(a * b) // g
     cases.append({"name": f"oracle {i}", "args": {"a": a, "b": b, "operation": op},
                   "facts": {"a": a, "b": b, "operation": op, "gcd": g, "lcm": l}})
-json.dump({"cases": cases}, open("tools/testdata/gcd_lcm/oracle.json", "w"), indent=0)
+from versions import record  # noqa: E402
+json.dump({"generator": record("tools/testdata/oracle/gen_gcd.py"), "cases": cases}, open("tools/testdata/gcd_lcm/oracle.json", "w"), indent=0)
 print(len(cases))

@@ -5,6 +5,9 @@
   sha256 and content-addressed name follow from hashlib alone.
 - csv: the first table's cells (written out here by hand from the Markdown) as
   RFC 4180 CSV via Python's csv module (QUOTE_MINIMAL, CRLF), after a UTF-8 BOM.
+- csv formula cells: neutralized as OWASP recommends (a leading single quote
+  for cells starting with = + - @ tab CR that are not plain numbers), with the
+  warning csv_formula_neutralized.
 - legacy KB text: Python's f"{n/1024:.1f}" as the reference prints it.
 
 Writes tools/testdata/generate_file/oracle_cases.json (golden cases, args + facts)
@@ -13,9 +16,11 @@ Run: python3 tools/testdata/oracle/gen_generate_file.py
 """
 import csv
 import hashlib
+import re
 import io
 import json
 import os
+import platform
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "generate_file")
@@ -73,6 +78,26 @@ table2 = "| a | b |\n|---|---|\n| 1 | 2 |\n"
 cases.append({"name": "csv_minimal", "args": {"content": table2, "format": "csv", "filename": "t"},
               "facts": facts(csv_bytes([["a", "b"], ["1", "2"]]), "t", "csv")})
 
+# CSV injection (OWASP): a cell starting with =, +, -, @, tab or carriage
+# return that is not a plain (signed) decimal number is written behind a
+# single quote, and the call warns csv_formula_neutralized.
+PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def neutralize(cell):
+    if cell and cell[0] in "=+-@\t\r" and not PLAIN_NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
+formula = "| Name | Formel | Wert |\n|---|---|---|\n| =1+2 | @SUM(A1:A9) | -42 |\n| +cmd | -2+3 | +5 |\n| x | =HYPERLINK(\"http://x\") | 1e5 |\n"
+formula_rows = [["Name", "Formel", "Wert"], ["=1+2", "@SUM(A1:A9)", "-42"], ["+cmd", "-2+3", "+5"], ["x", '=HYPERLINK("http://x")', "1e5"]]
+cases.append({"name": "csv_formula_neutralized", "args": {"content": formula, "format": "csv", "filename": "formeln"},
+              "facts": facts(csv_bytes([[neutralize(c) for c in r] for r in formula_rows]), "formeln", "csv"),
+              "warnings": ["csv_formula_neutralized"]})
+cases.append({"name": "csv_plain_numbers_untouched", "args": {"content": table2.replace("1 | 2", "-1 | +2.5"), "format": "csv", "filename": "t"},
+              "facts": facts(csv_bytes([["a", "b"], ["-1", "+2.5"]]), "t", "csv"), "warnings": []})
+
 # Errors (from the spec / contract): no table for csv and xlsx; unknown format
 # rejected by the schema.
 cases.append({"name": "csv_without_table", "args": {"content": "# no table here\n", "format": "csv"},
@@ -85,7 +110,8 @@ cases.append({"name": "missing_content", "args": {"format": "md"},
               "error_code": "input_schema_invalid"})
 
 with open(os.path.join(OUT, "oracle_cases.json"), "w", encoding="utf-8") as f:
-    json.dump({"cases": cases}, f, ensure_ascii=False, indent=1)
+    json.dump({"generator": {"script": "tools/testdata/oracle/gen_generate_file.py", "python": platform.python_version()},
+               "cases": cases}, f, ensure_ascii=False, indent=1)
     f.write("\n")
 
 sizes = [0, 1, 51, 52, 102, 103, 256, 512, 768, 1023, 1024, 1075, 1076, 1126, 1127, 1280,
@@ -94,6 +120,7 @@ sizes += [int(51.2 * k) for k in range(1, 200, 2)]
 kb = [{"bytes": n, "kb": f"{n/1024:.1f}"} for n in sorted(set(sizes))]
 KB_OUT = os.path.join(HERE, "..", "..", "..", "internal", "filestore", "testdata")
 with open(os.path.join(KB_OUT, "oracle_kb.json"), "w", encoding="utf-8") as f:
-    json.dump({"cases": kb}, f, indent=1)
+    json.dump({"generator": {"script": "tools/testdata/oracle/gen_generate_file.py", "python": platform.python_version()},
+               "cases": kb}, f, indent=1)
     f.write("\n")
 print(len(cases), "cases,", len(kb), "kb vectors")

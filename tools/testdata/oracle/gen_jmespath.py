@@ -10,6 +10,7 @@ string "foo" with a DeprecationWarning) are refused by json_query and not
 generated.
 """
 import json
+import platform
 import random
 
 import jmespath
@@ -252,6 +253,7 @@ def main():
                       "error_code": "tool_execution_error", "reason": "invalid_json"})
     with open("tools/testdata/json_query/oracle_jmespath.json", "w", encoding="utf-8") as f:
         json.dump({"generator": "tools/testdata/oracle/gen_jmespath.py", "jmespath": jmespath.__version__,
+                   "python": platform.python_version(),
                    "cases": cases}, f, ensure_ascii=False, indent=1)
         f.write("\n")
     print(len(cases), "cases")

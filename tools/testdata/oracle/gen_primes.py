@@ -29,6 +29,7 @@ Run from the repo root: python3 tools/testdata/oracle/gen_primes.py
 """
 import json
 import os
+import platform
 import random
 
 import sympy
@@ -183,6 +184,12 @@ for digits, count in [(24, 4), (26, 4), (28, 4), (30, 6), (32, 4), (36, 3), (40,
             q = rand_prime_digits(digits - digits // 2)
             if len(str(p * q)) == digits and p != q:
                 break
+        if digits == 40 and i > 0:
+            # Drawn to keep the random stream, not emitted: products of two
+            # 20-digit primes are factored "usually but not always" within
+            # the work budget (contract), and these two need about 131 and
+            # 178 million ECM work units, more than the 120 million declared.
+            continue
         add_ecm(p * q, f"balanced semiprime {digits} digits #{i}", as_string=(i % 2 == 1), known={p: 1, q: 1})
 add_ecm(300000000000089 * 2000000000000021, "30-digit semiprime 300000000000089 × 2000000000000021", as_string=True)
 add_ecm(90000000573000000019, "20-digit semiprime 90000000573000000019")
@@ -237,11 +244,14 @@ errors = [
     {"name": "79 digits", "args": {"n": "1" * 79}, "error_code": "input_schema_invalid"},
 ]
 
+# Which Python and sympy wrote the vectors (the golden loader ignores it).
+generator = {"script": "tools/testdata/oracle/gen_primes.py", "python": platform.python_version(), "sympy": sympy.__version__}
+
 os.makedirs("tools/testdata/prime_factorize", exist_ok=True)
 with open("tools/testdata/prime_factorize/oracle_factorint.json", "w", encoding="utf-8") as f:
-    json.dump({"cases": cases}, f, ensure_ascii=False, indent=0)
+    json.dump({"generator": generator, "cases": cases}, f, ensure_ascii=False, indent=0)
 with open("tools/testdata/prime_factorize/oracle_ecm.json", "w", encoding="utf-8") as f:
-    json.dump({"cases": ecm_cases}, f, ensure_ascii=False, indent=0)
+    json.dump({"generator": generator, "cases": ecm_cases}, f, ensure_ascii=False, indent=0)
 with open("tools/testdata/prime_factorize/oracle_limits.json", "w", encoding="utf-8") as f:
-    json.dump({"cases": cost + errors}, f, ensure_ascii=False, indent=0)
+    json.dump({"generator": generator, "cases": cost + errors}, f, ensure_ascii=False, indent=0)
 print("prime_factorize", len(cases), "+", len(ecm_cases), "factorizations,", len(cost) + len(errors), "limit/error cases")

@@ -40,6 +40,7 @@ def facts(pattern, text, flags="", offset=0, limit=20):
         "limit": limit,
         "has_more": has_more,
         "next_offset": end if has_more else None,
+        "next_cursor": str(end) if has_more else None,
     }
 
 

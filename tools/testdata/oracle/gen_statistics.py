@@ -13,10 +13,15 @@ import math
 import os
 import random
 import statistics
+import sys
 from decimal import Context, Decimal, ROUND_HALF_EVEN
 from fractions import Fraction
 
 import mpmath
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from versions import record  # noqa: E402
+from exact import terminates  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 mpmath.mp.dps = 100
@@ -43,14 +48,6 @@ def sig_digits(f):
     """Significant digits of a terminating fraction (no trailing zeros)."""
     d = BIG.divide(Decimal(f.numerator), Decimal(f.denominator)).normalize(BIG)
     return len(d.as_tuple().digits)
-
-
-def terminates(f):
-    den = f.denominator
-    for p in (2, 5):
-        while den % p == 0:
-            den //= p
-    return den == 1
 
 
 def frac_str(f):
@@ -325,6 +322,6 @@ add("large_3000", ",".join(vals), ALL_OPS)
 
 os.makedirs(os.path.join(ROOT, "tools/testdata/statistics_calc"), exist_ok=True)
 with open(os.path.join(ROOT, "tools/testdata/statistics_calc/oracle_cases.json"), "w") as f:
-    json.dump({"cases": cases}, f, indent=1)
+    json.dump({"generator": record("tools/testdata/oracle/gen_statistics.py", mpmath), "cases": cases}, f, indent=1)
     f.write("\n")
 print(len(cases), "statistics_calc cases")

@@ -1,0 +1,244 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/allocs"
+	"github.com/precisiond/precisiond/internal/regexpy"
+)
+
+// invokeUnhurried calls a tool with a deadline far beyond the default one:
+// these tests check what the budgets decide, which must not depend on how
+// busy the machine is.
+func invokeUnhurried(t *testing.T, tool string, args map[string]any) (*Response, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	return testRegistry(t).Invoke(ctx, Request{Tool: tool, Args: args})
+}
+
+func canonicalChars(t *testing.T, v any) int {
+	t.Helper()
+	g, err := evidence.ToGeneric(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := evidence.Canonical(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return utf8.RuneCount(b)
+}
+
+// TestRegexExtractHostile is the request of issue 13: 40 nested named
+// groups around a*, on 1 000 000 a's. The first match is the whole text, so
+// its facts would be 81 copies of it (83 MB); its size is known from its
+// spans before any string is built, and the call is refused.
+func TestRegexExtractHostile(t *testing.T) {
+	pattern := "a*"
+	for i := 39; i >= 0; i-- {
+		pattern = fmt.Sprintf("(?P<g%d>%s)", i, pattern)
+	}
+	text := strings.Repeat("a", 1_000_000)
+	var err error
+	alloc := allocs.Bytes(func() {
+		_, err = invokeUnhurried(t, "regex_extract", map[string]any{"pattern": pattern, "text": text})
+	})
+	wantToolError(t, err, CodeCostLimit, "match_too_large")
+	// The text as runes (4 MB) and a few copies of the arguments, not 83 MB.
+	t.Logf("allocated %d bytes", alloc)
+	if alloc > 16<<20 {
+		t.Errorf("allocated %d bytes", alloc)
+	}
+}
+
+// TestRegexExtractPagesBySize: 1000 matches of 999 characters with three
+// groups each are 4 MB of facts, more than max_result_chars leaves beside a
+// 1 MB text. The first page stops where the next match would not fit, says
+// so in a warning and a cursor; the second page, from the cursor, holds the
+// rest. Every page's envelope fits max_result_chars.
+func TestRegexExtractPagesBySize(t *testing.T) {
+	maxChars := contractLimit("regex_extract", "max_result_chars")
+	text := strings.Repeat(strings.Repeat("a", 999)+",", 1000)
+	pattern := "(((a+)))"
+	budget := maxChars - regexEnvelopeRoom - canonicalStringChars(text) - canonicalStringChars(pattern)
+	var starts []int
+	args := map[string]any{"pattern": pattern, "text": text, "limit": json.Number("1000")}
+	for page := 0; ; page++ {
+		resp, err := invokeUnhurried(t, "regex_extract", args)
+		if err != nil {
+			t.Fatalf("page %d: %v", page, err)
+		}
+		env, err := json.Marshal(resp.Envelope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := utf8.RuneCount(env); n > maxChars {
+			t.Fatalf("page %d: envelope is %d characters, more than %d", page, n, maxChars)
+		}
+		if n := utf8.RuneCountInString(resp.Result); n > maxChars {
+			t.Fatalf("page %d: legacy text is %d characters", page, n)
+		}
+		f := resp.Envelope.Facts
+		ms := f["matches"].([]any)
+		t.Logf("page %d: %d matches, envelope %d characters", page, len(ms), utf8.RuneCount(env))
+		for _, m := range ms {
+			s, _ := strconv.Atoi(string(m.(map[string]any)["start"].(json.Number)))
+			starts = append(starts, s)
+		}
+		if f["has_more"] != true {
+			if f["next_cursor"] != nil || len(resp.Envelope.Warnings) != 0 {
+				t.Fatalf("last page: next_cursor %v, warnings %v", f["next_cursor"], resp.Envelope.Warnings)
+			}
+			break
+		}
+		// A page cut by size: warned, and the next match would not have fit.
+		if len(resp.Envelope.Warnings) != 1 || resp.Envelope.Warnings[0].Code != "page_truncated" {
+			t.Fatalf("page %d: warnings %v, want page_truncated", page, resp.Envelope.Warnings)
+		}
+		matchesChars := canonicalChars(t, ms)
+		oneMore := canonicalChars(t, ms[0]) + 1 // every match here has the same size
+		if matchesChars+regexFactsFixed > budget || matchesChars+oneMore+regexFactsFixed <= budget {
+			t.Fatalf("page %d: %d characters of matches (+%d fixed), one more %d, budget %d", page, matchesChars, regexFactsFixed, oneMore, budget)
+		}
+		cursor := f["next_cursor"].(string)
+		if got := string(f["next_offset"].(json.Number)); got != cursor {
+			t.Fatalf("next_offset %s and next_cursor %s differ", got, cursor)
+		}
+		args = map[string]any{"pattern": pattern, "text": text, "limit": json.Number("1000"), "cursor": cursor}
+		if page > 3 {
+			t.Fatal("too many pages")
+		}
+	}
+	if len(starts) != 1000 {
+		t.Fatalf("pages hold %d matches, want 1000", len(starts))
+	}
+	for i, s := range starts {
+		if s != 1000*i {
+			t.Fatalf("match %d starts at %d", i, s)
+		}
+	}
+}
+
+// TestRegexMatchChars checks the size computed from spans against the
+// canonical JSON of the match as the facts hold it, on texts with escapes,
+// non-ASCII characters, groups that did not take part and named groups.
+func TestRegexMatchChars(t *testing.T) {
+	for _, tc := range []struct{ pattern, text string }{
+		{`(?P<word>\w+)(?P<sep>\W)?`, "héllo \"wörld\"\n\ttab\\back\x01\x1f end"},
+		{`(a)|(b)|(?P<c>c)`, "abcabc\"c"},
+		{`(.)(.)?`, "\u2028\u0000é"},
+		{`x*`, "\"\"xx\"\""},
+		{`(?s)(.*)`, "line\r\nline\f\b"},
+	} {
+		re, err := regexpy.Compile(tc.pattern, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := []rune(tc.text)
+		size := newSpanChars(text)
+		names := re.GroupNames()
+		nameChars := 0
+		for name := range names {
+			nameChars += canonicalStringChars(name) + 1
+		}
+		err = re.FindAll(context.Background(), text, regexpy.Limits{}, func(m regexpy.Match) bool {
+			span := func(g [2]int) any {
+				if g[0] < 0 {
+					return nil
+				}
+				return string(text[g[0]:g[1]])
+			}
+			groups := []any{}
+			for _, g := range m.Groups[1:] {
+				groups = append(groups, span(g))
+			}
+			named := map[string]any{}
+			for name, k := range names {
+				named[name] = span(m.Groups[k])
+			}
+			want := canonicalChars(t, map[string]any{"match": span(m.Groups[0]), "start": m.Groups[0][0], "end": m.Groups[0][1],
+				"groups": groups, "named": named})
+			if got := matchChars(m, names, nameChars, size); got != want {
+				t.Errorf("%s on %q at %v: matchChars %d, canonical %d", tc.pattern, tc.text, m.Groups[0], got, want)
+			}
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRegexPageBudget: with a budget that fits exactly k matches, a page
+// holds k; the size test is the facts' canonical size.
+func TestRegexPageBudget(t *testing.T) {
+	re, err := regexpy.Compile(`(\w)(\w)`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "ab\"c" + strings.Repeat("de", 10) // "c is not a match: the first is ab, then cd ...
+	full, _, err := regexPage(context.Background(), re, text, 0, 1000, 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k < len(full.Matches); k++ {
+		budget := regexFactsFixed + canonicalChars(t, full.Matches[:k]) - 2 + k // brackets out, commas in
+		page, warnings, err := regexPage(context.Background(), re, text, 0, 1000, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(page.Matches) != k || len(warnings) != 1 || page.NextCursor == nil || *page.NextCursor != strconv.Itoa(k) {
+			t.Fatalf("budget for %d matches: got %d, warnings %v, cursor %v", k, len(page.Matches), warnings, page.NextCursor)
+		}
+	}
+	// Not even the first match fits: refused, not an empty page.
+	_, _, err = regexPage(context.Background(), re, text, 0, 1000, regexFactsFixed+10)
+	wantToolError(t, err, CodeCostLimit, "match_too_large")
+}
+
+// TestRegexCursor: a cursor gives the page its offset gives; a cursor and a
+// different offset are refused; a malformed cursor is refused by the schema.
+func TestRegexCursor(t *testing.T) {
+	base := map[string]any{"pattern": `\d`, "text": "1 2 3 4 5", "limit": json.Number("2")}
+	with := func(extra map[string]any) map[string]any {
+		m := map[string]any{}
+		for k, v := range base {
+			m[k] = v
+		}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	byOffset, err := invokeUnhurried(t, "regex_extract", with(map[string]any{"offset": json.Number("2")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byCursor, err := invokeUnhurried(t, "regex_extract", with(map[string]any{"cursor": "2"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := evidence.Canonical(byOffset.Envelope.Facts)
+	b, _ := evidence.Canonical(byCursor.Envelope.Facts)
+	if string(a) != string(b) {
+		t.Fatalf("offset page %s, cursor page %s", a, b)
+	}
+	if got := byCursor.Envelope.Facts["next_cursor"]; got != "4" {
+		t.Fatalf("next_cursor %v, want \"4\"", got)
+	}
+	_, err = invokeUnhurried(t, "regex_extract", with(map[string]any{"cursor": "2", "offset": json.Number("3")}))
+	wantToolError(t, err, CodeExecution, "cursor_offset_conflict")
+	for _, bad := range []string{"x", "01", "-1", "99999999"} {
+		_, err = invokeUnhurried(t, "regex_extract", with(map[string]any{"cursor": bad}))
+		wantToolError(t, err, CodeInputSchemaInvalid, "")
+	}
+}
