@@ -50,13 +50,18 @@ func Expire(ctx context.Context, s Store, prefix string, cutoff time.Time) (Expi
 		if err != nil {
 			return st, err
 		}
-		if deleted {
-			st.Deleted++
-		} else {
-			st.Skipped++
-		}
+		st.count(deleted)
 	}
 	return st, nil
+}
+
+// count records one candidate: deleted by this pass, or skipped.
+func (st *ExpireStats) count(deleted bool) {
+	if deleted {
+		st.Deleted++
+	} else {
+		st.Skipped++
+	}
 }
 
 // deleteUnchanged deletes key if it still exists and stale(its current Info)
@@ -116,11 +121,7 @@ func Trim(ctx context.Context, s Store, prefix string, maxBytes int64, keep stri
 		if err != nil {
 			return st, err
 		}
-		if deleted {
-			st.Deleted++
-		} else {
-			st.Skipped++
-		}
+		st.count(deleted)
 		if deleted || gone {
 			st.Bytes -= c.Size
 			st.Objects--
