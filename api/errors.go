@@ -40,6 +40,7 @@ var statusOf = map[string]int{
 	tools.CodeOutputSchema:       http.StatusInternalServerError,
 	tools.CodeInternal:           http.StatusInternalServerError,
 	tools.CodeOverloaded:         http.StatusServiceUnavailable,
+	tools.CodeStoreUnavailable:   http.StatusServiceUnavailable,
 	plans.CodeInvalidPlan:        http.StatusUnprocessableEntity,
 	plans.CodeUnknownPlan:        http.StatusNotFound,
 	CodeInvalidRequest:           http.StatusBadRequest,

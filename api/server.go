@@ -18,6 +18,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
@@ -36,6 +37,22 @@ type Options struct {
 	Toggles      Toggler          // persists toggles (internal/toggles); nil: registry state only
 	Metrics      *Metrics         // serves GET /metrics (api/metrics.go); nil: not mounted
 	Plans        *plans.Service   // serves /v1/plans… and /mcp/compact (api/plans.go); nil: not mounted
+	// Store reports the state of the store the replicas share, as /health's
+	// "store": {"kind","ok"} (a *blob.Monitor); nil: no store, no such key.
+	Store StoreHealth
+	// Ready, when not nil, is asked by GET /ready besides the drain: "" when
+	// this process may take traffic, else a reason code (store_unavailable,
+	// toggles_unknown). /health never asks it: liveness does not depend on
+	// the store.
+	Ready func() string
+	// Replica names this process in audit lines and /health (host name and
+	// a random id per start).
+	Replica string
+}
+
+// StoreHealth is the state of the shared store as last observed.
+type StoreHealth interface {
+	Health() blob.Health
 }
 
 // Server is the HTTP surface over one registry.
@@ -96,6 +113,7 @@ func (s *Server) routes() chi.Router {
 	r.Get("/tools", s.wrap(s.listTools))
 	r.Get("/tools/{name}", s.wrap(s.getTool))
 	r.Get("/health", s.wrap(s.health))
+	r.Get("/ready", s.wrap(s.ready))
 	r.Get("/openapi.json", s.wrap(s.openapi))
 	s.planRoutes(r)
 	s.adminRoutes(r)
@@ -107,7 +125,7 @@ func (s *Server) routes() chi.Router {
 		s.mountMCP(r)
 	}
 	if s.opts.Downloads != nil {
-		h := downloadHandler(s.opts.Downloads)
+		h := downloadHandler(s.opts.Downloads, s.log)
 		r.Method(http.MethodGet, "/downloads/{filename}", h)
 		r.Method(http.MethodHead, "/downloads/{filename}", h)
 	}
@@ -280,13 +298,53 @@ func (s *Server) health(r *http.Request) (any, *apiError) {
 	if s.draining.Load() {
 		status, code = "shutting_down", http.StatusServiceUnavailable
 	}
-	return withStatus{code, map[string]any{
+	body := map[string]any{
 		"status":       status,
 		"tools":        anyList(s.reg.Names()),
 		"disabled":     anyList(s.reg.Disabled()),
 		"catalog_hash": s.reg.CatalogHash(),
 		"version":      s.opts.Version,
-	}}, nil
+	}
+	s.addStore(body)
+	return withStatus{code, body}, nil
+}
+
+// addStore adds "store" (and "replica") to a /health or /ready body. The
+// store's state is the one last observed (a ping every few seconds, and every
+// operation): the probe never waits on the store.
+func (s *Server) addStore(body map[string]any) {
+	if s.opts.Replica != "" {
+		body["replica"] = s.opts.Replica
+	}
+	if s.opts.Store == nil {
+		return
+	}
+	h := s.opts.Store.Health()
+	st := map[string]any{"kind": h.Kind, "ok": h.OK}
+	if !h.OK && h.Reason != "" {
+		st["reason"] = h.Reason
+	}
+	body["store"] = st
+}
+
+// ready is GET /ready, the readiness probe: 200 {"status":"ready"} while this
+// process may take traffic; 503 {"status":"not_ready","reason":...} while it
+// drains (shutting_down) or Options.Ready names a reason.
+func (s *Server) ready(r *http.Request) (any, *apiError) {
+	reason := ""
+	switch {
+	case s.draining.Load():
+		reason = CodeShuttingDown
+	case s.opts.Ready != nil:
+		reason = s.opts.Ready()
+	}
+	body := map[string]any{"status": "ready"}
+	code := http.StatusOK
+	if reason != "" {
+		body["status"], body["reason"], code = "not_ready", reason, http.StatusServiceUnavailable
+	}
+	s.addStore(body)
+	return withStatus{code, body}, nil
 }
 
 func anyList(names []string) []any {

@@ -41,7 +41,7 @@ stores it under --data-dir/downloads).
 		`precisiond call unit_convert '{"value":100,"from_unit":"degF","to_unit":"degC"}'`,
 		`jq -Rs '{content: ., format: "docx", filename: "report"}' report.md | precisiond call generate_file -`,
 	},
-	config:   []string{"data-dir", "tools", "call-timeout", "max-body-bytes", "download-ttl", "max-store-bytes", "log-level"},
+	config:   []string{"data-dir", "store", "store-timeout", "public-base-url", "tools", "call-timeout", "max-body-bytes", "download-ttl", "max-store-bytes", "log-level"},
 	flagHelp: map[string]string{"max-body-bytes": "largest ARGS_JSON accepted"},
 	stateDir: true,
 	run:      cmdCall,
@@ -70,7 +70,7 @@ func cmdCall(c *command, args []string, e *cliEnv) int {
 		argText = string(b)
 	}
 	log := newLogger(e.stderr, cfg.LogLevel)
-	store, err := openStore(*cfg, true)
+	store, err := openStore(*cfg, log, true)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -116,7 +116,7 @@ exposes.
 	args:     [][2]string{{"TOOL", "a tool's name; omitted: all tools"}},
 	exit:     "0, 1 for an unknown TOOL, 2 usage error",
 	examples: []string{"precisiond tools", "precisiond tools gcd_lcm", "precisiond tools --json > catalog.json"},
-	config:   []string{"data-dir", "tools"},
+	config:   []string{"data-dir", "store", "store-timeout", "tools"},
 	stateDir: true,
 	run:      cmdTools,
 }
@@ -406,7 +406,7 @@ SIGINT/SIGTERM.
 	exit: "0 the client closed the session, 1 start-up or transport error, 2 usage error",
 	examples: []string{"precisiond mcp", "claude mcp add precisiond -- precisiond mcp",
 		"precisiond mcp --surface compact --tools 'gcd_lcm,date_*'", "docker run -i --rm precisiond mcp"},
-	config: []string{"data-dir", "tools", "surface", "call-timeout", "max-concurrency", "queue-wait", "max-body-bytes",
+	config: []string{"data-dir", "store", "store-timeout", "public-base-url", "tools", "surface", "call-timeout", "max-concurrency", "queue-wait", "max-body-bytes",
 		"download-ttl", "max-store-bytes", "log-level", "isolate-tools", "workers", "worker-memory",
 		"plan-timeout", "plan-max-calls", "plan-max-response-bytes", "plan-store-bytes"},
 	stateDir: true,
@@ -422,7 +422,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 		return code
 	}
 	log := newLogger(e.stderr, cfg.LogLevel)
-	store, err := openStore(*cfg, true)
+	store, err := openStore(*cfg, log, true)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -459,6 +459,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
 		Files:        store,
+		DownloadURL:  downloadURL(*cfg),
 		Version:      versionString(),
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Surface:      cfg.MCPSurface,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -49,6 +50,12 @@ type Config struct {
 	PlanMaxCalls         int
 	PlanMaxResponseBytes int64
 	PlanStoreBytes       int64
+
+	// Fleet storage (fleet.go, docs/operations.md "Running a fleet").
+	Store         string        // --store: file:DIR or s3://BUCKET/PREFIX; "": file:<DataDir>
+	StoreTimeout  time.Duration // how long a store operation waits for an answer
+	StoreRequired bool          // /ready fails while the store is down
+	PublicBaseURL string        // absolute download links (legacy text, MCP); "": relative
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).
@@ -75,6 +82,8 @@ func DefaultConfig() Config {
 		PlanMaxCalls:         plans.DefaultMaxCalls,
 		PlanMaxResponseBytes: plans.DefaultMaxResponseBytes,
 		PlanStoreBytes:       plans.DefaultStoreBytes,
+
+		StoreTimeout: blob.DefaultOpTimeout,
 	}
 }
 
@@ -133,6 +142,18 @@ var configFlags = []configFlag{
 	}},
 	{"plan-store-bytes", "PRECISIOND_PLAN_STORE_BYTES", "BYTES", "67108864", "size cap of the plan store (plans.db); the least recently used plans are evicted", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.PlanStoreBytes, n, c.PlanStoreBytes, h)
+	}},
+	{"store", "PRECISIOND_STORE", "LOCATION", "", "where the state replicas share lives (downloads, toggles, plans): file:DIR or s3://BUCKET/PREFIX (AWS_* variables); empty: file:<data-dir>", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Store, n, c.Store, h)
+	}},
+	{"store-timeout", "PRECISIOND_STORE_TIMEOUT", "DURATION", "5s", "how long one store operation waits for the store's answer before the store counts as unavailable", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.DurationVar(&c.StoreTimeout, n, c.StoreTimeout, h)
+	}},
+	{"store-required", "PRECISIOND_STORE_REQUIRED", "", "false", "readiness (/ready) fails while the store is down", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.BoolVar(&c.StoreRequired, n, c.StoreRequired, h)
+	}},
+	{"public-base-url", "PRECISIOND_PUBLIC_BASE_URL", "URL", "", "absolute URL clients reach this service at (https://host/prefix): download links become absolute", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.PublicBaseURL, n, c.PublicBaseURL, h)
 	}},
 }
 
@@ -220,7 +241,7 @@ func (c Config) validate() error {
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err
 	}
-	return nil
+	return c.validateFleet() // fleet.go
 }
 
 func parseLevel(s string) (slog.Level, error) {
