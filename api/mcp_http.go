@@ -58,11 +58,17 @@ func (s *Server) mountMCP(r chi.Router) {
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        o.MaxBodyBytes,
 	})
+	if s.edge != nil && s.edge.opts.Tokens != nil {
+		m.surface.server.AddReceivingMiddleware(m.mcpAccess(true))
+	}
 	r.Handle("/mcp", m.guard(streamable))
 	r.Handle("/mcp/sse", m.guard(m.sseStreams(sse)))
 	if s.ops.svc != nil {
 		// The compact surface (api/mcp_compact.go), stateless like /mcp.
 		compact := newCompactServer(s.ops, o)
+		if s.edge != nil && s.edge.opts.Tokens != nil {
+			compact.AddReceivingMiddleware(m.mcpAccess(false))
+		}
 		r.Handle("/mcp/compact", m.guard(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return compact }, streamOpts)))
 	}
 }

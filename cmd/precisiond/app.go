@@ -32,6 +32,7 @@ type Main struct {
 	Plans    *plans.Service // registers and runs plans (plans.go)
 
 	closePlans func() error
+	edge       edgeState // API tokens and TLS (access.go)
 
 	ln     net.Listener
 	server *http.Server
@@ -39,6 +40,10 @@ type Main struct {
 
 // NewMain builds the service from cfg. It does not listen yet.
 func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
+	accessOpts, edge, err := accessOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
 	store, err := openStore(cfg)
 	if err != nil {
 		return nil, err
@@ -85,11 +90,12 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		Toggles:      toggler,
 		Metrics:      metrics,
 		Plans:        planSvc,
+		Access:       accessOpts,
 		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts,
 			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 	})
 	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics, Workers: pool,
-		Plans: planSvc, closePlans: closePlans}
+		Plans: planSvc, closePlans: closePlans, edge: edge}
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -186,8 +192,9 @@ func (m *Main) Run(ctx context.Context) error {
 	bctx, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
+	m.watchEdge(bctx)
 	errc := make(chan error, 1)
-	go func() { errc <- m.server.Serve(m.ln) }()
+	go func() { errc <- m.server.Serve(m.listener()) }()
 	select {
 	case err := <-errc:
 		return err

@@ -50,6 +50,9 @@ type Config struct {
 	PlanMaxCalls         int
 	PlanMaxResponseBytes int64
 	PlanStoreBytes       int64
+
+	// Access control and TLS (access.go).
+	Access AccessConfig
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).

@@ -36,6 +36,7 @@ commands:
   verify                read an /invoke response on stdin, recompute its hashes
   health                probe a running server's /health
   selfcheck             run every tool's examples (generate_file into a throwaway store)
+  token new NAME        issue an API token (printed once) and its --api-tokens line
   version               print the version
 
 Run 'precisiond serve -h' for the configuration flags.
@@ -62,6 +63,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return cmdHealth(args, stdout, stderr, getenv)
 	case "selfcheck":
 		return cmdSelfCheck(args, stdout, stderr, getenv)
+	case "token":
+		return cmdToken(args, stdout, stderr)
 	case "worker":
 		return cmdWorker(args, stdin, stdout, stderr, getenv)
 	case "version":
@@ -88,6 +91,10 @@ func cmdServe(args []string, stderr io.Writer, getenv func(string) string) int {
 	}
 	if len(rest) > 0 {
 		fmt.Fprintf(stderr, "precisiond serve: unexpected arguments %q\n", rest)
+		return 2
+	}
+	if err := checkExposure(cfg); err != nil {
+		fmt.Fprintln(stderr, "precisiond:", err) // plain text: it explains what to do
 		return 2
 	}
 	log := newLogger(stderr, cfg.LogLevel)

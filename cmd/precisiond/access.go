@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/access"
+)
+
+// AccessConfig is the access-control part of Config (docs/operations.md,
+// "Access control").
+type AccessConfig struct {
+	APITokens          string   // tokens file; empty: no API tokens
+	MetricsNeedToken   bool     // /metrics behind the API tokens too
+	InsecureNoAuth     bool     // allow a non-loopback address without tokens
+	DownloadSigningKey string   // HMAC key of download links; empty: generated in the data dir
+	CORSOrigins        []string // browser origins allowed cross-origin
+	TLSCert, TLSKey    string   // PEM files; both set: serve HTTPS
+}
+
+func init() {
+	configFlags = append(configFlags,
+		configFlag{"api-tokens", "PRECISIOND_API_TOKENS", "JSON file of API tokens {\"tokens\":[{\"name\",\"sha256\",\"tools\"?,\"rate_per_minute\"?}]}; every tool surface then needs Authorization: Bearer (re-read on SIGHUP and on change)", func(fs *flag.FlagSet, c *Config, n, h string) {
+			fs.StringVar(&c.Access.APITokens, n, c.Access.APITokens, h)
+		}},
+		configFlag{"metrics-auth", "PRECISIOND_METRICS_AUTH", "with --api-tokens, /metrics needs an API token too", func(fs *flag.FlagSet, c *Config, n, h string) {
+			fs.BoolVar(&c.Access.MetricsNeedToken, n, c.Access.MetricsNeedToken, h)
+		}},
+		configFlag{"insecure-no-auth", "PRECISIOND_INSECURE_NO_AUTH", "allow listening on a non-loopback address without --api-tokens (only behind something that authenticates)", func(fs *flag.FlagSet, c *Config, n, h string) {
+			fs.BoolVar(&c.Access.InsecureNoAuth, n, c.Access.InsecureNoAuth, h)
+		}},
+		configFlag{"download-signing-key", "PRECISIOND_DOWNLOAD_SIGNING_KEY", "HMAC key (at least 16 bytes) of signed download links; empty: generated once in DATA_DIR/" + access.KeyFileName, func(fs *flag.FlagSet, c *Config, n, h string) {
+			fs.StringVar(&c.Access.DownloadSigningKey, n, c.Access.DownloadSigningKey, h)
+		}},
+		configFlag{"cors-origins", "PRECISIOND_CORS_ORIGINS", "comma-separated browser origins (https://app.example) allowed to call the API cross-origin, \"*\" for any; empty: CORS off", func(fs *flag.FlagSet, c *Config, n, h string) {
+			fs.Func(n, h, func(s string) error { c.Access.CORSOrigins = splitList(s); return nil })
+		}},
+		configFlag{"tls-cert", "PRECISIOND_TLS_CERT", "PEM certificate (chain) to serve HTTPS; with --tls-key; reloaded on SIGHUP", func(fs *flag.FlagSet, c *Config, n, h string) {
+			fs.StringVar(&c.Access.TLSCert, n, c.Access.TLSCert, h)
+		}},
+		configFlag{"tls-key", "PRECISIOND_TLS_KEY", "PEM private key of --tls-cert", func(fs *flag.FlagSet, c *Config, n, h string) {
+			fs.StringVar(&c.Access.TLSKey, n, c.Access.TLSKey, h)
+		}},
+	)
+}
+
+// loopbackAddr reports whether a listen address binds loopback only.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkExposure refuses a non-loopback address without API tokens unless
+// --insecure-no-auth says so explicitly.
+func checkExposure(cfg Config) error {
+	a := cfg.Access
+	if (a.TLSCert == "") != (a.TLSKey == "") {
+		return fmt.Errorf("--tls-cert and --tls-key go together")
+	}
+	if loopbackAddr(cfg.Addr) || a.APITokens != "" || a.InsecureNoAuth {
+		return nil
+	}
+	return fmt.Errorf("refusing to listen on %s without API tokens: anyone who can reach it could call every tool and read every generated file.\n"+
+		"  Issue a token:   precisiond token new NAME   (prints the token once and its line for the tokens file)\n"+
+		"  Configure it:    --api-tokens FILE (env PRECISIOND_API_TOKENS), FILE = {\"tokens\":[<the printed lines>]}\n"+
+		"  Or bind loopback (--addr 127.0.0.1:8003), or pass --insecure-no-auth (env PRECISIOND_INSECURE_NO_AUTH=true)\n"+
+		"  if a proxy or private network in front of precisiond already authenticates", cfg.Addr)
+}
+
+// edgeState is what Main keeps of the access configuration.
+type edgeState struct {
+	tokens *access.Keyring // nil: no API tokens
+	certs  *certReloader   // nil: plain HTTP
+}
+
+// accessOptions builds the API's access options from cfg (and the edge
+// state Main keeps to reload them).
+func accessOptions(cfg Config) (*api.AccessOptions, edgeState, error) {
+	var st edgeState
+	if err := checkExposure(cfg); err != nil {
+		return nil, st, err
+	}
+	a := cfg.Access
+	o := &api.AccessOptions{
+		MetricsNeedToken: a.MetricsNeedToken,
+		GuardHosts:       loopbackAddr(cfg.Addr),
+		AllowedHosts:     cfg.AllowedHosts,
+		CORSOrigins:      a.CORSOrigins,
+		LinkTTL:          cfg.DownloadTTL,
+	}
+	if a.APITokens != "" {
+		k, err := access.Open(a.APITokens)
+		if err != nil {
+			return nil, st, fmt.Errorf("--api-tokens: %w", err)
+		}
+		st.tokens, o.Tokens = k, k
+		key := []byte(a.DownloadSigningKey)
+		if len(key) == 0 {
+			if key, err = access.LoadOrCreateKey(filepath.Join(cfg.DataDir, access.KeyFileName)); err != nil {
+				return nil, st, fmt.Errorf("download signing key: %w", err)
+			}
+		}
+		if o.Signer, err = access.NewSigner(key); err != nil {
+			return nil, st, fmt.Errorf("--download-signing-key: %w", err)
+		}
+	}
+	if a.TLSCert != "" {
+		c, err := newCertReloader(a.TLSCert, a.TLSKey)
+		if err != nil {
+			return nil, st, err
+		}
+		st.certs = c
+	}
+	return o, st, nil
+}
+
+// certReloader serves the certificate last loaded from its files.
+type certReloader struct {
+	certFile, keyFile string
+	cur               atomic.Pointer[tls.Certificate]
+}
+
+func newCertReloader(certFile, keyFile string) (*certReloader, error) {
+	c := &certReloader{certFile: certFile, keyFile: keyFile}
+	if err := c.reload(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *certReloader) reload() error {
+	cert, err := tls.LoadX509KeyPair(c.certFile, c.keyFile)
+	if err != nil {
+		return fmt.Errorf("--tls-cert/--tls-key: %w", err)
+	}
+	c.cur.Store(&cert)
+	return nil
+}
+
+func (c *certReloader) config() *tls.Config {
+	return &tls.Config{
+		MinVersion: tls.VersionTLS12,
+		NextProtos: []string{"h2", "http/1.1"},
+		GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+			return c.cur.Load(), nil
+		},
+	}
+}
+
+// listener is the listener Serve uses: m.ln, wrapped in TLS when configured.
+func (m *Main) listener() net.Listener {
+	if m.edge.certs == nil {
+		return m.ln
+	}
+	return tls.NewListener(m.ln, m.edge.certs.config())
+}
+
+// Reload re-reads the tokens file and the TLS certificate (SIGHUP); an
+// invalid file or certificate leaves the current one in force.
+func (m *Main) Reload() {
+	if k := m.edge.tokens; k != nil {
+		reloadTokens(m.Log, k, "SIGHUP")
+	}
+	if c := m.edge.certs; c != nil {
+		if err := c.reload(); err != nil {
+			m.Log.Error("TLS certificate reload failed; keeping the current one", "err", err.Error())
+		} else {
+			m.Log.Info("TLS certificate reloaded", "cert", c.certFile)
+		}
+	}
+}
+
+func reloadTokens(log *slog.Logger, k *access.Keyring, why string) {
+	changed, err := k.Reload()
+	switch {
+	case err != nil:
+		log.Error("API tokens file unreadable or invalid; keeping the current tokens", "err", err.Error(), "trigger", why)
+	case changed:
+		log.Info("API tokens reloaded", "path", k.Path(), "tokens", k.Set().Len(), "trigger", why)
+	}
+}
+
+// watchEdge reloads on SIGHUP, and the tokens file whenever it changes,
+// until ctx ends.
+func (m *Main) watchEdge(ctx context.Context) {
+	if m.edge.tokens == nil && m.edge.certs == nil {
+		return
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				m.Reload()
+			}
+		}
+	}()
+	if k := m.edge.tokens; k != nil {
+		go every(ctx, tokensWatchInterval, func() { reloadTokens(m.Log, k, "file changed") })
+	}
+}
+
+// tokensWatchInterval is how often the tokens file is checked for changes.
+const tokensWatchInterval = 2 * time.Second
+
+// cmdToken is `precisiond token new NAME [--tools a,b*] [--rate N]`: it prints
+// a new token once on the first line and its entry for the tokens file on the
+// second.
+func cmdToken(args []string, stdout, stderr io.Writer) int {
+	const use = "usage: precisiond token new NAME [--tools GLOB,...] [--rate PER_MINUTE]\n" +
+		"prints a new API token (shown once; keep it secret) and, on the next line, its entry for the --api-tokens file\n"
+	if len(args) < 2 || args[0] != "new" {
+		fmt.Fprint(stderr, use)
+		return 2
+	}
+	name := args[1]
+	fs := flag.NewFlagSet("precisiond token new", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	toolsFlag := fs.String("tools", "", "comma-separated tool globs the token may call (default: all)")
+	rate := fs.Int("rate", 0, "requests per minute (0: unlimited)")
+	if err := fs.Parse(args[2:]); err != nil || fs.NArg() > 0 || *rate < 0 {
+		fmt.Fprint(stderr, use)
+		return 2
+	}
+	secret, entry, err := access.NewSecret(name)
+	if err != nil {
+		fmt.Fprintln(stderr, "precisiond token:", err)
+		return 2
+	}
+	entry.Tools, entry.RatePerMinute = splitList(*toolsFlag), *rate
+	line, _ := json.Marshal(entry)
+	// The line must load: check it as the server would.
+	if _, err := access.Parse([]byte(`{"tokens":[` + string(line) + `]}`)); err != nil {
+		fmt.Fprintln(stderr, "precisiond token:", err)
+		return 2
+	}
+	fmt.Fprintln(stdout, secret)
+	fmt.Fprintln(stdout, string(line))
+	return 0
+}
