@@ -96,10 +96,10 @@ func (s *Server) routes() chi.Router {
 	}))
 	r.Post("/invoke", s.wrapLegacy(s.invoke))
 	r.Post("/v1/invoke", s.wrap(s.invoke))
-	r.Get("/tools", s.wrap(s.listTools))
+	r.Method(http.MethodGet, "/tools", cacheable(s.wrap(s.listTools))) // ETag, gzip (api/edge_cache.go)
 	r.Get("/tools/{name}", s.wrap(s.getTool))
 	r.Get("/health", s.wrap(s.health))
-	r.Get("/openapi.json", s.wrap(s.openapi))
+	r.Method(http.MethodGet, "/openapi.json", cacheable(s.wrap(s.openapi)))
 	s.planRoutes(r)
 	s.adminRoutes(r)
 	if s.opts.Metrics != nil {
