@@ -5,9 +5,11 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/hex"
 	"encoding/pem"
 	"io"
 	"math/big"
@@ -320,5 +322,49 @@ func TestBinarySIGHUP(t *testing.T) {
 	}
 	if status, _, _ := tlsGet(t, base+"/tools", der2, map[string]string{"Authorization": "Bearer tok-a"}); status != 401 {
 		t.Errorf("the removed token: %d", status)
+	}
+}
+
+// TestSignedLinkInChromium generates a file with an API token on the real
+// binary, then opens its signed link in headless Chromium (no Authorization
+// header): it downloads with the right bytes, while a tampered link and an
+// expired one (signed with the deployment's key, expiry in the past) get 403
+// and the bare path 401.
+func TestSignedLinkInChromium(t *testing.T) {
+	node, uiDir, chromium := browserPrereqs(t)
+	const key = "browser test signing key 32 byte"
+	tokens := writeTokensFile(t, `{"tokens":[{"name":"a","sha256":"`+access.Hash("tok")+`"}]}`)
+	base, _, logs := startBinary(t, "--api-tokens", tokens, "--download-signing-key", key)
+	r := testhttp.Do(t, "POST", base+"/v1/invoke", map[string]string{"Authorization": "Bearer tok", "Content-Type": "application/json"},
+		[]byte(`{"tool":"generate_file","args":{"content":"# Browser\n\nA signed link.\n","filename":"browser","format":"docx"}}`))
+	link := r.Header.Get("X-Download-Url")
+	if r.Status != 200 || link == "" {
+		t.Fatalf("generate_file: %d %q %s", r.Status, link, r.Body)
+	}
+	facts := r.JSON(t)["structured_result"].(map[string]any)["facts"].(map[string]any)
+	unsigned := facts["download_path"].(string)
+	name := strings.TrimPrefix(unsigned, "/downloads/")
+	got := testhttp.Do(t, "GET", base+link, nil, nil)
+	if got.Status != 200 {
+		t.Fatalf("signed link from Go: %d", got.Status)
+	}
+	sum := sha256.Sum256(got.Body)
+	signer, err := access.NewSigner([]byte(key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer.SetClock(func() time.Time { return time.Now().Add(-48 * time.Hour) })
+	expired := unsigned + "?" + signer.Query(name, time.Hour)
+	tampered := strings.Replace(link, "&sig=", "&sig=A", 1)
+
+	cmd := exec.Command(node, "download.test.mjs")
+	cmd.Dir = uiDir
+	cmd.Env = append(os.Environ(),
+		"SIGNED_URL="+base+link, "TAMPERED_URL="+base+tampered, "EXPIRED_URL="+base+expired, "UNSIGNED_URL="+base+unsigned,
+		"WANT_SHA256="+hex.EncodeToString(sum[:]), "USER_DATA_DIR="+t.TempDir(), "CHROMIUM="+chromium)
+	out, err := cmd.CombinedOutput()
+	t.Logf("browser:\n%s", out)
+	if err != nil || !strings.Contains(string(out), "SIGNED-LINKS OK") {
+		t.Fatalf("browser download failed: %v\nserver log:\n%s", err, logs.String())
 	}
 }

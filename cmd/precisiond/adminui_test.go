@@ -15,30 +15,8 @@ import (
 // verified badge, and a screenshot in test-output/. In CI (CI=true) a missing
 // browser or missing node_modules is a failure; locally the test skips then.
 func TestAdminUIInChromium(t *testing.T) {
-	if testing.Short() {
-		t.Skip("drives headless Chromium: skipped with -short")
-	}
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	uiDir := filepath.Join(root, "test", "admin-ui")
-	chromium := "/usr/bin/chromium"
-	var missing []string
-	if _, err := os.Stat(chromium); err != nil {
-		missing = append(missing, chromium)
-	}
-	if _, err := os.Stat(filepath.Join(uiDir, "node_modules", "playwright-core")); err != nil {
-		missing = append(missing, "test/admin-ui/node_modules (run npm ci there)")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing = append(missing, "node")
-	}
-	if len(missing) > 0 {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("browser test prerequisites missing in CI: %s", strings.Join(missing, ", "))
-		}
-		t.Skipf("browser test prerequisites missing: %s", strings.Join(missing, ", "))
-	}
+	node, uiDir, chromium := browserPrereqs(t)
+	root := filepath.Join(uiDir, "..", "..")
 	base, _, logs := startBinary(t)
 	outDir := filepath.Join(root, "test-output")
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
@@ -67,4 +45,36 @@ func TestAdminUIInChromium(t *testing.T) {
 	if n := strings.Count(logs.String(), `"msg":"audit"`); n != 2 {
 		t.Fatalf("%d audit lines for the two toggles, want 2:\n%s", n, logs.String())
 	}
+}
+
+// browserPrereqs finds node, test/admin-ui (with playwright-core installed)
+// and Chromium. In CI (CI=true) a missing one is a failure; locally the test
+// skips then, as it does with -short.
+func browserPrereqs(t *testing.T) (node, uiDir, chromium string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("drives headless Chromium: skipped with -short")
+	}
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	uiDir = filepath.Join(root, "test", "admin-ui")
+	chromium = "/usr/bin/chromium"
+	var missing []string
+	if _, err := os.Stat(chromium); err != nil {
+		missing = append(missing, chromium)
+	}
+	if _, err := os.Stat(filepath.Join(uiDir, "node_modules", "playwright-core")); err != nil {
+		missing = append(missing, "test/admin-ui/node_modules (run npm ci there)")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing = append(missing, "node")
+	}
+	if len(missing) > 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("browser test prerequisites missing in CI: %s", strings.Join(missing, ", "))
+		}
+		t.Skipf("browser test prerequisites missing: %s", strings.Join(missing, ", "))
+	}
+	return node, uiDir, chromium
 }
