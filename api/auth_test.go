@@ -29,6 +29,7 @@ const (
 	aliceToken = "alice-secret-token"
 	bobToken   = "bob-secret-token"
 	carolToken = "carol-secret-token"
+	adminTok   = "admin-secret-token"
 )
 
 // accessEnv is the real HTTP surface (REST, MCP, plans, downloads) with API
@@ -71,7 +72,7 @@ func newAccessEnv(t *testing.T, mutate func(*AccessOptions)) *accessEnv {
 	// file store): enough for the scope checks of plan runs.
 	planReg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	svc := plans.NewService(planReg, plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
-	e.mcpEnv = newMCPEnv(t, MCPOptions{}, Options{Access: ao, Metrics: e.metrics, Plans: svc})
+	e.mcpEnv = newMCPEnv(t, MCPOptions{}, Options{Access: ao, Metrics: e.metrics, Plans: svc, AdminToken: adminTok})
 	return e
 }
 
@@ -154,9 +155,19 @@ func TestAccessEverySurface(t *testing.T) {
 			t.Errorf("%s without a token: %d", open, r.Status)
 		}
 	}
-	// The admin routes keep their own token: no admin token configured → 403.
-	if r := e.do(t, "PUT", "/admin/tools/gcd_lcm", "", `{"enabled":false}`); r.Status != http.StatusForbidden {
-		t.Errorf("admin route: %d %s", r.Status, r.Body)
+	// The admin routes keep their own token, which API tokens are not; the
+	// admin token is admitted on the tool routes (the admin page calls them).
+	if r := e.do(t, "PUT", "/admin/tools/gcd_lcm", aliceToken, `{"enabled":true}`); r.Status != http.StatusUnauthorized {
+		t.Errorf("admin route with an API token: %d %s", r.Status, r.Body)
+	}
+	if r := e.do(t, "PUT", "/admin/tools/gcd_lcm", adminTok, `{"enabled":true}`); r.Status != http.StatusOK {
+		t.Errorf("admin route with the admin token: %d %s", r.Status, r.Body)
+	}
+	if r := e.do(t, "POST", "/invoke", adminTok, gcd); r.Status != http.StatusOK || r.JSON(t)["error_code"] != nil {
+		t.Errorf("/invoke with the admin token: %d %s", r.Status, r.Body)
+	}
+	if list, err := e.connectAs(t, "streamable", "/mcp", adminTok).ListTools(ctxT(t), nil); err != nil || len(list.Tools) != len(e.reg.Names()) {
+		t.Errorf("MCP with the admin token: %v", err)
 	}
 	// Refusals are counted, by code and token name, and per route.
 	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": CodeUnauthorized, "token": ""}); n < float64(3*len(surfaces)) {

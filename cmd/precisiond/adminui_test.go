@@ -7,17 +7,27 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // TestAdminUIInChromium drives /admin of the real binary in headless Chromium
 // (test/admin-ui, playwright-core): sign in with the token, disable and
 // re-enable a tool (checked against /tools), "try it" for two tools with a
-// verified badge, and a screenshot in test-output/. In CI (CI=true) a missing
+// verified badge, and a screenshot in test-output/; the server runs with API
+// tokens, so the page works with them on. In CI (CI=true) a missing
 // browser or missing node_modules is a failure; locally the test skips then.
 func TestAdminUIInChromium(t *testing.T) {
 	node, uiDir, chromium := browserPrereqs(t)
 	root := filepath.Join(uiDir, "..", "..")
-	base, _, logs := startBinary(t)
+	// With API tokens on: the page's calls to /tools and /invoke carry the
+	// admin token, which the tool routes admit.
+	tokens := writeTokensFile(t, `{"tokens":[{"name":"other","sha256":"`+access.Hash("other")+`"}]}`)
+	base, _, logs := startBinary(t, "--api-tokens", tokens)
+	if r := testhttp.Do(t, "GET", base+"/tools", nil, nil); r.Status != 401 {
+		t.Fatalf("/tools without a token: %d", r.Status)
+	}
 	outDir := filepath.Join(root, "test-output")
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		t.Fatal(err)
