@@ -216,7 +216,19 @@ func TestAccessScope(t *testing.T) {
 	if r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != CodeForbidden {
 		t.Errorf("plan outside scope: %d %s", r.Status, r.Body)
 	}
-	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": CodeForbidden, "token": "bob"}); n != 3 {
+	reg := e.do(t, "POST", "/v1/plans", aliceToken, `{"plan":`+citiesPlan+`}`)
+	id, _ := reg.JSON(t)["plan_id"].(string)
+	if reg.Status != 200 || id == "" {
+		t.Fatalf("register: %d %s", reg.Status, reg.Body)
+	}
+	r = e.do(t, "POST", "/v1/plans/"+id+"/run", bobToken, `{"params":{"city":"Asia/Tokyo"}}`)
+	if r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != CodeForbidden {
+		t.Errorf("stored plan outside scope: %d %s", r.Status, r.Body)
+	}
+	if r := e.do(t, "POST", "/v1/plans/"+id+"/run", aliceToken, `{"params":{"city":"Asia/Tokyo"}}`); r.Status != 200 {
+		t.Errorf("stored plan, alice: %d %s", r.Status, r.Body)
+	}
+	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": CodeForbidden, "token": "bob"}); n != 4 {
 		t.Errorf("forbidden refusals of bob: %v, want 3", n)
 	}
 
