@@ -198,7 +198,8 @@ func selfSigned(t *testing.T, dir string, serial int64) (certFile, keyFile strin
 }
 
 // tlsGet fetches url trusting only the certificate der, on a new connection,
-// and returns the status and the serial number the server presented.
+// over HTTP/2, and returns the status and the serial number the server
+// presented.
 func tlsGet(t *testing.T, url string, der []byte, hdr map[string]string) (int, int64, error) {
 	t.Helper()
 	cert, err := x509.ParseCertificate(der)
@@ -207,7 +208,7 @@ func tlsGet(t *testing.T, url string, der []byte, hdr map[string]string) (int, i
 	}
 	pool := x509.NewCertPool()
 	pool.AddCert(cert)
-	c := &http.Client{Timeout: testhttp.Timeout, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, DisableKeepAlives: true}}
+	c := &http.Client{Timeout: testhttp.Timeout, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}, DisableKeepAlives: true, ForceAttemptHTTP2: true}}
 	req, _ := http.NewRequest("GET", url, nil)
 	for k, v := range hdr {
 		req.Header.Set(k, v)
@@ -218,6 +219,9 @@ func tlsGet(t *testing.T, url string, der []byte, hdr map[string]string) (int, i
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.ProtoMajor != 2 {
+		t.Errorf("%s: served over %s, want HTTP/2", url, resp.Proto)
+	}
 	return resp.StatusCode, resp.TLS.PeerCertificates[0].SerialNumber.Int64(), nil
 }
 
