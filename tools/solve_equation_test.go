@@ -2,7 +2,12 @@ package tools
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"testing"
+
+	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/internal/poly"
 )
 
 func solveReq(eq string) Request {
@@ -63,6 +68,22 @@ func BenchmarkSolveEquationLarge(b *testing.B) {
 	for b.Loop() {
 		if _, err := reg.Invoke(context.Background(), req); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestSolveEquationContractLimits: the limits the contract declares are the
+// engine's.
+func TestSolveEquationContractLimits(t *testing.T) {
+	lim := contracts.MustLoad("solve_equation").Limits
+	for name, want := range map[string]float64{
+		"max_isolation_work":  poly.MaxIsolationWork,
+		"max_isolation_bytes": poly.MaxIsolationBytes,
+		"max_degree":          float64(poly.DefaultLimits.MaxDegree),
+		"max_equation_chars":  float64(poly.DefaultLimits.MaxEquationChars),
+	} {
+		if got, err := strconv.ParseFloat(fmt.Sprint(lim[name]), 64); err != nil || got != want {
+			t.Errorf("limits.%s = %v, the engine uses %v", name, lim[name], want)
 		}
 	}
 }

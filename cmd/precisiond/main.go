@@ -78,9 +78,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	return 2
 }
 
+// newLogger is a command's JSON logger. It also becomes slog's default, so
+// that what an engine logs without a logger of its own (solve_equation's
+// withheld answers) is a JSON line in the same stream, not a text line.
 func newLogger(w io.Writer, level string) *slog.Logger {
 	l, _ := parseLevel(level)
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	slog.SetDefault(log)
+	return log
 }
 
 func cmdServe(args []string, stderr io.Writer, getenv func(string) string) int {

@@ -9,6 +9,14 @@ import (
 // isolation (see isolateReal); about a second of work.
 const MaxIsolationWork = 2e9
 
+// MaxIsolationBytes bounds the memory root isolation holds at once: the
+// polynomials of the pending subintervals, whose coefficients grow by about
+// the degree in bits per bisection level, so that a wide root spread at a
+// high degree holds hundreds of MiB (x**64 - 7…7*x**63 + x - 1 with a
+// 200-digit coefficient: 113 MiB) although its word operations are within
+// MaxIsolationWork.
+const MaxIsolationBytes = 16 << 20
+
 // maxIsolationNodes bounds the bisection tree of root isolation; it is far
 // above what inputs within the declared limits need.
 const maxIsolationNodes = 200000
@@ -82,6 +90,7 @@ func isolatePositive(ctx context.Context, f IPoly, neg bool, res *isolation, nod
 	}
 	q = q.primitive()
 	stack := []node{{q, new(big.Int), 0}}
+	held := q.bytes() // the memory the polynomials on the stack hold
 	for len(stack) > 0 {
 		*nodes++
 		if *nodes%64 == 0 {
@@ -94,6 +103,7 @@ func isolatePositive(ctx context.Context, f IPoly, neg bool, res *isolation, nod
 		}
 		nd := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		held -= nd.p.bytes()
 		p := nd.p
 		if p[0].Sign() == 0 {
 			// root at the left end point c/2^k (scaled by 2^b)
@@ -129,6 +139,9 @@ func isolatePositive(ctx context.Context, f IPoly, neg bool, res *isolation, nod
 		p1 = p1.primitive()
 		p2 := p1.taylorShift1()
 		c2 := new(big.Int).Lsh(nd.c, 1)
+		if held += p1.bytes() + p2.bytes(); held > MaxIsolationBytes {
+			return costly("isolation_too_costly", "real root isolation would hold more than %d MiB of polynomials at once (the roots are spread too far apart for this degree)", MaxIsolationBytes>>20)
+		}
 		stack = append(stack, node{p2, new(big.Int).Add(c2, big.NewInt(1)), nd.k + 1})
 		stack = append(stack, node{p1, c2, nd.k + 1})
 	}
@@ -324,4 +337,13 @@ func evalFloat(p IPoly, x *big.Float, prec uint) *big.Float {
 		acc.Add(acc, t.SetInt(p[i]))
 	}
 	return acc
+}
+
+// bytes is the memory p's coefficients hold: each big.Int's header and words.
+func (p IPoly) bytes() int {
+	n := 0
+	for _, c := range p {
+		n += 32 + 8*len(c.Bits())
+	}
+	return n
 }
