@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -262,4 +263,30 @@ func cmdToken(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, secret)
 	fmt.Fprintln(stdout, string(line))
 	return 0
+}
+
+// apiTokenEnv is the variable the client commands (verify --url) take an API
+// token from.
+const apiTokenEnv = "PRECISIOND_API_TOKEN"
+
+// healthURL is where `precisiond health` probes the configured server:
+// https when it serves TLS.
+func healthURL(cfg Config) string {
+	scheme := "http://"
+	if cfg.Access.TLSCert != "" {
+		scheme = "https://"
+	}
+	return scheme + cfg.Addr + "/health"
+}
+
+// httpClient is the client commands' HTTP client (5 s). skipVerify accepts
+// any server certificate: only for `precisiond health`, which probes its own
+// container's server on an address its certificate need not name, and reads
+// nothing but the status.
+func httpClient(skipVerify bool) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if skipVerify {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // see above
+	}
+	return &http.Client{Timeout: 5 * time.Second, Transport: tr}
 }

@@ -126,6 +126,17 @@ func TestTokenNew(t *testing.T) {
 	if r := testhttp.Do(t, "GET", base+"/health", nil, nil); r.Status != 200 {
 		t.Errorf("/health: %d", r.Status)
 	}
+	// verify --url reads the catalogue with PRECISIOND_API_TOKEN.
+	resp := testhttp.Do(t, "POST", base+"/invoke", auth, []byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)).OK(t)
+	verify := func(env map[string]string) int {
+		return run([]string{"verify", "--url", base}, bytes.NewReader(resp), io.Discard, io.Discard, func(k string) string { return env[k] })
+	}
+	if code := verify(map[string]string{"PRECISIOND_API_TOKEN": lines[0]}); code != 0 {
+		t.Errorf("verify --url with PRECISIOND_API_TOKEN: exit %d", code)
+	}
+	if code := verify(nil); code == 0 {
+		t.Error("verify --url without a token succeeded against a server with tokens")
+	}
 }
 
 // TestTokensFileFollowed: a changed tokens file takes effect without a
@@ -242,6 +253,14 @@ func TestTLS(t *testing.T) {
 	}
 	if status, _, err := tlsGet(t, base+"/tools", der, nil); err != nil || status != 401 {
 		t.Fatalf("https /tools without a token: %d %v", status, err)
+	}
+	// `precisiond health` (the container's HEALTHCHECK) probes over HTTPS.
+	var out, errOut bytes.Buffer
+	if code := run([]string{"health", "--addr", m.Addr(), "--tls-cert", certFile, "--tls-key", keyFile}, nil, &out, &errOut, func(string) string { return "" }); code != 0 {
+		t.Errorf("precisiond health over TLS: exit %d %s", code, errOut.String())
+	}
+	if code := run([]string{"health", "--addr", m.Addr()}, nil, io.Discard, io.Discard, func(string) string { return "" }); code == 0 {
+		t.Error("precisiond health over plain HTTP to a TLS port succeeded")
 	}
 	if r := testhttp.Do(t, "GET", "http://"+m.Addr()+"/health", nil, nil); r.Status != http.StatusBadRequest {
 		t.Errorf("plain HTTP to the TLS port: %d", r.Status)

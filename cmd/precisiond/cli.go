@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
@@ -163,7 +162,8 @@ func loadCatalog(file, url string, getenv func(string) string, stderr io.Writer)
 		}
 		data = b
 	case url != "":
-		b, err := httpGet(strings.TrimSuffix(url, "/") + "/tools")
+		// A server with API tokens wants one: PRECISIOND_API_TOKEN (access.go).
+		b, err := httpGet(strings.TrimSuffix(url, "/")+"/tools", getenv(apiTokenEnv), false)
 		if err != nil {
 			return nil, err
 		}
@@ -196,9 +196,17 @@ func loadCatalog(file, url string, getenv func(string) string, stderr io.Writer)
 	return list, nil
 }
 
-func httpGet(url string) ([]byte, error) {
-	client := &http.Client{Timeout: 5 * time.Second}
-	resp, err := client.Get(url)
+// httpGet fetches url (5 s, at most 64 MiB) with an optional bearer token;
+// skipVerify accepts any server certificate (httpClient, access.go).
+func httpGet(url, bearer string, skipVerify bool) ([]byte, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := httpClient(skipVerify).Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +229,7 @@ func cmdHealth(args []string, stdout, stderr io.Writer, getenv func(string) stri
 		fmt.Fprintln(stderr, "usage: precisiond health [--addr host:port]")
 		return 2
 	}
-	b, err := httpGet("http://" + cfg.Addr + "/health")
+	b, err := httpGet(healthURL(cfg), "", cfg.Access.TLSCert != "")
 	if err != nil {
 		fmt.Fprintln(stderr, "precisiond health:", err)
 		return 1
