@@ -153,7 +153,9 @@ func (s *Server) accessControl(next http.Handler) http.Handler {
 			s.refuseAccess(w, r, aerr, tokenLabel(t))
 			return
 		}
-		r.Header.Set(mcpTokenHeader, t.Name)
+		if strings.HasPrefix(r.URL.Path, "/mcp") {
+			r.Header.Set(mcpTokenHeader, t.Name)
+		}
 		next.ServeHTTP(w, r.WithContext(withPrincipal(r.Context(), t)))
 	})
 }
