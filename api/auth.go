@@ -121,10 +121,12 @@ func (s *Server) accessControl(next http.Handler) http.Handler {
 		r.Header.Del(mcpTokenHeader) // only this middleware sets it
 		origin := r.Header.Get("Origin")
 		corsOK := origin != "" && (e.cors["*"] || e.cors[origin])
+		if len(e.cors) > 0 {
+			w.Header().Add("Vary", "Origin") // answers differ by Origin
+		}
 		if corsOK {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
-			h.Add("Vary", "Origin")
 			h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
 			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 				h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE")
