@@ -4,11 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/precisiond/precisiond/internal/access"
@@ -42,6 +42,9 @@ type AccessOptions struct {
 	// CORSOrigins are the browser origins (scheme://host[:port], or "*")
 	// allowed to call the API cross-origin; empty: CORS is off.
 	CORSOrigins []string
+	// Owners records which token generated which file (kept in the data
+	// directory by the service); nil: a record in memory.
+	Owners *access.Owners
 }
 
 // edge is the state behind AccessOptions.
@@ -49,17 +52,22 @@ type edge struct {
 	opts   AccessOptions
 	hosts  hostPolicy
 	cors   map[string]bool
-	owners *owners
+	owners *access.Owners
+	store  *filestore.Store
+	log    *slog.Logger
 }
 
-func newEdge(o *AccessOptions, store *filestore.Store) *edge {
+func newEdge(o *AccessOptions, store *filestore.Store, log *slog.Logger) *edge {
 	if o == nil {
 		return nil
 	}
 	if o.LinkTTL <= 0 {
 		o.LinkTTL = time.Hour
 	}
-	e := &edge{opts: *o, hosts: newHostPolicy(o.AllowedHosts), cors: map[string]bool{}, owners: newOwners(store)}
+	e := &edge{opts: *o, hosts: newHostPolicy(o.AllowedHosts), cors: map[string]bool{}, owners: o.Owners, store: store, log: log}
+	if e.owners == nil {
+		e.owners, _ = access.NewOwners("") // in memory: cannot fail
+	}
 	for _, c := range o.CORSOrigins {
 		e.cors[strings.TrimSuffix(strings.TrimSpace(c), "/")] = true
 	}
@@ -281,7 +289,7 @@ func (e *edge) fileGenerated(ctx context.Context, facts map[string]any) string {
 	if !ok || !filestore.NamePattern.MatchString(name) {
 		return ""
 	}
-	e.owners.add(name, tokenName(ctx))
+	e.noteOwner(name, tokenName(ctx))
 	if e.opts.Signer == nil {
 		return ""
 	}
@@ -321,7 +329,7 @@ func (s *Server) downloadAccess(next http.Handler) http.Handler {
 			s.refuseAccess(w, r, aerr, tokenLabel(t))
 			return
 		}
-		if !e.owners.owns(name, t.Name) {
+		if !e.owners.Owns(name, t.Name) {
 			s.refuseAccess(w, r, newError(CodeForbidden, "this file was not generated with token "+t.Name+"; use its signed link"), t.Name)
 			return
 		}
@@ -329,59 +337,27 @@ func (s *Server) downloadAccess(next http.Handler) http.Handler {
 	})
 }
 
-// owners remembers which tokens generated which stored files, so that MCP
-// resources and bearer downloads show a token only its own files. The record
-// lives in memory: after a restart, files generated before it are reachable
-// through their signed links only.
-type owners struct {
-	store *filestore.Store
-	mu    sync.Mutex
-	by    map[string]map[string]bool // file name → token names
-	limit int                        // prune when the map grows past it
-}
-
-func newOwners(store *filestore.Store) *owners {
-	return &owners{store: store, by: map[string]map[string]bool{}, limit: 1024}
-}
-
-func (o *owners) add(file, token string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.by[file] == nil {
-		o.by[file] = map[string]bool{}
+// noteOwner records that token generated file; when the record has grown
+// past its limit, the files the store no longer holds are forgotten.
+func (e *edge) noteOwner(file, token string) {
+	due, err := e.owners.Add(file, token)
+	if err != nil {
+		e.log.Error("recording the owner of a generated file", "file", file, "token", token, "err", err.Error())
 	}
-	o.by[file][token] = true
-	if len(o.by) > o.limit {
-		o.pruneLocked()
-	}
-}
-
-func (o *owners) owns(file, token string) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.by[file][token]
-}
-
-// pruneLocked forgets files the store no longer holds, and doubles the limit
-// when most are still there (memory stays proportional to the store).
-func (o *owners) pruneLocked() {
-	if o.store == nil {
+	if !due || e.store == nil {
 		return
 	}
-	entries, err := o.store.List()
+	entries, err := e.store.List()
 	if err != nil {
 		return
 	}
 	live := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		live[e.Name] = true
+	for _, en := range entries {
+		live[en.Name] = true
 	}
-	for name := range o.by {
-		if !live[name] {
-			delete(o.by, name)
-		}
+	if err := e.owners.Prune(func(f string) bool { return live[f] }); err != nil {
+		e.log.Error("pruning the owners of generated files", "err", err.Error())
 	}
-	o.limit = max(1024, 2*len(o.by))
 }
 
 // signedPath is the signed download path of a stored file name.

@@ -39,7 +39,7 @@ func (m *mcpMount) mcpAccess(full bool) mcp.Middleware {
 				if ctr, ok := res.(*mcp.CallToolResult); ok && err == nil {
 					for _, c := range ctr.Content {
 						if link, ok := c.(*mcp.ResourceLink); ok {
-							e.owners.add(link.Name, t.Name)
+							e.noteOwner(link.Name, t.Name)
 							if p := e.signedPath(link.Name); p != "" {
 								link.Meta = mcp.Meta{"precisiond/download_url": p}
 							}
@@ -64,7 +64,7 @@ func (m *mcpMount) mcpAccess(full bool) mcp.Middleware {
 				if lrr, ok := res.(*mcp.ListResourcesResult); ok && err == nil {
 					kept := lrr.Resources[:0:0]
 					for _, rs := range lrr.Resources {
-						if e.owners.owns(rs.Name, t.Name) {
+						if e.owners.Owns(rs.Name, t.Name) {
 							kept = append(kept, rs)
 						}
 					}
@@ -72,7 +72,7 @@ func (m *mcpMount) mcpAccess(full bool) mcp.Middleware {
 				}
 				return res, err
 			case *mcp.ReadResourceRequest:
-				if name, ok := strings.CutPrefix(r.Params.URI, DownloadURIPrefix); ok && !e.owners.owns(name, t.Name) {
+				if name, ok := strings.CutPrefix(r.Params.URI, DownloadURIPrefix); ok && !e.owners.Owns(name, t.Name) {
 					m.srv.countRefusal(ctx, CodeForbidden, t.Name, r.Params.URI, "")
 					return nil, mcp.ResourceNotFoundError(r.Params.URI)
 				}

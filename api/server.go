@@ -70,7 +70,7 @@ func New(reg *tools.Registry, opts Options) *Server {
 		opts.QueueWait = DefaultQueueWait
 	}
 	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget),
-		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, edge: newEdge(opts.Access, opts.Downloads)}
+		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, edge: newEdge(opts.Access, opts.Downloads, opts.Logger)}
 	s.ops.authorize = s.authorizePlan
 	s.router = s.routes()
 	return s

@@ -125,6 +125,9 @@ func accessOptions(cfg Config) (*api.AccessOptions, edgeState, error) {
 		if o.Signer, err = access.NewSigner(key); err != nil {
 			return nil, st, fmt.Errorf("--download-signing-key: %w", err)
 		}
+		if o.Owners, err = access.NewOwners(filepath.Join(cfg.DataDir, access.OwnersFileName)); err != nil {
+			return nil, st, fmt.Errorf("owners of generated files: %w", err)
+		}
 	}
 	if a.TLSCert != "" {
 		c, err := newCertReloader(a.TLSCert, a.TLSKey)

@@ -391,3 +391,28 @@ func TestSignedLinkInChromium(t *testing.T) {
 		t.Fatalf("browser download failed: %v\nserver log:\n%s", err, logs.String())
 	}
 }
+
+// TestOwnersSurviveRestart: which token generated a file is kept in the data
+// directory, so after a restart the file is still its token's (a bearer
+// download and MCP resources) and still not another's.
+func TestOwnersSurviveRestart(t *testing.T) {
+	dir := t.TempDir()
+	tokens := writeTokensFile(t, `{"tokens":[{"name":"a","sha256":"`+access.Hash("tok-a")+`"},{"name":"b","sha256":"`+access.Hash("tok-b")+`"}]}`)
+	cfg := DefaultConfig()
+	cfg.Addr, cfg.DataDir, cfg.Access.APITokens = "127.0.0.1:0", dir, tokens
+	m, stop := launchMain(t, cfg, newLogger(io.Discard, "error"))
+	base := "http://" + m.Addr()
+	r := testhttp.Do(t, "POST", base+"/v1/invoke", map[string]string{"Authorization": "Bearer tok-a", "Content-Type": "application/json"},
+		[]byte(`{"tool":"generate_file","args":{"content":"# Kept\n","filename":"kept","format":"md"}}`))
+	path := r.JSON(t)["structured_result"].(map[string]any)["facts"].(map[string]any)["download_path"].(string)
+	stop()
+
+	m2, _ := launchMain(t, cfg, newLogger(io.Discard, "error"))
+	base = "http://" + m2.Addr()
+	if r := testhttp.Do(t, "GET", base+path, map[string]string{"Authorization": "Bearer tok-a"}, nil); r.Status != 200 {
+		t.Errorf("the owner after a restart: %d %s", r.Status, r.Body)
+	}
+	if r := testhttp.Do(t, "GET", base+path, map[string]string{"Authorization": "Bearer tok-b"}, nil); r.Status != http.StatusForbidden {
+		t.Errorf("another token after a restart: %d", r.Status)
+	}
+}

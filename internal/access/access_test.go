@@ -246,3 +246,81 @@ func TestLoadOrCreateKey(t *testing.T) {
 		t.Fatal("a corrupt key file loaded")
 	}
 }
+
+func TestOwners(t *testing.T) {
+	mem, err := NewOwners("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mem.Add("f1", "a"); err != nil || !mem.Owns("f1", "a") || mem.Owns("f1", "b") || mem.Owns("f2", "a") {
+		t.Fatal("in-memory record")
+	}
+
+	path := filepath.Join(t.TempDir(), "sub", OwnersFileName)
+	a, err := NewOwners(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewOwners(path) // another process on the same data directory
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][2]string{{"f1", "alice"}, {"f2", "bob"}, {"f1", "bob"}, {"f1", "alice"}} {
+		if _, err := a.Add(p[0], p[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !b.Owns("f1", "alice") || !b.Owns("f2", "bob") || b.Owns("f2", "alice") {
+		t.Fatal("the other process does not see the appended owners")
+	}
+	data, _ := os.ReadFile(path)
+	if string(data) != "f1\talice\nf2\tbob\nf1\tbob\n" {
+		t.Fatalf("file %q (a repeated pair must not be written again)", data)
+	}
+	// Garbage and a partial last line are skipped; the partial one is read
+	// once it is complete.
+	f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	_, _ = f.WriteString("no tab here\nbad/name\tx\nf3\tbad token\nf4\tcar")
+	f.Close()
+	c, err := NewOwners(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Owns("f1", "bob") || c.Owns("f4", "car") || c.Owns("bad/name", "x") || len(c.by) != 2 {
+		t.Fatalf("reloaded %v", c.by)
+	}
+	f, _ = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	_, _ = f.WriteString("ol\n")
+	f.Close()
+	if !c.Owns("f4", "carol") {
+		t.Fatal("the completed line was not read")
+	}
+	// Prune keeps the live files only, in memory and in the file, and
+	// later appends (from any process) still land in the live file.
+	if err := c.Prune(func(file string) bool { return file != "f2" }); err != nil {
+		t.Fatal(err)
+	}
+	if c.Owns("f2", "bob") || !c.Owns("f1", "alice") || !c.Owns("f4", "carol") {
+		t.Fatalf("after Prune: %v", c.by)
+	}
+	if _, err := a.Add("f5", "alice"); err != nil {
+		t.Fatal(err)
+	}
+	d, err := NewOwners(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Owns("f2", "bob") || !d.Owns("f5", "alice") || !d.Owns("f1", "bob") || !c.Owns("f5", "alice") {
+		t.Fatalf("after Prune and an append: %v", d.by)
+	}
+	// The limit: Add reports when a prune is due.
+	e, _ := NewOwners("")
+	e.limit = 2
+	due := false
+	for i := range 3 {
+		due, _ = e.Add(string(rune('a'+i)), "t")
+	}
+	if !due {
+		t.Fatal("no prune due past the limit")
+	}
+}
