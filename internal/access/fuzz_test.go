@@ -3,6 +3,9 @@ package access
 import (
 	"encoding/hex"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -59,4 +62,28 @@ func mustQuery(t *testing.T, q string) url.Values {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// FuzzOwnersFile: any file content loads without a panic, and only
+// well-formed pairs are taken.
+func FuzzOwnersFile(f *testing.F) {
+	f.Add([]byte("f1\talice\nf2\tbob\n"))
+	f.Add([]byte("a/b\tx\n\t\n\tt\nf\tbad name\nf\ttrailing"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(t.TempDir(), OwnersFileName)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o, err := NewOwners(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for file, tokens := range o.by {
+			for tok := range tokens {
+				if file == "" || strings.ContainsAny(file, "/\t\n") || !validName.MatchString(tok) {
+					t.Fatalf("took %q %q", file, tok)
+				}
+			}
+		}
+	})
 }
