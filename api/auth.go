@@ -97,9 +97,11 @@ func tokenName(ctx context.Context) string {
 
 // openRoute reports whether a route is outside the API tokens: /health
 // (probes), the admin routes (the admin token), /downloads (its own check)
-// and /metrics unless configured otherwise.
+// and /metrics unless configured otherwise. It looks at the path the router
+// matches (the escaped one when the request has one), so that an escaped
+// slash cannot make a protected route look like an open one.
 func (e *edge) openRoute(r *http.Request) bool {
-	p := r.URL.Path
+	p := r.URL.EscapedPath()
 	switch {
 	case p == "/health", p == "/admin", strings.HasPrefix(p, "/admin/"), strings.HasPrefix(p, "/downloads/"):
 		return true

@@ -123,6 +123,7 @@ func TestAccessEverySurface(t *testing.T) {
 		{"POST", "/mcp/compact", ping},
 		{"POST", "/mcp/sse?sessionid=x", ping},
 		{"GET", "/no/such/route", ""},
+		{"GET", "/tools/gcd_lcm%2Ftoggle", ""}, // an escaped slash must not look like the admin toggle route
 	}
 	for _, s := range surfaces {
 		for _, tok := range []string{"", "wrong-token"} {
