@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/precisiond/precisiond/internal/testhttp"
@@ -72,6 +73,29 @@ func TestAcceptsGzip(t *testing.T) {
 		r.Header.Set("Accept-Encoding", h)
 		if acceptsGzip(r) != want {
 			t.Errorf("Accept-Encoding %q: %v", h, !want)
+		}
+	}
+}
+
+// TestHTTPMetrics: every answer is counted by route pattern and status,
+// transport-level refusals (413, 415) and MCP transport errors included,
+// with unknown paths under "other".
+func TestHTTPMetrics(t *testing.T) {
+	m := NewMetrics(MetricsOptions{})
+	env := newMCPEnv(t, MCPOptions{}, Options{Metrics: m, MaxBodyBytes: 2048})
+	testhttp.Do(t, "POST", env.ts.URL+"/invoke", map[string]string{"Content-Type": "text/plain"}, []byte(`{}`))
+	testhttp.PostJSON(t, env.ts.URL+"/v1/invoke", []byte(`{"tool":"gcd_lcm","args":{"a":"`+strings.Repeat("1", 4096)+`"}}`))
+	testhttp.Do(t, "POST", env.ts.URL+"/mcp", map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}, []byte(`{not json`))
+	testhttp.Do(t, "GET", env.ts.URL+"/tools/gcd_lcm", nil, nil)
+	testhttp.Do(t, "GET", env.ts.URL+"/no/such/"+strings.Repeat("x", 10), nil, nil)
+	for _, c := range []struct{ route, code string }{
+		{"/invoke", "415"}, {"/v1/invoke", "413"}, {"/mcp", "400"}, {"/tools/{name}", "200"}, {"other", "404"},
+	} {
+		if n := metricValue(t, m, "precisiond_http_requests_total", map[string]string{"route": c.route, "code": c.code}); n != 1 {
+			t.Errorf("precisiond_http_requests_total{route=%q,code=%q} = %v, want 1", c.route, c.code, n)
+		}
+		if n := metricValue(t, m, "precisiond_http_request_duration_seconds", map[string]string{"route": c.route}); n < 1 {
+			t.Errorf("no latency observed for %s", c.route)
 		}
 	}
 }
