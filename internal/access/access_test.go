@@ -1,6 +1,7 @@
 package access
 
 import (
+	"context"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/blob"
 )
 
 func TestParse(t *testing.T) {
@@ -322,5 +325,41 @@ func TestOwners(t *testing.T) {
 	}
 	if !due {
 		t.Fatal("no prune due past the limit")
+	}
+}
+
+// TestLoadOrCreateKeyIn: replicas racing on one store (a directory store
+// here, as file:DIR) all end up with the one key the first of them wrote.
+func TestLoadOrCreateKeyIn(t *testing.T) {
+	dir := t.TempDir()
+	keys := make([][]byte, 8)
+	var wg sync.WaitGroup
+	for i := range keys {
+		s, err := blob.OpenDir(dir) // one handle per replica
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		wg.Go(func() {
+			k, err := LoadOrCreateKeyIn(context.Background(), s, KeyObject)
+			if err != nil {
+				t.Error(err)
+			}
+			keys[i] = k
+		})
+	}
+	wg.Wait()
+	for _, k := range keys {
+		if len(k) != 32 || string(k) != string(keys[0]) {
+			t.Fatalf("replicas got different keys: %x vs %x", k, keys[0])
+		}
+	}
+	s, _ := blob.OpenDir(dir)
+	defer s.Close()
+	if _, err := s.Put(context.Background(), KeyObject, []byte("not hex"), blob.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadOrCreateKeyIn(context.Background(), s, KeyObject); err == nil {
+		t.Fatal("a corrupt key object loaded")
 	}
 }

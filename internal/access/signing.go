@@ -1,6 +1,7 @@
 package access
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -8,12 +9,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/blob"
 )
 
 // Signer signs and checks download links: /downloads/NAME?exp=UNIX&sig=MAC,
@@ -120,4 +124,47 @@ func LoadOrCreateKey(path string) ([]byte, error) {
 		return nil, err
 	}
 	return key, nil
+}
+
+// KeyObject is the store key of the download signing key shared by a fleet
+// (see LoadOrCreateKeyIn).
+const KeyObject = "access/download-signing.key"
+
+// LoadOrCreateKeyIn is LoadOrCreateKey for a fleet's object store: it reads
+// the key object, or creates it with "create only if absent", so that the
+// first replica's key wins and every replica signs and checks links with it.
+// A store that cannot be reached is an error (the caller decides whether to
+// start without signed links).
+func LoadOrCreateKeyIn(ctx context.Context, s blob.Store, key string) ([]byte, error) {
+	for range 2 {
+		obj, err := s.Get(ctx, key, blob.GetOptions{})
+		if err == nil {
+			b, err := io.ReadAll(io.LimitReader(obj, 1024))
+			obj.Close()
+			if err != nil {
+				return nil, err
+			}
+			k, err := hex.DecodeString(strings.TrimSpace(string(b)))
+			if err != nil || len(k) < MinKeyBytes {
+				return nil, fmt.Errorf("store object %s: want at least %d bytes as hex", key, MinKeyBytes)
+			}
+			return k, nil
+		}
+		if !errors.Is(err, blob.ErrNotFound) {
+			return nil, err
+		}
+		k := make([]byte, 32)
+		if _, err := rand.Read(k); err != nil {
+			return nil, err
+		}
+		_, err = s.Put(ctx, key, []byte(hex.EncodeToString(k)+"\n"), blob.PutOptions{IfNoneMatch: true})
+		if err == nil {
+			return k, nil
+		}
+		if !errors.Is(err, blob.ErrPreconditionFailed) {
+			return nil, err
+		}
+		// Another replica created it first: read theirs.
+	}
+	return nil, fmt.Errorf("store object %s: created and deleted concurrently", key)
 }
