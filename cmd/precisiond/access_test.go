@@ -72,6 +72,10 @@ func TestStartupRefusesPublicAddressWithoutTokens(t *testing.T) {
 	if _, err := NewMain(cfg, newLogger(io.Discard, "error")); err == nil || !strings.Contains(err.Error(), "--api-tokens") {
 		t.Errorf("broken tokens file: %v", err)
 	}
+	cfg.Access.APITokens, cfg.Access.DownloadSigningKey = tokens, "short"
+	if _, err := NewMain(cfg, newLogger(io.Discard, "error")); err == nil || !strings.Contains(err.Error(), "--download-signing-key") {
+		t.Errorf("a 5-byte signing key: %v", err)
+	}
 }
 
 func writeTokensFile(t *testing.T, doc string) string {
