@@ -248,7 +248,7 @@ func TestAccessScope(t *testing.T) {
 			t.Errorf("%s: bob's tools/list %v", kind, names)
 		}
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "base64_codec", Arguments: map[string]any{"text": "x"}})
-		if err != nil || !res.IsError || !strings.Contains(textOf(t, res), `"error_code":"forbidden"`) {
+		if err != nil || !res.IsError || !strings.Contains(testhttp.MCPText(t, res), `"error_code":"forbidden"`) {
 			t.Errorf("%s: call outside scope: %v %+v", kind, err, res)
 		}
 		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "gcd_lcm", Arguments: map[string]any{"a": 4, "b": 6}})
@@ -267,7 +267,7 @@ func TestAccessScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "run_plan", Arguments: map[string]any{"plan": plan, "params": map[string]any{"city": "Asia/Tokyo"}}})
-	if err != nil || !res.IsError || !strings.Contains(textOf(t, res), `"error_code":"forbidden"`) {
+	if err != nil || !res.IsError || !strings.Contains(testhttp.MCPText(t, res), `"error_code":"forbidden"`) {
 		t.Errorf("compact run_plan outside scope: %v %+v", err, res)
 	}
 }

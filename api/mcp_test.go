@@ -22,6 +22,7 @@ import (
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -148,18 +149,6 @@ func listAllTools(t *testing.T, cs *mcp.ClientSession) (list []*mcp.Tool, pages 
 	}
 }
 
-func textOf(t *testing.T, res *mcp.CallToolResult) string {
-	t.Helper()
-	if len(res.Content) == 0 {
-		t.Fatal("no content")
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("first content is %T", res.Content[0])
-	}
-	return tc.Text
-}
-
 // TestMCPSurface runs the whole MCP contract over Streamable HTTP, SSE and an
 // in-memory session with the go-sdk client: initialize, paged tools/list in
 // catalogue order with exact schemas and annotations, every tool's first example
@@ -223,10 +212,10 @@ func TestMCPSurface(t *testing.T) {
 					t.Fatalf("%s: %v", name, err)
 				}
 				if res.IsError {
-					t.Errorf("%s: isError: %s", name, textOf(t, res))
+					t.Errorf("%s: isError: %s", name, testhttp.MCPText(t, res))
 					continue
 				}
-				if got := textOf(t, res); got != string(want) {
+				if got := testhttp.MCPText(t, res); got != string(want) {
 					t.Errorf("%s: text block\n got %s\nwant %s", name, got, want)
 				}
 				var wantEnv any
@@ -247,7 +236,7 @@ func TestMCPSurface(t *testing.T) {
 			}
 			body, _ := res.StructuredContent.(map[string]any)
 			if !res.IsError || body["error_code"] != tools.CodeInputSchemaInvalid || body["tool"] != "gcd_lcm" || body["details"] == nil ||
-				!strings.Contains(textOf(t, res), `"error_code":"input_schema_invalid"`) {
+				!strings.Contains(testhttp.MCPText(t, res), `"error_code":"input_schema_invalid"`) {
 				t.Errorf("bad arguments: isError %v, body %v", res.IsError, body)
 			}
 			// A domain refusal carries its reason.
@@ -844,8 +833,8 @@ func TestMCPConcurrentCalls(t *testing.T) {
 				t.Errorf("call %d: %v %v", i, err, res)
 				return
 			}
-			if !strings.Contains(textOf(t, res), fmt.Sprintf(`"gcd":%d,`, 2*i)) {
-				t.Errorf("call %d: %s", i, textOf(t, res))
+			if !strings.Contains(testhttp.MCPText(t, res), fmt.Sprintf(`"gcd":%d,`, 2*i)) {
+				t.Errorf("call %d: %s", i, testhttp.MCPText(t, res))
 			}
 		}(i, cs)
 	}

@@ -336,7 +336,7 @@ func TestCompactMCP(t *testing.T) {
 		if err := contracts.ValidateAgainst(outSchemas[name], sc); err != nil {
 			t.Errorf("%s: structuredContent fails its outputSchema: %v", name, err)
 		}
-		if textOf(t, res) == "" {
+		if testhttp.MCPText(t, res) == "" {
 			t.Errorf("%s: no text block", name)
 		}
 		if res.IsError {

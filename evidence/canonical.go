@@ -99,6 +99,20 @@ func AppendPyFloat(b []byte, f float64) []byte {
 	return append(b, digits[exp+1:]...)
 }
 
+// PyFloatRepr is Python's repr(float) as a string: AppendPyFloat for a finite
+// f, and "nan", "inf" or "-inf" (which JSON cannot carry) otherwise.
+func PyFloatRepr(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return string(AppendPyFloat(nil, f))
+}
+
 // IsFloatLiteral reports whether a JSON number literal is a float in Python's
 // reading: written with '.', 'e' or 'E'.
 func IsFloatLiteral(n string) bool {

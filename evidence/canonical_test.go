@@ -4,40 +4,23 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
-type vectorFile struct {
-	Cases []struct {
-		ValueJSON string `json:"value_json"`
-		Canonical string `json:"canonical"`
-		SHA256    string `json:"sha256"`
-	} `json:"cases"`
-}
-
-func readVectors(t *testing.T, path string) vectorFile {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading vectors: %v", err)
-	}
-	var vf vectorFile
-	if err := json.Unmarshal(data, &vf); err != nil {
-		t.Fatalf("parsing vectors: %v", err)
-	}
-	if len(vf.Cases) == 0 {
-		t.Fatalf("%s holds no cases", path)
-	}
-	return vf
+// canonicalCase is one vector: a JSON value, its canonical form and the hash.
+type canonicalCase struct {
+	ValueJSON string `json:"value_json"`
+	Canonical string `json:"canonical"`
+	SHA256    string `json:"sha256"`
 }
 
 // TestCanonicalVectors replays the shared vectors of the reference implementation
 // and the Python-oracle vectors byte for byte.
 func TestCanonicalVectors(t *testing.T) {
 	for _, path := range []string{"testdata/canonical_shared.json", "testdata/canonical_oracle.json"} {
-		vf := readVectors(t, path)
-		for i, c := range vf.Cases {
+		for i, c := range vectors.Cases[canonicalCase](t, path, 1) {
 			v, err := ParseJSON([]byte(c.ValueJSON))
 			if err != nil {
 				t.Fatalf("%s case %d: parse: %v", path, i, err)

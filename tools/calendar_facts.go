@@ -15,9 +15,9 @@ func calendarFacts() Tool {
 	return Define(Def[calendarFactsInput, calendar.CalendarFacts]{
 		Name: "calendar_facts",
 		Run: func(ctx context.Context, in calendarFactsInput) (calendar.CalendarFacts, []Warning, error) {
-			d, err := calendar.ParseDate(in.DateStr)
+			d, err := parseDate(in.DateStr)
 			if err != nil {
-				return calendar.CalendarFacts{}, nil, calendarError(err, "invalid_date")
+				return calendar.CalendarFacts{}, nil, err
 			}
 			f, err := calendar.FactsOf(d, in.Locale)
 			return f, nil, calendarError(err, "invalid_date")

@@ -31,9 +31,9 @@ func dateAdd() Tool {
 	return Define(Def[dateAddInput, dateAddFacts]{
 		Name: "date_add",
 		Run: func(ctx context.Context, in dateAddInput) (dateAddFacts, []Warning, error) {
-			base, err := calendar.ParseDate(in.BaseDate)
+			base, err := parseDate(in.BaseDate)
 			if err != nil {
-				return dateAddFacts{}, nil, calendarError(err, "invalid_date")
+				return dateAddFacts{}, nil, err
 			}
 			r, err := calendar.AddRelative(base, in.Years, in.Months, in.Weeks, in.Days)
 			if err != nil {

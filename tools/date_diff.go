@@ -28,13 +28,13 @@ func dateDiff() Tool {
 	return Define(Def[dateDiffInput, dateDiffFacts]{
 		Name: "date_diff",
 		Run: func(ctx context.Context, in dateDiffInput) (dateDiffFacts, []Warning, error) {
-			a, err := calendar.ParseDate(in.Date1)
+			a, err := parseDate(in.Date1)
 			if err != nil {
-				return dateDiffFacts{}, nil, calendarError(err, "invalid_date")
+				return dateDiffFacts{}, nil, err
 			}
-			b, err := calendar.ParseDate(in.Date2)
+			b, err := parseDate(in.Date2)
 			if err != nil {
-				return dateDiffFacts{}, nil, calendarError(err, "invalid_date")
+				return dateDiffFacts{}, nil, err
 			}
 			d := calendar.Diff(a, b)
 			return dateDiffFacts{

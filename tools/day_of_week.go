@@ -24,9 +24,9 @@ func dayOfWeek() Tool {
 	return Define(Def[dayOfWeekInput, dayOfWeekFacts]{
 		Name: "day_of_week",
 		Run: func(ctx context.Context, in dayOfWeekInput) (dayOfWeekFacts, []Warning, error) {
-			d, err := calendar.ParseDate(in.DateStr)
+			d, err := parseDate(in.DateStr)
 			if err != nil {
-				return dayOfWeekFacts{}, nil, calendarError(err, "invalid_date")
+				return dayOfWeekFacts{}, nil, err
 			}
 			f, err := calendar.FactsOf(d, "en")
 			if err != nil {

@@ -65,7 +65,7 @@ func TestTextGroupHostile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := facts["num_addresses"]; got != tc.num && got != jsonInt(4294967296) {
+			if got := facts["num_addresses"]; got != tc.num && got != json.Number("4294967296") {
 				t.Fatalf("num_addresses: got %v, want %s", got, tc.num)
 			}
 		})

@@ -12,6 +12,13 @@ func timeTools(deps Deps) []Tool {
 	return []Tool{calendarFacts(), dayOfWeek(), timeFacts(), timezoneConvert(), dateDiff(), dateAdd()}
 }
 
+// parseDate reads a tool's date argument (YYYY-MM-DD); a malformed or
+// impossible date is refused with reason invalid_date.
+func parseDate(s string) (calendar.Date, error) {
+	d, err := calendar.ParseDate(s)
+	return d, calendarError(err, "invalid_date")
+}
+
 // calendarError turns an error of internal/calendar or internal/tzdb into the
 // tool's typed error. invalid names the reason for malformed or impossible input
 // ("invalid_date" or "invalid_datetime"); anything unrecognised stays an internal

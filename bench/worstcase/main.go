@@ -215,7 +215,7 @@ func cases() []testCase {
 	words := func(n int) string {
 		var b strings.Builder
 		for i := 0; b.Len() < n; i++ {
-			fmt.Fprintf(&b, "w%x. ", i*2654435761%(1<<30))
+			fmt.Fprintf(&b, "w%x. ", uint64(i)*2654435761%(1<<30))
 		}
 		return b.String()[:n]
 	}
@@ -235,7 +235,7 @@ func cases() []testCase {
 			"operands": []string{rep("9", 47) + ".99", "99.99", "27", "365"}, "currency": "EUR", "scale": 12, "rounding": "half_even"}},
 		{"exact_probability/binomial-4096", "exact_probability", map[string]any{"operation": "binomial_probability",
 			"n": 4096, "k": 2048, "numerator": 1, "denominator": 2, "decimal_scale": 18, "rounding": "half_even"}},
-		{"gcd_lcm/large", "gcd_lcm", map[string]any{"a": 999999999999999989, "b": 999999999999999877}},
+		{"gcd_lcm/large", "gcd_lcm", map[string]any{"a": int64(999999999999999989), "b": int64(999999999999999877)}},
 		{"hash_text/1MiB-blake2b", "hash_text", map[string]any{"text": rep("a", mib), "algorithm": "blake2b"}},
 		{"json_query/amplification", "json_query", map[string]any{"json_str": `"` + rep("x", 100000) + `"`,
 			"path": strings.TrimSuffix(rep("[@,@] | ", 11), " | ")}},

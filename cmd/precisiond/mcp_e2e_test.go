@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // invokeEnvelope returns the canonical structured_result of an /invoke call.
@@ -56,18 +57,6 @@ func catalogueExamples(t *testing.T, base string) (names []string, examples []ex
 		}
 	}
 	return names, examples
-}
-
-func firstText(t *testing.T, res *mcp.CallToolResult) string {
-	t.Helper()
-	if len(res.Content) == 0 {
-		t.Fatal("no content")
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("content[0] is %T", res.Content[0])
-	}
-	return tc.Text
 }
 
 // exerciseSession runs the MCP checks shared by every transport against the
@@ -108,8 +97,8 @@ func exerciseSession(t *testing.T, cs *mcp.ClientSession, base string) {
 		if err != nil {
 			t.Fatalf("%s: %v", ex.tool, err)
 		}
-		if res.IsError || firstText(t, res) != string(want) {
-			t.Errorf("%s: MCP result\n%s\ndiffers from /invoke\n%s", ex.tool, firstText(t, res), want)
+		if res.IsError || testhttp.MCPText(t, res) != string(want) {
+			t.Errorf("%s: MCP result\n%s\ndiffers from /invoke\n%s", ex.tool, testhttp.MCPText(t, res), want)
 		}
 		facts, _ := evidence.Canonical(ex.facts)
 		if !bytes.Contains(want, append([]byte(`"facts":`), facts...)) {

@@ -212,22 +212,8 @@ func TestToggleFileAtStartup(t *testing.T) {
 	})
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+// syncBuffer collects a child process's stderr for the test to read.
+type syncBuffer = testhttp.SyncBuffer
 
 // slowPrime is a genuinely expensive valid input: a 40-digit product of two
 // 20-digit primes, which ECM needs about a third of a second of CPU to split (it comes from

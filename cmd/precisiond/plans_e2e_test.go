@@ -179,8 +179,8 @@ func TestToolsAllowlist(t *testing.T) {
 			}
 		} else {
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_tools", Arguments: map[string]any{}})
-			if err != nil || strings.Contains(firstText(t, res), "hash_text") || !strings.Contains(firstText(t, res), "gcd_lcm") {
-				t.Errorf("list_tools: %v %s", err, firstText(t, res))
+			if err != nil || strings.Contains(testhttp.MCPText(t, res), "hash_text") || !strings.Contains(testhttp.MCPText(t, res), "gcd_lcm") {
+				t.Errorf("list_tools: %v %s", err, testhttp.MCPText(t, res))
 			}
 		}
 		cs.Close()
@@ -254,9 +254,9 @@ func TestMCPStdioCompact(t *testing.T) {
 	plan, _ := evidence.ParseJSON([]byte(citiesPlan))
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run_plan", Arguments: map[string]any{"plan": plan, "params": map[string]any{"city": "Asia/Tokyo"}}})
 	if err != nil || res.IsError {
-		t.Fatalf("run_plan: %v %s", err, firstText(t, res))
+		t.Fatalf("run_plan: %v %s", err, testhttp.MCPText(t, res))
 	}
-	v, _ := evidence.ParseJSON([]byte(firstText(t, res)))
+	v, _ := evidence.ParseJSON([]byte(testhttp.MCPText(t, res)))
 	id := v.(map[string]any)["plan_id"].(string)
 	if err := cs.Close(); err != nil {
 		t.Errorf("close: %v", err)

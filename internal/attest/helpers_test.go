@@ -3,13 +3,13 @@ package attest
 import (
 	"crypto/sha256"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 // crossDir holds the cross-implementation vectors and scripts.
@@ -107,14 +107,7 @@ func mustTime(t testing.TB, s string) time.Time {
 
 func readJSON(t testing.TB, path string, v any) []byte {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return data
+	return vectors.Decode(t, path, v)
 }
 
 // verifyAnswer verifies an answer as precisiond verify and the scripts of

@@ -222,7 +222,7 @@ func (s *S3Store) Put(ctx context.Context, key string, data []byte, opts PutOpti
 	if err := checkPut(key, opts); err != nil {
 		return Info{}, err
 	}
-	if len(data) > maxS3Put {
+	if int64(len(data)) > maxS3Put {
 		return Info{}, newErr("put", key, nil, fmt.Errorf("%d bytes: larger than one S3 PutObject (5 GiB)", len(data)))
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeouts.Op+time.Duration(len(data)>>20)*time.Second)

@@ -1,13 +1,13 @@
 package calendar
 
 import (
-	"encoding/json"
 	"errors"
 	"math/rand"
-	"os"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 // Every day of years 1..9999 against Go's time package, an independent
@@ -78,10 +78,6 @@ func TestSpecExamples(t *testing.T) {
 
 // The name table equals CLDR as extracted by the oracle script.
 func TestNamesMatchCLDR(t *testing.T) {
-	raw, err := os.ReadFile("testdata/cldr_names.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var v struct {
 		Locales []string `json:"locales"`
 		Names   map[string]struct {
@@ -89,9 +85,7 @@ func TestNamesMatchCLDR(t *testing.T) {
 			Months   []string `json:"months"`
 		} `json:"names"`
 	}
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
+	vectors.Decode(t, "testdata/cldr_names.json", &v)
 	if !slices.Equal(Locales(), v.Locales) {
 		t.Errorf("Locales() = %v, want %v", Locales(), v.Locales)
 	}

@@ -3,9 +3,10 @@ package exactdec
 import (
 	"encoding/json"
 	"math/big"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 type powVector struct {
@@ -19,20 +20,7 @@ type powVector struct {
 // decimal module (libmpdec) under prec=128, ROUND_HALF_EVEN: the coefficient,
 // the exponent and the sign must all be Python's (str(Decimal) keeps them).
 func TestPowIntMatchesPython(t *testing.T) {
-	data, err := os.ReadFile("testdata/pow_vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []powVector `json:"cases"`
-	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
-	vs := file.Cases
-	if len(vs) < 1000 {
-		t.Fatalf("only %d pow vectors", len(vs))
-	}
+	vs := vectors.Cases[powVector](t, "testdata/pow_vectors.json", 1000)
 	bad := 0
 	for _, v := range vs {
 		base, err := ParseNum(v.Base, 200, 2000)
@@ -88,10 +76,6 @@ func referenceReason(text string) (string, bool) {
 // reference's own code) directly against Finance; the tools package replays
 // them again through the full execution path.
 func TestFinanceReference(t *testing.T) {
-	data, err := os.ReadFile("../../tools/testdata/reference/decimal_finance/vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var file struct {
 		Cases []struct {
 			Name string `json:"id"`
@@ -108,9 +92,7 @@ func TestFinanceReference(t *testing.T) {
 			} `json:"reference"`
 		} `json:"cases"`
 	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
+	vectors.Decode(t, "../../tools/testdata/reference/decimal_finance/vectors.json", &file)
 	n := 0
 	for _, c := range file.Cases {
 		var ops []string

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/big"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 type referenceCase struct {
@@ -64,18 +65,8 @@ func wantReason(text string) string {
 // through the full execution path. Where the reference's decimal is not the
 // correctly rounded one, the generator's integer-only rounding is expected.
 func TestReference(t *testing.T) {
-	data, err := os.ReadFile("../../tools/testdata/reference/exact_probability/vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []referenceCase `json:"cases"`
-	}
-	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&file); err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, c := range file.Cases {
+	for _, c := range vectors.Cases[referenceCase](t, "../../tools/testdata/reference/exact_probability/vectors.json", 1) {
 		ref := c.Reference
 		if ref.ErrorCode == "input_schema_invalid" {
 			continue

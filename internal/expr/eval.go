@@ -3,9 +3,10 @@ package expr
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/precisiond/precisiond/internal/bigx"
@@ -130,14 +131,7 @@ var functions = map[string]fnSpec{
 }
 
 // FunctionNames lists the supported functions, sorted.
-func FunctionNames() []string {
-	names := make([]string, 0, len(functions))
-	for n := range functions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func FunctionNames() []string { return slices.Sorted(maps.Keys(functions)) }
 
 func (ev *evaluator) intArg(fn string, v *value) *big.Int {
 	if !v.isInt() {

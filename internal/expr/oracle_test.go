@@ -2,11 +2,11 @@ package expr
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 type oracleCase struct {
@@ -36,15 +36,7 @@ func TestOracleVectors(t *testing.T) {
 	}
 	n := 0
 	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc struct{ Cases []oracleCase }
-		if err := json.Unmarshal(data, &doc); err != nil {
-			t.Fatalf("%s: %v", file, err)
-		}
-		for _, c := range doc.Cases {
+		for _, c := range vectors.Cases[oracleCase](t, file, 1) {
 			if c.ErrorCode == "input_schema_invalid" {
 				continue
 			}

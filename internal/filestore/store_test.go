@@ -3,7 +3,6 @@ package filestore
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 // fakeClock is an injected clock tests move by hand.
@@ -289,23 +290,11 @@ func TestSanitizeBase(t *testing.T) {
 func TestKBMatchesPythonVectors(t *testing.T) {
 	// The legacy text's KB figure is Python's f"{n/1024:.1f}"; the vectors come
 	// from tools/testdata/oracle/gen_generate_file.py.
-	b, err := os.ReadFile("testdata/oracle_kb.json")
-	if err != nil {
-		t.Fatal(err)
+	type kbCase struct {
+		Bytes int    `json:"bytes"`
+		KB    string `json:"kb"`
 	}
-	var v struct {
-		Cases []struct {
-			Bytes int    `json:"bytes"`
-			KB    string `json:"kb"`
-		} `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	if len(v.Cases) < 100 {
-		t.Fatalf("%d vectors", len(v.Cases))
-	}
-	for _, c := range v.Cases {
+	for _, c := range vectors.Cases[kbCase](t, "testdata/oracle_kb.json", 100) {
 		if got := FormatKB(c.Bytes); got != c.KB {
 			t.Errorf("%d bytes: %s, Python %s", c.Bytes, got, c.KB)
 		}

@@ -1,6 +1,7 @@
 package jmes
 
 import (
+	"maps"
 	"math"
 	"math/big"
 	"math/bits"
@@ -109,14 +110,7 @@ func init() {
 }
 
 // FunctionNames lists the supported functions, sorted.
-func FunctionNames() []string {
-	names := make([]string, 0, len(functions))
-	for n := range functions {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func FunctionNames() []string { return slices.Sorted(maps.Keys(functions)) }
 
 func matches(t argType, v any) bool {
 	switch x := v.(type) {

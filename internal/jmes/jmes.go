@@ -201,6 +201,17 @@ func truthy(v any) bool {
 	return true
 }
 
+// evalLeft evaluates node's left child (a projection's or flatten's source);
+// ok is false, meaning a null result, when that value is not a T.
+func evalLeft[T any](in *interp, node *parsing.ASTNode, value any) (x T, ok bool, err error) {
+	left, err := in.eval(&node.Children[0], value)
+	if err != nil {
+		return x, false, err
+	}
+	x, ok = left.(T)
+	return x, ok, nil
+}
+
 func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 	if err := in.step(); err != nil {
 		return nil, err
@@ -238,66 +249,27 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 		}
 		return in.slice(arr, node.Value.([]*int))
 	case parsing.ASTProjection:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		arr, ok, err := evalLeft[[]any](in, node, value)
+		if !ok || err != nil {
 			return nil, err
 		}
-		arr, ok := left.([]any)
-		if !ok {
-			return nil, nil
-		}
-		return in.project(arr, &node.Children[1])
+		return in.project(arr, &node.Children[1], nil)
 	case parsing.ASTValueProjection:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		obj, ok, err := evalLeft[*structured.Object](in, node, value)
+		if !ok || err != nil {
 			return nil, err
 		}
-		obj, ok := left.(*structured.Object)
-		if !ok {
-			return nil, nil
-		}
-		return in.project(obj.Values, &node.Children[1])
+		return in.project(obj.Values, &node.Children[1], nil)
 	case parsing.ASTFilterProjection:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		arr, ok, err := evalLeft[[]any](in, node, value)
+		if !ok || err != nil {
 			return nil, err
 		}
-		arr, ok := left.([]any)
-		if !ok {
-			return nil, nil
-		}
-		if err := in.charge(2); err != nil {
-			return nil, err
-		}
-		out := []any{}
-		for _, el := range arr {
-			c, err := in.eval(&node.Children[2], el)
-			if err != nil {
-				return nil, err
-			}
-			if !truthy(c) {
-				continue
-			}
-			r, err := in.eval(&node.Children[1], el)
-			if err != nil {
-				return nil, err
-			}
-			if r != nil {
-				if err := in.chargeElem(r); err != nil {
-					return nil, err
-				}
-				out = append(out, r)
-			}
-		}
-		return out, nil
+		return in.project(arr, &node.Children[1], &node.Children[2])
 	case parsing.ASTFlatten:
-		left, err := in.eval(&node.Children[0], value)
-		if err != nil {
+		arr, ok, err := evalLeft[[]any](in, node, value)
+		if !ok || err != nil {
 			return nil, err
-		}
-		arr, ok := left.([]any)
-		if !ok {
-			return nil, nil
 		}
 		if err := in.charge(2); err != nil {
 			return nil, err
@@ -449,12 +421,26 @@ func (in *interp) eval(node *parsing.ASTNode, value any) (any, error) {
 	return nil, fmt.Errorf("jmes: unhandled node type %v", node.NodeType)
 }
 
-func (in *interp) project(arr []any, rhs *parsing.ASTNode) (any, error) {
+// project evaluates rhs on each element of arr, dropping null results; with a
+// filter, only on the elements for which filter is truthy.
+func (in *interp) project(arr []any, rhs, filter *parsing.ASTNode) (any, error) {
 	if err := in.charge(2); err != nil {
 		return nil, err
 	}
-	out := make([]any, 0, len(arr))
+	out := []any{}
+	if filter == nil {
+		out = make([]any, 0, len(arr))
+	}
 	for _, el := range arr {
+		if filter != nil {
+			c, err := in.eval(filter, el)
+			if err != nil {
+				return nil, err
+			}
+			if !truthy(c) {
+				continue
+			}
+		}
 		r, err := in.eval(rhs, el)
 		if err != nil {
 			return nil, err

@@ -2,8 +2,10 @@ package jmes
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,7 +54,7 @@ func exactLiterals(expr string) (map[string]any, []litTok) {
 					if out == nil {
 						out = map[string]any{}
 					}
-					fp := fingerprintExact(v)
+					fp := fingerprint(v)
 					if prev, ok := out[fp]; ok && !equalExact(prev, v) {
 						out[fp] = ambiguous
 					} else if !ok {
@@ -147,7 +149,7 @@ func pinLiterals(ast *parsing.ASTNode, seq []litTok) {
 			}
 			continue
 		}
-		if fingerprintGo(n.Value) != fingerprintExact(t.exact) {
+		if fingerprint(n.Value) != fingerprint(t.exact) {
 			return
 		}
 	}
@@ -174,7 +176,7 @@ func resolveLiterals(n *parsing.ASTNode, in *interp) {
 
 // equalExact is equality that also keeps int and float apart.
 func equalExact(a, b any) bool {
-	if fingerprintExact(a) != fingerprintExact(b) {
+	if fingerprint(a) != fingerprint(b) {
 		return false
 	}
 	return exactText(a) == exactText(b)
@@ -186,16 +188,29 @@ func exactText(v any) string {
 	return b.String()
 }
 
-// fingerprintExact is the fingerprint of an exact value: what encoding/json
-// would have decoded, re-encoded with sorted keys.
-func fingerprintExact(v any) string {
+// fingerprint is what encoding/json would have decoded from a value,
+// re-encoded with sorted keys and numbers as floats. It takes both exact values
+// (structured.Number, *structured.Object) and encoding/json's (float64,
+// map[string]any), so a literal's two decodings have the same fingerprint.
+func fingerprint(v any) string {
 	var b strings.Builder
 	var walk func(v any)
+	member := func(n int, k string, v any) {
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		walk(v)
+	}
 	walk = func(v any) {
 		switch x := v.(type) {
 		case structured.Number:
 			f, _ := float(x)
 			writeFloatFP(&b, f)
+		case float64:
+			writeFloatFP(&b, x)
 		case []any:
 			b.WriteByte('[')
 			for i, e := range x {
@@ -213,55 +228,13 @@ func fingerprintExact(v any) string {
 			sort.Slice(idx, func(i, j int) bool { return x.Keys[idx[i]] < x.Keys[idx[j]] })
 			b.WriteByte('{')
 			for n, i := range idx {
-				if n > 0 {
-					b.WriteByte(',')
-				}
-				k, _ := json.Marshal(x.Keys[i])
-				b.Write(k)
-				b.WriteByte(':')
-				walk(x.Values[i])
+				member(n, x.Keys[i], x.Values[i])
 			}
 			b.WriteByte('}')
-		default:
-			k, _ := json.Marshal(x)
-			b.Write(k)
-		}
-	}
-	walk(v)
-	return b.String()
-}
-
-func fingerprintGo(v any) string {
-	var b strings.Builder
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case float64:
-			writeFloatFP(&b, x)
-		case []any:
-			b.WriteByte('[')
-			for i, e := range x {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				walk(e)
-			}
-			b.WriteByte(']')
 		case map[string]any:
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
 			b.WriteByte('{')
-			for n, k := range keys {
-				if n > 0 {
-					b.WriteByte(',')
-				}
-				kb, _ := json.Marshal(k)
-				b.Write(kb)
-				b.WriteByte(':')
-				walk(x[k])
+			for n, k := range slices.Sorted(maps.Keys(x)) {
+				member(n, k, x[k])
 			}
 			b.WriteByte('}')
 		default:
@@ -295,7 +268,7 @@ func (in *interp) literal(v any) (any, error) {
 		return v, nil
 	}
 	if in.lits != nil {
-		if exact, ok := in.lits[fingerprintGo(v)]; ok && exact != ambiguous {
+		if exact, ok := in.lits[fingerprint(v)]; ok && exact != ambiguous {
 			return exact, nil
 		}
 	}

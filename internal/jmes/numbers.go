@@ -4,8 +4,8 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 
+	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/structured"
 )
 
@@ -112,55 +112,6 @@ func cmpOrdered[T int64 | float64](x, y T) int {
 
 // FormatFloat renders f as Python's repr(float): the shortest round-trip
 // digits, plain notation with at least one fractional digit when
-// 1e-4 <= |f| < 1e16, otherwise d[.ddd]e±XX.
-func FormatFloat(f float64) string {
-	if f == 0 {
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // like -1.2345e+06
-	mant, expS, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(expS)
-	neg := strings.HasPrefix(mant, "-")
-	mant = strings.TrimPrefix(mant, "-")
-	digits := strings.Replace(mant, ".", "", 1)
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	if exp >= -4 && exp < 16 {
-		if exp < 0 {
-			b.WriteString("0.")
-			b.WriteString(strings.Repeat("0", -exp-1))
-			b.WriteString(digits)
-		} else if len(digits) <= exp+1 {
-			b.WriteString(digits)
-			b.WriteString(strings.Repeat("0", exp+1-len(digits)))
-			b.WriteString(".0")
-		} else {
-			b.WriteString(digits[:exp+1])
-			b.WriteByte('.')
-			b.WriteString(digits[exp+1:])
-		}
-		return b.String()
-	}
-	b.WriteString(digits[:1])
-	if len(digits) > 1 {
-		b.WriteByte('.')
-		b.WriteString(digits[1:])
-	}
-	b.WriteByte('e')
-	if exp < 0 {
-		b.WriteByte('-')
-		exp = -exp
-	} else {
-		b.WriteByte('+')
-	}
-	if exp < 10 {
-		b.WriteByte('0')
-	}
-	b.WriteString(strconv.Itoa(exp))
-	return b.String()
-}
+// 1e-4 <= |f| < 1e16, otherwise d[.ddd]e±XX; "inf", "-inf" or "nan" for a
+// value outside the double range.
+func FormatFloat(f float64) string { return evidence.PyFloatRepr(f) }

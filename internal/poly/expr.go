@@ -1,6 +1,7 @@
 package poly
 
 import (
+	"cmp"
 	"math/big"
 	"strings"
 )
@@ -40,14 +41,7 @@ func cmpKey(a, b key) int {
 	}
 	switch x := a.(type) {
 	case int:
-		y := b.(int)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+		return cmp.Compare(x, b.(int))
 	case string:
 		return strings.Compare(x, b.(string))
 	case *big.Rat:

@@ -2,13 +2,13 @@ package poly
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math/big"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 // The vectors are written by tools/testdata/oracle/gen_solve.py (SymPy 1.14).
@@ -36,23 +36,12 @@ type goldenFile struct {
 	} `json:"cases"`
 }
 
-func readJSON(t *testing.T, path string, v any) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestOracleExact replays the exact-class vectors: every string (exact form,
 // 34-digit decimal) and the order must equal SymPy's.
 func TestOracleExact(t *testing.T) {
 	for _, file := range []string{"../../tools/testdata/solve_equation/oracle_exact.json", "../../tools/testdata/solve_equation/oracle_errors.json", "../../tools/testdata/solve_equation/oracle_issue14.json"} {
 		var g goldenFile
-		readJSON(t, file, &g)
+		vectors.Decode(t, file, &g)
 		if len(g.Cases) == 0 {
 			t.Fatalf("%s: no cases", file)
 		}
@@ -119,7 +108,7 @@ type numericFile struct {
 // factors of degree <= 2 as SymPy's strings, and the number of roots.
 func TestOracleNumeric(t *testing.T) {
 	var f numericFile
-	readJSON(t, "testdata/oracle_numeric.json", &f)
+	vectors.Decode(t, "testdata/oracle_numeric.json", &f)
 	if len(f.Cases) < 20 {
 		t.Fatalf("only %d numeric cases", len(f.Cases))
 	}

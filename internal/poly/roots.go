@@ -339,11 +339,13 @@ func evalFloat(p IPoly, x *big.Float, prec uint) *big.Float {
 	return acc
 }
 
-// bytes is the memory p's coefficients hold: each big.Int's header and words.
+// bytes is the memory p's coefficients hold: each big.Int's header and its
+// words, counted as 64-bit words so that the bound refuses the same inputs on
+// every architecture.
 func (p IPoly) bytes() int {
 	n := 0
 	for _, c := range p {
-		n += 32 + 8*len(c.Bits())
+		n += 32 + 8*((c.BitLen()+63)/64)
 	}
 	return n
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 type symbolicFile struct {
@@ -91,7 +93,7 @@ func TestOracleSymbolic(t *testing.T) {
 	listed := 0
 	for _, file := range []string{"testdata/oracle_symbolic.json", "testdata/oracle_issue14_symbolic.json"} {
 		var f symbolicFile
-		readJSON(t, file, &f)
+		vectors.Decode(t, file, &f)
 		if len(f.Cases) < 60 {
 			t.Fatalf("%s: only %d cases", file, len(f.Cases))
 		}

@@ -37,6 +37,17 @@ func (r *csvReader) save() {
 	r.runes = 0
 }
 
+// endField saves the field at a line end: the record is complete at the
+// end-of-line marker, while a newline character may still be followed by the
+// other half of a CR LF pair.
+func (r *csvReader) endField(eol bool) {
+	r.save()
+	r.state = csvEatCRNL
+	if eol {
+		r.state = csvStartRecord
+	}
+}
+
 func (r *csvReader) add(c rune) {
 	r.field = utf8.AppendRune(r.field, c)
 	r.runes++
@@ -60,11 +71,7 @@ func (r *csvReader) process(c rune, eol bool) bool {
 	case csvStartField:
 		switch {
 		case nl || eol:
-			r.save()
-			r.state = csvEatCRNL
-			if eol {
-				r.state = csvStartRecord
-			}
+			r.endField(eol)
 		case c == '"':
 			r.state = csvInQuoted
 		case c == r.delim:
@@ -76,11 +83,7 @@ func (r *csvReader) process(c rune, eol bool) bool {
 	case csvInField:
 		switch {
 		case nl || eol:
-			r.save()
-			r.state = csvEatCRNL
-			if eol {
-				r.state = csvStartRecord
-			}
+			r.endField(eol)
 		case c == r.delim:
 			r.save()
 			r.state = csvStartField
@@ -104,11 +107,7 @@ func (r *csvReader) process(c rune, eol bool) bool {
 			r.save()
 			r.state = csvStartField
 		case nl || eol:
-			r.save()
-			r.state = csvEatCRNL
-			if eol {
-				r.state = csvStartRecord
-			}
+			r.endField(eol)
 		default: // strict: only a delimiter or a line end may follow
 			r.err = "'" + string(r.delim) + "' expected after '\"'"
 			return false

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/evidence"
 )
 
 // reprWriter renders Python's repr() of a value into b, stopping once b holds
@@ -42,7 +44,7 @@ func (w *reprWriter) value(v any) {
 	case *big.Int:
 		w.b = x.Append(w.b, 10)
 	case float64:
-		w.str(pyFloatRepr(x))
+		w.str(evidence.PyFloatRepr(x))
 	case string:
 		w.b = appendPyStrRepr(w.b, x, w.limit)
 	case []any:

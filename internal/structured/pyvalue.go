@@ -3,7 +3,6 @@ package structured
 import (
 	"math"
 	"math/big"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -179,65 +178,4 @@ func hasSurrogate(s string) bool {
 		i += 1 + j
 	}
 	return false
-}
-
-// pyFloatRepr is Python's repr(float): the shortest text that reads back to the
-// same float, in positional notation when the decimal exponent is in [-4, 16)
-// and scientific otherwise ("1e+16", "1e-05"), with ".0" on integral values.
-func pyFloatRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // -d.dddde±XX
-	neg := e[0] == '-'
-	if neg {
-		e = e[1:]
-	}
-	mant, exp, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	x, _ := strconv.Atoi(exp)
-	decpt := x + 1
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	switch {
-	case decpt > -4 && decpt <= 16:
-		if decpt <= 0 {
-			b.WriteString("0.")
-			b.WriteString(strings.Repeat("0", -decpt))
-			b.WriteString(digits)
-		} else if decpt >= len(digits) {
-			b.WriteString(digits)
-			b.WriteString(strings.Repeat("0", decpt-len(digits)))
-			b.WriteString(".0")
-		} else {
-			b.WriteString(digits[:decpt])
-			b.WriteByte('.')
-			b.WriteString(digits[decpt:])
-		}
-	default:
-		b.WriteString(digits[:1])
-		if len(digits) > 1 {
-			b.WriteByte('.')
-			b.WriteString(digits[1:])
-		}
-		b.WriteByte('e')
-		if x < 0 {
-			b.WriteByte('-')
-			x = -x
-		} else {
-			b.WriteByte('+')
-		}
-		if x < 10 {
-			b.WriteByte('0')
-		}
-		b.WriteString(strconv.Itoa(x))
-	}
-	return b.String()
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -13,19 +12,14 @@ import (
 	"unicode"
 
 	"github.com/precisiond/precisiond/internal/refusal"
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 // readVectors loads a testdata file written by
 // tools/testdata/reference/gen_structured.py.
 func readVectors(t *testing.T, name string, v any) {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
+	vectors.Decode(t, "testdata/"+name, v)
 }
 
 // TestStructuredExpatVectors: for every XML case (hostile and edge cases, and every

@@ -110,6 +110,18 @@ func (p *xmlParser) at(i int) (rune, int) {
 	return utf8.DecodeRuneInString(p.s[i:])
 }
 
+// nameEnd returns the end of the run of NameChars from j and the character
+// there with its width (negative at the end of the input).
+func (p *xmlParser) nameEnd(j int) (int, rune, int) {
+	for {
+		c, m := p.at(j)
+		if c < 0 || !isNameChar(c) {
+			return j, c, m
+		}
+		j += m
+	}
+}
+
 func isXMLSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\r' || r == '\n' }
 
 // isXMLChar is the XML 1.0 Char production.
@@ -327,14 +339,8 @@ func (p *xmlParser) markupToken(i int, content bool) (prologTok, int) {
 		case c == '[':
 			return ptOther, j + m
 		case isNameStart(c):
-			for j += m; ; j += m {
-				c, m = p.at(j)
-				if c < 0 {
-					return ptPartial, j
-				}
-				if !isNameChar(c) {
-					break
-				}
+			if j, c, _ = p.nameEnd(j + m); c < 0 {
+				return ptPartial, j
 			}
 			if isXMLSpace(c) || c == '%' {
 				return ptOther, j // a declaration: a syntax error without a DTD
@@ -360,14 +366,8 @@ func (p *xmlParser) piToken(i int) (prologTok, int) {
 		return ptInvalid, j
 	}
 	start := j
-	for j += m; ; j += m {
-		c, m = p.at(j)
-		if c < 0 {
-			return ptPartial, j
-		}
-		if !isNameChar(c) {
-			break
-		}
+	if j, c, m = p.nameEnd(j + m); c < 0 {
+		return ptPartial, j
 	}
 	target := p.s[start:j]
 	tok := ptPI

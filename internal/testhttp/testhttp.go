@@ -9,6 +9,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -96,4 +97,25 @@ func GetJSON(t testing.TB, url string) map[string]any {
 func PostJSON(t testing.TB, url string, body []byte) Response {
 	t.Helper()
 	return Do(t, http.MethodPost, url, map[string]string{"Content-Type": "application/json"}, body)
+}
+
+// SyncBuffer is a bytes.Buffer that concurrent writers (a server's logger, a
+// child process's stderr) may share with the test that reads it.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+// String returns everything written so far.
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
 }

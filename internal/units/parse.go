@@ -411,23 +411,28 @@ func (p *parser) expr() (Node, error) {
 }
 
 func (p *parser) unary() (Node, error) {
+	return signed(p, p.unary, p.power, func(x Node) Node { return Neg{X: x} })
+}
+
+// signed reads one unary sign and the signed value after it (self, so that
+// signs repeat, each counted against the nesting depth), or operand when no
+// sign comes next; neg negates.
+func signed[T any](p *parser, self, operand func() (T, error), neg func(T) T) (T, error) {
 	t := p.peek()
-	if t.kind == tMinus || t.kind == tPlus {
-		if err := p.enter(t.pos); err != nil {
-			return nil, err
-		}
-		defer func() { p.depth-- }()
-		p.next()
-		x, err := p.unary()
-		if err != nil {
-			return nil, err
-		}
-		if t.kind == tMinus {
-			return Neg{X: x}, nil
-		}
-		return x, nil
+	if t.kind != tMinus && t.kind != tPlus {
+		return operand()
 	}
-	return p.power()
+	if err := p.enter(t.pos); err != nil {
+		var zero T
+		return zero, err
+	}
+	defer func() { p.depth-- }()
+	p.next()
+	x, err := self()
+	if err != nil || t.kind == tPlus {
+		return x, err
+	}
+	return neg(x), nil
 }
 
 func (p *parser) power() (Node, error) {
@@ -565,23 +570,7 @@ func ratPowBounded(v *big.Rat, k, pos int) (*big.Rat, error) {
 // numUnary, numSum, numProduct and numAtom evaluate the small arithmetic allowed
 // in exponents (and in offset definitions): + - * / and parentheses over numbers.
 func (p *parser) numUnary() (*big.Rat, error) {
-	t := p.peek()
-	if t.kind == tMinus || t.kind == tPlus {
-		if err := p.enter(t.pos); err != nil {
-			return nil, err
-		}
-		defer func() { p.depth-- }()
-		p.next()
-		v, err := p.numUnary()
-		if err != nil {
-			return nil, err
-		}
-		if t.kind == tMinus {
-			v = new(big.Rat).Neg(v)
-		}
-		return v, nil
-	}
-	return p.numAtom()
+	return signed(p, p.numUnary, p.numAtom, func(v *big.Rat) *big.Rat { return new(big.Rat).Neg(v) })
 }
 
 func (p *parser) numAtom() (*big.Rat, error) {
@@ -607,50 +596,45 @@ func (p *parser) numAtom() (*big.Rat, error) {
 }
 
 func (p *parser) numSum() (*big.Rat, error) {
-	v, err := p.numProduct()
-	if err != nil {
-		return nil, err
-	}
-	for {
-		t := p.peek()
-		if t.kind != tPlus && t.kind != tMinus {
-			return v, nil
+	return p.numLevel(tPlus, tMinus, p.numProduct, func(op token, v, w *big.Rat) (*big.Rat, error) {
+		if op.kind == tPlus {
+			return new(big.Rat).Add(v, w), nil
 		}
-		p.next()
-		w, err := p.numProduct()
-		if err != nil {
-			return nil, err
-		}
-		if t.kind == tPlus {
-			v = new(big.Rat).Add(v, w)
-		} else {
-			v = new(big.Rat).Sub(v, w)
-		}
-	}
+		return new(big.Rat).Sub(v, w), nil
+	})
 }
 
 func (p *parser) numProduct() (*big.Rat, error) {
-	v, err := p.numUnary()
+	return p.numLevel(tMul, tDiv, p.numUnary, func(op token, v, w *big.Rat) (*big.Rat, error) {
+		if op.kind == tMul {
+			return new(big.Rat).Mul(v, w), nil
+		}
+		if w.Sign() == 0 {
+			return nil, &SyntaxError{op.pos, "division by zero"}
+		}
+		return new(big.Rat).Quo(v, w), nil
+	})
+}
+
+// numLevel reads operand (op operand)* for the two left-associative operators
+// op1 and op2 of one precedence level, combining the values with apply.
+func (p *parser) numLevel(op1, op2 tokKind, operand func() (*big.Rat, error), apply func(op token, v, w *big.Rat) (*big.Rat, error)) (*big.Rat, error) {
+	v, err := operand()
 	if err != nil {
 		return nil, err
 	}
 	for {
 		t := p.peek()
-		if t.kind != tMul && t.kind != tDiv {
+		if t.kind != op1 && t.kind != op2 {
 			return v, nil
 		}
 		p.next()
-		w, err := p.numUnary()
+		w, err := operand()
 		if err != nil {
 			return nil, err
 		}
-		if t.kind == tMul {
-			v = new(big.Rat).Mul(v, w)
-		} else {
-			if w.Sign() == 0 {
-				return nil, &SyntaxError{t.pos, "division by zero"}
-			}
-			v = new(big.Rat).Quo(v, w)
+		if v, err = apply(t, v, w); err != nil {
+			return nil, err
 		}
 	}
 }

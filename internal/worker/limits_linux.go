@@ -69,7 +69,7 @@ func usage() (cpu time.Duration, maxRSS int64) {
 		return 0, 0
 	}
 	cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	return cpu, ru.Maxrss << 10 // kB on Linux
+	return cpu, int64(ru.Maxrss) << 10 // kB on Linux (int32 on 386)
 }
 
 // exitOnCPULimit makes the soft RLIMIT_CPU signal end the worker with

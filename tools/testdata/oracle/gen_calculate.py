@@ -180,38 +180,14 @@ def _max(*xs):
 NAMES = {"pi": sympy.pi, "e": sympy.E, "tau": 2 * sympy.pi}
 
 
-def ev(node):
-    if isinstance(node, ast.Expression):
-        return ev(node.body)
+def ev_leaf(node):
+    """The value of a leaf of the expression tree: a number or a named constant."""
     if isinstance(node, ast.Constant):
         return Rational(repr(node.value)) if isinstance(node.value, float) else Integer(node.value)
-    if isinstance(node, ast.UnaryOp):
-        v = ev(node.operand)
-        return -v if isinstance(node.op, ast.USub) else v
-    if isinstance(node, ast.BinOp):
-        a, b = ev(node.left), ev(node.right)
-        op = node.op
-        if isinstance(op, ast.Add):
-            return a + b
-        if isinstance(op, ast.Sub):
-            return a - b
-        if isinstance(op, ast.Mult):
-            return a * b
-        if isinstance(op, ast.Div):
-            return a / b
-        if isinstance(op, ast.FloorDiv):
-            return sympy.floor(a / b)
-        if isinstance(op, ast.Mod):
-            return a - b * sympy.floor(a / b)
-        if isinstance(op, ast.Pow):
-            return a ** b
     if isinstance(node, ast.Name):
         return NAMES[node.id]
     if isinstance(node, ast.Attribute):  # math.pi
         return NAMES[node.attr]
-    if isinstance(node, ast.Call):
-        name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
-        return FUNCS[name](*[ev(a) for a in node.args])
     raise Bad(ast.dump(node))
 
 
@@ -258,7 +234,7 @@ def ev_tree(tree, src):
         if isinstance(node, ast.Call):
             name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
             return FUNCS[name](*[walk(a) for a in node.args])
-        return ev(node)
+        return ev_leaf(node)
 
     return walk(tree)
 

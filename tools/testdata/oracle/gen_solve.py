@@ -180,6 +180,24 @@ KNOWN_SHAPE_DIFFERENT = {
 }
 
 
+def symbolic_golden(name, eq, params, deg, sols):
+    """The golden case of an equation in x with parameters, from SymPy's solutions."""
+    out = []
+    for r in sols:
+        free = bool(r.free_symbols)
+        out.append({"exact": str(r), "decimal": None if free else str(sp.N(r, 34)),
+                    "is_real": None if free else bool(r.is_real)})
+    if any(r.free_symbols for r in sols):
+        method = "symbolic_linear" if deg == 1 else "symbolic_quadratic"
+    else:
+        method = method_for(deg, 0)
+    return {"name": name, "args": {"equation": eq, "variable": "x"},
+            "warnings": ["generic_solution"] if params else [],
+            "facts": {"equation": eq, "variable": "x", "parameters": params, "degree": deg,
+                      "solutions": out, "solution_count": len(out), "method": method,
+                      "nonreal_roots_omitted": 0}}
+
+
 def versions():
     """Python and library versions that wrote a vector file."""
     return {"script": "tools/testdata/oracle/gen_solve.py", "python": sys.version.split()[0],
@@ -488,20 +506,7 @@ def main():
         used = sorted(str(s) for s in e.free_symbols if str(s) != "x")
         deg = int(sp.Poly(e, x).degree())
         if eq not in KNOWN_SHAPE_DIFFERENT:
-            out = []
-            for r in sols:
-                free = bool(r.free_symbols)
-                out.append({"exact": str(r), "decimal": None if free else str(sp.N(r, 34)),
-                            "is_real": None if free else bool(r.is_real)})
-            if any(r.free_symbols for r in sols):
-                method = "symbolic_linear" if deg == 1 else "symbolic_quadratic"
-            else:
-                method = method_for(deg, 0)
-            sym_golden.append({"name": "symbolic_%02d" % len(sym_golden), "args": {"equation": eq, "variable": "x"},
-                               "warnings": ["generic_solution"] if used else [],
-                               "facts": {"equation": eq, "variable": "x", "parameters": used, "degree": deg,
-                                         "solutions": out, "solution_count": len(out), "method": method,
-                                         "nonreal_roots_omitted": 0}})
+            sym_golden.append(symbolic_golden("symbolic_%02d" % len(sym_golden), eq, used, deg, sols))
         symbolic.append({"equation": eq, "variable": "x", "parameters": used,
                          "degree": int(sp.Poly(e, x).degree()),
                          "solutions": [str(r) for r in sols], "values_at_point": vals,

@@ -70,24 +70,11 @@ def sym_case(name, eq):
     e = G.parse(eq, "x", params)
     sols = sp.solve(e, X)
     deg = int(sp.Poly(e, X).degree())
-    out = []
-    for r in sols:
-        free = bool(r.free_symbols)
-        out.append({"exact": str(r), "decimal": None if free else str(sp.N(r, 34)),
-                    "is_real": None if free else bool(r.is_real)})
-    if any(r.free_symbols for r in sols):
-        method = "symbolic_linear" if deg == 1 else "symbolic_quadratic"
-    else:
-        method = G.method_for(deg, 0)
     vals = []
     for r in sols:
         v = sp.N(r.subs({sp.Symbol(k): POINT[k] for k in params}), 30)
         vals.append([str(sp.re(v)), str(sp.im(v))])
-    golden = {"name": name, "args": {"equation": eq, "variable": "x"},
-              "warnings": ["generic_solution"] if params else [],
-              "facts": {"equation": eq, "variable": "x", "parameters": params, "degree": deg,
-                        "solutions": out, "solution_count": len(out), "method": method,
-                        "nonreal_roots_omitted": 0}}
+    golden = G.symbolic_golden(name, eq, params, deg, sols)
     values = {"name": name, "equation": eq, "variable": "x", "parameters": params, "degree": deg,
               "solutions": [str(r) for r in sols], "values_at_point": vals,
               "point": {k: str(POINT[k]) for k in params}}

@@ -21,6 +21,7 @@ import mpmath
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from versions import record  # noqa: E402
+from exact import terminates  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 mpmath.mp.dps = 100
@@ -47,14 +48,6 @@ def sig_digits(f):
     """Significant digits of a terminating fraction (no trailing zeros)."""
     d = BIG.divide(Decimal(f.numerator), Decimal(f.denominator)).normalize(BIG)
     return len(d.as_tuple().digits)
-
-
-def terminates(f):
-    den = f.denominator
-    for p in (2, 5):
-        while den % p == 0:
-            den //= p
-    return den == 1
 
 
 def frac_str(f):

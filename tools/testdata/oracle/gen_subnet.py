@@ -7,10 +7,12 @@ The semantics pinned are those of the interpreter that runs this script (recorde
 the output as "python"); the checked-in vectors were made with CPython 3.11.7.
 """
 import ipaddress
-import json
 import os
 import random
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from versions import write_json  # noqa: E402
 
 LIMIT = 2 ** 53
 
@@ -151,11 +153,7 @@ def main():
         "python": sys.version.split()[0],
         "cases": cases,
     }
-    path = os.path.join(os.path.dirname(__file__), "..", "subnet_calc", "oracle_ipaddress.json")
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(out, fh, ensure_ascii=False, indent=1)
-        fh.write("\n")
-    print(f"wrote {len(cases)} cases to {path}")
+    write_json(os.path.join(os.path.dirname(__file__), "..", "subnet_calc", "oracle_ipaddress.json"), out)
 
 
 if __name__ == "__main__":

@@ -7,12 +7,14 @@ Writes tools/testdata/text_analyze/oracle_rules.json. Run from the repository ro
 Character categories come from this interpreter's unicodedata (CPython 3.11.7:
 Unicode 14.0); the texts avoid characters assigned after Unicode 14.
 """
-import json
 import os
 import random
 import sys
 import unicodedata
 from fractions import Fraction
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from versions import write_json  # noqa: E402
 
 WHITE_SPACE = set(map(chr, list(range(0x09, 0x0E)) + [0x20, 0x85, 0xA0, 0x1680]
                       + list(range(0x2000, 0x200B)) + [0x2028, 0x2029, 0x202F, 0x205F, 0x3000]))
@@ -276,12 +278,7 @@ def main():
         cases.append({"name": f"{i:03d} {t[:40]!r}", "args": {"text": t}, "facts": analyze(t)})
     out = {"generator": "tools/testdata/oracle/gen_text.py", "python": sys.version.split()[0],
            "unicode": unicodedata.unidata_version, "cases": cases}
-    path = os.path.join(os.path.dirname(__file__), "..", "text_analyze", "oracle_rules.json")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(out, fh, ensure_ascii=False, indent=1)
-        fh.write("\n")
-    print(f"wrote {len(cases)} cases to {path}")
+    write_json(os.path.join(os.path.dirname(__file__), "..", "text_analyze", "oracle_rules.json"), out)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,9 @@ from fractions import Fraction
 
 import mpmath
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from exact import terminates  # noqa: E402
+
 mpmath.mp.dps = 100
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -499,14 +502,6 @@ def fmt_decimal(d):
     if adj >= 0:
         return s + ds[: adj + 1] + "." + ds[adj + 1:]
     return s + "0." + "0" * (-adj - 1) + ds
-
-
-def terminates(f):
-    d = f.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    return d == 1
 
 
 def exact_value(x):

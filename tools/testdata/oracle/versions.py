@@ -13,3 +13,15 @@ def record(script, *modules):
     for m in modules:
         out[m.__name__] = m.__version__
     return out
+
+
+def write_json(path, doc):
+    """Writes doc to path as UTF-8 JSON, one item a line (indent=1), with a
+    final newline, and says how many cases it holds."""
+    import json
+    import os
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, ensure_ascii=False, indent=1)
+        fh.write("\n")
+    print(f"wrote {len(doc['cases'])} cases to {path}")
