@@ -129,7 +129,7 @@ func adminID(r *http.Request) string {
 func (s *Server) toolParam(r *http.Request) (string, *apiError) {
 	name := chi.URLParam(r, "name")
 	if _, _, ok := s.reg.Lookup(name); !ok {
-		return "", unknownTool(name)
+		return "", s.unknownTool(name)
 	}
 	return name, nil
 }
@@ -297,25 +297,10 @@ func (s *Server) adminIndex(w http.ResponseWriter, r *http.Request) {
 		}
 		list = append(list, t)
 	}
-	var buf bytes.Buffer
-	err := adminPage.Execute(&buf, map[string]any{
+	s.writePage(w, r, adminPage, adminCSP, "no-store", map[string]any{
 		"Tools": list, "CatalogHash": cat.CatalogHash, "Version": s.opts.Version,
 		"AdminEnabled": s.opts.AdminToken != "",
 	})
-	if err != nil {
-		s.log.Error("admin page", "request_id", requestID(r.Context()), "err", err.Error())
-		setLogError(r.Context(), tools.CodeInternal)
-		writeError(w, &apiError{Code: tools.CodeInternal, Message: "internal error"}, false)
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", adminCSP)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("Cache-Control", "no-store")
-	_, _ = w.Write(buf.Bytes())
 }
 
 func str(v any) string {

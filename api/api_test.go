@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -183,22 +184,29 @@ func TestErrorTable(t *testing.T) {
 	}
 }
 
+// TestSchemaErrorDetails: the error text is the reference's (the first
+// failure in its order: the missing b belongs to the object, "value"), the
+// details list every failure with JSON Pointer paths in that order, and the
+// unknown property names the nearest allowed one and all of them.
 func TestSchemaErrorDetails(t *testing.T) {
 	ts, _, _ := newTestServer(t, nil)
 	_, body, _ := post(t, ts.URL+"/invoke", "application/json", `{"tool":"gcd_lcm","args":{"a":"x","c":1}}`)
-	if body["error"] != "/a:type" {
-		t.Errorf("error = %v, want /a:type", body["error"])
+	if want := "Input schema validation failed for 'gcd_lcm': value:required"; body["error"] != want {
+		t.Errorf("error = %v, want %s", body["error"], want)
 	}
 	details, _ := body["details"].([]any)
-	got := map[string]bool{}
+	var got []string
 	for _, d := range details {
 		m := d.(map[string]any)
-		got[m["path"].(string)+":"+m["keyword"].(string)] = true
+		got = append(got, m["path"].(string)+":"+m["keyword"].(string))
 	}
-	for _, want := range []string{"/a:type", "/b:required", "/c:additionalProperties"} {
-		if !got[want] {
-			t.Errorf("details lack %s: %v", want, details)
-		}
+	if want := []string{"/b:required", "/c:additionalProperties", "/c:did_you_mean", "/c:did_you_mean", "/a:type"}; !slices.Equal(got, want) {
+		t.Errorf("details %v, want %v", got, want)
+	}
+	unknown := details[1].(map[string]any)
+	if fmt.Sprint(unknown["allowed"]) != "[a b operation]" || unknown["message"] != `unknown property "c" (not in the schema; did you mean "a" or "b"?)` ||
+		details[2].(map[string]any)["message"] != "a" || details[3].(map[string]any)["message"] != "b" {
+		t.Errorf("unknown property hints: %v", details)
 	}
 }
 

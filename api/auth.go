@@ -105,6 +105,8 @@ func (e *edge) openRoute(r *http.Request) bool {
 	switch {
 	case p == "/health", p == "/admin", strings.HasPrefix(p, "/admin/"), strings.HasPrefix(p, "/downloads/"):
 		return true
+	case p == "/", p == "/docs", strings.HasPrefix(p, "/static/"), strings.HasPrefix(p, "/docs/static/"):
+		return true // the start page and the API reference (api/pages.go): documentation
 	case p == "/metrics":
 		return !e.opts.MetricsNeedToken
 	case strings.HasPrefix(p, "/tools/") && strings.HasSuffix(p, "/toggle"):

@@ -73,9 +73,11 @@ func (e *apiError) Error() string { return e.Code + ": " + e.Message }
 
 func newError(code, message string) *apiError { return &apiError{Code: code, Message: message} }
 
-// unknownTool is the error of a route naming a tool the registry does not have.
-func unknownTool(name string) *apiError {
-	return &apiError{Code: tools.CodeUnknownTool, Message: "unknown tool: " + name, Tool: name}
+// unknownTool is the error of a route naming a tool the registry does not
+// have, with the nearest names as hints.
+func (s *Server) unknownTool(name string) *apiError {
+	te := s.reg.UnknownTool(name)
+	return &apiError{Code: te.Code, Message: te.Message, Tool: name, Details: te.Details}
 }
 
 // toAPIError converts any error of the execution path. Internal errors are logged
@@ -111,11 +113,21 @@ func errorBody(e *apiError) map[string]any {
 	if len(e.Details) > 0 {
 		ds := make([]any, len(e.Details))
 		for i, d := range e.Details {
-			ds[i] = map[string]any{"path": d.Path, "keyword": d.Keyword, "message": d.Message}
+			ds[i] = detailBody(d)
 		}
 		body["details"] = ds
 	}
 	return body
+}
+
+// detailBody is one entry of an error's details: path, keyword, message and,
+// when the schema enumerates what is valid there, allowed.
+func detailBody(d contracts.Detail) map[string]any {
+	m := map[string]any{"path": d.Path, "keyword": d.Keyword, "message": d.Message}
+	if len(d.Allowed) > 0 {
+		m["allowed"] = d.Allowed
+	}
+	return m
 }
 
 // statusFor is the HTTP status of an error code; legacy200 keeps tool-level

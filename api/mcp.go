@@ -96,7 +96,7 @@ const precisionGuide = `You have access to precisiond, a service of exact, deter
 3. Call with explicit values: pass every argument you rely on explicitly, even when it has a default (locale, rounding, scale, operation). Send big integers and decimals exactly as the schema asks; never round them first.
 4. Read the result: structuredContent is the evidence envelope {status, tool, contract_id, contract_version, contract_hash, input_normalized, facts, determinism, source, warnings, result_hash}. Base the answer only on facts; mention any warnings.
 5. Cite: quote the facts you use verbatim and cite the result_hash (and tool name), so that anyone can recompute it with "precisiond verify".
-6. On an error result (isError true) read error_code and reason: input_schema_invalid means the arguments break the schema (details name the JSON Pointer path); tool_execution_error, tool_result_error, wrong_arguments and cost_limit_exceeded mean the input is outside the tool's domain or limits. Correct the input or explain the refusal; never invent a result.
+6. On an error result (isError true) read error_code and reason: input_schema_invalid means the arguments break the schema (details name the JSON Pointer path; a detail with keyword did_you_mean names a value that was probably meant); tool_execution_error, tool_result_error, wrong_arguments and cost_limit_exceeded mean the input is outside the tool's domain or limits. Correct the input or explain the refusal; never invent a result.
 7. Files: generate_file returns a resource link (precisiond://downloads/<name>); read it with resources/read or download it from /downloads/<name>.`
 
 // mcpSurface is the state behind one mcp.Server: the registry and the
@@ -230,6 +230,12 @@ func (m *mcpSurface) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		case *mcp.ListResourcesRequest:
 			if method == "resources/list" {
 				return m.listResources(r)
+			}
+		case *mcp.CallToolRequest:
+			// The SDK refuses a name it does not know before callTool runs;
+			// answer it here with the registry's hints.
+			if _, known := m.index[r.Params.Name]; !known && method == "tools/call" {
+				return nil, m.unknownTool(ctx, r.Params.Name)
 			}
 		}
 		return next(ctx, method, req)
@@ -400,7 +406,7 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 		if errors.As(err, &te) {
 			switch {
 			case te.Code == tools.CodeUnknownTool:
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+				return nil, m.unknownTool(ctx, name)
 			case te.Reason == tools.ReasonArgsNotJSON:
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments are not valid JSON: " + te.Message}
 			case te.Code == tools.CodeInvalidRequest:
@@ -423,6 +429,16 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 	}
 	m.logCall(ctx, name, nil, start)
 	return res, nil
+}
+
+// unknownTool is the answer to a call of a tool the registry does not have:
+// JSON-RPC invalid params, as MCP asks, whose message and data (the REST
+// error body) carry the nearest tool names.
+func (m *mcpSurface) unknownTool(ctx context.Context, name string) error {
+	te := m.reg.UnknownTool(name)
+	_, body := ErrorResponse(ctx, m.log, name, te)
+	data, _ := evidence.Canonical(body)
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Message, Data: data}
 }
 
 // errorResult is a tool-level error: isError with the REST error body as text

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/precisiond/precisiond/tools"
@@ -63,10 +64,10 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 		},
 		"paths": map[string]any{
 			"/invoke": map[string]any{"post": op("invoke", "Run one tool (wire-compatible): tool-level errors answer HTTP 200 with an error body.",
-				jsonBody(ref("InvokeRequest")),
+				invokeBody(),
 				responsesOf(map[string]any{"200": jsonResp("a result or a tool-level error", map[string]any{"oneOf": []any{ref("InvokeResponse"), ref("Error")}})}, "400", "413", "415", "503"))},
 			"/v1/invoke": map[string]any{"post": op("invokeV1", "Run one tool; tool-level errors use HTTP statuses.",
-				jsonBody(ref("InvokeRequest")),
+				invokeBody(),
 				responsesOf(map[string]any{"200": jsonResp("a result", ref("InvokeResponse"))}, "400", "403", "404", "409", "413", "415", "422", "500", "503", "504"))},
 			"/tools": map[string]any{"get": op("listTools", "The catalogue, in fixed order, with catalog_hash.", nil,
 				map[string]any{"200": jsonResp("the catalogue", ref("Catalog"))})},
@@ -156,6 +157,15 @@ func withSecurity(op map[string]any, sec []any) map[string]any {
 
 func jsonBody(schema map[string]any) map[string]any {
 	return map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": schema}}}
+}
+
+// invokeBody is the request body of /invoke and /v1/invoke, with a first
+// call as its example (what /docs prefills for "Try it out").
+func invokeBody() map[string]any {
+	b := jsonBody(ref("InvokeRequest"))
+	b["content"].(map[string]any)["application/json"].(map[string]any)["example"] =
+		map[string]any{"tool": "gcd_lcm", "args": map[string]any{"a": json.Number("391"), "b": json.Number("299")}}
+	return b
 }
 
 func jsonResp(desc string, schema map[string]any) map[string]any {

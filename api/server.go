@@ -102,6 +102,7 @@ func (s *Server) routes() chi.Router {
 	r.Method(http.MethodGet, "/openapi.json", cacheable(s.wrap(s.openapi)))
 	s.planRoutes(r)
 	s.adminRoutes(r)
+	s.pageRoutes(r)
 	if s.opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())
 	}
@@ -276,7 +277,7 @@ func (s *Server) getTool(r *http.Request) (any, *apiError) {
 	name := chi.URLParam(r, "name")
 	e, ok := s.reg.Entry(name)
 	if !ok {
-		return nil, unknownTool(name)
+		return nil, s.unknownTool(name)
 	}
 	return e, nil
 }

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
-	"strings"
 )
 
 // unbounded is the capacity of a schema that puts no limit on the number of
@@ -209,6 +209,21 @@ func windowable(schema any) bool {
 	return true
 }
 
+// shiftIndex returns path with the element index after name moved by off
+// (a path into a window made a path into the whole array).
+func shiftIndex(path []string, name string, off int) []string {
+	if len(path) < 2 || path[0] != name {
+		return path
+	}
+	i, err := strconv.Atoi(path[1])
+	if err != nil {
+		return path
+	}
+	out := slices.Clone(path)
+	out[1] = strconv.Itoa(i + off)
+	return out
+}
+
 // validateInWindows validates args with each long array among its top-level
 // values cut into windows of at most window elements, and returns the first
 // failing window's errors with element paths pointing into the whole array.
@@ -228,7 +243,7 @@ func (c *Contract) validateInWindows(args map[string]any) error {
 		}
 		for off := 0; off < len(arr); off += window {
 			probe[name] = arr[off:min(off+window, len(arr))]
-			err := validate(c.input, probe)
+			err := validate(c.input, c.InputSchema, probe)
 			if err == nil {
 				continue
 			}
@@ -236,25 +251,22 @@ func (c *Contract) validateInWindows(args map[string]any) error {
 			if !ok {
 				return err
 			}
-			prefix := pointer([]string{name}) + "/"
 			var kept []Detail
 			for _, d := range ve.Details {
 				if d.Keyword == "minItems" {
 					continue // a window is shorter than the array
 				}
-				if rest, ok := strings.CutPrefix(d.Path, prefix); ok {
-					idx, tail, _ := strings.Cut(rest, "/")
-					if i, err := strconv.Atoi(idx); err == nil {
-						d.Path = prefix + strconv.Itoa(i+off)
-						if tail != "" {
-							d.Path += "/" + tail
-						}
-					}
-				}
+				d.Path = pointer(shiftIndex(unpointer(d.Path), name, off))
 				kept = append(kept, d)
 			}
 			if len(kept) > 0 {
-				return &ValidationError{Details: kept}
+				out := &ValidationError{Details: kept}
+				if f := ve.first; f != nil && f.validator != "minItems" {
+					g := *f
+					g.parts = shiftIndex(f.parts, name, off)
+					out.first = &g
+				}
+				return out
 			}
 		}
 	}

@@ -9,12 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -56,27 +54,6 @@ type Example struct {
 	Title string         `json:"title"`
 	Args  map[string]any `json:"args"`
 	Facts map[string]any `json:"facts"`
-}
-
-// Detail is one schema validation failure: a JSON Pointer into the instance, the
-// failing keyword and a readable message.
-type Detail struct {
-	Path    string `json:"path"`
-	Keyword string `json:"keyword"`
-	Message string `json:"message"`
-}
-
-// ValidationError reports that an instance failed a contract schema. Message is
-// "<path>:<keyword>" of the first detail, as the reference sidecar reports it.
-type ValidationError struct {
-	Details []Detail
-}
-
-func (e *ValidationError) Error() string {
-	if len(e.Details) == 0 {
-		return "schema validation failed"
-	}
-	return e.Details[0].Path + ":" + e.Details[0].Keyword
 }
 
 var toolName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -375,18 +352,20 @@ func (c *Contract) ValidateInput(args map[string]any) error {
 		return tooManyValues(c.inputValues)
 	}
 	if err := c.validateInWindows(args); err != nil {
-		return sortedDetails(err)
+		return err
 	}
-	return validate(c.input, args)
+	return validate(c.input, c.InputSchema, args)
 }
 
 // ValidateOutput checks facts against the outputSchema. It returns a
 // *ValidationError with the failures (at most MaxDetails), or nil.
 func (c *Contract) ValidateOutput(facts map[string]any) error {
-	return validate(c.output, facts)
+	return validate(c.output, c.OutputSchema, facts)
 }
 
-func validate(s *jsonschema.Schema, v map[string]any) error {
+// validate checks v against s (compiled from raw, which hints are read from;
+// raw may be nil).
+func validate(s *jsonschema.Schema, raw map[string]any, v map[string]any) error {
 	err := s.Validate(any(v))
 	if err == nil {
 		return nil
@@ -395,65 +374,13 @@ func validate(s *jsonschema.Schema, v map[string]any) error {
 	if !ok {
 		return &ValidationError{Details: []Detail{{Path: "", Keyword: "schema", Message: err.Error()}}}
 	}
-	var details []Detail
-	collectLeaves(ve, &details)
-	return sortedDetails(&ValidationError{Details: details})
+	return newValidationError(ve, raw, v)
 }
 
-// sortedDetails sorts a ValidationError's details by path and keeps the first
-// MaxDetails; other errors pass through.
-func sortedDetails(err error) error {
-	ve, ok := err.(*ValidationError)
-	if !ok {
-		return err
-	}
-	details := ve.Details
-	sort.SliceStable(details, func(i, j int) bool { return details[i].Path < details[j].Path })
-	if len(details) > MaxDetails {
-		details = details[:MaxDetails:MaxDetails]
-	}
-	return &ValidationError{Details: details}
-}
-
-// MaxDetails bounds the details of a ValidationError: the first MaxDetails by
-// path are kept, so that a large invalid input cannot make an error answer
-// larger than a few kilobytes.
+// MaxDetails bounds the details of a ValidationError: the first MaxDetails in
+// the reference's order are kept, so that a large invalid input cannot make an
+// error answer larger than a few kilobytes.
 const MaxDetails = 50
-
-func collectLeaves(e *jsonschema.ValidationError, out *[]Detail) {
-	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
-			collectLeaves(c, out)
-		}
-		return
-	}
-	kw := e.ErrorKind.KeywordPath()
-	keyword := "schema"
-	if len(kw) > 0 {
-		keyword = kw[0]
-	}
-	// A missing or an unknown property is reported at the property's own path,
-	// one detail each, so the client sees which field to fix.
-	var props []string
-	var msg string
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
-		props, msg = k.Missing, "missing required property"
-	case *kind.AdditionalProperties:
-		props, msg = k.Properties, "unknown property (not in the schema)"
-	}
-	if len(props) > 0 {
-		for _, p := range props {
-			*out = append(*out, Detail{Path: pointer(append(slices.Clone(e.InstanceLocation), p)), Keyword: keyword, Message: msg})
-		}
-		return
-	}
-	*out = append(*out, Detail{
-		Path:    pointer(e.InstanceLocation),
-		Keyword: keyword,
-		Message: e.ErrorKind.LocalizedString(printer),
-	})
-}
 
 func pointer(tokens []string) string {
 	var b bytes.Buffer
@@ -482,5 +409,5 @@ func ValidateAgainst(schema map[string]any, v map[string]any) error {
 	if err != nil {
 		return fmt.Errorf("compiling schema: %w", err)
 	}
-	return validate(s, v)
+	return validate(s, schema, v)
 }

@@ -131,13 +131,7 @@ func TestDockerfile(t *testing.T) {
 		case "FROM":
 			froms = append(froms, in.args)
 		case "ENV":
-			for _, w := range shellWords(in.args) {
-				k, v, ok := strings.Cut(w, "=")
-				if !ok {
-					t.Fatalf("ENV %q: use KEY=value", in.args)
-				}
-				env[k] = v
-			}
+			addEnv(t, env, in.args)
 		case "EXPOSE":
 			expose = in.args
 		case "USER":
@@ -185,6 +179,35 @@ func TestDockerfile(t *testing.T) {
 	if !copied {
 		t.Fatalf("no COPY --from of %s to /precisiond", out)
 	}
+}
+
+// addEnv adds the KEY=value words of an ENV instruction to env.
+func addEnv(t *testing.T, env map[string]string, args string) {
+	t.Helper()
+	for _, w := range shellWords(args) {
+		k, v, ok := strings.Cut(w, "=")
+		if !ok {
+			t.Fatalf("ENV %q: use KEY=value", args)
+		}
+		env[k] = v
+	}
+}
+
+// imageEnv is the environment the final stage sets (its ENV instructions).
+func imageEnv(t *testing.T) map[string]string {
+	t.Helper()
+	env := map[string]string{}
+	final := false
+	for _, in := range parseDockerfile(t) {
+		switch {
+		case in.cmd == "FROM":
+			final = !strings.Contains(in.args, " AS ")
+			clear(env)
+		case in.cmd == "ENV" && final:
+			addEnv(t, env, in.args)
+		}
+	}
+	return env
 }
 
 func splitHostPort(s string) (string, string, error) {
@@ -267,6 +290,41 @@ func TestDockerBuildIsStatic(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(out)) != "precisiond "+version {
 		t.Fatalf("version = %q %v, want precisiond %s", out, err, version)
 	}
+
+	// `docker run -i --rm precisiond mcp`, as the README gives it to stdio MCP
+	// clients: the entrypoint with "mcp", the image's environment only (its
+	// data directory a fresh one standing in for the volume, HOME as
+	// distroless nonroot has it, without the directory), newline-delimited
+	// JSON-RPC on stdin.
+	mcp := exec.Command(bin, "mcp")
+	mcp.Dir = "/"
+	dataDir := t.TempDir()
+	mcp.Env = []string{"HOME=/home/nonroot"}
+	for k, v := range imageEnv(t) {
+		if k == "PRECISIOND_DATA_DIR" {
+			v = dataDir
+		}
+		mcp.Env = append(mcp.Env, k+"="+v)
+	}
+	mcp.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"deploy-test","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}
+`)
+	var stderr bytes.Buffer
+	mcp.Stderr = &stderr
+	replies, err := mcp.Output()
+	if err != nil {
+		t.Fatalf("mcp over stdio: %v\n%s", err, stderr.String())
+	}
+	var answered bool
+	for line := range strings.Lines(string(replies)) {
+		if strings.Contains(line, `"id":2`) {
+			answered = strings.Contains(line, `"lcm":5083`) && !strings.Contains(line, `"isError":true`)
+		}
+	}
+	if !answered {
+		t.Errorf("mcp over stdio with the image's environment did not answer gcd_lcm:\n%s\n%s", replies, stderr.String())
+	}
 }
 
 func TestDockerignoreKeepsTheBuildInputs(t *testing.T) {
@@ -305,8 +363,11 @@ type composeService struct {
 		Context string            `yaml:"context"`
 		Args    map[string]string `yaml:"args"`
 	} `yaml:"build"`
-	Image       string            `yaml:"image"`
-	EnvFile     string            `yaml:"env_file"`
+	Image   string `yaml:"image"`
+	EnvFile []struct {
+		Path     string `yaml:"path"`
+		Required *bool  `yaml:"required"`
+	} `yaml:"env_file"`
 	Environment map[string]string `yaml:"environment"`
 	Ports       []string          `yaml:"ports"`
 	Volumes     []string          `yaml:"volumes"`
@@ -354,8 +415,10 @@ func TestCompose(t *testing.T) {
 	if !named || dataDir == "" {
 		t.Errorf("volumes %v: want a named volume on the data dir %q", s.Volumes, dataDir)
 	}
-	if s.EnvFile != "precisiond.env" {
-		t.Errorf("env_file %q, want precisiond.env", s.EnvFile)
+	// The env file is optional: `docker compose up` works before anyone
+	// copied precisiond.env.example.
+	if len(s.EnvFile) != 1 || s.EnvFile[0].Path != "precisiond.env" || s.EnvFile[0].Required == nil || *s.EnvFile[0].Required {
+		t.Errorf("env_file %+v, want precisiond.env with required: false", s.EnvFile)
 	}
 	if !slices.Equal(s.Healthcheck.Test, []string{"CMD", "/precisiond", "health"}) {
 		t.Errorf("healthcheck %v", s.Healthcheck.Test)

@@ -179,6 +179,7 @@ func runGolden(t *testing.T, reg *Registry, tool string, c goldenCase) {
 	if string(got) != string(want) {
 		t.Errorf("%s:\n got %s\nwant %s", c.Name, got, want)
 	}
+	checkRender(t, reg, c.Name, resp)
 	if c.Warnings != nil {
 		var codes []string
 		for _, w := range resp.Envelope.Warnings {
@@ -187,6 +188,53 @@ func runGolden(t *testing.T, reg *Registry, tool string, c goldenCase) {
 		if strings.Join(codes, ",") != strings.Join(c.Warnings, ",") {
 			t.Errorf("%s: warnings %v, want %v", c.Name, codes, c.Warnings)
 		}
+	}
+}
+
+// checkRender: the legacy result text re-renders from the envelope alone, as
+// `precisiond verify` reads it (canonical JSON parsed back, redacted input).
+func checkRender(t *testing.T, reg *Registry, name string, resp *Response) {
+	t.Helper()
+	v, err := evidence.ParseJSON(resp.EnvelopeJSON)
+	if err != nil {
+		t.Fatalf("%s: envelope: %v", name, err)
+	}
+	env := v.(map[string]any)
+	input, _ := env["input_normalized"].(map[string]any)
+	facts, _ := env["facts"].(map[string]any)
+	text, err := reg.Render(resp.Tool, input, facts)
+	if err != nil || text != resp.Result {
+		t.Errorf("%s: re-rendered result text %q (%v), the call said %q", name, text, err, resp.Result)
+	}
+}
+
+// TestRenderMatchesExecute: for every example of every tool, the result text
+// re-rendered from the envelope is the text the call answered; a tampered
+// fact gives a different text.
+func TestRenderMatchesExecute(t *testing.T) {
+	reg := testRegistry(t)
+	for _, name := range reg.Names() {
+		tool, _, _ := reg.Lookup(name)
+		for _, ex := range tool.Contract().Examples {
+			resp, err := reg.Invoke(context.Background(), Request{Tool: name, Args: ex.Args})
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, ex.Title, err)
+			}
+			checkRender(t, reg, name+" "+ex.Title, resp)
+		}
+	}
+	resp, err := reg.Invoke(context.Background(), Request{Tool: "gcd_lcm", Args: map[string]any{"a": json.Number("391"), "b": json.Number("299")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := map[string]any{}
+	for k, v := range resp.Envelope.Facts {
+		facts[k] = v
+	}
+	facts["lcm"] = json.Number("9999")
+	text, err := reg.Render("gcd_lcm", resp.Envelope.InputNormalized, facts)
+	if err != nil || text != "GCD(391, 299) = 23  |  LCM(391, 299) = 9999" {
+		t.Errorf("tampered facts rendered %q (%v)", text, err)
 	}
 }
 

@@ -53,3 +53,37 @@ func calendarError(err error, invalid string) error {
 	}
 	return err
 }
+
+// zoneHints is the ArgHints function of a zone argument that the schema
+// refused (the reference's pattern admits no colon and no leading sign): the
+// name tzdb.Lookup gives the zone the value spells, which the pattern admits
+// ("+05:30" and "UTC+5:30" → UTC+0530), else Lookup's nearest ids.
+func zoneHints(value string) []string {
+	z, err := tzdb.Lookup(value)
+	if err == nil {
+		return []string{z.Name()}
+	}
+	var uz *tzdb.UnknownZoneError
+	if errors.As(err, &uz) {
+		return uz.Suggestions
+	}
+	return nil
+}
+
+// canonicalZones is a Def.Canonical for the zone arguments named by fields: a
+// zone the release knows under another spelling (an id in another case, a
+// fixed offset as UTC+5) becomes the name tzdb.Lookup reports (Europe/Berlin,
+// UTC+0500), so every spelling of one zone has the same input_normalized and
+// result_hash. An exact id (every name the reference answers) stays as it is,
+// and so does a name Lookup refuses, for the tool to refuse with hints.
+func canonicalZones(fields ...string) func(map[string]any) {
+	return func(args map[string]any) {
+		for _, f := range fields {
+			if name, ok := args[f].(string); ok {
+				if z, err := tzdb.Lookup(name); err == nil {
+					args[f] = z.Name()
+				}
+			}
+		}
+	}
+}

@@ -93,7 +93,7 @@ func TestUnitConvertUnknownUnitHints(t *testing.T) {
 		if e.Reason != "unknown_unit" || !strings.Contains(e.Message, c.msg) {
 			t.Errorf("%s -> %s: %v, want %q", c.from, c.to, e, c.msg)
 		}
-		if len(e.Details) == 0 || len(e.Details) > 3 || e.Details[0] != (contracts.Detail{Path: "/" + c.field, Keyword: KeywordDidYouMean, Message: c.first}) {
+		if len(e.Details) == 0 || len(e.Details) > 3 || !reflect.DeepEqual(e.Details[0], contracts.Detail{Path: "/" + c.field, Keyword: KeywordDidYouMean, Message: c.first}) {
 			t.Errorf("%s -> %s: details %v, want %s first", c.from, c.to, e.Details, c.first)
 			continue
 		}
@@ -106,8 +106,9 @@ func TestUnitConvertUnknownUnitHints(t *testing.T) {
 	}
 }
 
-// A zone id in another case answers as the id does, reports the id, and keeps
-// the argument as sent in input_normalized.
+// A zone id in another case answers as the id does: the same facts, the id in
+// input_normalized, so the same result_hash. An exact id, a link among them,
+// keeps its spelling.
 func TestTimeFactsZoneCase(t *testing.T) {
 	exact := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": "Europe/Berlin"})
 	for _, z := range []string{"europe/berlin", "EUROPE/BERLIN", "eUrOpE/bErLiN"} {
@@ -117,12 +118,23 @@ func TestTimeFactsZoneCase(t *testing.T) {
 		if string(a) != string(b) || resp.Result != exact.Result {
 			t.Errorf("%s: facts %s, want %s", z, b, a)
 		}
-		if got := resp.Envelope.InputNormalized["timezone_name"]; got != z {
-			t.Errorf("%s: input_normalized timezone_name %v", z, got)
+		if got := resp.Envelope.InputNormalized["timezone_name"]; got != "Europe/Berlin" {
+			t.Errorf("%s: input_normalized timezone_name %v, want Europe/Berlin", z, got)
 		}
-		if resp.Envelope.ResultHash == exact.Envelope.ResultHash {
-			t.Errorf("%s: the result hash ignores input_normalized", z)
+		if resp.Envelope.ResultHash != exact.Envelope.ResultHash {
+			t.Errorf("%s: result_hash %s, Europe/Berlin's is %s", z, resp.Envelope.ResultHash, exact.Envelope.ResultHash)
 		}
+	}
+	for z, want := range map[string]string{"US/Eastern": "US/Eastern", "us/eastern": "US/Eastern", "UTC": "UTC", "utc": "UTC", "Etc/GMT-5": "Etc/GMT-5"} {
+		resp := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": z})
+		if got := resp.Envelope.InputNormalized["timezone_name"]; got != want {
+			t.Errorf("%s: input_normalized timezone_name %v, want %s", z, got, want)
+		}
+	}
+	// timezone_convert: both zone arguments.
+	conv := invokeOK(t, "timezone_convert", map[string]any{"local_datetime": "2026-07-29T12:00:00", "from_timezone": "asia/kolkata", "to_timezone": "utc+5"})
+	if in := conv.Envelope.InputNormalized; in["from_timezone"] != "Asia/Kolkata" || in["to_timezone"] != "UTC+0500" {
+		t.Errorf("timezone_convert input_normalized %v", in)
 	}
 }
 
@@ -145,11 +157,30 @@ func TestTimeFactsFixedOffsets(t *testing.T) {
 	if f["local_datetime"] != "2026-07-29T02:30:00-09:30" || f["utc_offset"] != "-09:30" {
 		t.Errorf("UTC-0930: %v", f)
 	}
-	for _, z := range []string{"UTC+05:30", "+05:30", "UTC+5:30", "-0800"} {
+	// Forms the reference's pattern refuses stay refused, with the spelling it
+	// admits as the hint; the hint answers with the offset meant.
+	for _, c := range []struct{ z, hint, offset string }{
+		{"UTC+05:30", "UTC+0530", "+05:30"}, {"+05:30", "UTC+0530", "+05:30"}, {"UTC+5:30", "UTC+0530", "+05:30"},
+		{"-0800", "UTC-0800", "-08:00"}, {"+00:00", "UTC", "+00:00"},
+	} {
+		z, hint := c.z, c.hint
 		e := invokeErr(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": z})
-		if e.Code != CodeInputSchemaInvalid || e.Message != "/timezone_name:pattern" {
+		if e.Code != CodeInputSchemaInvalid || e.Message != "Input schema validation failed for 'time_facts': timezone_name:pattern" {
 			t.Errorf("%s: %v, want the reference's pattern to refuse it", z, e)
 		}
+		want := []contracts.Detail{{Path: "/timezone_name", Keyword: KeywordDidYouMean, Message: hint}}
+		if len(e.Details) != 2 || !reflect.DeepEqual(e.Details[1:], want) || !strings.HasSuffix(e.Details[0].Message, `(did you mean "`+hint+`"?)`) {
+			t.Errorf("%s: details %v, want the hint %s", z, e.Details, hint)
+		}
+		f := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": hint}).Envelope.Facts
+		if f["utc_offset"] != c.offset {
+			t.Errorf("%s: the hint %s answers offset %v", z, hint, f["utc_offset"])
+		}
+	}
+	// Nothing near, no hint; a pattern failure's detail is otherwise untouched.
+	e := invokeErr(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": "+25:00"})
+	if len(e.Details) != 1 || e.Details[0].Keyword != "pattern" || strings.Contains(e.Details[0].Message, "did you mean") {
+		t.Errorf("+25:00: details %v", e.Details)
 	}
 }
 
@@ -172,7 +203,7 @@ func TestTimeZoneHints(t *testing.T) {
 		if e.Reason != "unknown_timezone" || !strings.Contains(e.Message, `(did you mean "`+c.first+`"`) {
 			t.Errorf("%v: %v", c.args, e)
 		}
-		if len(e.Details) == 0 || e.Details[0] != (contracts.Detail{Path: c.path, Keyword: KeywordDidYouMean, Message: c.first}) {
+		if len(e.Details) == 0 || !reflect.DeepEqual(e.Details[0], contracts.Detail{Path: c.path, Keyword: KeywordDidYouMean, Message: c.first}) {
 			t.Errorf("%v: details %v", c.args, e.Details)
 			continue
 		}
@@ -197,6 +228,33 @@ func TestTimezoneConvertZoneForms(t *testing.T) {
 	for k, v := range want {
 		if f[k] != v {
 			t.Errorf("%s = %v, want %v", k, f[k], v)
+		}
+	}
+}
+
+// An argument named by a word of the real name ("timezone" for
+// timezone_name, "from" for from_unit) is beyond any edit distance worth
+// suggesting; the hint is the names it is a word of.
+func TestArgumentWordHints(t *testing.T) {
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want []contracts.Detail
+	}{
+		{"time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone": "UTC"}, hints("/timezone", "timezone_name")},
+		{"unit_convert", map[string]any{"value": 1, "from": "m", "to_unit": "km"}, hints("/from", "from_unit")},
+		{"timezone_convert", map[string]any{"local_datetime": "2026-07-29T12:00:00", "from_timezone": "UTC", "to_timezone": "UTC", "datetime": "x"},
+			hints("/datetime", "local_datetime")},
+	} {
+		e := invokeErr(t, c.tool, c.args)
+		var got []contracts.Detail
+		for _, d := range e.Details {
+			if d.Keyword == KeywordDidYouMean {
+				got = append(got, d)
+			}
+		}
+		if e.Code != CodeInputSchemaInvalid || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %v: %v details %v, want %v", c.tool, c.args, e, e.Details, c.want)
 		}
 	}
 }

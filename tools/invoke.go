@@ -12,6 +12,7 @@ import (
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/refusal"
+	"github.com/precisiond/precisiond/internal/suggest"
 )
 
 // Request is one tool call, as every surface receives it.
@@ -157,7 +158,7 @@ const (
 func (r *Registry) resolve(tool, pin string) (entry, error) {
 	i, ok := r.byName[tool]
 	if !ok {
-		return entry{}, &Error{Code: CodeUnknownTool, Message: fmt.Sprintf("unknown tool: %s", tool)}
+		return entry{}, r.UnknownTool(tool)
 	}
 	e := r.tools[i]
 	if !r.Enabled(tool) {
@@ -216,9 +217,10 @@ type result struct {
 }
 
 // execute is one call's work, run by the goroutine that holds its slot: parse
-// the arguments → apply schema defaults → validate input → run the tool →
-// check the result's size → validate facts → build the envelope. Every step
-// runs under the call's deadline; a panic becomes an internal error.
+// the arguments → apply schema defaults → validate input → canonical spellings
+// (zone ids) → run the tool → check the result's size → validate facts →
+// build the envelope. Every step runs under the call's deadline; a panic
+// becomes an internal error.
 func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res result) {
 	c := e.contract
 	defer func() {
@@ -235,9 +237,13 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	if err := c.ValidateInput(normalized); err != nil {
 		var ve *contracts.ValidationError
 		if errors.As(err, &ve) {
-			return fail(&Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: ve.Error(), Details: ve.Details})
+			return fail(&Error{Code: CodeInputSchemaInvalid, Reason: "schema_validation_failed", Message: InputErrorMessage(c.Tool, ve),
+				Details: withArgHints(e.tool, normalized, ve.Details)})
 		}
 		return fail(err)
+	}
+	if cz, ok := e.tool.(Canonicalizer); ok {
+		cz.Canonicalize(normalized)
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
@@ -284,6 +290,30 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 		return fail(err)
 	}
 	return result{resp: &Response{Result: out.Text, Tool: c.Tool, Envelope: env, EnvelopeJSON: raw}}
+}
+
+// InputErrorMessage is the error text of arguments that fail the input
+// schema, the reference sidecar's: "Input schema validation failed for
+// '<tool>': <path>:<keyword>" of the first failure in its order.
+func InputErrorMessage(tool string, ve *contracts.ValidationError) string {
+	return fmt.Sprintf("Input schema validation failed for '%s': %s", tool, ve.Error())
+}
+
+// UnknownTool is the unknown_tool error for name: its message names the
+// registered tools nearest to it (edit distance), its first detail (keyword
+// "tool") lists every registered tool, and a did_you_mean detail follows for
+// each near one.
+func (r *Registry) UnknownTool(name string) *Error {
+	names := r.Names()
+	near := suggest.Closest(name, names, contracts.MaxSuggestions)
+	allowed := make([]any, len(names))
+	for i, n := range names {
+		allowed[i] = n
+	}
+	details := []contracts.Detail{{Path: "", Keyword: "tool",
+		Message: fmt.Sprintf("no tool is named %q%s", name, suggest.Phrase(near)), Allowed: allowed}}
+	return &Error{Code: CodeUnknownTool, Message: "unknown tool: " + name + suggest.Phrase(near),
+		Details: append(details, contracts.DidYouMean("", near...)...)}
 }
 
 // MaxToolNameBytes bounds the tool name of a call: a longer one is refused

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/precisiond/precisiond/contracts"
 )
@@ -37,6 +38,29 @@ type isolatedTool struct {
 var _ Tool = (*isolatedTool)(nil)
 
 func (t *isolatedTool) Contract() *contracts.Contract { return t.inner.Contract() }
+
+// Render re-renders in this process: it runs nothing.
+func (t *isolatedTool) Render(input, facts map[string]any) (string, error) {
+	r, ok := t.inner.(Renderer)
+	if !ok {
+		return "", fmt.Errorf("%s cannot re-render its result text", t.inner.Contract().Tool)
+	}
+	return r.Render(input, facts)
+}
+
+func (t *isolatedTool) argHints() map[string]func(string) []string {
+	if h, ok := t.inner.(argHinter); ok {
+		return h.argHints()
+	}
+	return nil
+}
+
+// Canonicalize runs in this process, before the call is sent anywhere.
+func (t *isolatedTool) Canonicalize(args map[string]any) {
+	if c, ok := t.inner.(Canonicalizer); ok {
+		c.Canonicalize(args)
+	}
+}
 
 func (t *isolatedTool) Execute(ctx context.Context, args map[string]any) (Output, error) {
 	if t.when != nil && !t.when(args) {

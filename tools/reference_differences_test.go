@@ -19,7 +19,6 @@ import (
 var referenceSpecs = []refSpec{
 	{Tool: "calendar_facts", Differences: []refDifference{
 		{ID: "more-locales", Explains: moreLocales},
-		schemaPropertyPaths,
 		{ID: "final-newline", Explains: func(o *refOutcome) bool {
 			return stricterPattern(o) && strings.HasSuffix(o.arg("date_str"), "\n")
 		}},
@@ -56,10 +55,9 @@ var referenceSpecs = []refSpec{
 		{ID: "stray-characters", Explains: func(o *refOutcome) bool {
 			return o.Ref.Facts != nil && o.reason() == "invalid_unit_expression" && strings.Contains(o.Got.Error, "unexpected character")
 		}},
-		schemaPropertyPaths,
 	}},
-	{Tool: "decimal_finance", Differences: []refDifference{integralFloats, schemaPropertyPaths}},
-	{Tool: "exact_probability", Differences: []refDifference{integralFloats, schemaPropertyPaths,
+	{Tool: "decimal_finance", Differences: []refDifference{integralFloats}},
+	{Tool: "exact_probability", Differences: []refDifference{integralFloats,
 		{ID: "correctly-rounded-decimal", Explains: func(o *refOutcome) bool {
 			// The reference divides in a 128-digit context and quantizes that
 			// quotient; precisiond rounds the exact fraction once, as the
@@ -70,7 +68,7 @@ var referenceSpecs = []refSpec{
 				o.spec.matchesRef(refAnswer{Facts: want, Result: canonicalText(want)}, o)
 		}},
 	}},
-	{Tool: "gcd_lcm", Differences: []refDifference{integralFloats, schemaPropertyPaths}},
+	{Tool: "gcd_lcm", Differences: []refDifference{integralFloats}},
 	{Tool: "structured_validate", Messages: true, Versions: map[string]string{"jsonschema": "4.26.0", "PyYAML": "6.0.3"},
 		Differences: []refDifference{
 			{ID: "SV-1", Cases: []string{"json/schema092_0"}},
@@ -128,7 +126,7 @@ func moreLocales(o *refOutcome) bool {
 // stricterPattern: the reference's pattern (Python re) let a date_str through
 // that precisiond's (RE2) refuses.
 func stricterPattern(o *refOutcome) bool {
-	return o.Err != nil && o.Err.Code == CodeInputSchemaInvalid && o.Err.Message == "/date_str:pattern" && o.Ref.ErrorCode != CodeInputSchemaInvalid
+	return o.Err != nil && o.Err.Code == CodeInputSchemaInvalid && o.Err.Message == "Input schema validation failed for 'calendar_facts': date_str:pattern" && o.Ref.ErrorCode != CodeInputSchemaInvalid
 }
 
 var timeDifferences = []refDifference{
@@ -226,14 +224,6 @@ var integralFloats = refDifference{ID: "integral-floats", Explains: func(o *refO
 	twin, ok := o.all[o.ID+"_twin"]
 	return ok && o.Ref.Facts == nil && o.Ref.ErrorCode != CodeInputSchemaInvalid && hasFloatInteger(o.Args) &&
 		o.spec.matchesRef(twin.Ref, o)
-}}
-
-// schemaPropertyPaths: a missing or unknown property is "value:required" in
-// the reference, the property's own path in precisiond (SPEC §5.2).
-var schemaPropertyPaths = refDifference{ID: "schema-property-paths", Explains: func(o *refOutcome) bool {
-	_, kw, ok := strings.Cut(o.Ref.Error, ": value:")
-	return ok && (kw == "required" || kw == "additionalProperties") && o.Err != nil &&
-		o.Err.Code == CodeInputSchemaInvalid && strings.HasSuffix(o.Err.Message, ":"+kw)
 }}
 
 // hasFloatInteger reports whether an argument is a number written as a float

@@ -288,6 +288,20 @@ func (r *Registry) Catalog() Catalog {
 	return out
 }
 
+// Render re-renders the legacy result text of a call of tool from its
+// envelope's input_normalized and facts, without running the tool.
+func (r *Registry) Render(tool string, input, facts map[string]any) (string, error) {
+	i, ok := r.byName[tool]
+	if !ok {
+		return "", r.UnknownTool(tool)
+	}
+	rd, ok := r.tools[i].tool.(Renderer)
+	if !ok {
+		return "", fmt.Errorf("%s cannot re-render its result text", tool)
+	}
+	return rd.Render(input, facts)
+}
+
 // Entry returns one tool's catalogue entry, or false.
 func (r *Registry) Entry(name string) (map[string]any, bool) {
 	i, ok := r.byName[name]

@@ -19,5 +19,7 @@ func timeFacts() Tool {
 			f, err := calendar.InstantFacts(in.Instant, in.TimezoneName, in.Locale)
 			return f, nil, calendarError(err, "invalid_datetime")
 		},
+		ArgHints:  map[string]func(string) []string{"timezone_name": zoneHints},
+		Canonical: canonicalZones("timezone_name"),
 	})
 }

@@ -21,5 +21,7 @@ func timezoneConvert() Tool {
 			f, err := calendar.Convert(in.LocalDatetime, in.FromTimezone, in.ToTimezone, in.Fold, in.Locale)
 			return f, nil, calendarError(err, "invalid_datetime")
 		},
+		ArgHints:  map[string]func(string) []string{"from_timezone": zoneHints, "to_timezone": zoneHints},
+		Canonical: canonicalZones("from_timezone", "to_timezone"),
 	})
 }

@@ -44,6 +44,16 @@ type Def[In, Out any] struct {
 	// Legacy renders the legacy `result` text. Nil means canonical(facts), as the
 	// reference does for its structured tools.
 	Legacy func(in In, out Out) string
+	// ArgHints names, by argument, the values probably meant when a string
+	// argument fails the input schema (did-you-mean hints for a form the
+	// schema refuses, e.g. the zone "+05:30" for "UTC+0530"). Nil: none.
+	ArgHints map[string]func(value string) []string
+	// Canonical, when set, rewrites validated arguments in place to the one
+	// spelling of what they name (a zone id in another case becomes the id);
+	// the envelope's input_normalized is the rewritten arguments. It must leave
+	// every spelling the reference sidecar answers as it is, and any value it
+	// cannot resolve, for Run to refuse.
+	Canonical func(args map[string]any)
 }
 
 // Define turns a typed function into a Tool. Input is decoded strictly from the
@@ -66,17 +76,28 @@ var _ Tool = (*typedTool[struct{}, struct{}])(nil)
 
 func (t *typedTool[In, Out]) Contract() *contracts.Contract { return t.contract }
 
+func (t *typedTool[In, Out]) argHints() map[string]func(string) []string { return t.def.ArgHints }
+
+// Canonicalize applies Def.Canonical, if any, to validated arguments.
+func (t *typedTool[In, Out]) Canonicalize(args map[string]any) {
+	if t.def.Canonical != nil {
+		t.def.Canonical(args)
+	}
+}
+
+// Canonicalizer is a tool that rewrites validated arguments to the one
+// spelling of what they name before they run and are hashed as
+// input_normalized (every tool made with Define; most leave them as they are).
+type Canonicalizer interface {
+	Canonicalize(args map[string]any)
+}
+
 func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
-	in, err := decodeStrict[In](args)
+	in, err := decodeInput[In](args)
 	if err != nil {
-		// JSON Schema calls 2.0 an integer; Go's decoders do not. Retry with
-		// integral floats written as integers before calling it a bug.
-		var err2 error
-		if in, err2 = decodeStrict[In](integralFloatsAsInts(args).(map[string]any)); err2 != nil {
-			// The schema accepted these arguments, so a decoding failure means the
-			// Go type and the schema disagree: a bug, not bad input.
-			return Output{}, fmt.Errorf("%s: decoding validated arguments: %w", t.def.Name, err)
-		}
+		// The schema accepted these arguments, so a decoding failure means the
+		// Go type and the schema disagree: a bug, not bad input.
+		return Output{}, fmt.Errorf("%s: decoding validated arguments: %w", t.def.Name, err)
 	}
 	out, warnings, err := t.def.Run(ctx, in)
 	if err != nil {
@@ -90,20 +111,70 @@ func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (
 	if !ok {
 		return Output{}, fmt.Errorf("%s: facts are %T, not an object", t.def.Name, facts)
 	}
-	var text string
-	if t.def.Legacy != nil {
-		text = t.def.Legacy(in, out)
-	} else {
-		b, err := evidence.Canonical(obj)
-		if err != nil {
-			return Output{}, fmt.Errorf("%s: canonical facts: %w", t.def.Name, err)
-		}
-		text = string(b)
+	text, err := t.legacy(in, out, obj)
+	if err != nil {
+		return Output{}, err
 	}
 	if warnings == nil {
 		warnings = []Warning{}
 	}
 	return Output{Facts: obj, Text: text, Warnings: warnings}, nil
+}
+
+// legacy renders the legacy result text: Def.Legacy, or canonical(facts).
+func (t *typedTool[In, Out]) legacy(in In, out Out, facts map[string]any) (string, error) {
+	if t.def.Legacy != nil {
+		return t.def.Legacy(in, out), nil
+	}
+	b, err := evidence.Canonical(facts)
+	if err != nil {
+		return "", fmt.Errorf("%s: canonical facts: %w", t.def.Name, err)
+	}
+	return string(b), nil
+}
+
+// Render re-renders the legacy result text of a call from its envelope's
+// input_normalized and facts, without running the tool: the text is a pure
+// function of both. Fields the evidence policy redacts are decoded as their
+// zero value; no Legacy function reads them (TestRenderMatchesExecute checks
+// every example).
+func (t *typedTool[In, Out]) Render(input, facts map[string]any) (string, error) {
+	args := make(map[string]any, len(input))
+	for k, v := range input {
+		args[k] = v
+	}
+	for _, f := range t.contract.RedactFields() {
+		delete(args, f)
+	}
+	in, err := decodeInput[In](args)
+	if err != nil {
+		return "", fmt.Errorf("input_normalized does not decode as %s's input: %w", t.def.Name, err)
+	}
+	out, err := decodeStrict[Out](facts)
+	if err != nil {
+		return "", fmt.Errorf("facts do not decode as %s's facts: %w", t.def.Name, err)
+	}
+	return t.legacy(in, out, facts)
+}
+
+// decodeInput decodes normalized arguments into In. JSON Schema calls 2.0 an
+// integer; Go's decoders do not: a failure is retried with integral floats
+// written as integers.
+func decodeInput[In any](args map[string]any) (In, error) {
+	in, err := decodeStrict[In](args)
+	if err != nil {
+		if in2, err2 := decodeStrict[In](integralFloatsAsInts(args).(map[string]any)); err2 == nil {
+			return in2, nil
+		}
+	}
+	return in, err
+}
+
+// Renderer is a tool whose legacy result text can be re-rendered from a
+// call's input_normalized and facts without running it (every tool made
+// with Define).
+type Renderer interface {
+	Render(input, facts map[string]any) (string, error)
 }
 
 func decodeStrict[In any](args map[string]any) (In, error) {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -33,30 +32,29 @@ type AccessConfig struct {
 	TLSCert, TLSKey    string   // PEM files; both set: serve HTTPS
 }
 
-func init() {
-	configFlags = append(configFlags,
-		configFlag{"api-tokens", "PRECISIOND_API_TOKENS", "JSON file of API tokens {\"tokens\":[{\"name\",\"sha256\",\"tools\"?,\"rate_per_minute\"?}]}; every tool surface then needs Authorization: Bearer (re-read on SIGHUP and on change)", func(fs *flag.FlagSet, c *Config, n, h string) {
-			fs.StringVar(&c.Access.APITokens, n, c.Access.APITokens, h)
-		}},
-		configFlag{"metrics-auth", "PRECISIOND_METRICS_AUTH", "with --api-tokens, /metrics needs an API token too", func(fs *flag.FlagSet, c *Config, n, h string) {
-			fs.BoolVar(&c.Access.MetricsNeedToken, n, c.Access.MetricsNeedToken, h)
-		}},
-		configFlag{"insecure-no-auth", "PRECISIOND_INSECURE_NO_AUTH", "allow listening on a non-loopback address without --api-tokens (only behind something that authenticates)", func(fs *flag.FlagSet, c *Config, n, h string) {
-			fs.BoolVar(&c.Access.InsecureNoAuth, n, c.Access.InsecureNoAuth, h)
-		}},
-		configFlag{"download-signing-key", "PRECISIOND_DOWNLOAD_SIGNING_KEY", "HMAC key (at least 16 bytes) of signed download links; empty: generated once in DATA_DIR/" + access.KeyFileName, func(fs *flag.FlagSet, c *Config, n, h string) {
-			fs.StringVar(&c.Access.DownloadSigningKey, n, c.Access.DownloadSigningKey, h)
-		}},
-		configFlag{"cors-origins", "PRECISIOND_CORS_ORIGINS", "comma-separated browser origins (https://app.example) allowed to call the API cross-origin, \"*\" for any; empty: CORS off", func(fs *flag.FlagSet, c *Config, n, h string) {
-			fs.Func(n, h, func(s string) error { c.Access.CORSOrigins = splitList(s); return nil })
-		}},
-		configFlag{"tls-cert", "PRECISIOND_TLS_CERT", "PEM certificate (chain) to serve HTTPS; with --tls-key; reloaded on SIGHUP", func(fs *flag.FlagSet, c *Config, n, h string) {
-			fs.StringVar(&c.Access.TLSCert, n, c.Access.TLSCert, h)
-		}},
-		configFlag{"tls-key", "PRECISIOND_TLS_KEY", "PEM private key of --tls-cert", func(fs *flag.FlagSet, c *Config, n, h string) {
-			fs.StringVar(&c.Access.TLSKey, n, c.Access.TLSKey, h)
-		}},
-	)
+// accessFlags are the access-control settings, at the end of configFlags.
+var accessFlags = []configFlag{
+	{"api-tokens", "PRECISIOND_API_TOKENS", "FILE", "", "JSON file of API tokens {\"tokens\":[{\"name\",\"sha256\",\"tools\"?,\"rate_per_minute\"?}]}; every tool surface then needs Authorization: Bearer (re-read on SIGHUP and on change)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Access.APITokens, n, c.Access.APITokens, h)
+	}},
+	{"metrics-auth", "PRECISIOND_METRICS_AUTH", "", "false", "with --api-tokens, /metrics needs an API token too", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.BoolVar(&c.Access.MetricsNeedToken, n, c.Access.MetricsNeedToken, h)
+	}},
+	{"insecure-no-auth", "PRECISIOND_INSECURE_NO_AUTH", "", "false", "allow listening on a non-loopback address without --api-tokens (only behind something that authenticates)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.BoolVar(&c.Access.InsecureNoAuth, n, c.Access.InsecureNoAuth, h)
+	}},
+	{"download-signing-key", "PRECISIOND_DOWNLOAD_SIGNING_KEY", "KEY", "", "HMAC key (at least 16 bytes) of signed download links; empty: generated once in DATA_DIR/" + access.KeyFileName, func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Access.DownloadSigningKey, n, c.Access.DownloadSigningKey, h)
+	}},
+	{"cors-origins", "PRECISIOND_CORS_ORIGINS", "ORIGINS", "", "comma-separated browser origins (https://app.example) allowed to call the API cross-origin, \"*\" for any; empty: CORS off", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Func(n, h, func(s string) error { c.Access.CORSOrigins = splitList(s); return nil })
+	}},
+	{"tls-cert", "PRECISIOND_TLS_CERT", "FILE", "", "PEM certificate (chain) to serve HTTPS; with --tls-key; reloaded on SIGHUP", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Access.TLSCert, n, c.Access.TLSCert, h)
+	}},
+	{"tls-key", "PRECISIOND_TLS_KEY", "FILE", "", "PEM private key of --tls-cert", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Access.TLSKey, n, c.Access.TLSKey, h)
+	}},
 }
 
 // loopbackAddr reports whether a listen address binds loopback only.
@@ -232,39 +230,58 @@ func (m *Main) watchEdge(ctx context.Context) {
 // tokensWatchInterval is how often the tokens file is checked for changes.
 const tokensWatchInterval = 2 * time.Second
 
-// cmdToken is `precisiond token new NAME [--tools a,b*] [--rate N]`: it prints
-// a new token once on the first line and its entry for the tokens file on the
-// second.
-func cmdToken(args []string, stdout, stderr io.Writer) int {
-	const use = "usage: precisiond token new NAME [--tools GLOB,...] [--rate PER_MINUTE]\n" +
-		"prints a new API token (shown once; keep it secret) and, on the next line, its entry for the --api-tokens file\n"
-	if len(args) < 2 || args[0] != "new" {
-		fmt.Fprint(stderr, use)
-		return 2
+var cmdTokenSpec = &command{
+	name:     "token",
+	summary:  "issue an API token: printed once, with its line for --api-tokens",
+	synopsis: "new NAME [--scope GLOB,...] [--rate PER_MINUTE]",
+	about: `Make a new random API token for a client called NAME. The first line of
+the output is the token (shown once: give it to the client, which sends
+Authorization: Bearer TOKEN); the second is its entry for the --api-tokens
+file, which holds only the token's SHA-256. Add the line to the file's
+"tokens" list; the server re-reads the file when it changes. Rotate a token by
+adding a new one, moving the client over, then deleting the old line.
+`,
+	args:     [][2]string{{"NAME", "the token's name in logs and metrics (letters, digits, ._@-)"}},
+	exit:     "0, or 2 on a usage error",
+	examples: []string{"precisiond token new orchestrator", "precisiond token new reporting --scope 'generate_file,date_*' --rate 60"},
+	run:      cmdToken,
+}
+
+// cmdToken is `precisiond token new NAME [--tools a,b*] [--rate N]`.
+func cmdToken(c *command, args []string, e *cliEnv) int {
+	var toolsFlag *string
+	var rate *int
+	// The flags follow "new NAME" (the flag package stops at the first
+	// argument), so those two are taken first.
+	name, flags := "", args
+	if len(args) >= 2 && args[0] == "new" && !strings.HasPrefix(args[1], "-") {
+		name, flags = args[1], args[2:]
 	}
-	name := args[1]
-	fs := flag.NewFlagSet("precisiond token new", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	toolsFlag := fs.String("tools", "", "comma-separated tool globs the token may call (default: all)")
-	rate := fs.Int("rate", 0, "requests per minute (0: unlimited)")
-	if err := fs.Parse(args[2:]); err != nil || fs.NArg() > 0 || *rate < 0 {
-		fmt.Fprint(stderr, use)
-		return 2
+	_, _, code, ok := c.start(flags, e, 0, func(fs *flag.FlagSet) {
+		toolsFlag = fs.String("scope", "", "comma-separated globs of the tools the token may call (default: all)")
+		rate = fs.Int("rate", 0, "requests per minute (0: unlimited)")
+	})
+	if !ok {
+		return code
+	}
+	if name == "" {
+		return c.fail(e, "want: token new NAME")
+	}
+	if *rate < 0 {
+		return c.fail(e, "--rate must not be negative")
 	}
 	secret, entry, err := access.NewSecret(name)
 	if err != nil {
-		fmt.Fprintln(stderr, "precisiond token:", err)
-		return 2
+		return c.fail(e, "%v", err)
 	}
 	entry.Tools, entry.RatePerMinute = splitList(*toolsFlag), *rate
 	line, _ := json.Marshal(entry)
 	// The line must load: check it as the server would.
 	if _, err := access.Parse([]byte(`{"tokens":[` + string(line) + `]}`)); err != nil {
-		fmt.Fprintln(stderr, "precisiond token:", err)
-		return 2
+		return c.fail(e, "%v", err)
 	}
-	fmt.Fprintln(stdout, secret)
-	fmt.Fprintln(stdout, string(line))
+	fmt.Fprintln(e.stdout, secret)
+	fmt.Fprintln(e.stdout, string(line))
 	return 0
 }
 

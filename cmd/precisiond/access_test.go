@@ -91,7 +91,7 @@ func writeTokensFile(t *testing.T, doc string) string {
 // file accepts; a server given that line admits the token (and its scope).
 func TestTokenNew(t *testing.T) {
 	var out, stderr bytes.Buffer
-	if code := run([]string{"token", "new", "ci-bot", "--tools", "gcd_*", "--rate", "60"}, nil, &out, &stderr, nil); code != 0 {
+	if code := run([]string{"token", "new", "ci-bot", "--scope", "gcd_*", "--rate", "60"}, nil, &out, &stderr, nil); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -132,14 +132,15 @@ func TestTokenNew(t *testing.T) {
 	}
 	// verify --url reads the catalogue with PRECISIOND_API_TOKEN.
 	resp := testhttp.Do(t, "POST", base+"/invoke", auth, []byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)).OK(t)
-	verify := func(env map[string]string) int {
-		return run([]string{"verify", "--url", base}, bytes.NewReader(resp), io.Discard, io.Discard, func(k string) string { return env[k] })
+	verify := func() int {
+		return run([]string{"verify", "--url", base}, bytes.NewReader(resp), io.Discard, io.Discard, func(string) string { return "" })
 	}
-	if code := verify(map[string]string{"PRECISIOND_API_TOKEN": lines[0]}); code != 0 {
-		t.Errorf("verify --url with PRECISIOND_API_TOKEN: exit %d", code)
-	}
-	if code := verify(nil); code == 0 {
+	if code := verify(); code == 0 {
 		t.Error("verify --url without a token succeeded against a server with tokens")
+	}
+	t.Setenv("PRECISIOND_API_TOKEN", lines[0])
+	if code := verify(); code != 0 {
+		t.Errorf("verify --url with PRECISIOND_API_TOKEN: exit %d", code)
 	}
 }
 
@@ -358,7 +359,7 @@ func TestBinarySIGHUP(t *testing.T) {
 // expired one (signed with the deployment's key, expiry in the past) get 403
 // and the bare path 401.
 func TestSignedLinkInChromium(t *testing.T) {
-	node, uiDir, chromium := browserPrereqs(t)
+	b := newBrowserTest(t)
 	const key = "browser test signing key 32 byte"
 	tokens := writeTokensFile(t, `{"tokens":[{"name":"a","sha256":"`+access.Hash("tok")+`"}]}`)
 	base, _, logs := startBinary(t, "--api-tokens", tokens, "--download-signing-key", key)
@@ -384,11 +385,11 @@ func TestSignedLinkInChromium(t *testing.T) {
 	expired := unsigned + "?" + signer.Query(name, time.Hour)
 	tampered := strings.Replace(link, "&sig=", "&sig=A", 1)
 
-	cmd := exec.Command(node, "download.test.mjs")
-	cmd.Dir = uiDir
+	cmd := exec.Command(b.node, "download.test.mjs")
+	cmd.Dir = b.uiDir
 	cmd.Env = append(os.Environ(),
 		"SIGNED_URL="+base+link, "TAMPERED_URL="+base+tampered, "EXPIRED_URL="+base+expired, "UNSIGNED_URL="+base+unsigned,
-		"WANT_SHA256="+hex.EncodeToString(sum[:]), "USER_DATA_DIR="+t.TempDir(), "CHROMIUM="+chromium)
+		"WANT_SHA256="+hex.EncodeToString(sum[:]), "USER_DATA_DIR="+t.TempDir(), "CHROMIUM="+b.chromium)
 	out, err := cmd.CombinedOutput()
 	t.Logf("browser:\n%s", out)
 	if err != nil || !strings.Contains(string(out), "SIGNED-LINKS OK") {

@@ -44,7 +44,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := openStore(cfg)
+	store, err := openStore(cfg, false)
 	if err != nil {
 		return nil, err
 	}
@@ -107,12 +107,16 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	return m, nil
 }
 
-// openStore opens the download store under the data directory.
-func openStore(cfg Config) (*filestore.Store, error) {
+// openStore opens the download store under the data directory. serve
+// creates the directory at start (a volume it cannot write fails at once);
+// mcp and call pass createOnWrite, so that a session that generates no file
+// writes nothing, even in a read-only or missing directory.
+func openStore(cfg Config, createOnWrite bool) (*filestore.Store, error) {
 	store, err := filestore.Open(filestore.Config{
-		Dir:      filepath.Join(cfg.DataDir, "downloads"),
-		TTL:      cfg.DownloadTTL,
-		MaxBytes: cfg.MaxStoreBytes,
+		Dir:           filepath.Join(cfg.DataDir, "downloads"),
+		TTL:           cfg.DownloadTTL,
+		MaxBytes:      cfg.MaxStoreBytes,
+		CreateOnWrite: createOnWrite,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("download store: %w", err)

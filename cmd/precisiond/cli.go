@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,52 +20,75 @@ import (
 	"github.com/precisiond/precisiond/tools"
 )
 
+var cmdCallSpec = &command{
+	name:     "call",
+	summary:  "run one tool in this process and print the /invoke response",
+	synopsis: "[flags] TOOL [ARGS_JSON]",
+	about: `Run one tool in this process, through the same execution path as POST
+/invoke (schema defaults, validation, limits, the evidence envelope), and
+print the /invoke response as one line of canonical JSON: the bytes a server
+would answer. Nothing is written unless the tool writes a file (generate_file
+stores it under --data-dir/downloads).
+`,
+	args: [][2]string{
+		{"TOOL", "the tool's name ('precisiond tools' lists them)"},
+		{"ARGS_JSON", "its arguments, a JSON object; '-' reads them from stdin; default {}"},
+	},
+	exit: "0 answered, 1 a tool-level error (its error body is printed), 2 usage error",
+	examples: []string{
+		`precisiond call gcd_lcm '{"a":391,"b":299}'`,
+		`precisiond call unit_convert '{"value":100,"from_unit":"degF","to_unit":"degC"}'`,
+		`jq -Rs '{content: ., format: "docx", filename: "report"}' report.md | precisiond call generate_file -`,
+	},
+	config:   []string{"data-dir", "tools", "call-timeout", "max-body-bytes", "download-ttl", "max-store-bytes", "log-level"},
+	flagHelp: map[string]string{"max-body-bytes": "largest ARGS_JSON accepted"},
+	stateDir: true,
+	run:      cmdCall,
+}
+
 // cmdCall runs one tool locally through the same execution path as /invoke and
-// prints the same JSON. Exit 0 on success, 1 on a tool-level error, 2 on usage.
-func cmdCall(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg, rest, err := loadConfig("call", args, getenv)
-	if err != nil {
-		fmt.Fprintln(stderr, "precisiond call:", err)
-		return 2
+// prints the same JSON.
+func cmdCall(c *command, args []string, e *cliEnv) int {
+	cfg, rest, code, ok := c.start(args, e, -1, nil)
+	if !ok {
+		return code
 	}
 	if len(rest) < 1 || len(rest) > 2 {
-		fmt.Fprintln(stderr, "usage: precisiond call TOOL ['ARGS_JSON']  (ARGS_JSON '-' reads stdin)")
-		return 2
+		return c.fail(e, "want TOOL and at most one ARGS_JSON, got %d arguments", len(rest))
 	}
 	tool, argText := rest[0], "{}"
 	if len(rest) == 2 {
 		argText = rest[1]
 	}
 	if argText == "-" {
-		b, err := io.ReadAll(io.LimitReader(os.Stdin, cfg.MaxBodyBytes+1))
+		b, err := io.ReadAll(io.LimitReader(e.stdin, cfg.MaxBodyBytes+1))
 		if err != nil || int64(len(b)) > cfg.MaxBodyBytes {
-			fmt.Fprintln(stderr, "precisiond call: cannot read arguments from stdin (or over the body limit)")
+			fmt.Fprintf(e.stderr, "precisiond call: cannot read the arguments from stdin, or they exceed --max-body-bytes (%d)\n", cfg.MaxBodyBytes)
 			return 2
 		}
 		argText = string(b)
 	}
-	log := newLogger(stderr, cfg.LogLevel)
-	store, err := openStore(cfg)
+	log := newLogger(e.stderr, cfg.LogLevel)
+	store, err := openStore(*cfg, true)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	reg, _, err := newRegistry(cfg, log, store, nil, nil)
+	reg, _, err := newRegistry(*cfg, log, store, nil, nil)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
 	resp, err := reg.Call(context.Background(), tool, []byte(argText), "")
 	if te := (*tools.Error)(nil); errors.As(err, &te) && te.Code == tools.CodeInvalidRequest {
-		fmt.Fprintln(stderr, "precisiond call: ARGS_JSON must be a JSON object")
-		return 2
+		return c.fail(e, "ARGS_JSON must be a JSON object: %s", te.Message)
 	}
 	if err != nil {
 		_, body := api.ErrorResponse(context.Background(), log, tool, err)
-		printJSON(stdout, body)
+		printJSON(e.stdout, body)
 		return 1
 	}
-	printJSON(stdout, api.ResponseBody(resp))
+	printJSON(e.stdout, api.ResponseBody(resp))
 	return 0
 }
 
@@ -76,49 +101,124 @@ func printJSON(w io.Writer, v any) {
 	fmt.Fprintln(w, string(b))
 }
 
-// cmdTools prints the catalogue exactly as GET /tools serves it.
-func cmdTools(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg, _, err := loadConfig("tools", args, getenv)
-	if err != nil {
-		fmt.Fprintln(stderr, "precisiond tools:", err)
-		return 2
+var cmdToolsSpec = &command{
+	name:     "tools",
+	summary:  "list the tools, or print one tool's contract",
+	synopsis: "[flags] [TOOL]",
+	about: `Without TOOL, list the tools in catalogue order, one a line: the name and
+its title, "(disabled)" when an administrator disabled it. With TOOL, print
+its catalogue entry (GET /tools/TOOL: contract, schemas, hashes, examples) as
+indented JSON. --json prints the whole catalogue (GET /tools) or the entry as
+one line of canonical JSON. --tools shows what a server with that allowlist
+exposes.
+`,
+	args:     [][2]string{{"TOOL", "a tool's name; omitted: all tools"}},
+	exit:     "0, 1 for an unknown TOOL, 2 usage error",
+	examples: []string{"precisiond tools", "precisiond tools gcd_lcm", "precisiond tools --json > catalog.json"},
+	config:   []string{"data-dir", "tools"},
+	stateDir: true,
+	run:      cmdTools,
+}
+
+// cmdTools prints the tool list, one tool's entry, or the catalogue.
+func cmdTools(c *command, args []string, e *cliEnv) int {
+	var asJSON *bool
+	cfg, rest, code, ok := c.start(args, e, 1, func(fs *flag.FlagSet) {
+		asJSON = fs.Bool("json", false, "print canonical JSON: the catalogue as GET /tools serves it, or TOOL's entry")
+	})
+	if !ok {
+		return code
 	}
-	reg, _, err := newRegistry(cfg, newLogger(stderr, cfg.LogLevel), nil, nil, nil)
+	reg, _, err := newRegistry(*cfg, newLogger(e.stderr, "error"), nil, nil, nil)
 	if err != nil {
-		fmt.Fprintln(stderr, "precisiond tools:", err)
+		fmt.Fprintln(e.stderr, "precisiond tools:", err)
 		return 1
 	}
-	cat := reg.Catalog()
-	list := make([]any, len(cat.Tools))
-	for i, t := range cat.Tools {
-		list[i] = t
+	if len(rest) == 1 {
+		entry, ok := reg.Entry(rest[0])
+		if !ok {
+			fmt.Fprintf(e.stderr, "precisiond tools: %s\n", reg.UnknownTool(rest[0]).Message)
+			return 1
+		}
+		if *asJSON {
+			printJSON(e.stdout, entry)
+			return 0
+		}
+		b, err := evidence.Canonical(entry)
+		var pretty bytes.Buffer
+		if err == nil {
+			err = json.Indent(&pretty, b, "", "  ")
+		}
+		if err != nil {
+			fmt.Fprintln(e.stderr, "precisiond tools:", err)
+			return 1
+		}
+		fmt.Fprintln(e.stdout, pretty.String())
+		return 0
 	}
-	printJSON(stdout, map[string]any{"tools": list, "catalog_hash": cat.CatalogHash})
+	cat := reg.Catalog()
+	if *asJSON {
+		list := make([]any, len(cat.Tools))
+		for i, t := range cat.Tools {
+			list[i] = t
+		}
+		printJSON(e.stdout, map[string]any{"tools": list, "catalog_hash": cat.CatalogHash})
+		return 0
+	}
+	width := 0
+	for _, t := range cat.Tools {
+		width = max(width, len(t["name"].(string)))
+	}
+	for _, t := range cat.Tools {
+		line := fmt.Sprintf("%-*s  %s", width, t["name"], t["title"])
+		if t["enabled"] == false {
+			line += " (disabled)"
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
 	return 0
+}
+
+var cmdVerifySpec = &command{
+	name:     "verify",
+	summary:  "recheck a saved response: its hashes and its result text",
+	synopsis: "[--catalog FILE | --url URL]",
+	about: `Read an /invoke response (or a bare structured_result, e.g. an MCP
+structuredContent) on stdin and recheck it offline: the contract_hash against
+the catalogue, the result_hash over contract_hash, input_normalized and
+facts, the facts against the tool's output schema, and the legacy "result"
+text, which is re-rendered from input_normalized and facts by this binary's
+tool and must be identical. The catalogue is this binary's own unless
+--catalog or --url names another.
+`,
+	exit:     "0 every check passed, 1 a check failed (FAIL: names it), 2 unreadable input or usage error",
+	examples: []string{`precisiond call gcd_lcm '{"a":391,"b":299}' | precisiond verify`, `curl -s localhost:8003/invoke -H 'Content-Type: application/json' -d @req.json | precisiond verify --url http://127.0.0.1:8003`},
+	run:      cmdVerify,
 }
 
 // cmdVerify reads an /invoke response (or a bare structured_result) from stdin and
 // rechecks it against a catalogue: this binary's own, a saved GET /tools document
-// (--catalog FILE) or a running server's (--url http://host:port). Exit 0 when
-// every check passes, 1 on any mismatch, 2 on usage or input errors.
-// A plan run answer ({"plan_id", "runs"}) is checked by verifyPlanRun.
-func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	fs := flag.NewFlagSet("precisiond verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	catalogFile := fs.String("catalog", "", "a saved GET /tools response to verify against")
-	url := fs.String("url", "", "a running server whose /tools to verify against")
-	if err := fs.Parse(args); err != nil {
-		return 2
+// (--catalog FILE) or a running server's (--url http://host:port); the legacy
+// result text is re-rendered from the envelope by this binary's tool. A plan
+// run answer ({"plan_id", "runs"}) is checked by verifyPlanRun.
+func cmdVerify(c *command, args []string, e *cliEnv) int {
+	var catalogFile, url *string
+	_, _, code, ok := c.start(args, e, 0, func(fs *flag.FlagSet) {
+		catalogFile = fs.String("catalog", "", "verify against a saved GET /tools response in `FILE`")
+		url = fs.String("url", "", "verify against the catalogue of the running server at `URL` (its GET /tools)")
+	})
+	if !ok {
+		return code
 	}
-	in, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
+	in, err := io.ReadAll(io.LimitReader(e.stdin, 64<<20))
 	if err != nil {
-		fmt.Fprintln(stderr, "precisiond verify: reading stdin:", err)
+		fmt.Fprintln(e.stderr, "precisiond verify: reading stdin:", err)
 		return 2
 	}
 	v, err := evidence.ParseJSON(in)
 	doc, ok := v.(map[string]any)
 	if err != nil || !ok {
-		fmt.Fprintln(stderr, "precisiond verify: stdin is not a JSON object")
+		fmt.Fprintln(e.stderr, "precisiond verify: stdin is not a JSON object (an /invoke response or a structured_result)")
 		return 2
 	}
 	sr := doc
@@ -126,13 +226,13 @@ func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv 
 		sr = inner
 	}
 	tool, _ := sr["tool"].(string)
-	catalog, err := loadCatalog(*catalogFile, *url, getenv, stderr)
+	catalog, err := loadCatalog(*catalogFile, *url, e.stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "precisiond verify:", err)
+		fmt.Fprintln(e.stderr, "precisiond verify:", err)
 		return 2
 	}
 	if _, isRun := doc["runs"]; isRun {
-		return verifyPlanRun(doc, catalog, stdout) // verify_plan.go
+		return verifyPlanRun(doc, catalog, e.stdout) // verify_plan.go
 	}
 	var entry map[string]any
 	for _, t := range catalog {
@@ -141,18 +241,58 @@ func cmdVerify(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv 
 		}
 	}
 	if entry == nil {
-		fmt.Fprintf(stdout, "FAIL: tool %q is not in the catalogue\n", tool)
+		fmt.Fprintf(e.stdout, "FAIL: tool %q is not in the catalogue\n", tool)
 		return 1
 	}
 	if err := evidence.Verify(sr, entry); err != nil {
-		fmt.Fprintln(stdout, "FAIL:", err)
+		fmt.Fprintln(e.stdout, "FAIL:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "OK: %s contract_hash %s result_hash %s\n", tool, sr["contract_hash"], sr["result_hash"])
+	checked := "no result text"
+	if _, has := doc["result"]; has {
+		if err := checkResultText(doc, sr, tool); err != nil {
+			fmt.Fprintln(e.stdout, "FAIL:", err)
+			return 1
+		}
+		checked = "result text re-rendered"
+	}
+	fmt.Fprintf(e.stdout, "OK: %s contract_hash %s result_hash %s (%s)\n", tool, sr["contract_hash"], sr["result_hash"], checked)
 	return 0
 }
 
-func loadCatalog(file, url string, getenv func(string) string, stderr io.Writer) ([]any, error) {
+// checkResultText re-renders the legacy result text of a response from its
+// envelope with this binary's tool and compares. The envelope's hashes are
+// already verified, so input_normalized and facts are what the tool answered.
+func checkResultText(doc, sr map[string]any, tool string) error {
+	text, ok := doc["result"].(string)
+	if !ok {
+		return fmt.Errorf("result is not a string")
+	}
+	if t, ok := doc["tool"]; ok && t != tool {
+		return fmt.Errorf("tool %v differs from the envelope's %q", t, tool)
+	}
+	cfg := DefaultConfig()
+	cfg.DataDir = ""
+	reg, _, err := newRegistry(cfg, newLogger(io.Discard, "error"), nil, nil, nil)
+	if err != nil {
+		return err
+	}
+	if _, hash, known := reg.Lookup(tool); !known || hash != sr["contract_hash"] {
+		return fmt.Errorf("the result text cannot be checked: this binary does not have contract %v of %s (verify with the binary that answered)", sr["contract_hash"], tool)
+	}
+	input, _ := sr["input_normalized"].(map[string]any)
+	facts, _ := sr["facts"].(map[string]any)
+	want, err := reg.Render(tool, input, facts)
+	if err != nil {
+		return fmt.Errorf("re-rendering the result text of %s: %v", tool, err)
+	}
+	if text != want {
+		return fmt.Errorf("result text differs from what the facts say:\n  result: %s\n  facts:  %s", text, want)
+	}
+	return nil
+}
+
+func loadCatalog(file, url string, stderr io.Writer) ([]any, error) {
 	var data []byte
 	switch {
 	case file != "":
@@ -163,7 +303,7 @@ func loadCatalog(file, url string, getenv func(string) string, stderr io.Writer)
 		data = b
 	case url != "":
 		// A server with API tokens wants one: PRECISIOND_API_TOKEN (access.go).
-		b, err := httpGet(strings.TrimSuffix(url, "/")+"/tools", getenv(apiTokenEnv), false)
+		b, err := httpGet(strings.TrimSuffix(url, "/")+"/tools", os.Getenv(apiTokenEnv), false)
 		if err != nil {
 			return nil, err
 		}
@@ -221,45 +361,77 @@ func httpGet(url, bearer string, skipVerify bool) ([]byte, error) {
 	return b, nil
 }
 
+var cmdHealthSpec = &command{
+	name:     "health",
+	summary:  "probe a running server's /health (container health checks)",
+	synopsis: "[--addr HOST:PORT]",
+	about: `Ask the server at --addr for GET /health and print "ok" when it answers
+status ok. Needs no shell or curl, so a distroless container's HEALTHCHECK
+can run it.
+`,
+	exit:     "0 healthy, 1 unreachable or unhealthy, 2 usage error",
+	examples: []string{"precisiond health", "precisiond health --addr 127.0.0.1:9000"},
+	config:   []string{"addr", "tls-cert", "tls-key"}, // with TLS it probes over HTTPS (access.go)
+	flagHelp: map[string]string{"addr": "address of the server to probe",
+		"tls-cert": "the server's certificate, as given to serve: probe over HTTPS", "tls-key": "the server's key, as given to serve"},
+	run: cmdHealth,
+}
+
 // cmdHealth probes a running server's /health: exit 0 when it answers status ok.
-// Needs no shell, so a distroless container's HEALTHCHECK can run it.
-func cmdHealth(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg, rest, err := loadConfig("health", args, getenv)
-	if err != nil || len(rest) > 0 {
-		fmt.Fprintln(stderr, "usage: precisiond health [--addr host:port]")
-		return 2
+func cmdHealth(c *command, args []string, e *cliEnv) int {
+	cfg, _, code, ok := c.start(args, e, 0, nil)
+	if !ok {
+		return code
 	}
-	b, err := httpGet(healthURL(cfg), "", cfg.Access.TLSCert != "")
+	b, err := httpGet(healthURL(*cfg), "", cfg.Access.TLSCert != "")
 	if err != nil {
-		fmt.Fprintln(stderr, "precisiond health:", err)
+		fmt.Fprintln(e.stderr, "precisiond health:", err)
 		return 1
 	}
 	v, err := evidence.ParseJSON(b)
 	m, _ := v.(map[string]any)
 	if err != nil || m["status"] != "ok" {
-		fmt.Fprintln(stderr, "precisiond health: unhealthy:", string(b))
+		fmt.Fprintln(e.stderr, "precisiond health: unhealthy:", string(b))
 		return 1
 	}
-	fmt.Fprintln(stdout, "ok")
+	fmt.Fprintln(e.stdout, "ok")
 	return 0
 }
 
+var cmdMCPSpec = &command{
+	name:     "mcp",
+	summary:  "MCP over stdio, for clients that start the server themselves",
+	synopsis: "[flags]",
+	about: `Serve the Model Context Protocol over stdio: newline-delimited JSON-RPC on
+stdin and stdout, logs on stderr only. For MCP clients that start their
+servers (Claude Desktop, Claude Code, IDEs). The same tools, envelopes and
+errors as /mcp; with --surface compact the four tools of /mcp/compact
+(list_tools, describe_tools, run_plan, rerun_plan; plans persist in
+--data-dir/plans.db). It writes nothing until a tool stores something there
+(generate_file a file, run_plan a plan), and follows toggles made in that
+directory by a server sharing it. Ends when the client closes stdin, or on
+SIGINT/SIGTERM.
+`,
+	exit: "0 the client closed the session, 1 start-up or transport error, 2 usage error",
+	examples: []string{"precisiond mcp", "claude mcp add precisiond -- precisiond mcp",
+		"precisiond mcp --surface compact --tools 'gcd_lcm,date_*'", "docker run -i --rm precisiond mcp"},
+	config: []string{"data-dir", "tools", "surface", "call-timeout", "max-concurrency", "queue-wait", "max-body-bytes",
+		"download-ttl", "max-store-bytes", "log-level", "isolate-tools", "workers", "worker-memory",
+		"plan-timeout", "plan-max-calls", "plan-max-response-bytes", "plan-store-bytes"},
+	stateDir: true,
+	run:      cmdMCP,
+}
+
 // cmdMCP serves MCP over stdio: JSON-RPC on stdin/stdout, logs on stderr only.
-// It opens the same data directory as serve and call, so generate_file works and
-// its files are readable as resources. Exit 0 when the client closes stdin or on
-// SIGINT/SIGTERM, 1 on a start-up or transport error, 2 on usage.
-func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg, rest, err := loadConfig("mcp", args, getenv)
-	if err != nil {
-		fmt.Fprintln(stderr, "precisiond mcp:", err)
-		return 2
+// Its download store is created by the first file generate_file writes, so a
+// session that generates none writes nothing.
+func cmdMCP(c *command, args []string, e *cliEnv) int {
+	cfg, _, code, ok := c.start(args, e, 0, nil)
+	if !ok {
+		return code
 	}
-	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "precisiond mcp: unexpected arguments %q\n", rest)
-		return 2
-	}
-	log := newLogger(stderr, cfg.LogLevel)
-	store, err := openStore(cfg)
+	log := newLogger(e.stderr, cfg.LogLevel)
+	store, err := openStore(*cfg, true)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -268,7 +440,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	pool, err := newWorkerPool(cfg, log, store)
+	pool, err := newWorkerPool(*cfg, log, store)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -276,12 +448,12 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if pool != nil {
 		defer pool.Close()
 	}
-	reg, tg, err := newRegistry(cfg, log, store, nil, pool)
+	reg, tg, err := newRegistry(*cfg, log, store, nil, pool)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	planSvc, closePlans, err := mcpPlans(cfg, reg, log)
+	planSvc, closePlans, err := mcpPlans(*cfg, reg, log)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -291,8 +463,8 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	defer stop()
 	// A toggle made through a server on the same data directory reaches this
 	// session too: the MCP surface sends notifications/tools/list_changed.
-	background(ctx, cfg, log, store, tg, reg)
-	log.Info("serving MCP over stdio", "surface", cfg.MCPSurface, "tools", len(reg.Names()), "version", versionString())
+	background(ctx, *cfg, log, store, tg, reg)
+	log.Info("serving MCP over stdio", "surface", cfg.MCPSurface, "tools", len(reg.Names()), "version", versionString(), "data_dir", cfg.DataDir)
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
 		Files:        store,
@@ -300,7 +472,7 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Surface:      cfg.MCPSurface,
 		Plans:        planSvc,
-	}, stdin, stdout)
+	}, e.stdin, e.stdout)
 	if err != nil {
 		log.Error("MCP session ended with an error", "err", err.Error())
 		return 1
@@ -308,36 +480,47 @@ func cmdMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	return 0
 }
 
+var cmdSelfCheckSpec = &command{
+	name:     "selfcheck",
+	summary:  "run every tool's examples and compare their facts",
+	synopsis: "",
+	about: `Run every example of every tool's contract through the execution path and
+compare the facts with the documented ones. generate_file's examples write
+into a temporary directory that is removed afterwards; nothing else is
+written.
+`,
+	exit:     "0 every example gave its facts, 1 one did not (FAIL: names it), 2 usage error",
+	examples: []string{"precisiond selfcheck"},
+	run:      cmdSelfCheck,
+}
+
 // cmdSelfCheck runs every example of every tool through the execution path,
 // those of tools that write against a throwaway download store in a temporary
-// directory that is removed afterwards. Exit 0 when every example gives its
-// documented facts, 1 otherwise, 2 on usage.
-func cmdSelfCheck(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg, rest, err := loadConfig("selfcheck", args, getenv)
-	if err != nil || len(rest) > 0 {
-		fmt.Fprintln(stderr, "usage: precisiond selfcheck")
-		return 2
+// directory that is removed afterwards.
+func cmdSelfCheck(c *command, args []string, e *cliEnv) int {
+	if _, _, code, ok := c.start(args, e, 0, nil); !ok {
+		return code
 	}
 	dir, err := os.MkdirTemp("", "precisiond-selfcheck-")
 	if err != nil {
-		fmt.Fprintln(stderr, "precisiond selfcheck:", err)
+		fmt.Fprintln(e.stderr, "precisiond selfcheck:", err)
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	store, err := filestore.Open(filestore.Config{Dir: dir, TTL: cfg.DownloadTTL})
+	store, err := filestore.Open(filestore.Config{Dir: dir})
 	if err != nil {
-		fmt.Fprintln(stderr, "precisiond selfcheck:", err)
+		fmt.Fprintln(e.stderr, "precisiond selfcheck:", err)
 		return 1
 	}
 	list := tools.Builtin(tools.Deps{Files: store})
 	if err := tools.CheckExamples(context.Background(), list); err != nil {
-		fmt.Fprintln(stdout, "FAIL:", err)
+		fmt.Fprintln(e.stdout, "FAIL:", err)
 		return 1
 	}
 	n := 0
 	for _, t := range list {
 		n += len(t.Contract().Examples)
 	}
-	fmt.Fprintf(stdout, "OK: %d examples of %d tools\n", n, len(list))
+	fmt.Fprintf(e.stdout, "OK: %d examples of %d tools\n", n, len(list))
 	return 0
 }

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -82,61 +81,72 @@ func DefaultConfig() Config {
 	}
 }
 
-// configFlag describes one setting: its flag, environment variable and help.
+// configFlag describes one setting: its flag, environment variable, the
+// placeholder of its value and the default its usage shows ("" for none).
 type configFlag struct {
-	name, env, help string
-	bind            func(fs *flag.FlagSet, c *Config, name, help string)
+	name, env, meta, def, help string
+	bind                       func(fs *flag.FlagSet, c *Config, name, help string)
 }
 
-var configFlags = []configFlag{
-	{"addr", "PRECISIOND_ADDR", "listen address host:port", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.Addr, n, c.Addr, h) }},
-	{"data-dir", "PRECISIOND_DATA_DIR", "data directory (toggle file, downloads)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.DataDir, n, c.DataDir, h) }},
-	{"admin-token", "PRECISIOND_ADMIN_TOKEN", "bearer token for admin endpoints; empty: they refuse", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.AdminToken, n, c.AdminToken, h) }},
-	{"max-body-bytes", "PRECISIOND_MAX_BODY_BYTES", "request body limit in bytes", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxBodyBytes, n, c.MaxBodyBytes, h) }},
-	{"max-body-bytes-in-flight", "PRECISIOND_MAX_BODY_BYTES_IN_FLIGHT", "request body bytes admitted at once across all requests (0: 2 x max-body-bytes)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.BodyBudget, n, c.BodyBudget, h) }},
-	{"call-timeout", "PRECISIOND_CALL_TIMEOUT", "per-call deadline", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.CallTimeout, n, c.CallTimeout, h) }},
-	{"max-concurrency", "PRECISIOND_MAX_CONCURRENCY", "tool calls running at once (default 4 x CPUs)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxConcurrency, n, c.MaxConcurrency, h) }},
-	{"queue-wait", "PRECISIOND_QUEUE_WAIT", "how long an excess call waits for a slot before 503", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.QueueWait, n, c.QueueWait, h) }},
-	{"download-ttl", "PRECISIOND_DOWNLOAD_TTL", "lifetime of generated files", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.DownloadTTL, n, c.DownloadTTL, h) }},
-	{"max-store-bytes", "PRECISIOND_MAX_STORE_BYTES", "download store size cap in bytes (oldest evicted first)", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxStoreBytes, n, c.MaxStoreBytes, h) }},
-	{"log-level", "PRECISIOND_LOG_LEVEL", "debug, info, warn or error", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.LogLevel, n, c.LogLevel, h) }},
-	{"allowed-hosts", "PRECISIOND_ALLOWED_HOSTS", "comma-separated extra Host names allowed for MCP (loopback is always allowed)", func(fs *flag.FlagSet, c *Config, n, h string) {
+var configFlags = append([]configFlag{
+	{"addr", "PRECISIOND_ADDR", "HOST:PORT", "127.0.0.1:8003", "listen address", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.Addr, n, c.Addr, h) }},
+	{"data-dir", "PRECISIOND_DATA_DIR", "DIR", "./data", "data directory: the toggle file, generated downloads and plans.db", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.DataDir, n, c.DataDir, h) }},
+	{"admin-token", "PRECISIOND_ADMIN_TOKEN", "TOKEN", "", "bearer token for the admin endpoints; empty: they refuse", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.AdminToken, n, c.AdminToken, h) }},
+	{"max-body-bytes", "PRECISIOND_MAX_BODY_BYTES", "BYTES", "1048576", "request body limit", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxBodyBytes, n, c.MaxBodyBytes, h) }},
+	{"max-body-bytes-in-flight", "PRECISIOND_MAX_BODY_BYTES_IN_FLIGHT", "BYTES", "2 x max-body-bytes", "request body bytes admitted at once across all requests", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.BodyBudget, n, c.BodyBudget, h) }},
+	{"call-timeout", "PRECISIOND_CALL_TIMEOUT", "DURATION", "5s", "per-call deadline", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.CallTimeout, n, c.CallTimeout, h) }},
+	{"max-concurrency", "PRECISIOND_MAX_CONCURRENCY", "N", "4 x CPUs", "tool executions running at once", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxConcurrency, n, c.MaxConcurrency, h) }},
+	{"queue-wait", "PRECISIOND_QUEUE_WAIT", "DURATION", "250ms", "how long an excess call waits for a slot before it is refused as overloaded", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.QueueWait, n, c.QueueWait, h) }},
+	{"download-ttl", "PRECISIOND_DOWNLOAD_TTL", "DURATION", "24h", "lifetime of generated files", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.DownloadTTL, n, c.DownloadTTL, h) }},
+	{"max-store-bytes", "PRECISIOND_MAX_STORE_BYTES", "BYTES", "1073741824", "download store size cap; the oldest files are evicted first", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxStoreBytes, n, c.MaxStoreBytes, h) }},
+	{"log-level", "PRECISIOND_LOG_LEVEL", "LEVEL", "info", "debug, info, warn or error; logs are JSON lines on stderr", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.LogLevel, n, c.LogLevel, h) }},
+	{"allowed-hosts", "PRECISIOND_ALLOWED_HOSTS", "HOSTS", "loopback only", "comma-separated extra Host names MCP accepts, against DNS rebinding", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Func(n, h, func(s string) error { c.AllowedHosts = splitList(s); return nil })
 	}},
-	{"max-sse-streams", "PRECISIOND_MAX_SSE_STREAMS", "MCP /mcp/sse streams open at once; more get 503", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxSSEStreams, n, c.MaxSSEStreams, h) }},
-	{"sse-idle-timeout", "PRECISIOND_SSE_IDLE_TIMEOUT", "close an /mcp/sse stream whose client sent nothing for this long", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"max-sse-streams", "PRECISIOND_MAX_SSE_STREAMS", "N", "100", "/mcp/sse streams open at once; more get 503", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxSSEStreams, n, c.MaxSSEStreams, h) }},
+	{"sse-idle-timeout", "PRECISIOND_SSE_IDLE_TIMEOUT", "DURATION", "10m", "close an /mcp/sse stream whose client sent nothing for this long", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.DurationVar(&c.SSEIdleTimeout, n, c.SSEIdleTimeout, h)
 	}},
-	{"sse-max-lifetime", "PRECISIOND_SSE_MAX_LIFETIME", "close any /mcp/sse stream after this long (clients reconnect)", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"sse-max-lifetime", "PRECISIOND_SSE_MAX_LIFETIME", "DURATION", "1h", "close any /mcp/sse stream after this long (clients reconnect)", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.DurationVar(&c.SSEMaxLifetime, n, c.SSEMaxLifetime, h)
 	}},
-	{"isolate-tools", "PRECISIOND_ISOLATE_TOOLS", "tools run in worker subprocesses with OS limits (comma-separated; \"none\" runs all in process)", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"isolate-tools", "PRECISIOND_ISOLATE_TOOLS", "TOOLS", defaultIsolateTools, "comma-separated tools run in worker subprocesses with OS limits; \"none\" runs all in process", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Func(n, h, func(s string) error { c.IsolateTools = isolateList(s); return nil })
 	}},
-	{"workers", "PRECISIOND_WORKERS", "worker subprocesses alive at once (isolated calls beyond it wait)", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"workers", "PRECISIOND_WORKERS", "N", "2", "worker subprocesses alive at once; isolated calls beyond them wait", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.IntVar(&c.Workers, n, c.Workers, h)
 	}},
-	{"worker-memory", "PRECISIOND_WORKER_MEMORY", "memory (bytes of address space) one worker may add to its start-up size; 0: no limit", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"worker-memory", "PRECISIOND_WORKER_MEMORY", "BYTES", "268435456", "address space one worker may add to its start-up size; 0: no limit", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.WorkerMemory, n, c.WorkerMemory, h)
 	}},
-	{"tools", "PRECISIOND_TOOLS", "comma-separated allowlist of tools to expose, globs allowed (e.g. \"gcd_lcm,date_*\"); empty: all", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"tools", "PRECISIOND_TOOLS", "TOOLS", "all", "comma-separated allowlist of the tools to expose, globs allowed (\"gcd_lcm,date_*\"); the others are unknown on every surface", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Func(n, h, func(s string) error { c.Tools = splitList(s); return nil })
 	}},
-	{"surface", "PRECISIOND_MCP_SURFACE", "what precisiond mcp serves: full (every tool) or compact (list_tools, describe_tools, run_plan, rerun_plan)", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"surface", "PRECISIOND_MCP_SURFACE", "SURFACE", "full", "what the MCP session serves: full (every tool) or compact (list_tools, describe_tools, run_plan, rerun_plan)", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.StringVar(&c.MCPSurface, n, c.MCPSurface, h)
 	}},
-	{"plan-timeout", "PRECISIOND_PLAN_TIMEOUT", "overall deadline of one plan run request (each step also has --call-timeout)", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"plan-timeout", "PRECISIOND_PLAN_TIMEOUT", "DURATION", "30s", "overall deadline of one plan run request; each step also has --call-timeout", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.DurationVar(&c.PlanTimeout, n, c.PlanTimeout, h)
 	}},
-	{"plan-max-calls", "PRECISIOND_PLAN_MAX_CALLS", "most steps x parameter sets of one plan run request (refused before anything runs)", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"plan-max-calls", "PRECISIOND_PLAN_MAX_CALLS", "N", "4000", "most steps x parameter sets of one plan run request; more are refused before anything runs", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.IntVar(&c.PlanMaxCalls, n, c.PlanMaxCalls, h)
 	}},
-	{"plan-max-response-bytes", "PRECISIOND_PLAN_MAX_RESPONSE_BYTES", "largest plan run answer in bytes (larger: refused, split the batch)", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"plan-max-response-bytes", "PRECISIOND_PLAN_MAX_RESPONSE_BYTES", "BYTES", "8388608", "largest plan run answer; a larger one is refused (split the batch)", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.PlanMaxResponseBytes, n, c.PlanMaxResponseBytes, h)
 	}},
-	{"plan-store-bytes", "PRECISIOND_PLAN_STORE_BYTES", "size cap of the plan store (plans.db) in bytes; least recently used plans are evicted", func(fs *flag.FlagSet, c *Config, n, h string) {
+	{"plan-store-bytes", "PRECISIOND_PLAN_STORE_BYTES", "BYTES", "67108864", "size cap of the plan store (plans.db); the least recently used plans are evicted", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.PlanStoreBytes, n, c.PlanStoreBytes, h)
 	}},
+}, accessFlags...) // access.go
+
+// lookupConfigFlag returns the setting named name.
+func lookupConfigFlag(name string) (configFlag, bool) {
+	for _, f := range configFlags {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return configFlag{}, false
 }
 
 func splitList(s string) []string {
@@ -149,43 +159,39 @@ func splitList(s string) []string {
 	return out
 }
 
-// loadConfig applies the environment to c, then parses args as flags over it.
+// loadConfig builds the configuration of the command named cmd from the
+// defaults, the environment and args (flags override the environment); it
+// returns the arguments after the flags. Only the settings the command takes
+// are read.
 func loadConfig(cmd string, args []string, getenv func(string) string) (Config, []string, error) {
-	c := DefaultConfig()
-	if err := applyEnv(&c, getenv); err != nil {
-		return c, nil, err
-	}
-	fs := flag.NewFlagSet("precisiond "+cmd, flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
-	for _, f := range configFlags {
-		f.bind(fs, &c, f.name, f.help+" (env "+f.env+")")
+	c := commandNamed(cmd)
+	cfg, fs, err := c.configFlagSet(getenv)
+	if err != nil {
+		return *cfg, nil, err
 	}
 	if err := fs.Parse(args); err != nil {
-		return c, nil, err
+		return *cfg, nil, err
 	}
-	return c, fs.Args(), c.validate()
+	return *cfg, fs.Args(), cfg.validate()
 }
 
-func applyEnv(c *Config, getenv func(string) string) error {
-	// Parse each variable as its flag would, through a throwaway flag set.
-	fs := flag.NewFlagSet("env", flag.ContinueOnError)
-	fs.SetOutput(nopWriter{})
-	for _, f := range configFlags {
-		f.bind(fs, c, f.name, f.help)
-	}
-	for _, f := range configFlags {
-		if v := getenv(f.env); v != "" {
-			if err := fs.Set(f.name, v); err != nil {
-				return fmt.Errorf("%s=%q: %v", f.env, v, err)
+// applyEnv sets each of the flags of fs that is a setting from its
+// environment variable, parsed as the flag parses it.
+func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
+	var err error
+	fs.VisitAll(func(f *flag.Flag) {
+		cf, ok := lookupConfigFlag(f.Name)
+		if !ok || err != nil {
+			return
+		}
+		if v := getenv(cf.env); v != "" {
+			if e := fs.Set(f.Name, v); e != nil {
+				err = fmt.Errorf("%s=%q: %v", cf.env, v, e)
 			}
 		}
-	}
-	return nil
+	})
+	return err
 }
-
-type nopWriter struct{}
-
-func (nopWriter) Write(p []byte) (int, error) { return len(p), nil }
 
 func (c Config) validate() error {
 	switch {

@@ -196,7 +196,9 @@ func buildBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "precisiond")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		// -buildvcs=auto (Go's default, which a GOFLAGS setting may turn off):
+		// a build in a git checkout carries its revision, as a user's does.
+		out, err := exec.Command("go", "build", "-buildvcs=auto", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
@@ -205,6 +207,31 @@ func buildBinary(t *testing.T) string {
 		t.Fatal(binErr)
 	}
 	return binPath
+}
+
+// checkoutVersion is what the version of a binary built here must contain
+// when this is a git checkout: the tag on HEAD, else the first 12 digits of
+// HEAD (Go's pseudo-version); "" outside a checkout, and in a linked worktree
+// (git worktree add), whose .git is a file: Go stamps no VCS information there.
+func checkoutVersion(t *testing.T) string {
+	t.Helper()
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Logf("not a git checkout (%v): the version is not checked against a revision", err)
+		return ""
+	}
+	if fi, err := os.Stat(filepath.Join(strings.TrimSpace(string(top)), ".git")); err != nil || !fi.IsDir() {
+		t.Logf("a linked git worktree: Go stamps no revision, the version is not checked against one")
+		return ""
+	}
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil || len(head) < 12 {
+		t.Fatalf("git rev-parse HEAD: %v %q", err, head)
+	}
+	if tag, err := exec.Command("git", "describe", "--tags", "--exact-match").Output(); err == nil {
+		return strings.TrimSpace(string(tag))
+	}
+	return string(head[:12])
 }
 
 func freeAddr(t *testing.T) string {
@@ -282,9 +309,16 @@ func TestBinary(t *testing.T) {
 	if out, err := verify(tampered); err == nil {
 		t.Errorf("verify accepted tampered facts: %s", out)
 	}
+	// The hashes do not cover the legacy text: verify re-renders it.
+	fooled := bytes.Replace(served, []byte(`LCM(391, 299) = 5083`), []byte(`LCM(391, 299) = 9999`), 1)
+	if out, err := verify(fooled); err == nil || !strings.Contains(out, "result text differs") {
+		t.Errorf("verify accepted a tampered result text: %v %s", err, out)
+	}
 
 	if out, err := exec.Command(bin, "version").Output(); err != nil || !strings.HasPrefix(string(out), "precisiond ") {
 		t.Errorf("version: %v %q", err, out)
+	} else if want := checkoutVersion(t); want != "" && !strings.Contains(string(out), want) {
+		t.Errorf("version of a build in a git checkout: %q, want it to name %s", out, want)
 	}
 	if err := exec.Command(bin, "bogus").Run(); err == nil {
 		t.Error("unknown command exited 0")
@@ -334,12 +368,19 @@ func TestConfigPrecedence(t *testing.T) {
 // filesUnder lists the regular files below dir (relative paths).
 func filesUnder(t *testing.T, dir string) []string {
 	t.Helper()
+	return pathsUnder(t, dir, false)
+}
+
+// pathsUnder lists what is below dir (relative paths, sorted): the files,
+// and with dirs the directories too.
+func pathsUnder(t *testing.T, dir string, dirs bool) []string {
+	t.Helper()
 	var out []string
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() {
+		if p != dir && (dirs || !d.IsDir()) {
 			rel, _ := filepath.Rel(dir, p)
 			out = append(out, rel)
 		}

@@ -1,18 +1,23 @@
 // Command precisiond serves exact answers with hashed evidence over REST, MCP and
 // the command line.
 //
-//	precisiond [serve] [flags]      run the HTTP service (default 127.0.0.1:8003)
-//	precisiond mcp [flags]          MCP over stdio (logs to stderr only)
-//	precisiond call TOOL 'ARGS'     run one tool locally, print the response JSON
-//	precisiond tools                print the catalogue
-//	precisiond verify [--catalog F] read an /invoke response on stdin and recheck it
-//	precisiond health [--url U]     probe a running server (container health checks)
-//	precisiond selfcheck            run every tool's examples (a throwaway store for generate_file)
-//	precisiond version              print the version
+//	precisiond [serve] [flags]        run the HTTP service (default 127.0.0.1:8003)
+//	precisiond mcp [flags]            MCP over stdio (logs to stderr only)
+//	precisiond call TOOL [ARGS_JSON]  run one tool locally, print the response JSON
+//	precisiond tools [--json] [TOOL]  list the tools, or print one tool's contract
+//	precisiond verify                 recheck a response read on stdin
+//	precisiond health [--addr A]      probe a running server (container health checks)
+//	precisiond selfcheck              run every tool's examples
+//	precisiond version [--json]       print the version
+//
+// 'precisiond --help' lists the commands, 'precisiond COMMAND --help' shows
+// one command's flags, arguments and examples (cmd/precisiond/usage.go).
 package main
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -26,58 +31,6 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
-const usage = `usage: precisiond [command] [flags]
-
-commands:
-  serve                 run the HTTP service (default command)
-  mcp                   serve MCP over stdio (logs go to stderr)
-  call TOOL 'ARGS_JSON' run one tool locally and print the /invoke response
-  tools                 print the catalogue (GET /tools)
-  verify                read an /invoke response on stdin, recompute its hashes
-  health                probe a running server's /health
-  selfcheck             run every tool's examples (generate_file into a throwaway store)
-  token new NAME        issue an API token (printed once) and its --api-tokens line
-  version               print the version
-
-Run 'precisiond serve -h' for the configuration flags.
-`
-
-// run is main without the process: testable, returns the exit code.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	cmd := "serve"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "serve":
-		return cmdServe(args, stderr, getenv)
-	case "mcp":
-		return cmdMCP(args, stdin, stdout, stderr, getenv)
-	case "call":
-		return cmdCall(args, stdout, stderr, getenv)
-	case "tools":
-		return cmdTools(args, stdout, stderr, getenv)
-	case "verify":
-		return cmdVerify(args, stdin, stdout, stderr, getenv)
-	case "health":
-		return cmdHealth(args, stdout, stderr, getenv)
-	case "selfcheck":
-		return cmdSelfCheck(args, stdout, stderr, getenv)
-	case "token":
-		return cmdToken(args, stdout, stderr)
-	case "worker":
-		return cmdWorker(args, stdin, stdout, stderr, getenv)
-	case "version":
-		fmt.Fprintln(stdout, "precisiond", versionString())
-		return 0
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	fmt.Fprintf(stderr, "precisiond: unknown command %q\n\n%s", cmd, usage)
-	return 2
-}
-
 // newLogger is a command's JSON logger. It also becomes slog's default, so
 // that what an engine logs without a logger of its own (solve_equation's
 // withheld answers) is a JSON line in the same stream, not a text line.
@@ -88,22 +41,50 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 	return log
 }
 
-func cmdServe(args []string, stderr io.Writer, getenv func(string) string) int {
-	cfg, rest, err := loadConfig("serve", args, getenv)
-	if err != nil {
-		fmt.Fprintln(stderr, "precisiond:", err)
+// serveSettings are every setting but --surface, which chooses what the
+// stdio MCP session serves (serve has /mcp and /mcp/compact).
+func serveSettings() []string {
+	var names []string
+	for _, f := range configFlags {
+		if f.name != "surface" {
+			names = append(names, f.name)
+		}
+	}
+	return names
+}
+
+var cmdServeSpec = &command{
+	name:     "serve",
+	summary:  "the HTTP service: REST, MCP over HTTP, /docs, /admin (default)",
+	synopsis: "[flags]",
+	about: `Run the HTTP service: POST /invoke and /v1/invoke, GET /tools, /health,
+/openapi.json, /metrics and /downloads, the plans of /v1/catalog,
+/v1/describe and /v1/plans, MCP at /mcp (Streamable HTTP), /mcp/sse and
+/mcp/compact, and the pages / (start page), /docs (API reference) and
+/admin. serve is the default command: 'precisiond' alone serves on
+127.0.0.1:8003.
+Logs are JSON lines on stderr. SIGINT or SIGTERM stops it after the calls in
+flight have finished (at most 30 s).
+
+Every flag can also be set by its environment variable; a flag wins.
+`,
+	exit:     "0 stopped by a signal, 1 start-up or listen failure, 2 usage error",
+	examples: []string{"precisiond serve", "precisiond serve --addr 0.0.0.0:8003 --data-dir /var/lib/precisiond", "PRECISIOND_ADMIN_TOKEN=$(openssl rand -hex 32) precisiond serve"},
+	config:   serveSettings(),
+	run:      cmdServe,
+}
+
+func cmdServe(c *command, args []string, e *cliEnv) int {
+	cfg, _, code, ok := c.start(args, e, 0, nil)
+	if !ok {
+		return code
+	}
+	if err := checkExposure(*cfg); err != nil {
+		fmt.Fprintln(e.stderr, "precisiond:", err) // plain text: it explains what to do
 		return 2
 	}
-	if len(rest) > 0 {
-		fmt.Fprintf(stderr, "precisiond serve: unexpected arguments %q\n", rest)
-		return 2
-	}
-	if err := checkExposure(cfg); err != nil {
-		fmt.Fprintln(stderr, "precisiond:", err) // plain text: it explains what to do
-		return 2
-	}
-	log := newLogger(stderr, cfg.LogLevel)
-	m, err := NewMain(cfg, log)
+	log := newLogger(e.stderr, cfg.LogLevel)
+	m, err := NewMain(*cfg, log)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -122,15 +103,92 @@ func cmdServe(args []string, stderr io.Writer, getenv func(string) string) int {
 	return 0
 }
 
+var cmdVersionSpec = &command{
+	name:     "version",
+	summary:  "print the release, or the VCS revision the binary was built from",
+	synopsis: "[--json]",
+	about: `Print "precisiond VERSION". VERSION is the release set at build time
+(-ldflags "-X main.version=v1.2.3"), else the module version Go recorded: the
+release 'go install …@v1.2.3' built, or for a build from a git checkout
+v0.0.0-<commit time>-<revision>, "+dirty" with uncommitted changes; else
+"devel-" and the VCS revision, else "devel". --json prints the build
+information: version, module, module_version, go, vcs_revision, vcs_time,
+vcs_modified. 'precisiond --version' is the same command.
+`,
+	exit:     "0, or 2 on a usage error",
+	examples: []string{"precisiond version", "precisiond --version --json"},
+	run:      cmdVersion,
+}
+
+func cmdVersion(c *command, args []string, e *cliEnv) int {
+	var asJSON *bool
+	if _, _, code, ok := c.start(args, e, 0, func(fs *flag.FlagSet) {
+		asJSON = fs.Bool("json", false, "print the build information as JSON")
+	}); !ok {
+		return code
+	}
+	bi, _ := debug.ReadBuildInfo()
+	info := versionOf(version, bi)
+	if *asJSON {
+		b, _ := json.MarshalIndent(info, "", "  ")
+		fmt.Fprintln(e.stdout, string(b))
+		return 0
+	}
+	fmt.Fprintln(e.stdout, "precisiond", info.Version)
+	return 0
+}
+
 // version is set at build time with -ldflags "-X main.version=v1.2.3".
 var version = ""
 
+// buildVersion is what `precisiond version --json` prints.
+type buildVersion struct {
+	Version       string `json:"version"`
+	Module        string `json:"module"`
+	ModuleVersion string `json:"module_version"`
+	Go            string `json:"go"`
+	VCSRevision   string `json:"vcs_revision,omitempty"`
+	VCSTime       string `json:"vcs_time,omitempty"`
+	VCSModified   *bool  `json:"vcs_modified,omitempty"`
+}
+
+// versionOf reads the version from the build-time setting and the build
+// information (nil when the binary has none).
+func versionOf(set string, bi *debug.BuildInfo) buildVersion {
+	v := buildVersion{Module: "github.com/precisiond/precisiond"}
+	if bi != nil {
+		v.Module, v.ModuleVersion, v.Go = bi.Main.Path, bi.Main.Version, bi.GoVersion
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				v.VCSRevision = s.Value
+			case "vcs.time":
+				v.VCSTime = s.Value
+			case "vcs.modified":
+				m := s.Value == "true"
+				v.VCSModified = &m
+			}
+		}
+	}
+	switch {
+	case set != "":
+		v.Version = set
+	case v.ModuleVersion != "" && v.ModuleVersion != "(devel)":
+		v.Version = v.ModuleVersion
+	case v.VCSRevision != "":
+		v.Version = "devel-" + v.VCSRevision[:min(12, len(v.VCSRevision))]
+		if v.VCSModified != nil && *v.VCSModified {
+			v.Version += "-dirty"
+		}
+	default:
+		v.Version = "devel"
+	}
+	return v
+}
+
+// versionString is the version every surface reports (/health, MCP
+// serverInfo, the build_info metric).
 func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(version, bi).Version
 }

@@ -278,15 +278,7 @@ func TestMCPStdioRaw(t *testing.T) {
 	bigArgs, _ := evidence.ParseJSON([]byte(`{"a": 999999999999999999, "b": 3}`))
 	examples = append(examples, example{tool: "gcd_lcm", title: "big", args: bigArgs.(map[string]any)})
 
-	cmd := exec.Command(bin, "mcp", "--data-dir", t.TempDir())
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	cmd, stdin, stdout, stderr := startMCPStdio(t, bin, "", nil, "--data-dir", t.TempDir())
 
 	var in bytes.Buffer
 	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + "\n")

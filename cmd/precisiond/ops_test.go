@@ -156,16 +156,25 @@ func TestToggleReachesCLIAtOnce(t *testing.T) {
 	if code, got := call(); code != 0 || got["structured_result"] == nil {
 		t.Fatalf("call after enable: exit %d %v", code, got)
 	}
-	// `precisiond tools` prints the same enabled state as /tools.
+	// `precisiond tools --json` prints the same enabled state as /tools, and
+	// the list marks the disabled tool.
 	adminDo(t, "PUT", base+"/admin/tools/hash_text", `{"enabled":false}`)
 	var out bytes.Buffer
-	if code := run([]string{"tools", "--data-dir", dir}, nil, &out, io.Discard, func(string) string { return "" }); code != 0 {
+	if code := run([]string{"tools", "--json", "--data-dir", dir}, nil, &out, io.Discard, func(string) string { return "" }); code != 0 {
 		t.Fatalf("tools exit %d", code)
 	}
 	var cat map[string]any
 	_ = json.Unmarshal(out.Bytes(), &cat)
 	if cat["catalog_hash"] != getJSON(t, base+"/tools")["catalog_hash"] {
-		t.Fatal("`precisiond tools` and /tools disagree on catalog_hash")
+		t.Fatal("`precisiond tools --json` and /tools disagree on catalog_hash")
+	}
+	out.Reset()
+	if code := run([]string{"tools", "--data-dir", dir}, nil, &out, io.Discard, func(string) string { return "" }); code != 0 {
+		t.Fatalf("tools exit %d", code)
+	}
+	if !strings.Contains(out.String(), "\nhash_text            Cryptographic hash of a text (disabled)\n") ||
+		strings.Contains(out.String(), "Base64 encode or decode (disabled)") {
+		t.Errorf("tools list does not mark exactly hash_text disabled:\n%s", out.String())
 	}
 }
 

@@ -15,10 +15,19 @@ import (
 	"github.com/precisiond/precisiond/evidence"
 )
 
-// hardSemiprime is 3000000000000000000000017 × 20000000000000000000000147
-// (primes by SymPy's nextprime): about 5 s of ECM on this machine before the
-// work budget gives up, so with a 1 s deadline its calls time out.
-const hardSemiprime = "60000000000000000000000781000000000000000000002499"
+// slowExpression is 70 products sin(10**300+k)*exp(69314-k) at 1000 digits:
+// within every limit of calculate, but deciding that the product exceeds
+// 2^100000 takes 4-12 s of work on the 2-core development machine (2 s at
+// the least when idle; the work checks its context throughout), so with a 1 s
+// deadline its calls time out. (The prime_factorize semiprime used before
+// now reaches its work budget within the second, as issue 13 wants.)
+var slowExpression = func() string {
+	var terms []string
+	for k := range 70 {
+		terms = append(terms, fmt.Sprintf("sin(10**300+%d)*exp(%d)", k, 69314-k))
+	}
+	return strings.Join(terms, "*")
+}()
 
 // cpuTime is the CPU time (user + system) a process has used so far, from
 // /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s: Linux's
@@ -76,7 +85,7 @@ func TestTimedOutWorkStopsAndNeverStacks(t *testing.T) {
 		}
 	}()
 
-	body := []byte(`{"tool":"prime_factorize","args":{"n":"` + hardSemiprime + `"}}`)
+	body := []byte(`{"tool":"calculate","args":{"precision":1000,"expression":"` + slowExpression + `"}}`)
 	codes := map[string]int{}
 	var lastTimeout time.Time
 	cpuBefore := cpuTime(t, pid)

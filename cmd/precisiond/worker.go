@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -117,28 +116,44 @@ func registerWorkerMetrics(m *api.Metrics, pool *worker.Pool, store *filestore.S
 	)
 }
 
+var cmdWorkerSpec = &command{
+	name:     "worker",
+	summary:  "(internal) runs isolated calls for serve and mcp; not run by hand",
+	synopsis: "[flags]",
+	about: `Internal: serve and mcp start workers themselves (--isolate-tools) and talk
+to them over a pipe on stdin and stdout. A worker sets its own memory and
+CPU limits, builds the same tools as its server (generate_file writes into
+the same store) and runs the calls it is sent. Logs go to stderr.
+`,
+	exit:     "0 the server closed the pipe, 1 error, 2 usage error",
+	examples: []string{"(started by serve and mcp)"},
+	config:   []string{"data-dir", "download-ttl", "max-store-bytes", "worker-memory", "log-level"},
+	internal: true,
+	run:      cmdWorker,
+}
+
 // cmdWorker is `precisiond worker`: started by a server with a pipe on stdin and
 // stdout, never by hand. It sets its own memory and CPU limits, builds the same
 // tools as the server (generate_file writes into the same store) and runs the
 // calls it is sent. Logs go to stderr.
-func cmdWorker(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg, rest, err := loadConfig("worker", args, getenv)
-	if err != nil || len(rest) > 0 {
-		fmt.Fprintln(stderr, "precisiond worker: started by the server, not by hand:", err, rest)
-		return 2
+func cmdWorker(c *command, args []string, e *cliEnv) int {
+	cfg, _, code, ok := c.start(args, e, 0, nil)
+	if !ok {
+		return code
 	}
 	store, err := filestore.Open(filestore.Config{
 		Dir:             filepath.Join(cfg.DataDir, "downloads"),
 		TTL:             cfg.DownloadTTL,
 		MaxBytes:        cfg.MaxStoreBytes,
 		SkipTempCleanup: true, // the server removes and counts orphans
+		CreateOnWrite:   true, // the server decides whether the directory exists yet
 	})
 	if err != nil {
-		fmt.Fprintln(stderr, "precisiond worker:", err)
+		fmt.Fprintln(e.stderr, "precisiond worker:", err)
 		return 1
 	}
-	if err := worker.Serve(stdin, stdout, tools.Builtin(tools.Deps{Files: store}), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
-		fmt.Fprintln(stderr, "precisiond worker:", err)
+	if err := worker.Serve(e.stdin, e.stdout, tools.Builtin(tools.Deps{Files: store}), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
+		fmt.Fprintln(e.stderr, "precisiond worker:", err)
 		return 1
 	}
 	return 0

@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -52,13 +55,25 @@ func TestIsolatedMatchesInProcess(t *testing.T) {
 	}
 }
 
-// TestIsolatedDeadlineKillsWorker: a generate_file input whose rendering cannot
-// be interrupted is answered timeout at the deadline, its worker is killed (no
-// process keeps burning CPU for it) and the next call works.
+// TestIsolatedDeadlineKillsWorker: a worker that does not answer by the
+// deadline (here: stopped with SIGSTOP, as a render that cannot be interrupted
+// would hang it — the inputs that did so are now refused up front) gets the
+// call answered timeout at the deadline, is killed (no process keeps burning
+// CPU or memory for it), and the next call works in a new worker.
 func TestIsolatedDeadlineKillsWorker(t *testing.T) {
-	base, m := startMain(t, func(c *Config) { c.CallTimeout = time.Second })
+	base, m := startMain(t, func(c *Config) { c.CallTimeout = time.Second; c.Workers = 1 })
+	if err := m.Workers.Warm(); err != nil {
+		t.Fatal(err)
+	}
+	workers := workerPIDs(t)
+	if len(workers) != 1 {
+		t.Fatalf("worker processes %v, want the one warm worker", workers)
+	}
+	if err := syscall.Kill(workers[0], syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
 	body, _ := evidence.Canonical(map[string]any{"tool": "generate_file",
-		"args": map[string]any{"content": strings.Repeat("*a **", 100000), "filename": "e", "format": "html"}})
+		"args": map[string]any{"content": "# stuck", "filename": "e", "format": "html"}})
 	v, err := evidence.ParseJSON(invokeRaw(t, base, body))
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +89,42 @@ func TestIsolatedDeadlineKillsWorker(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	if err := syscall.Kill(workers[0], 0); err == nil {
+		t.Errorf("the stopped worker %d still exists", workers[0])
+	}
 	if b := invokeEnvelope(t, base, "generate_file", map[string]any{"content": "# ok", "filename": "ok", "format": "md"}); len(b) == 0 {
 		t.Fatal("no envelope after the kill")
 	}
+}
+
+// workerPIDs lists this test process's children started as `worker`.
+func workerPIDs(t *testing.T) []int {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // exited meanwhile
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so split after ')'.
+		rest := string(b[bytes.LastIndexByte(b, ')')+1:])
+		fields := strings.Fields(rest)
+		if len(fields) < 2 || fields[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		dir := filepath.Dir(f)
+		cmdline, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+		if err != nil {
+			continue
+		}
+		if args := strings.Split(string(cmdline), "\x00"); len(args) > 1 && args[1] == "worker" {
+			pid, _ := strconv.Atoi(filepath.Base(dir))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }

@@ -65,6 +65,9 @@ const orphanGrace = time.Minute
 func (s *Store) RemoveOrphanTemps() (int, error) {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
+		if s.cfg.CreateOnWrite && errors.Is(err, fs.ErrNotExist) {
+			return 0, nil // not created yet: no temporary files
+		}
 		return 0, unavailable("read directory", err)
 	}
 	n := 0

@@ -70,6 +70,11 @@ type Config struct {
 	// SkipTempCleanup leaves orphaned temporary files alone at Open (a worker
 	// process opening its server's store: the server counts and removes them).
 	SkipTempCleanup bool
+	// CreateOnWrite leaves a missing directory missing until the first Put
+	// creates it, so that a process that stores nothing writes nothing (a
+	// command-line call, an MCP session started in a read-only directory).
+	// Until then the store is empty.
+	CreateOnWrite bool
 }
 
 // Store is a download directory. Its methods are safe for concurrent use; several
@@ -94,8 +99,8 @@ type Entry struct {
 	ModTime time.Time
 }
 
-// Open opens (creating if needed, mode 0750) the store directory. The directory
-// itself must not be a symbolic link.
+// Open opens (creating if needed, mode 0750, unless CreateOnWrite) the store
+// directory. The directory itself must not be a symbolic link.
 func Open(cfg Config) (*Store, error) {
 	if cfg.Dir == "" {
 		return nil, errors.New("filestore: no directory configured")
@@ -119,17 +124,15 @@ func Open(cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("filestore: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return nil, fmt.Errorf("filestore: %w", err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return nil, fmt.Errorf("filestore: %w", err)
-	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("filestore: %s is not a directory (symbolic links are refused)", dir)
-	}
 	s := &Store{cfg: cfg, dir: dir}
+	if cfg.CreateOnWrite {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			return s, nil // created by the first Put
+		}
+	}
+	if err := s.ensureDir(); err != nil {
+		return nil, err
+	}
 	if !cfg.SkipTempCleanup {
 		// Temporary files of writers killed mid-write (a crash, a worker killed at
 		// its deadline) are removed now; TempFilesRemoved counts them.
@@ -138,6 +141,22 @@ func Open(cfg Config) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// ensureDir creates the directory if it is missing and checks that it is a
+// directory, not a symbolic link.
+func (s *Store) ensureDir() error {
+	if err := os.MkdirAll(s.dir, 0o750); err != nil {
+		return fmt.Errorf("filestore: %w", err)
+	}
+	fi, err := os.Lstat(s.dir)
+	if err != nil {
+		return fmt.Errorf("filestore: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("filestore: %s is not a directory (symbolic links are refused)", s.dir)
+	}
+	return nil
 }
 
 // Dir is the absolute path of the store directory.
@@ -232,6 +251,11 @@ func (s *Store) Put(base, ext string, data []byte) (Entry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
+	if s.cfg.CreateOnWrite {
+		if err := s.ensureDir(); err != nil {
+			return Entry{}, unavailable("create directory", err)
+		}
+	}
 	tmp, err := os.CreateTemp(s.dir, tempPrefix+"*")
 	if err != nil {
 		return Entry{}, unavailable("create", err)
@@ -343,6 +367,9 @@ type fileInfo struct {
 func (s *Store) scan() ([]fileInfo, error) {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
+		if s.cfg.CreateOnWrite && errors.Is(err, fs.ErrNotExist) {
+			return nil, nil // not created yet: empty
+		}
 		return nil, unavailable("read directory", err)
 	}
 	var out []fileInfo

@@ -351,3 +351,56 @@ func BenchmarkPut(b *testing.B) {
 		})
 	}
 }
+
+// TestCreateOnWrite: with CreateOnWrite, Open leaves a missing directory
+// missing; the store reads as empty (List, Usage, ReadFile, Sweep) until the
+// first Put creates the directory (and its parent) and the file. A symbolic
+// link in the directory's place is still refused, at Put.
+func TestCreateOnWrite(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "state", "downloads")
+	s, err := Open(Config{Dir: dir, CreateOnWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(base, "state")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Open created the directory: %v", err)
+	}
+	if list, err := s.List(); err != nil || len(list) != 0 {
+		t.Errorf("List of a missing directory: %v %v", list, err)
+	}
+	if n, b, err := s.Usage(); err != nil || n != 0 || b != 0 {
+		t.Errorf("Usage: %d %d %v", n, b, err)
+	}
+	if err := s.Sweep(); err != nil {
+		t.Errorf("Sweep: %v", err)
+	}
+	if n, err := s.RemoveOrphanTemps(); err != nil || n != 0 {
+		t.Errorf("RemoveOrphanTemps: %d %v", n, err)
+	}
+	if _, _, err := s.ReadFile("0123456789ab_x.md"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("ReadFile: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(base, "state")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("reading created the directory: %v", err)
+	}
+	e, err := s.Put("x", "md", []byte("# x\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := s.ReadFile(e.Name); err != nil || string(got) != "# x\n" {
+		t.Fatalf("ReadFile after Put: %q %v", got, err)
+	}
+
+	linked := filepath.Join(base, "linked")
+	s2, err := Open(Config{Dir: linked, CreateOnWrite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dir, linked); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s2.Put("y", "md", []byte("# y\n")); err == nil {
+		t.Error("Put through a symbolic link in the directory's place succeeded")
+	}
+}

@@ -210,6 +210,33 @@ func Closest(query string, candidates []string, n int) []string {
 	return r.Names()
 }
 
+// Words returns up to n of candidates of which query is one or more whole
+// words (compared without regard to case; words are separated by '_'), in the
+// candidates' order: "timezone" → "timezone_name", "from" → "from_unit" and
+// "from_timezone". It finds the longer names an edit distance misses; a query
+// of fewer than 2 or more than MaxQuery runes, or one that is a candidate,
+// matches nothing.
+func Words(query string, candidates []string, n int) []string {
+	q := strings.ToLower(query)
+	if k := utf8.RuneCountInString(q); k < 2 || k > MaxQuery {
+		return nil
+	}
+	var out []string
+	for _, c := range candidates {
+		if len(out) == n {
+			break
+		}
+		l := strings.ToLower(c)
+		if l == q {
+			return nil
+		}
+		if strings.HasPrefix(l, q+"_") || strings.HasSuffix(l, "_"+q) || strings.Contains(l, "_"+q+"_") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // Phrase renders names as a did-you-mean clause: ` (did you mean "a", "b" or
 // "c"?)`, or "" when there are none.
 func Phrase(names []string) string {

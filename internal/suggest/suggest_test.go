@@ -120,6 +120,32 @@ func TestClosest(t *testing.T) {
 	}
 }
 
+// Words finds names of which the query is whole words, in the candidates'
+// order, never parts of words.
+func TestWords(t *testing.T) {
+	names := []string{"local_datetime", "from_timezone", "to_timezone", "fold", "locale", "timezone_name", "from_unit"}
+	for _, c := range []struct {
+		query string
+		n     int
+		want  []string
+	}{
+		{"timezone", 3, []string{"from_timezone", "to_timezone", "timezone_name"}},
+		{"TimeZone", 1, []string{"from_timezone"}},
+		{"from", 3, []string{"from_timezone", "from_unit"}},
+		{"datetime", 3, []string{"local_datetime"}},
+		{"zone", 3, nil},   // part of a word
+		{"time", 3, nil},   // part of a word
+		{"locale", 3, nil}, // a name itself
+		{"to", 3, []string{"to_timezone"}},
+		{"t", 3, nil}, // too short
+		{strings.Repeat("x", MaxQuery+1), 3, nil},
+	} {
+		if got := Words(c.query, names, c.n); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Words(%q, %d) = %q, want %q", c.query, c.n, got, c.want)
+		}
+	}
+}
+
 // Ties go to the smaller tie key, then to the earlier offer; a name offered
 // twice keeps its better rank; at most n are kept.
 func TestRanker(t *testing.T) {

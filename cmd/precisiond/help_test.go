@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+var updateHelp = flag.Bool("update", false, "rewrite testdata/help/*.golden from the commands' usage text (review the diff: the help text is the specification)")
+
+// helpCase is one command line whose whole output is a golden file.
+type helpCase struct {
+	golden string
+	args   []string
+	code   int
+	stderr bool // the text goes to stderr (usage errors), not stdout
+}
+
+func helpCases() []helpCase {
+	cases := []helpCase{
+		{"root", []string{"--help"}, 0, false},
+		{"root", []string{"-h"}, 0, false},
+		{"root", []string{"-help"}, 0, false},
+		{"root", []string{"help"}, 0, false},
+		{"unknown-command", []string{"calll"}, 2, true},
+		{"serve-bad-flag", []string{"--bogus"}, 2, true},
+		{"call-bad-flag", []string{"call", "--addr", "x"}, 2, true},
+		{"serve-misspelt-flag", []string{"--adr", "127.0.0.1:9000"}, 2, true},
+		{"tools-misspelt-flag", []string{"tools", "--jsn"}, 2, true},
+		{"call-no-tool", []string{"call"}, 2, true},
+		{"tools-two-names", []string{"tools", "a", "b"}, 2, true},
+		{"help-unknown", []string{"help", "nope"}, 2, true},
+	}
+	for _, c := range commands {
+		cases = append(cases,
+			helpCase{c.name, []string{c.name, "--help"}, 0, false},
+			helpCase{c.name, []string{c.name, "-h"}, 0, false},
+			helpCase{c.name, []string{"help", c.name}, 0, false})
+	}
+	return cases
+}
+
+// TestHelpGolden: `precisiond --help`, `-h`, `help`, every command's
+// --help/-h/`help COMMAND`, and usage errors print exactly the golden text on
+// the right stream, nothing on the other, with the right exit status. The
+// environment is empty, so defaults are the documented ones. With -update the
+// golden files are rewritten from the output (and nothing else is).
+func TestHelpGolden(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range helpCases() {
+		var out, errb bytes.Buffer
+		code := run(c.args, strings.NewReader(""), &out, &errb, func(string) string { return "" })
+		text, other := out.String(), errb.String()
+		if c.stderr {
+			text, other = other, text
+		}
+		path := filepath.Join("testdata", "help", c.golden+".golden")
+		if *updateHelp && !seen[c.golden] {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		seen[c.golden] = true
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run with -update to create it)", err)
+		}
+		if text != string(want) {
+			t.Errorf("precisiond %s: output differs from %s:\n%s", strings.Join(c.args, " "), path, text)
+		}
+		if other != "" {
+			t.Errorf("precisiond %s: unexpected output on the other stream: %q", strings.Join(c.args, " "), other)
+		}
+		if code != c.code {
+			t.Errorf("precisiond %s: exit %d, want %d", strings.Join(c.args, " "), code, c.code)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "help", "*.golden"))
+	for _, f := range files {
+		if !seen[strings.TrimSuffix(filepath.Base(f), ".golden")] {
+			t.Errorf("%s is not checked by any case: remove it", f)
+		}
+	}
+}
+
+// TestUsageShape: every command's usage has a synopsis, a description, an
+// example, an exit-status line and, for each argument in its synopsis, an
+// arguments entry; the overview names every command with one line; lines
+// outside the examples fit 80 columns; internal commands say so.
+func TestUsageShape(t *testing.T) {
+	var root bytes.Buffer
+	rootUsage(&root)
+	for _, line := range strings.Split(root.String(), "\n") {
+		if utf8.RuneCountInString(line) > 80 {
+			t.Errorf("--help: line over 80 columns: %q", line)
+		}
+	}
+	for _, c := range commands {
+		if !strings.Contains(root.String(), "\n  "+c.name+" ") {
+			t.Errorf("the overview does not list %s", c.name)
+		}
+		if c.summary == "" || strings.Contains(c.summary, "\n") {
+			t.Errorf("%s: summary must be one line", c.name)
+		}
+		if c.internal != strings.HasPrefix(c.summary, "(internal)") {
+			t.Errorf("%s: internal commands, and only they, say so in their summary", c.name)
+		}
+		var out bytes.Buffer
+		if code := run([]string{c.name, "--help"}, nil, &out, &out, func(string) string { return "" }); code != 0 {
+			t.Fatalf("%s --help: exit %d", c.name, code)
+		}
+		text := out.String()
+		for _, section := range []string{"usage: precisiond " + c.name, "\nexit status:\n", "\nexamples:\n  "} {
+			if !strings.Contains(text, section) {
+				t.Errorf("%s --help lacks %q", c.name, section)
+			}
+		}
+		for _, word := range strings.Fields(c.synopsis) {
+			arg := strings.Trim(word, "[]|")
+			if arg != "" && arg == strings.ToUpper(arg) && !strings.HasPrefix(arg, "--") && !strings.Contains(text, "\n  "+arg+" ") &&
+				!strings.Contains(c.synopsis, "--") {
+				t.Errorf("%s --help does not describe argument %s", c.name, arg)
+			}
+		}
+		examples := false
+		for _, line := range strings.Split(text, "\n") {
+			if line == "examples:" {
+				examples = true
+			}
+			if !examples && utf8.RuneCountInString(line) > 80 {
+				t.Errorf("%s --help: line over 80 columns: %q", c.name, line)
+			}
+		}
+	}
+}
+
+// TestVersionOf: the version is the build-time setting, else the module
+// version, else the VCS revision (12 digits, -dirty when modified), else
+// "devel"; --json carries the build information.
+func TestVersionOf(t *testing.T) {
+	parse := func(s string) *debug.BuildInfo {
+		bi, err := debug.ParseBuildInfo(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bi.GoVersion = "go1.26.8" // ParseBuildInfo leaves it to the runtime
+		return bi
+	}
+	const head = "path\tgithub.com/precisiond/precisiond/cmd/precisiond\n"
+	devel := parse(head + "mod\tgithub.com/precisiond/precisiond\t(devel)\t\n")
+	clean := parse(head + "mod\tgithub.com/precisiond/precisiond\t(devel)\t\n" +
+		"build\tvcs=git\nbuild\tvcs.revision=47e178f5c63a19705c7acdd55cc4cd102419860c\nbuild\tvcs.time=2026-12-01T00:45:00Z\nbuild\tvcs.modified=false\n")
+	dirty := parse(head + "mod\tgithub.com/precisiond/precisiond\t(devel)\t\n" +
+		"build\tvcs=git\nbuild\tvcs.revision=47e178f5c63a19705c7acdd55cc4cd102419860c\nbuild\tvcs.modified=true\n")
+	installed := parse(head + "mod\tgithub.com/precisiond/precisiond\tv1.4.0\th1:abc=\n")
+	// go build in a git checkout (Go 1.24+) stamps a pseudo-version.
+	checkout := parse(head + "mod\tgithub.com/precisiond/precisiond\tv0.0.0-20261201014112-1003499fdd7a+dirty\t\n" +
+		"build\tvcs=git\nbuild\tvcs.revision=1003499fdd7a5c63a19705c7acdd55cc4cd10241\nbuild\tvcs.modified=true\n")
+	for _, c := range []struct {
+		set  string
+		bi   *debug.BuildInfo
+		want string
+	}{
+		{"", nil, "devel"},
+		{"", devel, "devel"},
+		{"", clean, "devel-47e178f5c63a"},
+		{"", dirty, "devel-47e178f5c63a-dirty"},
+		{"", installed, "v1.4.0"},
+		{"", checkout, "v0.0.0-20261201014112-1003499fdd7a+dirty"},
+		{"v2.0.0", dirty, "v2.0.0"},
+	} {
+		if got := versionOf(c.set, c.bi).Version; got != c.want {
+			t.Errorf("versionOf(%q, …) = %q, want %q", c.set, got, c.want)
+		}
+	}
+	v := versionOf("", clean)
+	if v.VCSRevision != "47e178f5c63a19705c7acdd55cc4cd102419860c" || v.VCSTime != "2026-12-01T00:45:00Z" ||
+		v.VCSModified == nil || *v.VCSModified || v.Go != "go1.26.8" || v.ModuleVersion != "(devel)" {
+		t.Errorf("build information %+v", v)
+	}
+	var out bytes.Buffer
+	if code := run([]string{"--version", "--json"}, nil, &out, &out, func(string) string { return "" }); code != 0 ||
+		!strings.Contains(out.String(), `"module": "github.com/precisiond/precisiond"`) {
+		t.Errorf("--version --json: exit %d %s", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"version"}, nil, &out, &out, func(string) string { return "" }); code != 0 || !strings.HasPrefix(out.String(), "precisiond ") {
+		t.Errorf("version: exit %d %q", code, out.String())
+	}
+}
