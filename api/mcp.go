@@ -61,6 +61,10 @@ type MCPOptions struct {
 	// Plans runs the compact surface's plans over stdio; over HTTP the
 	// server's Options.Plans does (nil there: /mcp/compact is not mounted).
 	Plans *plans.Service
+
+	// sdkOnly turns the fast path of /mcp and /mcp/compact off (tests compare
+	// the two paths).
+	sdkOnly bool
 }
 
 // The MCP surfaces.
@@ -397,10 +401,14 @@ func guidePrompt(guide, description string, req *mcp.GetPromptRequest) *mcp.GetP
 // returned as the canonical bytes, so structuredContent carries exactly the
 // numbers /invoke does (100.0 stays a float, big integers keep every digit).
 func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return m.toolResult(withMCPRequestID(ctx, req), req.Params.Name, req.Params.Arguments)
+}
+
+// toolResult is a tools/call's answer, for the SDK handler (callTool) and the
+// fast path (mcp_fast.go) alike; ctx carries the request id.
+func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	start := time.Now()
-	name := req.Params.Name
-	ctx = withMCPRequestID(ctx, req)
-	resp, err := m.reg.Call(ctx, name, req.Params.Arguments, "")
+	resp, err := m.reg.Call(ctx, name, args, "")
 	if err != nil {
 		var te *tools.Error
 		if errors.As(err, &te) {
@@ -488,13 +496,19 @@ func (m *mcpSurface) logCall(ctx context.Context, tool string, code any, start t
 }
 
 // logMCPCall writes the one log line of an MCP tool call.
+// Typed attributes (LogAttrs) write the same record as Info(msg, k, v...)
+// without boxing every value.
 func logMCPCall(log *slog.Logger, ctx context.Context, surface, tool string, code any, start time.Time) {
-	attrs := []any{"request_id", requestID(ctx), "surface", surface, "tool", tool,
-		"duration_ms", float64(time.Since(start).Microseconds()) / 1000}
-	if code != nil {
-		attrs = append(attrs, "error_code", code)
+	if !log.Enabled(ctx, slog.LevelInfo) {
+		return
 	}
-	log.Info("mcp tool call", attrs...)
+	attrs := make([]slog.Attr, 0, 5)
+	attrs = append(attrs, slog.String("request_id", requestID(ctx)), slog.String("surface", surface), slog.String("tool", tool),
+		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+	if code != nil {
+		attrs = append(attrs, slog.Any("error_code", code))
+	}
+	log.LogAttrs(ctx, slog.LevelInfo, "mcp tool call", attrs...)
 }
 
 // mcpTool describes one tool for MCP from its contract.

@@ -29,7 +29,7 @@ var hotPathBodies = []struct{ name, body string }{
 func newHandler() http.Handler {
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{Limiter: tools.NewLimiter(64, 0, nil)})
 	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	return api.New(reg, api.Options{Logger: log})
+	return api.New(reg, api.Options{Logger: log, MCP: &api.MCPOptions{}})
 }
 
 // TestInvokeHTTPAnswers makes sure the benchmarked requests succeed and that the
@@ -107,10 +107,9 @@ func BenchmarkRegistryInvoke(b *testing.B) {
 
 // BenchmarkMCPHTTP is one stateless Streamable HTTP tools/call (gcd_lcm)
 // through the real handler: what the load harness's mcp mix sends.
+// The handler is BenchmarkInvokeHTTP's, so the two compare directly.
 func BenchmarkMCPHTTP(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
-	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	h := api.New(reg, api.Options{Logger: log, MCP: &api.MCPOptions{}})
+	h := newHandler()
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}`)
 	b.ReportAllocs()
 	for b.Loop() {
