@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
@@ -106,9 +105,7 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 			s.refuseAdmin(w, r, newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <admin token>"))
 			return
 		}
-		got := sha256.Sum256([]byte(token))
-		want := sha256.Sum256([]byte(s.opts.AdminToken))
-		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+		if !s.adminTokenMatches(token) {
 			s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "wrong token", "token_id", TokenID(token))
 			s.refuseAdmin(w, r, newError(CodeUnauthorized, "wrong admin token"))
 			return

@@ -51,6 +51,7 @@ var statusOf = map[string]int{
 	CodeUnauthorized:             http.StatusUnauthorized,
 	CodeForbidden:                http.StatusForbidden,
 	CodeMethodNotAllow:           http.StatusMethodNotAllowed,
+	CodeRateLimited:              http.StatusTooManyRequests,
 }
 
 // transportCodes are answered with their real status on /invoke as well.

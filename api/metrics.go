@@ -43,6 +43,7 @@ type Metrics struct {
 	calls      *prometheus.CounterVec
 	duration   *prometheus.HistogramVec
 	rejections prometheus.Counter
+	http       httpMetrics // api/metrics_http.go
 }
 
 // unknownToolLabel replaces caller-chosen names of unknown tools, which must not

@@ -37,6 +37,7 @@ type Options struct {
 	Toggles      Toggler          // persists toggles (internal/toggles); nil: registry state only
 	Metrics      *Metrics         // serves GET /metrics (api/metrics.go); nil: not mounted
 	Plans        *plans.Service   // serves /v1/plans… and /mcp/compact (api/plans.go); nil: not mounted
+	Access       *AccessOptions   // API tokens, signed links, Host guard, CORS (api/auth.go); nil: none
 	// Store reports the state of the store the replicas share, as /health's
 	// "store": {"kind","ok"} (a *blob.Monitor); nil: no store, no such key.
 	Store StoreHealth
@@ -65,6 +66,7 @@ type Server struct {
 	mcp      *mcpMount // nil unless Options.MCP is set
 	bodies   *bodyBudget
 	ops      planOps // compact discovery and plans (api/plans.go)
+	edge     *edge   // access control (api/auth.go); nil: none
 }
 
 // New builds the HTTP surface.
@@ -85,7 +87,8 @@ func New(reg *tools.Registry, opts Options) *Server {
 		opts.QueueWait = DefaultQueueWait
 	}
 	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget),
-		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}}
+		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, edge: newEdge(opts.Access, opts.Downloads, opts.Logger)}
+	s.ops.authorize = s.authorizePlan
 	s.router = s.routes()
 	return s
 }
@@ -101,7 +104,7 @@ func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.requestID, s.accessLog, s.recoverer, s.admitBody)
+	r.Use(s.requestID, s.accessLog, s.recoverer, s.httpMetrics, s.accessControl, s.admitBody)
 	r.NotFound(s.wrap(func(r *http.Request) (any, *apiError) {
 		return nil, newError(CodeNotFound, "no such route: "+r.URL.Path)
 	}))
@@ -110,11 +113,11 @@ func (s *Server) routes() chi.Router {
 	}))
 	r.Post("/invoke", s.wrapLegacy(s.invoke))
 	r.Post("/v1/invoke", s.wrap(s.invoke))
-	r.Get("/tools", s.wrap(s.listTools))
+	r.Method(http.MethodGet, "/tools", cacheable(s.wrap(s.listTools))) // ETag, gzip (api/edge_cache.go)
 	r.Get("/tools/{name}", s.wrap(s.getTool))
 	r.Get("/health", s.wrap(s.health))
 	r.Get("/ready", s.wrap(s.ready))
-	r.Get("/openapi.json", s.wrap(s.openapi))
+	r.Method(http.MethodGet, "/openapi.json", cacheable(s.wrap(s.openapi)))
 	s.planRoutes(r)
 	s.adminRoutes(r)
 	s.pageRoutes(r)
@@ -125,7 +128,7 @@ func (s *Server) routes() chi.Router {
 		s.mountMCP(r)
 	}
 	if s.opts.Downloads != nil {
-		h := downloadHandler(s.opts.Downloads, s.log)
+		h := s.downloadAccess(downloadHandler(s.opts.Downloads, s.log))
 		r.Method(http.MethodGet, "/downloads/{filename}", h)
 		r.Method(http.MethodHead, "/downloads/{filename}", h)
 	}
@@ -162,6 +165,7 @@ func (s *Server) wrapStatus(f apiFunc, legacy200 bool) http.HandlerFunc {
 		}
 		switch x := v.(type) {
 		case *tools.Response:
+			s.afterCall(w, r, x.Envelope.Facts)
 			writeResponse(w, x)
 		case rawJSON:
 			w.Header().Set("Content-Type", "application/json")
@@ -193,6 +197,9 @@ func (s *Server) invoke(r *http.Request) (any, *apiError) {
 		return nil, aerr
 	}
 	setLogTool(r.Context(), req.Tool)
+	if aerr := s.authorizeTool(r.Context(), req.Tool); aerr != nil {
+		return nil, aerr
+	}
 	resp, err := s.reg.Call(r.Context(), req.Tool, req.Args, req.ContractHash)
 	if err != nil {
 		return nil, toAPIError(r.Context(), s.log, req.Tool, err)

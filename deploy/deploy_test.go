@@ -53,7 +53,7 @@ func readFile(t *testing.T, rel string) []byte {
 // configuration source so that a renamed setting fails this test.
 func settings(t *testing.T) map[string]bool {
 	t.Helper()
-	src := readFile(t, "cmd/precisiond/config.go")
+	src := append(readFile(t, "cmd/precisiond/config.go"), readFile(t, "cmd/precisiond/access.go")...)
 	out := map[string]bool{}
 	for _, m := range regexp.MustCompile(`"(PRECISIOND_[A-Z_]+)"`).FindAllSubmatch(src, -1) {
 		out[string(m[1])] = true
@@ -365,6 +365,9 @@ func TestDockerignoreKeepsTheBuildInputs(t *testing.T) {
 type composeFile struct {
 	Services map[string]composeService `yaml:"services"`
 	Volumes  map[string]map[string]any `yaml:"volumes"`
+	Secrets  map[string]struct {
+		File string `yaml:"file"`
+	} `yaml:"secrets"`
 }
 
 type composeService struct {
@@ -380,6 +383,7 @@ type composeService struct {
 	Environment map[string]string `yaml:"environment"`
 	Ports       []string          `yaml:"ports"`
 	Volumes     []string          `yaml:"volumes"`
+	Secrets     []string          `yaml:"secrets"`
 	ReadOnly    bool              `yaml:"read_only"`
 	CapDrop     []string          `yaml:"cap_drop"`
 	SecurityOpt []string          `yaml:"security_opt"`
@@ -438,6 +442,10 @@ func TestCompose(t *testing.T) {
 	}
 	if !s.ReadOnly || !slices.Equal(s.CapDrop, []string{"ALL"}) {
 		t.Error("compose service should run read-only with all capabilities dropped")
+	}
+	// Listening on 0.0.0.0 needs API tokens: the file is a declared secret.
+	if tf := s.Environment["PRECISIOND_API_TOKENS"]; len(s.Secrets) != 1 || tf != "/run/secrets/"+s.Secrets[0] || c.Secrets[s.Secrets[0]].File == "" {
+		t.Errorf("PRECISIOND_API_TOKENS %q must be the compose secret %v (declared %v)", tf, s.Secrets, c.Secrets)
 	}
 	st := settings(t)
 	for k := range s.Environment {
@@ -604,6 +612,7 @@ type container struct {
 	VolumeMounts []struct {
 		Name      string `yaml:"name"`
 		MountPath string `yaml:"mountPath"`
+		ReadOnly  bool   `yaml:"readOnly"`
 	} `yaml:"volumeMounts"`
 }
 
@@ -644,6 +653,13 @@ type deployment struct {
 					PersistentVolumeClaim *struct {
 						ClaimName string `yaml:"claimName"`
 					} `yaml:"persistentVolumeClaim"`
+					Secret *struct {
+						SecretName string `yaml:"secretName"`
+						Items      []struct {
+							Key  string `yaml:"key"`
+							Path string `yaml:"path"`
+						} `yaml:"items"`
+					} `yaml:"secret"`
 				} `yaml:"volumes"`
 			} `yaml:"spec"`
 		} `yaml:"template"`
@@ -935,12 +951,31 @@ func TestKubernetesManifests(t *testing.T) {
 	for k, v := range cm.Data {
 		env[k] = v
 	}
-	tokenFromSecret := false
+	tokenFromSecret, keyFromSecret := false, false
 	for _, e := range c.Env {
 		env[e.Name] = e.Value
-		if e.Name == "PRECISIOND_ADMIN_TOKEN" && e.ValueFrom.SecretKeyRef.Name != "" && e.ValueFrom.SecretKeyRef.Key != "" {
-			tokenFromSecret = true
+		fromSecret := e.ValueFrom.SecretKeyRef.Name != "" && e.ValueFrom.SecretKeyRef.Key != ""
+		tokenFromSecret = tokenFromSecret || (e.Name == "PRECISIOND_ADMIN_TOKEN" && fromSecret)
+		keyFromSecret = keyFromSecret || (e.Name == "PRECISIOND_DOWNLOAD_SIGNING_KEY" && fromSecret && !e.ValueFrom.SecretKeyRef.Optional)
+	}
+	if !keyFromSecret {
+		t.Error("PRECISIOND_DOWNLOAD_SIGNING_KEY must come from a Secret shared by every replica")
+	}
+	// Listening on 0.0.0.0 needs API tokens: the file lies in a mounted Secret.
+	tokensFile := env["PRECISIOND_API_TOKENS"]
+	inSecret := false
+	for _, vm := range c.VolumeMounts {
+		rel, ok := strings.CutPrefix(tokensFile, vm.MountPath+"/")
+		for _, v := range pod.Spec.Volumes {
+			if ok && vm.ReadOnly && v.Name == vm.Name && v.Secret != nil {
+				for _, it := range v.Secret.Items {
+					inSecret = inSecret || it.Path == rel
+				}
+			}
 		}
+	}
+	if !inSecret {
+		t.Errorf("PRECISIOND_API_TOKENS %q is not a file of a read-only Secret volume", tokensFile)
 	}
 	for k := range env {
 		if !st[k] {

@@ -35,6 +35,7 @@ type Main struct {
 	Plans    *plans.Service // registers and runs plans (plans.go)
 
 	closePlans func() error
+	edge       edgeState // API tokens and TLS (access.go)
 
 	ln     net.Listener
 	server *http.Server
@@ -42,11 +43,22 @@ type Main struct {
 
 // NewMain builds the service from cfg. It does not listen yet.
 func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
+	if err := checkExposure(cfg); err != nil {
+		return nil, err // before anything is opened
+	}
 	store, err := openStore(cfg, log, false)
 	if err != nil {
 		return nil, err
 	}
 	shared := monitorOf(store)
+	var sharedStore blob.Store // nil, not a nil *Monitor, without a store
+	if shared != nil {
+		sharedStore = shared
+	}
+	accessOpts, edge, err := accessOptions(cfg, sharedStore)
+	if err != nil {
+		return nil, err
+	}
 	var storeHealth api.StoreHealth
 	metricsOpts := api.MetricsOptions{Version: versionString()}
 	if store != nil {
@@ -73,10 +85,6 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	}
 	metrics.Attach(reg)
 	registerWorkerMetrics(metrics, pool, store)
-	var sharedStore blob.Store // nil, not a nil *Monitor, without a store
-	if shared != nil {
-		sharedStore = shared
-	}
 	planSvc, closePlans, err := openPlansOn(cfg, reg, log, sharedStore)
 	if err != nil {
 		if pool != nil {
@@ -100,6 +108,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		Toggles:      toggler,
 		Metrics:      metrics,
 		Plans:        planSvc,
+		Access:       accessOpts,
 		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: downloadURL(cfg),
 			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 		Store:   storeHealth,
@@ -107,7 +116,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		Replica: replica,
 	})
 	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Shared: shared, Toggles: tg, Replica: replica,
-		Metrics: metrics, Workers: pool, Plans: planSvc, closePlans: closePlans}
+		Metrics: metrics, Workers: pool, Plans: planSvc, closePlans: closePlans, edge: edge}
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -220,8 +229,9 @@ func (m *Main) Run(ctx context.Context) error {
 	bctx, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
+	m.watchEdge(bctx)
 	errc := make(chan error, 1)
-	go func() { errc <- m.server.Serve(m.ln) }()
+	go func() { errc <- m.server.Serve(m.listener()) }()
 	select {
 	case err := <-errc:
 		return err

@@ -13,7 +13,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
@@ -303,7 +302,8 @@ func loadCatalog(file, url string, stderr io.Writer) ([]any, error) {
 		}
 		data = b
 	case url != "":
-		b, err := httpGet(strings.TrimSuffix(url, "/") + "/tools")
+		// A server with API tokens wants one: PRECISIOND_API_TOKEN (access.go).
+		b, err := httpGet(strings.TrimSuffix(url, "/")+"/tools", os.Getenv(apiTokenEnv), false)
 		if err != nil {
 			return nil, err
 		}
@@ -336,9 +336,17 @@ func loadCatalog(file, url string, stderr io.Writer) ([]any, error) {
 	return list, nil
 }
 
-func httpGet(url string) ([]byte, error) {
-	client := &http.Client{Timeout: 5 * time.Second}
-	resp, err := client.Get(url)
+// httpGet fetches url (5 s, at most 64 MiB) with an optional bearer token;
+// skipVerify accepts any server certificate (httpClient, access.go).
+func httpGet(url, bearer string, skipVerify bool) ([]byte, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := httpClient(skipVerify).Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -363,9 +371,10 @@ can run it.
 `,
 	exit:     "0 healthy, 1 unreachable or unhealthy, 2 usage error",
 	examples: []string{"precisiond health", "precisiond health --addr 127.0.0.1:9000"},
-	config:   []string{"addr"},
-	flagHelp: map[string]string{"addr": "address of the server to probe"},
-	run:      cmdHealth,
+	config:   []string{"addr", "tls-cert", "tls-key"}, // with TLS it probes over HTTPS (access.go)
+	flagHelp: map[string]string{"addr": "address of the server to probe",
+		"tls-cert": "the server's certificate, as given to serve: probe over HTTPS", "tls-key": "the server's key, as given to serve"},
+	run: cmdHealth,
 }
 
 // cmdHealth probes a running server's /health: exit 0 when it answers status ok.
@@ -374,7 +383,7 @@ func cmdHealth(c *command, args []string, e *cliEnv) int {
 	if !ok {
 		return code
 	}
-	b, err := httpGet("http://" + cfg.Addr + "/health")
+	b, err := httpGet(healthURL(*cfg), "", cfg.Access.TLSCert != "")
 	if err != nil {
 		fmt.Fprintln(e.stderr, "precisiond health:", err)
 		return 1

@@ -56,6 +56,9 @@ type Config struct {
 	StoreTimeout  time.Duration // how long a store operation waits for an answer
 	StoreRequired bool          // /ready fails while the store is down
 	PublicBaseURL string        // absolute download links (legacy text, MCP); "": relative
+
+	// Access control and TLS (access.go).
+	Access AccessConfig
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).
@@ -94,7 +97,7 @@ type configFlag struct {
 	bind                       func(fs *flag.FlagSet, c *Config, name, help string)
 }
 
-var configFlags = []configFlag{
+var configFlags = append([]configFlag{
 	{"addr", "PRECISIOND_ADDR", "HOST:PORT", "127.0.0.1:8003", "listen address", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.Addr, n, c.Addr, h) }},
 	{"data-dir", "PRECISIOND_DATA_DIR", "DIR", "./data", "data directory: the toggle file, generated downloads and plans.db", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.DataDir, n, c.DataDir, h) }},
 	{"admin-token", "PRECISIOND_ADMIN_TOKEN", "TOKEN", "", "bearer token for the admin endpoints; empty: they refuse", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.AdminToken, n, c.AdminToken, h) }},
@@ -155,7 +158,7 @@ var configFlags = []configFlag{
 	{"public-base-url", "PRECISIOND_PUBLIC_BASE_URL", "URL", "", "absolute URL clients reach this service at (https://host/prefix): download links become absolute", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.StringVar(&c.PublicBaseURL, n, c.PublicBaseURL, h)
 	}},
-}
+}, accessFlags...) // access.go
 
 // lookupConfigFlag returns the setting named name.
 func lookupConfigFlag(name string) (configFlag, bool) {
