@@ -1,7 +1,11 @@
 # syntax=docker/dockerfile:1
 # precisiond: a static, non-root, shell-less image.
 #   docker build --build-arg VERSION=v1.0.0 -t precisiond:v1.0.0 .
-#   docker run -p 127.0.0.1:8003:8003 -v precisiond-data:/data precisiond:v1.0.0
+#   docker run -p 127.0.0.1:8003:8003 -v precisiond-data:/data \
+#     -v "$PWD/tokens.json:/run/secrets/tokens.json:ro" -e PRECISIOND_API_TOKENS=/run/secrets/tokens.json \
+#     precisiond:v1.0.0
+# It listens on 0.0.0.0 and so refuses to start without API tokens (precisiond
+# token new NAME; docs/operations.md) unless PRECISIOND_INSECURE_NO_AUTH=true.
 # deploy/deploy_test.go runs the same go build line and checks the binary is static.
 
 FROM golang:1.26 AS build

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
@@ -24,22 +23,24 @@ import (
 // Toggler changes a tool's enabled state, persisting it (internal/toggles.Store).
 // ok is false for an unknown tool; err means the new state could not be saved
 // and nothing changed.
+// An error of type *tools.Error with code store_unavailable is answered as
+// such (503); any other error is an internal error.
 type Toggler interface {
 	// Set sets the state and returns the previous one.
-	Set(name string, enabled bool) (previous, ok bool, err error)
+	Set(ctx context.Context, name string, enabled bool) (previous, ok bool, err error)
 	// Toggle flips the state atomically and returns the previous one.
-	Toggle(name string) (previous, ok bool, err error)
+	Toggle(ctx context.Context, name string) (previous, ok bool, err error)
 }
 
 // registryToggler is the fallback without persistence (tests, embedded use).
 type registryToggler struct{ reg *tools.Registry }
 
-func (t registryToggler) Set(name string, enabled bool) (bool, bool, error) {
+func (t registryToggler) Set(_ context.Context, name string, enabled bool) (bool, bool, error) {
 	prev, ok := t.reg.SetEnabled(name, enabled)
 	return prev, ok, nil
 }
 
-func (t registryToggler) Toggle(name string) (bool, bool, error) {
+func (t registryToggler) Toggle(_ context.Context, name string) (bool, bool, error) {
 	prev, ok := t.reg.Toggle(name)
 	return prev, ok, nil
 }
@@ -104,9 +105,7 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 			s.refuseAdmin(w, r, newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <admin token>"))
 			return
 		}
-		got := sha256.Sum256([]byte(token))
-		want := sha256.Sum256([]byte(s.opts.AdminToken))
-		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+		if !s.adminTokenMatches(token) {
 			s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "wrong token", "token_id", TokenID(token))
 			s.refuseAdmin(w, r, newError(CodeUnauthorized, "wrong admin token"))
 			return
@@ -143,7 +142,7 @@ func (s *Server) toggleTool(r *http.Request) (any, *apiError) {
 	if aerr != nil {
 		return nil, aerr
 	}
-	prev, _, err := s.toggler().Toggle(name)
+	prev, _, err := s.toggler().Toggle(r.Context(), name)
 	if err != nil {
 		return nil, s.toggleFailed(r, name, err)
 	}
@@ -169,7 +168,7 @@ func (s *Server) putTool(r *http.Request) (any, *apiError) {
 	if err := dec.Decode(&req); err != nil || req.Enabled == nil || dec.More() {
 		return nil, &apiError{Code: CodeInvalidRequest, Message: `body must be {"enabled": true|false}`, Tool: name}
 	}
-	prev, _, err := s.toggler().Set(name, *req.Enabled)
+	prev, _, err := s.toggler().Set(r.Context(), name, *req.Enabled)
 	if err != nil {
 		return nil, s.toggleFailed(r, name, err)
 	}
@@ -186,8 +185,15 @@ func (s *Server) toggler() Toggler {
 	return registryToggler{s.reg}
 }
 
+// toggleFailed answers a toggle that could not be saved: store_unavailable
+// (503) when the store holding the toggle state did not answer or refused,
+// internal_error otherwise; either way nothing changed.
 func (s *Server) toggleFailed(r *http.Request, name string, err error) *apiError {
-	s.log.Error("toggle not saved", "request_id", requestID(r.Context()), "tool", name, "err", err.Error())
+	s.log.Error("toggle not saved", "request_id", requestID(r.Context()), "replica", s.opts.Replica, "tool", name, "err", err.Error())
+	var te *tools.Error
+	if errors.As(err, &te) && te.Code == tools.CodeStoreUnavailable {
+		return &apiError{Code: te.Code, Reason: te.Reason, Message: te.Message + "; nothing changed", Tool: name}
+	}
 	return &apiError{Code: tools.CodeInternal, Message: "internal error: the new state could not be saved; nothing changed", Tool: name}
 }
 
@@ -196,6 +202,7 @@ func (s *Server) toggleFailed(r *http.Request, name string, err error) *apiError
 func (s *Server) audit(r *http.Request, action, tool string, before, after bool) {
 	s.log.Info("audit",
 		"request_id", requestID(r.Context()),
+		"replica", s.opts.Replica,
 		"token_id", adminID(r),
 		"remote_addr", r.RemoteAddr,
 		"action", action,

@@ -195,11 +195,11 @@ func TestToggleAndPutTakeEffect(t *testing.T) {
 
 type failingToggler struct{}
 
-func (failingToggler) Set(string, bool) (bool, bool, error) {
+func (failingToggler) Set(context.Context, string, bool) (bool, bool, error) {
 	return true, true, fmt.Errorf("disk full")
 }
 
-func (failingToggler) Toggle(string) (bool, bool, error) {
+func (failingToggler) Toggle(context.Context, string) (bool, bool, error) {
 	return true, true, fmt.Errorf("disk full")
 }
 
@@ -212,6 +212,35 @@ func TestToggleSaveFailureIsAnError(t *testing.T) {
 	status, body, _ = doReq(t, "POST", ts.URL+"/tools/gcd_lcm/toggle", "Bearer "+adminToken, "")
 	if status != 500 || body["error_code"] != tools.CodeInternal || strings.Contains(fmt.Sprint(body), "disk full") {
 		t.Fatalf("toggle: got %d %v", status, body)
+	}
+}
+
+// unavailableToggler fails as internal/toggles does when its store is down.
+type unavailableToggler struct{}
+
+func (unavailableToggler) Set(context.Context, string, bool) (bool, bool, error) {
+	return true, true, tools.StoreUnavailable(tools.ReasonStoreNotAnswering, "the store holding the toggle state is not answering")
+}
+
+func (u unavailableToggler) Toggle(ctx context.Context, name string) (bool, bool, error) {
+	return u.Set(ctx, name, false)
+}
+
+// TestToggleStoreUnavailable: a toggle the store cannot take is 503
+// store_unavailable with Retry-After, and says nothing changed.
+func TestToggleStoreUnavailable(t *testing.T) {
+	ts, reg, _ := newAdminServer(t, adminToken, func(o *Options) { o.Toggles = unavailableToggler{} })
+	for _, c := range []struct{ method, path, body string }{
+		{"PUT", "/admin/tools/gcd_lcm", `{"enabled":false}`}, {"POST", "/tools/gcd_lcm/toggle", ""},
+	} {
+		status, body, h := doReq(t, c.method, ts.URL+c.path, "Bearer "+adminToken, c.body)
+		if status != 503 || body["error_code"] != tools.CodeStoreUnavailable || body["reason"] != tools.ReasonStoreNotAnswering ||
+			!strings.Contains(fmt.Sprint(body["error"]), "nothing changed") || h.Get("Retry-After") != "1" {
+			t.Errorf("%s %s: %d %v", c.method, c.path, status, body)
+		}
+	}
+	if !reg.Enabled("gcd_lcm") {
+		t.Error("the registry changed although the store did not take the toggle")
 	}
 }
 

@@ -1,14 +1,15 @@
 package api
 
 import (
-	"bytes"
 	"errors"
+	"log/slog"
 	"net/http"
 	"path"
 	"strings"
 	"time"
 
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/tools"
 )
 
 // The download route's error bodies are constants (with a final newline, as
@@ -17,6 +18,8 @@ const (
 	notFoundBody         = `{"error":"not found","error_code":"not_found","tool":"generate_file"}` + "\n"
 	methodNotAllowedBody = `{"error":"method not allowed","error_code":"method_not_allowed","tool":"generate_file"}` + "\n"
 	internalErrorBody    = `{"error":"internal error","error_code":"internal_error","tool":"generate_file"}` + "\n"
+	storeUnavailableBody = `{"error":"the download store is not answering; try again shortly","error_code":"store_unavailable","reason":"not_answering","tool":"generate_file"}` + "\n"
+	storeRefusedBody     = `{"error":"the download store cannot be read","error_code":"store_unavailable","reason":"refused","tool":"generate_file"}` + "\n"
 )
 
 func writeDownloadError(w http.ResponseWriter, status int, body string) {
@@ -24,21 +27,27 @@ func writeDownloadError(w http.ResponseWriter, status int, body string) {
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-store")
+	if status == http.StatusServiceUnavailable {
+		h.Set("Retry-After", "1")
+	}
 	w.WriteHeader(status)
 	_, _ = w.Write([]byte(body))
 }
 
 // downloadHandler serves GET and HEAD /downloads/{filename} from the download
-// store; the file name is the last segment of the request path. Only names
-// matching filestore.NamePattern, written without
-// percent-escapes, are looked up, and only regular, unexpired files whose content
-// matches their hash are served, with their media type, Content-Disposition:
-// attachment, X-Content-Type-Options: nosniff, a restrictive CSP and
-// ETag = "<sha256 hex>" (If-None-Match → 304; Range requests are honoured).
-// Everything else is 404 with {"error":"not found","error_code":"not_found",
-// "tool":"generate_file"}; other methods get 405 (Allow: GET, HEAD) with
-// error_code "method_not_allowed"; an I/O error is 500 "internal_error".
-func downloadHandler(s *filestore.Store) http.Handler {
+// store, streaming from it (a replica serves every replica's files when they
+// share an S3 store). The file name is the last segment of the request path.
+// Only names matching filestore.NamePattern, written without percent-escapes,
+// are looked up, and only unexpired objects whose content hashes to their
+// name are served, with their media type, Content-Disposition: attachment,
+// X-Content-Type-Options: nosniff, a restrictive CSP and ETag = "<sha256
+// hex>" (If-None-Match → 304; Range requests read only their part from the
+// store). Everything else is 404 with {"error":"not found",
+// "error_code":"not_found","tool":"generate_file"}; other methods get 405
+// (Allow: GET, HEAD) with error_code "method_not_allowed"; a store that does
+// not answer or refuses is 503 store_unavailable (Retry-After: 1); anything
+// else is 500 "internal_error". log receives the store's failures.
+func downloadHandler(s *filestore.Store, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
@@ -50,15 +59,27 @@ func downloadHandler(s *filestore.Store) http.Handler {
 			writeDownloadError(w, http.StatusNotFound, notFoundBody)
 			return
 		}
-		data, e, err := s.ReadFile(name)
-		if errors.Is(err, filestore.ErrNotFound) {
+		e, rs, err := s.Reader(r.Context(), name)
+		var ue *filestore.UnavailableError
+		switch {
+		case errors.Is(err, filestore.ErrNotFound):
 			writeDownloadError(w, http.StatusNotFound, notFoundBody)
 			return
-		}
-		if err != nil {
+		case errors.As(err, &ue):
+			log.Warn("download store unavailable", "request_id", requestID(r.Context()), "file", name, "err", err.Error())
+			setLogError(r.Context(), tools.CodeStoreUnavailable)
+			body := storeRefusedBody
+			if ue.NotAnswering() {
+				body = storeUnavailableBody
+			}
+			writeDownloadError(w, http.StatusServiceUnavailable, body)
+			return
+		case err != nil:
+			log.Error("download", "request_id", requestID(r.Context()), "file", name, "err", err.Error())
 			writeDownloadError(w, http.StatusInternalServerError, internalErrorBody)
 			return
 		}
+		defer rs.Close()
 		h := w.Header()
 		h.Set("Content-Type", filestore.MediaType(strings.TrimPrefix(path.Ext(name), ".")))
 		h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
@@ -66,8 +87,10 @@ func downloadHandler(s *filestore.Store) http.Handler {
 		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")
 		h.Set("Cache-Control", "private, no-cache")
 		h.Set("ETag", `"`+e.SHA256+`"`)
-		// A zero modtime: no Last-Modified, validation is by ETag only.
-		http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(data))
+		// A zero modtime: no Last-Modified, validation is by ETag only. A
+		// store that fails in the middle of the body cuts the response short
+		// (the status line has gone out).
+		http.ServeContent(w, r, name, time.Time{}, rs)
 	})
 }
 

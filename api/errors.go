@@ -40,6 +40,7 @@ var statusOf = map[string]int{
 	tools.CodeOutputSchema:       http.StatusInternalServerError,
 	tools.CodeInternal:           http.StatusInternalServerError,
 	tools.CodeOverloaded:         http.StatusServiceUnavailable,
+	tools.CodeStoreUnavailable:   http.StatusServiceUnavailable,
 	plans.CodeInvalidPlan:        http.StatusUnprocessableEntity,
 	plans.CodeUnknownPlan:        http.StatusNotFound,
 	CodeInvalidRequest:           http.StatusBadRequest,
@@ -50,6 +51,7 @@ var statusOf = map[string]int{
 	CodeUnauthorized:             http.StatusUnauthorized,
 	CodeForbidden:                http.StatusForbidden,
 	CodeMethodNotAllow:           http.StatusMethodNotAllowed,
+	CodeRateLimited:              http.StatusTooManyRequests,
 }
 
 // transportCodes are answered with their real status on /invoke as well.

@@ -23,7 +23,7 @@ func (s *Server) jwks(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "public, max-age=300")
-	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+	if etagMatches(r.Header.Get("If-None-Match"), strings.Trim(etag, `"`)) { // api/edge_cache.go
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -33,16 +33,4 @@ func (s *Server) jwks(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(body)
 	}
-}
-
-// etagMatches applies If-None-Match (RFC 9110 §13.1.2): "*" or a list of
-// entity tags compared weakly (a W/ prefix is ignored).
-func etagMatches(header, etag string) bool {
-	for _, t := range strings.Split(header, ",") {
-		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
-		if t == "*" || t == etag {
-			return true
-		}
-	}
-	return false
 }

@@ -141,8 +141,9 @@ func closedObject(props map[string]any, required ...string) map[string]any {
 	return closed(obj(props, required...))
 }
 
-// newCompactServer builds the compact MCP server over ops.
-func newCompactServer(ops planOps, opts MCPOptions) *mcp.Server {
+// newCompactServer builds the compact MCP server over ops; its tools are
+// returned too, for the fast path (mcp_fast.go).
+func newCompactServer(ops planOps, opts MCPOptions) (*mcp.Server, []compactTool) {
 	opts = opts.withDefaults()
 	s := mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — compact surface (discover, describe, plan, replay)", Version: opts.Version},
 		&mcp.ServerOptions{
@@ -151,7 +152,8 @@ func newCompactServer(ops planOps, opts MCPOptions) *mcp.Server {
 			PageSize:     opts.PageSize,
 			Capabilities: &mcp.ServerCapabilities{},
 		})
-	for _, t := range compactTools(ops) {
+	ts := compactTools(ops)
+	for _, t := range ts {
 		s.AddTool(t.tool, compactHandler(opts.Logger, t))
 	}
 	s.AddPrompt(&mcp.Prompt{
@@ -162,7 +164,7 @@ func newCompactServer(ops planOps, opts MCPOptions) *mcp.Server {
 	}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return guidePrompt(reusablePlanGuide, "How to answer many exact questions with one reusable plan", req), nil
 	})
-	return s
+	return s, ts
 }
 
 // compactHandler adapts a compact tool to the SDK: arguments decoded with
@@ -170,19 +172,25 @@ func newCompactServer(ops planOps, opts MCPOptions) *mcp.Server {
 // text, an error as an isError result with the error body.
 func compactHandler(log *slog.Logger, t compactTool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		start := time.Now()
-		ctx = withMCPRequestID(ctx, req)
-		b, aerr := compactCall(ctx, t, req.Params.Arguments)
-		if aerr != nil {
-			logMCPCall(log, ctx, "mcp_compact", t.tool.Name, aerr.Code, start)
-			return errorResult(errorBody(aerr))
-		}
-		logMCPCall(log, ctx, "mcp_compact", t.tool.Name, nil, start)
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
-			StructuredContent: json.RawMessage(b),
-		}, nil
+		return compactResult(withMCPRequestID(ctx, req), log, t, req.Params.Arguments)
 	}
+}
+
+// compactResult is a compact tool's tools/call answer, for the SDK handler
+// (compactHandler) and the fast path (mcp_fast.go) alike; ctx carries the
+// request id.
+func compactResult(ctx context.Context, log *slog.Logger, t compactTool, args json.RawMessage) (*mcp.CallToolResult, error) {
+	start := time.Now()
+	b, aerr := compactCall(ctx, t, args)
+	if aerr != nil {
+		logMCPCall(log, ctx, "mcp_compact", t.tool.Name, aerr.Code, start)
+		return errorResult(errorBody(aerr))
+	}
+	logMCPCall(log, ctx, "mcp_compact", t.tool.Name, nil, start)
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(b)}},
+		StructuredContent: json.RawMessage(b),
+	}, nil
 }
 
 // compactCall decodes raw arguments (absent: {}) and calls the tool.

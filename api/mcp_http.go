@@ -24,6 +24,8 @@ type mcpMount struct {
 	streams   map[*http.Request]*sseStream // open SSE GETs
 	bySession map[string]*sseStream        // the same, by MCP session id once known
 	sse       sseLimits
+
+	fast, fastCompact *mcpFast // nil: the SDK serves every request
 }
 
 // mountMCP mounts /mcp and /mcp/sse on r; settings missing from Options.MCP
@@ -58,12 +60,35 @@ func (s *Server) mountMCP(r chi.Router) {
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        o.MaxBodyBytes,
 	})
-	r.Handle("/mcp", m.guard(streamable))
+	// With API tokens the SDK path serves every request: the fast path knows
+	// nothing of token scopes and per-token resources (mcpAccess, a receiving
+	// middleware of the SDK servers).
+	tokens := s.edge != nil && s.edge.opts.Tokens != nil
+	if tokens {
+		m.surface.server.AddReceivingMiddleware(m.mcpAccess(true))
+	}
+	// The hot methods of ordinary stateless POSTs are answered without the
+	// SDK's per-request session (api/mcp_fast.go); everything else, and every
+	// request when o.sdkOnly is set, goes to the SDK.
+	var full http.Handler = streamable
+	if !o.sdkOnly && !tokens {
+		m.fast = fastForSurface(streamable, m.surface, streamOpts.MaxRequestBodyBytes)
+		full = m.fast
+	}
+	r.Handle("/mcp", m.guard(full))
 	r.Handle("/mcp/sse", m.guard(m.sseStreams(sse)))
 	if s.ops.svc != nil {
 		// The compact surface (api/mcp_compact.go), stateless like /mcp.
-		compact := newCompactServer(s.ops, o)
-		r.Handle("/mcp/compact", m.guard(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return compact }, streamOpts)))
+		compact, ts := newCompactServer(s.ops, o)
+		if tokens {
+			compact.AddReceivingMiddleware(m.mcpAccess(false))
+		}
+		var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return compact }, streamOpts)
+		if !o.sdkOnly && !tokens {
+			m.fastCompact = fastForCompact(h, o.Logger, ts, streamOpts.MaxRequestBodyBytes)
+			h = m.fastCompact
+		}
+		r.Handle("/mcp/compact", m.guard(h))
 	}
 }
 

@@ -48,6 +48,7 @@ type sseStream struct {
 	lastActive atomic.Int64 // unix nanoseconds of the last client message (or the opening)
 	closeOnce  sync.Once
 	session    string // MCP session id, once the endpoint event named it
+	token      string // name of the API token the stream was opened with ("": tokens off)
 }
 
 // close ends the stream: its context is canceled (the SDK ends the session) and
@@ -70,17 +71,23 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 		if r.Method != http.MethodGet {
 			if id := r.URL.Query().Get("sessionid"); id != "" {
 				m.mu.Lock()
-				if st := m.bySession[id]; st != nil {
+				st := m.bySession[id]
+				if st != nil {
 					st.lastActive.Store(time.Now().UnixNano())
 				}
 				m.mu.Unlock()
+				if st != nil && st.token != tokenName(r.Context()) {
+					// A session answers only the token that opened it.
+					m.srv.refuseAccess(w, r, newError(CodeForbidden, "this SSE session belongs to another API token"), tokenName(r.Context()))
+					return
+				}
 			}
 			next.ServeHTTP(w, r)
 			return
 		}
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
-		st := &sseStream{cancel: cancel, rc: http.NewResponseController(w), opened: time.Now()}
+		st := &sseStream{cancel: cancel, rc: http.NewResponseController(w), opened: time.Now(), token: tokenName(r.Context())}
 		st.lastActive.Store(st.opened.UnixNano())
 		r = r.WithContext(ctx)
 		m.mu.Lock()

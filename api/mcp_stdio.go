@@ -39,7 +39,7 @@ func ServeMCPStdio(ctx context.Context, reg *tools.Registry, opts MCPOptions, in
 		if opts.Plans == nil {
 			return errors.New("the compact MCP surface needs a plan service (MCPOptions.Plans)")
 		}
-		server = newCompactServer(planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, opts)
+		server, _ = newCompactServer(planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, opts)
 		drain = max(drain, opts.Plans.Options().Timeout)
 	default:
 		return fmt.Errorf("unknown MCP surface %q (full or compact)", opts.Surface)

@@ -18,6 +18,9 @@ type MetricsOptions struct {
 	// StoreUsage reports the download store's size (filestore.Store.Usage); nil
 	// leaves the store gauges out.
 	StoreUsage func() (files int, bytes int64, err error)
+	// Store, when not nil, is the shared store's state: the gauge
+	// precisiond_store_up{kind} is 1 while it answers, 0 while it is down.
+	Store StoreHealth
 }
 
 // Metrics is the Prometheus surface (GET /metrics), on its own registry rather
@@ -40,6 +43,7 @@ type Metrics struct {
 	calls      *prometheus.CounterVec
 	duration   *prometheus.HistogramVec
 	rejections prometheus.Counter
+	http       httpMetrics // api/metrics_http.go
 }
 
 // unknownToolLabel replaces caller-chosen names of unknown tools, which must not
@@ -83,6 +87,18 @@ func NewMetrics(opts MetricsOptions) *Metrics {
 				Help: "Files held by the download store (generate_file).",
 			}, func() float64 { n, _, _ := opts.StoreUsage(); return float64(n) }),
 		)
+	}
+	if opts.Store != nil {
+		m.prom.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "precisiond_store_up",
+			Help:        "1 while the shared store (downloads, toggles, plans) answered its last check or operation, 0 while it is down.",
+			ConstLabels: prometheus.Labels{"kind": opts.Store.Health().Kind},
+		}, func() float64 {
+			if opts.Store.Health().OK {
+				return 1
+			}
+			return 0
+		}))
 	}
 	return m
 }

@@ -19,6 +19,7 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 		"Catalog":          catalogSchema(),
 		"CatalogEntry":     catalogEntrySchema(),
 		"Health":           healthSchema(),
+		"Ready":            readySchema(),
 		"ToggleResult":     obj(props{"ok": map[string]any{"const": true}, "name": strSchema("tool name"), "enabled": boolSchema("the new state")}, "ok", "name", "enabled"),
 		"SetEnabled":       closed(obj(props{"enabled": boolSchema("the wanted state")}, "enabled")),
 		"VerifyResult":     verifyResultSchema(),
@@ -74,17 +75,19 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 				map[string]any{"200": jsonResp("the catalogue", ref("Catalog"))})},
 			"/tools/{name}": map[string]any{"parameters": []any{nameParam}, "get": op("getTool", "One catalogue entry.", nil,
 				responsesOf(map[string]any{"200": jsonResp("the entry", ref("CatalogEntry"))}, "404"))},
-			"/health": map[string]any{"get": op("health", "Liveness and readiness; 503 while shutting down.", nil,
+			"/health": map[string]any{"get": op("health", "Liveness: 200 while serving (whatever the store's state, which it reports); 503 while shutting down.", nil,
 				map[string]any{"200": jsonResp("serving", ref("Health")), "503": jsonResp("shutting down", ref("Health"))})},
+			"/ready": map[string]any{"get": op("ready", "Readiness: 503 while shutting down and, with --store-required, while the store is down or the toggle state has never been read from it.", nil,
+				map[string]any{"200": jsonResp("ready", ref("Ready")), "503": jsonResp("not ready, with the reason", ref("Ready"))})},
 			"/downloads/{filename}": map[string]any{
 				"parameters": []any{map[string]any{"name": "filename", "in": "path", "required": true, "description": "a name generate_file returned", "schema": map[string]any{"type": "string"}}},
 				"get": op("download", "A file made by generate_file (content-addressed, expires after the TTL).", nil,
-					responsesOf(map[string]any{"200": map[string]any{"description": "the file", "content": map[string]any{"application/octet-stream": map[string]any{}}}}, "404"))},
+					responsesOf(map[string]any{"200": map[string]any{"description": "the file", "content": map[string]any{"application/octet-stream": map[string]any{}}}}, "404", "503"))},
 			"/tools/{name}/toggle": map[string]any{"parameters": []any{nameParam}, "post": withSecurity(op("toggleTool", "Flip a tool's enabled state (wire-compatible; admin token required).", nil,
-				responsesOf(map[string]any{"200": jsonResp("the new state", ref("ToggleResult"))}, "401", "403", "404", "500")), admin)},
+				responsesOf(map[string]any{"200": jsonResp("the new state", ref("ToggleResult"))}, "401", "403", "404", "500", "503")), admin)},
 			"/admin/tools/{name}": map[string]any{"parameters": []any{nameParam}, "put": withSecurity(op("setTool", "Set a tool's enabled state (admin token required).",
 				jsonBody(ref("SetEnabled")),
-				responsesOf(map[string]any{"200": jsonResp("the new state", ref("ToggleResult"))}, "400", "401", "403", "404", "500")), admin)},
+				responsesOf(map[string]any{"200": jsonResp("the new state", ref("ToggleResult"))}, "400", "401", "403", "404", "500", "503")), admin)},
 			"/admin/session": map[string]any{"get": withSecurity(op("adminSession", "Check an admin token.", nil,
 				responsesOf(map[string]any{"200": jsonResp("the token is accepted", ref("AdminSession"))}, "401", "403")), admin)},
 			"/admin": map[string]any{"get": op("adminPage", "The admin page (HTML; state changes need the token).", nil,
@@ -194,7 +197,7 @@ func statusText(code string) string {
 		"415": "not JSON (unsupported_media_type)",
 		"422": "refused on domain or cost grounds, or a plan that fails its check (tool_execution_error, tool_result_error, wrong_arguments, cost_limit_exceeded, tool_result_too_large, invalid_plan)",
 		"500": "a bug (output_schema_invalid, internal_error)",
-		"503": "overloaded or shutting down (Retry-After is set)",
+		"503": "overloaded, shutting down, or the shared store unavailable (overloaded, shutting_down, store_unavailable; Retry-After is set)",
 		"504": "the deadline passed (timeout)",
 	}
 	return texts[code]
@@ -236,7 +239,26 @@ func healthSchema() map[string]any {
 		"disabled":     map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 		"catalog_hash": map[string]any{"type": "string"},
 		"version":      strSchema("service version"),
+		"replica":      strSchema("this process: host name and a random id per start"),
+		"store":        storeStateSchema(),
 	}, "status", "tools")
+}
+
+func storeStateSchema() map[string]any {
+	return obj(props{
+		"kind":   map[string]any{"enum": []any{"file", "s3"}},
+		"ok":     boolSchema("the store answered its last check"),
+		"reason": map[string]any{"enum": []any{"store_unavailable", "store_error"}, "description": "not answering in time, or answering with a refusal"},
+	}, "kind", "ok")
+}
+
+func readySchema() map[string]any {
+	return obj(props{
+		"status":  map[string]any{"enum": []any{"ready", "not_ready"}},
+		"reason":  map[string]any{"enum": []any{"shutting_down", "store_unavailable", "toggles_unknown"}},
+		"replica": strSchema("this process"),
+		"store":   storeStateSchema(),
+	}, "status")
 }
 
 func verifyResultSchema() map[string]any {

@@ -32,6 +32,9 @@ type planOps struct {
 	reg *tools.Registry
 	svc *plans.Service // nil: no plan routes or tools
 	log *slog.Logger
+	// authorize refuses a plan with a step outside the caller's token scope
+	// (api/auth.go); nil: every plan may run.
+	authorize func(context.Context, *plans.Plan) *apiError
 }
 
 // catalog is GET /v1/catalog and MCP list_tools.
@@ -146,6 +149,11 @@ func (o planOps) get(ctx context.Context, id string) (any, *apiError) {
 }
 
 func (o planOps) run(ctx context.Context, p *plans.Plan, sets []any, batch bool) (rawJSON, *apiError) {
+	if o.authorize != nil {
+		if aerr := o.authorize(ctx, p); aerr != nil {
+			return nil, aerr
+		}
+	}
 	b, err := o.svc.Run(ctx, p, sets, batch)
 	if err != nil {
 		return nil, o.planError(ctx, err)

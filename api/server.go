@@ -18,6 +18,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
@@ -37,6 +38,23 @@ type Options struct {
 	Metrics      *Metrics         // serves GET /metrics (api/metrics.go); nil: not mounted
 	Plans        *plans.Service   // serves /v1/plans… and /mcp/compact (api/plans.go); nil: not mounted
 	JWKS         func() []byte    // the published key set, served at GET /.well-known/jwks.json (api/jwks.go); nil: not mounted
+	Access       *AccessOptions   // API tokens, signed links, Host guard, CORS (api/auth.go); nil: none
+	// Store reports the state of the store the replicas share, as /health's
+	// "store": {"kind","ok"} (a *blob.Monitor); nil: no store, no such key.
+	Store StoreHealth
+	// Ready, when not nil, is asked by GET /ready besides the drain: "" when
+	// this process may take traffic, else a reason code (store_unavailable,
+	// toggles_unknown). /health never asks it: liveness does not depend on
+	// the store.
+	Ready func() string
+	// Replica names this process in audit lines and /health (host name and
+	// a random id per start).
+	Replica string
+}
+
+// StoreHealth is the state of the shared store as last observed.
+type StoreHealth interface {
+	Health() blob.Health
 }
 
 // Server is the HTTP surface over one registry.
@@ -49,6 +67,7 @@ type Server struct {
 	mcp      *mcpMount // nil unless Options.MCP is set
 	bodies   *bodyBudget
 	ops      planOps // compact discovery and plans (api/plans.go)
+	edge     *edge   // access control (api/auth.go); nil: none
 }
 
 // New builds the HTTP surface.
@@ -69,7 +88,8 @@ func New(reg *tools.Registry, opts Options) *Server {
 		opts.QueueWait = DefaultQueueWait
 	}
 	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget),
-		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}}
+		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, edge: newEdge(opts.Access, opts.Downloads, opts.Logger)}
+	s.ops.authorize = s.authorizePlan
 	s.router = s.routes()
 	return s
 }
@@ -85,7 +105,7 @@ func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.requestID, s.accessLog, s.recoverer, s.admitBody)
+	r.Use(s.requestID, s.accessLog, s.recoverer, s.httpMetrics, s.accessControl, s.admitBody)
 	r.NotFound(s.wrap(func(r *http.Request) (any, *apiError) {
 		return nil, newError(CodeNotFound, "no such route: "+r.URL.Path)
 	}))
@@ -94,10 +114,11 @@ func (s *Server) routes() chi.Router {
 	}))
 	r.Post("/invoke", s.wrapLegacy(s.invoke))
 	r.Post("/v1/invoke", s.wrap(s.invoke))
-	r.Get("/tools", s.wrap(s.listTools))
+	r.Method(http.MethodGet, "/tools", cacheable(s.wrap(s.listTools))) // ETag, gzip (api/edge_cache.go)
 	r.Get("/tools/{name}", s.wrap(s.getTool))
 	r.Get("/health", s.wrap(s.health))
-	r.Get("/openapi.json", s.wrap(s.openapi))
+	r.Get("/ready", s.wrap(s.ready))
+	r.Method(http.MethodGet, "/openapi.json", cacheable(s.wrap(s.openapi)))
 	s.planRoutes(r)
 	s.adminRoutes(r)
 	s.pageRoutes(r)
@@ -112,7 +133,7 @@ func (s *Server) routes() chi.Router {
 		s.mountMCP(r)
 	}
 	if s.opts.Downloads != nil {
-		h := downloadHandler(s.opts.Downloads)
+		h := s.downloadAccess(downloadHandler(s.opts.Downloads, s.log))
 		r.Method(http.MethodGet, "/downloads/{filename}", h)
 		r.Method(http.MethodHead, "/downloads/{filename}", h)
 	}
@@ -149,6 +170,7 @@ func (s *Server) wrapStatus(f apiFunc, legacy200 bool) http.HandlerFunc {
 		}
 		switch x := v.(type) {
 		case *tools.Response:
+			s.afterCall(w, r, x.Envelope.Facts)
 			writeResponse(w, x)
 		case rawJSON:
 			w.Header().Set("Content-Type", "application/json")
@@ -180,6 +202,9 @@ func (s *Server) invoke(r *http.Request) (any, *apiError) {
 		return nil, aerr
 	}
 	setLogTool(r.Context(), req.Tool)
+	if aerr := s.authorizeTool(r.Context(), req.Tool); aerr != nil {
+		return nil, aerr
+	}
 	resp, err := s.reg.Call(r.Context(), req.Tool, req.Args, req.ContractHash)
 	if err != nil {
 		return nil, toAPIError(r.Context(), s.log, req.Tool, err)
@@ -285,13 +310,53 @@ func (s *Server) health(r *http.Request) (any, *apiError) {
 	if s.draining.Load() {
 		status, code = "shutting_down", http.StatusServiceUnavailable
 	}
-	return withStatus{code, map[string]any{
+	body := map[string]any{
 		"status":       status,
 		"tools":        anyList(s.reg.Names()),
 		"disabled":     anyList(s.reg.Disabled()),
 		"catalog_hash": s.reg.CatalogHash(),
 		"version":      s.opts.Version,
-	}}, nil
+	}
+	s.addStore(body)
+	return withStatus{code, body}, nil
+}
+
+// addStore adds "store" (and "replica") to a /health or /ready body. The
+// store's state is the one last observed (a ping every few seconds, and every
+// operation): the probe never waits on the store.
+func (s *Server) addStore(body map[string]any) {
+	if s.opts.Replica != "" {
+		body["replica"] = s.opts.Replica
+	}
+	if s.opts.Store == nil {
+		return
+	}
+	h := s.opts.Store.Health()
+	st := map[string]any{"kind": h.Kind, "ok": h.OK}
+	if !h.OK && h.Reason != "" {
+		st["reason"] = h.Reason
+	}
+	body["store"] = st
+}
+
+// ready is GET /ready, the readiness probe: 200 {"status":"ready"} while this
+// process may take traffic; 503 {"status":"not_ready","reason":...} while it
+// drains (shutting_down) or Options.Ready names a reason.
+func (s *Server) ready(r *http.Request) (any, *apiError) {
+	reason := ""
+	switch {
+	case s.draining.Load():
+		reason = CodeShuttingDown
+	case s.opts.Ready != nil:
+		reason = s.opts.Ready()
+	}
+	body := map[string]any{"status": "ready"}
+	code := http.StatusOK
+	if reason != "" {
+		body["status"], body["reason"], code = "not_ready", reason, http.StatusServiceUnavailable
+	}
+	s.addStore(body)
+	return withStatus{code, body}, nil
 }
 
 func anyList(names []string) []any {

@@ -91,9 +91,13 @@ def py_hash_text(a):
 def py_base64(a):
     return base64.b64encode(a["text"].encode()).decode()
 
+_RE_FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL}
 def py_regex(a):
+    flags = 0
+    for f in a.get("flags", ""):
+        flags |= _RE_FLAGS[f]
     out = []
-    for m in re.finditer(a["pattern"], a["text"]):
+    for m in re.finditer(a["pattern"], a["text"], flags):
         out.append((m.group(0), m.start(), m.end(), m.groups(), m.groupdict()))
         if len(out) >= a.get("limit", 20):
             break
@@ -176,20 +180,41 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--benchtime", default="1s")
     ap.add_argument("--count", type=int, default=3, help="Go benchmark repetitions (median taken)")
+    ap.add_argument("--only", default="", help="only the inputs whose name contains this text")
+    ap.add_argument("--rounds", type=int, default=1, help="alternate Go and Python this many times (median ratios)")
     opts = ap.parse_args()
-    cases = json.load(open("bench/compare_inputs.json"))["cases"]
-    out = subprocess.run(["go", "test", "-run", "^$", "-bench", "^BenchmarkCompare(Execute)?$", "-benchtime", opts.benchtime,
-                          "-count", str(opts.count), "./bench/"], capture_output=True, text=True)
-    if out.returncode != 0:
-        print(out.stdout, out.stderr, file=sys.stderr); sys.exit(1)
-    runs = {}
-    for line in out.stdout.splitlines():
-        m = re.match(r"BenchmarkCompare(Execute)?/(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
-        if m:
-            runs.setdefault((m.group(1) or "Invoke", m.group(2)), []).append(float(m.group(3)))
-    go = {k: statistics.median(v) for k, v in runs.items()}
+    cases = [c for c in json.load(open("bench/compare_inputs.json"))["cases"] if opts.only in c["name"]]
+    bench = "^BenchmarkCompare(Execute)?$"
+    if opts.only:
+        bench += "/" + re.escape(opts.only.replace(" ", "_"))
+    budget = float(opts.benchtime.rstrip("s"))
+    # Each round runs the Go benchmarks once, then Python on every input, so
+    # that the two sides of a ratio are measured minutes apart at most on this
+    # shared machine; the ratios are medians of the per-round ratios.
+    go_runs, py_runs, ratios = {}, {}, {}
+    for _ in range(opts.rounds):
+        out = subprocess.run(["go", "test", "-run", "^$", "-bench", bench, "-benchtime", opts.benchtime,
+                              "-count", str(opts.count), "./bench/"], capture_output=True, text=True)
+        if out.returncode != 0:
+            print(out.stdout, out.stderr, file=sys.stderr); sys.exit(1)
+        runs = {}
+        for line in out.stdout.splitlines():
+            m = re.match(r"BenchmarkCompare(Execute)?/(\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op", line)
+            if m:
+                runs.setdefault((m.group(1) or "Invoke", m.group(2)), []).append(float(m.group(3)))
+        for k, v in runs.items():
+            go_runs.setdefault(k, []).append(statistics.median(v))
+        for c in cases:
+            key = c["name"].replace(" ", "_")
+            py = time_py(PY[c["tool"]], c["args"], budget=budget, prepare=PREPARE.get(c["tool"]))
+            py_runs.setdefault(key, []).append(py)
+            for kind in ("Execute", "Invoke"):
+                if runs.get((kind, key)):
+                    ratios.setdefault((kind, key), []).append(py / statistics.median(runs[(kind, key)]))
+    go = {k: statistics.median(v) for k, v in go_runs.items()}
     print(f"Python {sys.version.split()[0]}, sympy {sympy.__version__}, jsonschema {importlib.metadata.version('jsonschema')}, "
-          f"jmespath {jmespath.__version__}; Go: median of {opts.count} runs of `go test -bench BenchmarkCompare -benchtime {opts.benchtime} ./bench/`; "
+          f"jmespath {jmespath.__version__}; Go: median of {opts.count} runs of `go test -bench BenchmarkCompare -benchtime {opts.benchtime} ./bench/`"
+          f"{f', {opts.rounds} rounds alternating Go and Python, times and ratios are medians over the rounds' if opts.rounds > 1 else ''}; "
           f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load average {' '.join(open('/proc/loadavg').read().split()[:3])}\n")
     print("| input | tool | Python (bare computation, mean per call) | Go tool execution | ratio Python ÷ Go execution | Go full Invoke path | ratio Python ÷ Go Invoke |")
     print("|---|---|---:|---:|---:|---:|---:|")
@@ -197,15 +222,16 @@ def main():
     fmt = lambda ns: f"{ns/1e6:.3f} ms" if ns >= 1e5 else f"{ns/1e3:.1f} µs"
     for c in cases:
         key = c["name"].replace(" ", "_")
-        py = time_py(PY[c["tool"]], c["args"], prepare=PREPARE.get(c["tool"]))
+        py = statistics.median(py_runs[key])
         ge, gi = go.get(("Execute", key)), go.get(("Invoke", key))
         if not ge or not gi:
             print(f"| {c['name']} | {c['tool']} | {fmt(py)} | n/a | n/a | n/a | n/a |")
             continue
-        slower_exec += py < ge
-        slower_inv += py < gi
+        re_, ri = statistics.median(ratios[("Execute", key)]), statistics.median(ratios[("Invoke", key)])
+        slower_exec += re_ < 1
+        slower_inv += ri < 1
         mark = lambda r: f"{r:.2f}×" if r >= 1 else f"**{r:.2f}×**"
-        print(f"| {c['name']} | {c['tool']} | {fmt(py)} | {fmt(ge)} | {mark(py/ge)} | {fmt(gi)} | {mark(py/gi)} |")
+        print(f"| {c['name']} | {c['tool']} | {fmt(py)} | {fmt(ge)} | {mark(re_)} | {fmt(gi)} | {mark(ri)} |")
     print(f"\nTool execution at least as fast as Python: {len(cases) - slower_exec} of {len(cases)} inputs; "
           f"full Invoke path (validation in and out, envelope, two SHA-256 hashes) at least as fast as Python's bare computation: "
           f"{len(cases) - slower_inv} of {len(cases)}. Bold ratios: Python faster.")

@@ -40,7 +40,7 @@ func newHandlerSigned(a tools.Attester) http.Handler {
 		reg.SetAttester(a)
 	}
 	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	return api.New(reg, api.Options{Logger: log})
+	return api.New(reg, api.Options{Logger: log, MCP: &api.MCPOptions{}})
 }
 
 // testSigner is a signer over a fixed key (seed 0x01…).
@@ -229,10 +229,9 @@ func BenchmarkRegistryInvoke(b *testing.B) {
 
 // BenchmarkMCPHTTP is one stateless Streamable HTTP tools/call (gcd_lcm)
 // through the real handler: what the load harness's mcp mix sends.
+// The handler is BenchmarkInvokeHTTP's, so the two compare directly.
 func BenchmarkMCPHTTP(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
-	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	h := api.New(reg, api.Options{Logger: log, MCP: &api.MCPOptions{}})
+	h := newHandler()
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}`)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -11,10 +11,13 @@ import (
 	"debug/elf"
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -26,6 +29,8 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/s3test"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -48,13 +53,20 @@ func readFile(t *testing.T, rel string) []byte {
 // configuration source so that a renamed setting fails this test.
 func settings(t *testing.T) map[string]bool {
 	t.Helper()
-	src := readFile(t, "cmd/precisiond/config.go")
+	src := append(readFile(t, "cmd/precisiond/config.go"), readFile(t, "cmd/precisiond/access.go")...)
 	out := map[string]bool{}
 	for _, m := range regexp.MustCompile(`"(PRECISIOND_[A-Z_]+)"`).FindAllSubmatch(src, -1) {
 		out[string(m[1])] = true
 	}
 	if len(out) < 9 {
 		t.Fatalf("found only %d settings in config.go", len(out))
+	}
+	// The standard AWS variables an s3:// store reads (internal/blob).
+	for _, m := range regexp.MustCompile(`getenv\("(AWS_[A-Z0-9_]+)"\)`).FindAllSubmatch(readFile(t, "internal/blob/location.go"), -1) {
+		out[string(m[1])] = true
+	}
+	if !out["AWS_ENDPOINT_URL"] || !out["AWS_ACCESS_KEY_ID"] {
+		t.Fatal("the AWS variables of the S3 store were not found in internal/blob/location.go")
 	}
 	return out
 }
@@ -353,6 +365,9 @@ func TestDockerignoreKeepsTheBuildInputs(t *testing.T) {
 type composeFile struct {
 	Services map[string]composeService `yaml:"services"`
 	Volumes  map[string]map[string]any `yaml:"volumes"`
+	Secrets  map[string]struct {
+		File string `yaml:"file"`
+	} `yaml:"secrets"`
 }
 
 type composeService struct {
@@ -368,6 +383,7 @@ type composeService struct {
 	Environment map[string]string `yaml:"environment"`
 	Ports       []string          `yaml:"ports"`
 	Volumes     []string          `yaml:"volumes"`
+	Secrets     []string          `yaml:"secrets"`
 	ReadOnly    bool              `yaml:"read_only"`
 	CapDrop     []string          `yaml:"cap_drop"`
 	SecurityOpt []string          `yaml:"security_opt"`
@@ -378,8 +394,13 @@ type composeService struct {
 		StartPeriod string   `yaml:"start_period"`
 		Retries     int      `yaml:"retries"`
 	} `yaml:"healthcheck"`
-	StopGracePeriod string `yaml:"stop_grace_period"`
-	Restart         string `yaml:"restart"`
+	StopGracePeriod string   `yaml:"stop_grace_period"`
+	Restart         string   `yaml:"restart"`
+	Profiles        []string `yaml:"profiles"`
+	Command         []string `yaml:"command"`
+	DependsOn       map[string]struct {
+		Condition string `yaml:"condition"`
+	} `yaml:"depends_on"`
 }
 
 func TestCompose(t *testing.T) {
@@ -422,6 +443,10 @@ func TestCompose(t *testing.T) {
 	if !s.ReadOnly || !slices.Equal(s.CapDrop, []string{"ALL"}) {
 		t.Error("compose service should run read-only with all capabilities dropped")
 	}
+	// Listening on 0.0.0.0 needs API tokens: the file is a declared secret.
+	if tf := s.Environment["PRECISIOND_API_TOKENS"]; len(s.Secrets) != 1 || tf != "/run/secrets/"+s.Secrets[0] || c.Secrets[s.Secrets[0]].File == "" {
+		t.Errorf("PRECISIOND_API_TOKENS %q must be the compose secret %v (declared %v)", tf, s.Secrets, c.Secrets)
+	}
 	st := settings(t)
 	for k := range s.Environment {
 		if !st[k] {
@@ -438,6 +463,53 @@ func TestCompose(t *testing.T) {
 		if !ok || !st[k] {
 			t.Errorf("precisiond.env.example: %q is not a precisiond setting", line)
 		}
+	}
+	checkComposeS3(t, c)
+}
+
+// checkComposeS3: the optional S3 profile starts a gateway of the version the
+// tests run, with the credentials precisiond gets, the bucket and endpoint that
+// precisiond.env.example's (commented) S3 lines name; the default services
+// are not in it.
+func checkComposeS3(t *testing.T, c composeFile) {
+	t.Helper()
+	if len(c.Services["precisiond"].Profiles) != 0 {
+		t.Error("precisiond must start without a profile")
+	}
+	gw, bucket := c.Services["s3"], c.Services["s3-bucket"]
+	if !slices.Equal(gw.Profiles, []string{"s3"}) || !slices.Equal(bucket.Profiles, []string{"s3"}) {
+		t.Fatalf("the S3 services are not (only) in profile s3: %v %v", gw.Profiles, bucket.Profiles)
+	}
+	if _, version, _ := strings.Cut(s3test.Install, "@"); !strings.HasSuffix(gw.Image, ":"+version) {
+		t.Errorf("gateway image %s is not the version the tests run (%s)", gw.Image, s3test.Install)
+	}
+	if gw.Environment["ROOT_ACCESS_KEY_ID"] != "${AWS_ACCESS_KEY_ID:-}" || gw.Environment["ROOT_SECRET_ACCESS_KEY"] != "${AWS_SECRET_ACCESS_KEY:-}" {
+		t.Errorf("the gateway's credentials %v are not precisiond's", gw.Environment)
+	}
+	if gw.DependsOn["s3-bucket"].Condition != "service_completed_successfully" {
+		t.Error("the gateway must start after the bucket exists")
+	}
+	example := map[string]string{}
+	for _, line := range strings.Split(string(readFile(t, "precisiond.env.example")), "\n") {
+		if k, v, ok := strings.Cut(strings.TrimPrefix(line, "# "), "="); ok && strings.HasPrefix(k, "AWS_") || k == "PRECISIOND_STORE" {
+			example[k] = v
+		}
+	}
+	loc, err := blob.ParseLocation(example["PRECISIOND_STORE"])
+	if err != nil || loc.Kind != "s3" {
+		t.Fatalf("precisiond.env.example's S3 store %q: %v", example["PRECISIOND_STORE"], err)
+	}
+	root := gw.Command[len(gw.Command)-1]
+	if !slices.Equal(bucket.Command, []string{"mkdir", "-p", path.Join(root, loc.Bucket)}) || len(gw.Volumes) != 1 || !slices.Equal(gw.Volumes, bucket.Volumes) ||
+		!strings.HasSuffix(gw.Volumes[0], ":"+root) {
+		t.Errorf("the bucket service %v does not create bucket %q under the gateway's root %s (%v)", bucket.Command, loc.Bucket, root, gw.Volumes)
+	}
+	u, err := url.Parse(example["AWS_ENDPOINT_URL"])
+	if err != nil || u.Hostname() != "s3" || !slices.Contains(gw.Command, ":"+u.Port()) {
+		t.Errorf("AWS_ENDPOINT_URL %q does not reach the gateway (%v)", example["AWS_ENDPOINT_URL"], gw.Command)
+	}
+	if example["AWS_ACCESS_KEY_ID"] == "" || !strings.Contains(string(readFile(t, "docker-compose.yml")), "--env-file precisiond.env --profile s3") {
+		t.Error("the S3 profile's instructions are missing")
 	}
 }
 
@@ -465,16 +537,38 @@ type probe struct {
 		Path string `yaml:"path"`
 		Port any    `yaml:"port"` // name or number
 	} `yaml:"httpGet"`
+	TCPSocket struct {
+		Port any `yaml:"port"`
+	} `yaml:"tcpSocket"`
 	InitialDelaySeconds int `yaml:"initialDelaySeconds"`
 	PeriodSeconds       int `yaml:"periodSeconds"`
 	TimeoutSeconds      int `yaml:"timeoutSeconds"`
 	FailureThreshold    int `yaml:"failureThreshold"`
 }
 
+type secretKeyRef struct {
+	Name     string `yaml:"name"`
+	Key      string `yaml:"key"`
+	Optional bool   `yaml:"optional"`
+}
+
+// secretRefs maps a container's variables taken from a Secret to their
+// references.
+func (c container) secretRefs() map[string]secretKeyRef {
+	out := map[string]secretKeyRef{}
+	for _, e := range c.Env {
+		if e.ValueFrom.SecretKeyRef.Name != "" {
+			out[e.Name] = e.ValueFrom.SecretKeyRef
+		}
+	}
+	return out
+}
+
 type container struct {
 	Name            string   `yaml:"name"`
 	Image           string   `yaml:"image"`
 	ImagePullPolicy string   `yaml:"imagePullPolicy"`
+	Command         []string `yaml:"command"`
 	Args            []string `yaml:"args"`
 	Ports           []struct {
 		Name          string `yaml:"name"`
@@ -490,11 +584,7 @@ type container struct {
 		Name      string `yaml:"name"`
 		Value     string `yaml:"value"`
 		ValueFrom struct {
-			SecretKeyRef struct {
-				Name     string `yaml:"name"`
-				Key      string `yaml:"key"`
-				Optional bool   `yaml:"optional"`
-			} `yaml:"secretKeyRef"`
+			SecretKeyRef secretKeyRef `yaml:"secretKeyRef"`
 		} `yaml:"valueFrom"`
 	} `yaml:"env"`
 	StartupProbe   *probe `yaml:"startupProbe"`
@@ -522,6 +612,7 @@ type container struct {
 	VolumeMounts []struct {
 		Name      string `yaml:"name"`
 		MountPath string `yaml:"mountPath"`
+		ReadOnly  bool   `yaml:"readOnly"`
 	} `yaml:"volumeMounts"`
 }
 
@@ -552,8 +643,9 @@ type deployment struct {
 						Type string `yaml:"type"`
 					} `yaml:"seccompProfile"`
 				} `yaml:"securityContext"`
-				Containers []container `yaml:"containers"`
-				Volumes    []struct {
+				InitContainers []container `yaml:"initContainers"`
+				Containers     []container `yaml:"containers"`
+				Volumes        []struct {
 					Name     string `yaml:"name"`
 					EmptyDir *struct {
 						SizeLimit string `yaml:"sizeLimit"`
@@ -561,6 +653,13 @@ type deployment struct {
 					PersistentVolumeClaim *struct {
 						ClaimName string `yaml:"claimName"`
 					} `yaml:"persistentVolumeClaim"`
+					Secret *struct {
+						SecretName string `yaml:"secretName"`
+						Items      []struct {
+							Key  string `yaml:"key"`
+							Path string `yaml:"path"`
+						} `yaml:"items"`
+					} `yaml:"secret"`
 				} `yaml:"volumes"`
 			} `yaml:"spec"`
 		} `yaml:"template"`
@@ -618,6 +717,22 @@ type pdb struct {
 	} `yaml:"spec"`
 }
 
+type secret struct {
+	TypeMeta   `yaml:",inline"`
+	Type       string            `yaml:"type"`
+	StringData map[string]string `yaml:"stringData"`
+}
+
+type persistentVolumeClaim struct {
+	TypeMeta `yaml:",inline"`
+	Spec     struct {
+		AccessModes []string `yaml:"accessModes"`
+		Resources   struct {
+			Requests map[string]string `yaml:"requests"`
+		} `yaml:"resources"`
+	} `yaml:"spec"`
+}
+
 type configMap struct {
 	TypeMeta `yaml:",inline"`
 	Data     map[string]string `yaml:"data"`
@@ -637,11 +752,13 @@ type manifests struct {
 	hpas        []hpa
 	pdbs        []pdb
 	configMaps  []configMap
+	secrets     []secret
+	pvcs        []persistentVolumeClaim
 }
 
 var wantAPI = map[string]string{
 	"Deployment": "apps/v1", "Service": "v1", "HorizontalPodAutoscaler": "autoscaling/v2",
-	"PodDisruptionBudget": "policy/v1", "ConfigMap": "v1",
+	"PodDisruptionBudget": "policy/v1", "ConfigMap": "v1", "Secret": "v1", "PersistentVolumeClaim": "v1",
 }
 
 func loadManifests(t *testing.T) manifests {
@@ -662,51 +779,69 @@ func loadManifests(t *testing.T) manifests {
 	}
 	var m manifests
 	for _, file := range k.Resources {
-		data := readFile(t, filepath.Join("deploy", file))
-		for i, doc := range splitDocs(data) {
-			var tm TypeMeta
-			if err := yaml.Unmarshal(doc, &tm); err != nil {
-				t.Fatalf("%s#%d: %v", file, i, err)
-			}
-			if want, ok := wantAPI[tm.Kind]; !ok || want != tm.APIVersion {
-				t.Fatalf("%s#%d: %s %s is not one of the kinds we ship (%v)", file, i, tm.APIVersion, tm.Kind, wantAPI)
-			}
-			if tm.Metadata.Name == "" {
-				t.Fatalf("%s#%d: no metadata.name", file, i)
-			}
-			strict := func(v any) {
-				if err := yaml.UnmarshalWithOptions(doc, v, yaml.Strict()); err != nil {
-					t.Fatalf("%s#%d (%s): %v", file, i, tm.Kind, err)
-				}
-			}
-			switch tm.Kind {
-			case "Deployment":
-				var d deployment
-				strict(&d)
-				m.deployments = append(m.deployments, d)
-			case "Service":
-				var s service
-				strict(&s)
-				m.services = append(m.services, s)
-			case "HorizontalPodAutoscaler":
-				var h hpa
-				strict(&h)
-				m.hpas = append(m.hpas, h)
-			case "PodDisruptionBudget":
-				var p pdb
-				strict(&p)
-				m.pdbs = append(m.pdbs, p)
-			case "ConfigMap":
-				var c configMap
-				strict(&c)
-				m.configMaps = append(m.configMaps, c)
-			}
-		}
+		m.decode(t, filepath.Join("deploy", file))
+	}
+	if len(m.secrets) != 0 || len(m.pvcs) != 0 {
+		t.Fatal("deploy/ itself ships no Secret (credentials are created by hand) and no volume claim")
 	}
 	if len(m.deployments) != 1 || len(m.services) != 1 || len(m.hpas) != 1 || len(m.pdbs) != 1 || len(m.configMaps) != 1 {
 		t.Fatalf("want one each of Deployment, Service, HPA, PDB, ConfigMap")
 	}
 	return m
+}
+
+// decode adds every document of the file (relative to the repository), decoded strictly into the
+// struct for its apiVersion/kind.
+func (m *manifests) decode(t *testing.T, file string) {
+	t.Helper()
+	data := readFile(t, file)
+	for i, doc := range splitDocs(data) {
+		var tm TypeMeta
+		if err := yaml.Unmarshal(doc, &tm); err != nil {
+			t.Fatalf("%s#%d: %v", file, i, err)
+		}
+		if want, ok := wantAPI[tm.Kind]; !ok || want != tm.APIVersion {
+			t.Fatalf("%s#%d: %s %s is not one of the kinds we ship (%v)", file, i, tm.APIVersion, tm.Kind, wantAPI)
+		}
+		if tm.Metadata.Name == "" {
+			t.Fatalf("%s#%d: no metadata.name", file, i)
+		}
+		strict := func(v any) {
+			if err := yaml.UnmarshalWithOptions(doc, v, yaml.Strict()); err != nil {
+				t.Fatalf("%s#%d (%s): %v", file, i, tm.Kind, err)
+			}
+		}
+		switch tm.Kind {
+		case "Deployment":
+			var d deployment
+			strict(&d)
+			m.deployments = append(m.deployments, d)
+		case "Service":
+			var s service
+			strict(&s)
+			m.services = append(m.services, s)
+		case "HorizontalPodAutoscaler":
+			var h hpa
+			strict(&h)
+			m.hpas = append(m.hpas, h)
+		case "PodDisruptionBudget":
+			var p pdb
+			strict(&p)
+			m.pdbs = append(m.pdbs, p)
+		case "ConfigMap":
+			var c configMap
+			strict(&c)
+			m.configMaps = append(m.configMaps, c)
+		case "Secret":
+			var sec secret
+			strict(&sec)
+			m.secrets = append(m.secrets, sec)
+		case "PersistentVolumeClaim":
+			var p persistentVolumeClaim
+			strict(&p)
+			m.pvcs = append(m.pvcs, p)
+		}
+	}
 }
 
 func splitDocs(data []byte) [][]byte {
@@ -816,12 +951,31 @@ func TestKubernetesManifests(t *testing.T) {
 	for k, v := range cm.Data {
 		env[k] = v
 	}
-	tokenFromSecret := false
+	tokenFromSecret, keyFromSecret := false, false
 	for _, e := range c.Env {
 		env[e.Name] = e.Value
-		if e.Name == "PRECISIOND_ADMIN_TOKEN" && e.ValueFrom.SecretKeyRef.Name != "" && e.ValueFrom.SecretKeyRef.Key != "" {
-			tokenFromSecret = true
+		fromSecret := e.ValueFrom.SecretKeyRef.Name != "" && e.ValueFrom.SecretKeyRef.Key != ""
+		tokenFromSecret = tokenFromSecret || (e.Name == "PRECISIOND_ADMIN_TOKEN" && fromSecret)
+		keyFromSecret = keyFromSecret || (e.Name == "PRECISIOND_DOWNLOAD_SIGNING_KEY" && fromSecret && !e.ValueFrom.SecretKeyRef.Optional)
+	}
+	if !keyFromSecret {
+		t.Error("PRECISIOND_DOWNLOAD_SIGNING_KEY must come from a Secret shared by every replica")
+	}
+	// Listening on 0.0.0.0 needs API tokens: the file lies in a mounted Secret.
+	tokensFile := env["PRECISIOND_API_TOKENS"]
+	inSecret := false
+	for _, vm := range c.VolumeMounts {
+		rel, ok := strings.CutPrefix(tokensFile, vm.MountPath+"/")
+		for _, v := range pod.Spec.Volumes {
+			if ok && vm.ReadOnly && v.Name == vm.Name && v.Secret != nil {
+				for _, it := range v.Secret.Items {
+					inSecret = inSecret || it.Path == rel
+				}
+			}
 		}
+	}
+	if !inSecret {
+		t.Errorf("PRECISIOND_API_TOKENS %q is not a file of a read-only Secret volume", tokensFile)
 	}
 	for k := range env {
 		if !st[k] {
@@ -845,6 +999,23 @@ func TestKubernetesManifests(t *testing.T) {
 	if !mounted {
 		t.Error("the data dir is not a mounted emptyDir/PVC (the root file system is read-only)")
 	}
+	// Several replicas share one S3 store, with credentials from a Secret: a
+	// per-pod store would answer two of three downloads with 404.
+	if d.Spec.Replicas > 1 || h.Spec.MaxReplicas > 1 {
+		loc, err := blob.ParseLocation(env["PRECISIOND_STORE"])
+		if err != nil || loc.Kind != "s3" {
+			t.Errorf("%d..%d replicas on PRECISIOND_STORE %q: a fleet needs an s3:// store (%v)", d.Spec.Replicas, h.Spec.MaxReplicas, env["PRECISIOND_STORE"], err)
+		}
+		refs := c.secretRefs()
+		for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"} {
+			if r := refs[k]; r.Name == "" || r.Key == "" || r.Optional {
+				t.Errorf("%s must come from a Secret, not optional: %+v", k, r)
+			}
+		}
+	}
+	if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet.Path != "/ready" || c.LivenessProbe.HTTPGet.Path != "/health" {
+		t.Error("readiness must probe /ready (toggle state read, store required), liveness /health (never the store)")
+	}
 	// Probes: liveness and readiness on a real route of the service that
 	// answers 200, on the container's port; the scrape annotation too.
 	srv := httptest.NewServer(api.New(tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{}), api.Options{Metrics: api.NewMetrics(api.MetricsOptions{})}))
@@ -867,6 +1038,71 @@ func TestKubernetesManifests(t *testing.T) {
 	ann := pod.Metadata.Annotations
 	if ann["prometheus.io/port"] != "8003" || get(t, srv.URL+ann["prometheus.io/path"]) != 200 {
 		t.Errorf("scrape annotations %v do not reach /metrics", ann)
+	}
+}
+
+// TestKubernetesExamples: the Secret and the in-cluster S3 service of
+// deploy/examples fit the manifests: the Secret's name and keys are the ones
+// the precisiond pods (and the gateway) read, the gateway's Service answers at
+// AWS_ENDPOINT_URL, and the gateway has the bucket PRECISIOND_STORE names.
+func TestKubernetesExamples(t *testing.T) {
+	main := loadManifests(t)
+	pod := main.deployments[0].Spec.Template.Spec.Containers[0]
+	cm := main.configMaps[0].Data
+	var ex manifests
+	ex.decode(t, "deploy/examples/s3-secret.yaml")
+	ex.decode(t, "deploy/examples/versitygw.yaml")
+	if len(ex.secrets) != 1 || len(ex.deployments) != 1 || len(ex.services) != 1 || len(ex.pvcs) != 1 {
+		t.Fatal("want the Secret, and a Deployment, Service and PVC for the gateway")
+	}
+	sec, gw, svc, pvc := ex.secrets[0], ex.deployments[0], ex.services[0], ex.pvcs[0]
+	refs := pod.secretRefs()
+	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"} {
+		if r := refs[k]; r.Name != sec.Metadata.Name || sec.StringData[r.Key] == "" {
+			t.Errorf("%s reads %+v; the example Secret %s has %v", k, r, sec.Metadata.Name, slices.Collect(maps.Keys(sec.StringData)))
+		}
+	}
+	if len(gw.Spec.Template.Spec.Containers) != 1 || len(gw.Spec.Template.Spec.InitContainers) != 1 {
+		t.Fatal("want one gateway container and one init container")
+	}
+	g, initC := gw.Spec.Template.Spec.Containers[0], gw.Spec.Template.Spec.InitContainers[0]
+	gwRefs := g.secretRefs()
+	if gwRefs["ROOT_ACCESS_KEY_ID"] != refs["AWS_ACCESS_KEY_ID"] || gwRefs["ROOT_SECRET_ACCESS_KEY"] != refs["AWS_SECRET_ACCESS_KEY"] {
+		t.Errorf("the gateway's root credentials %v are not the pods' %v", gwRefs, refs)
+	}
+	if _, version, _ := strings.Cut(s3test.Install, "@"); !strings.HasSuffix(g.Image, ":"+version) {
+		t.Errorf("gateway image %s is not the version the tests run (%s)", g.Image, s3test.Install)
+	}
+	// The endpoint is the Service's name and port, which reach the gateway.
+	u, err := url.Parse(cm["AWS_ENDPOINT_URL"])
+	if err != nil || u.Hostname() != svc.Metadata.Name || len(svc.Spec.Ports) != 1 || strconv.Itoa(svc.Spec.Ports[0].Port) != u.Port() {
+		t.Errorf("AWS_ENDPOINT_URL %q is not the Service %s %+v", cm["AWS_ENDPOINT_URL"], svc.Metadata.Name, svc.Spec.Ports)
+	}
+	if !subset(svc.Spec.Selector, gw.Spec.Template.Metadata.Labels) || !subset(gw.Spec.Selector.MatchLabels, gw.Spec.Template.Metadata.Labels) {
+		t.Error("the gateway's selectors do not match its pod")
+	}
+	if len(g.Ports) != 1 || svc.Spec.Ports[0].TargetPort != g.Ports[0].Name || !slices.Contains(g.Args, ":"+strconv.Itoa(g.Ports[0].ContainerPort)) {
+		t.Errorf("the Service's targetPort %v, the container's ports %+v and its --port %v disagree", svc.Spec.Ports[0].TargetPort, g.Ports, g.Args)
+	}
+	// The bucket: a directory under the posix root, created by the init
+	// container on the claim's volume.
+	loc, err := blob.ParseLocation(cm["PRECISIOND_STORE"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := g.Args[len(g.Args)-1]
+	if len(g.Args) < 2 || g.Args[len(g.Args)-2] != "posix" || !slices.Contains(initC.Command, path.Join(root, loc.Bucket)) {
+		t.Errorf("gateway args %v / init command %v do not create bucket %q", g.Args, initC.Command, loc.Bucket)
+	}
+	vols := gw.Spec.Template.Spec.Volumes
+	for _, ctr := range []container{g, initC} {
+		if len(ctr.VolumeMounts) != 1 || ctr.VolumeMounts[0].MountPath != root || len(vols) != 1 || vols[0].Name != ctr.VolumeMounts[0].Name ||
+			vols[0].PersistentVolumeClaim == nil || vols[0].PersistentVolumeClaim.ClaimName != pvc.Metadata.Name {
+			t.Errorf("%s does not mount the claim %s on %s", ctr.Name, pvc.Metadata.Name, root)
+		}
+		if !ctr.SecurityContext.ReadOnlyRootFilesystem || !slices.Equal(ctr.SecurityContext.Capabilities.Drop, []string{"ALL"}) {
+			t.Errorf("%s should run read-only with all capabilities dropped", ctr.Name)
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ package test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net"
 	"net/http"
 	"os"
@@ -25,6 +27,31 @@ import (
 // Under CI=true a missing node or node_modules is a failure; locally the test
 // is skipped when node or `npm ci` in test/mcp-client is missing.
 func TestTypeScriptMCPClient(t *testing.T) {
+	node, dir := nodeClient(t)
+	base, bin, srvLog := serveBinary(t)
+	runNode(t, node, dir, srvLog, "run.mjs", base, bin)
+}
+
+// TestTypeScriptMCPClientWithTokens runs test/mcp-client/auth.mjs against a
+// server with API tokens: the official client with a bearer token over /mcp
+// and /mcp/sse, 401 without one, scopes, per-token resources and a signed
+// download link fetched without a header.
+func TestTypeScriptMCPClientWithTokens(t *testing.T) {
+	node, dir := nodeClient(t)
+	const alice, bob = "pdt_alice-test-token", "pdt_bob-test-token"
+	hash := func(s string) string { h := sha256.Sum256([]byte(s)); return hex.EncodeToString(h[:]) }
+	tokens := filepath.Join(t.TempDir(), "tokens.json")
+	doc := `{"tokens":[{"name":"alice","sha256":"` + hash(alice) + `"},{"name":"bob","sha256":"` + hash(bob) + `","tools":["gcd_*"]}]}`
+	if err := os.WriteFile(tokens, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base, _, srvLog := serveBinary(t, "--api-tokens", tokens)
+	runNode(t, node, dir, srvLog, "auth.mjs", base, alice, bob)
+}
+
+// nodeClient finds node and test/mcp-client with its node_modules.
+func nodeClient(t *testing.T) (node, dir string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary and runs the TypeScript client: skipped with -short")
 	}
@@ -41,8 +68,15 @@ func TestTypeScriptMCPClient(t *testing.T) {
 		}
 		t.Skip(msg)
 	}
+	return node, dir
+}
 
-	bin := filepath.Join(t.TempDir(), "precisiond")
+// serveBinary builds precisiond, serves it on a free loopback port with
+// extra flags until the test ends, and returns its base URL, the binary and
+// its log (read it only once the test is failing).
+func serveBinary(t *testing.T, extra ...string) (base, bin string, srvLog *bytes.Buffer) {
+	t.Helper()
+	bin = filepath.Join(t.TempDir(), "precisiond")
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/precisiond").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -52,17 +86,18 @@ func TestTypeScriptMCPClient(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	srv := exec.Command(bin, "serve", "--addr", addr, "--data-dir", t.TempDir(), "--log-level", "warn")
-	var srvLog bytes.Buffer
-	srv.Stderr = &srvLog
+	args := append([]string{"serve", "--addr", addr, "--data-dir", t.TempDir(), "--log-level", "warn"}, extra...)
+	srv := exec.Command(bin, args...)
+	srvLog = &bytes.Buffer{}
+	srv.Stderr = srvLog
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		_ = srv.Process.Signal(os.Interrupt)
 		_ = srv.Wait()
-	}()
-	base := "http://" + addr
+	})
+	base = "http://" + addr
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if resp, err := http.Get(base + "/health"); err == nil {
 			resp.Body.Close()
@@ -72,17 +107,22 @@ func TestTypeScriptMCPClient(t *testing.T) {
 			t.Fatalf("server did not come up:\n%s", srvLog.String())
 		}
 	}
+	return base, bin, srvLog
+}
 
+// runNode runs a client script in dir and fails unless it reports 0 failures.
+func runNode(t *testing.T, node, dir string, srvLog *bytes.Buffer, script string, args ...string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "run.mjs", base, bin)
+	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
-	t.Logf("node run.mjs:\n%s", out)
+	t.Logf("node %s:\n%s", script, out)
 	if err != nil {
 		t.Fatalf("the TypeScript MCP client failed: %v\nserver log:\n%s", err, srvLog.String())
 	}
 	if !bytes.Contains(out, []byte(" 0 failed")) {
-		t.Fatal("run.mjs did not report its summary")
+		t.Fatalf("%s did not report its summary", script)
 	}
 }

@@ -27,6 +27,11 @@ const (
 	CodeOutputSchema   = "output_schema_invalid"
 	CodeInternal       = "internal_error"
 	CodeOverloaded     = "overloaded"
+	// CodeStoreUnavailable: the call needs the store every replica shares
+	// (generate_file's downloads; plans, toggles and downloads on other
+	// routes) and the store is not configured, not answering or refusing
+	// writes; a condition of the service, not of the input: retry later.
+	CodeStoreUnavailable = "store_unavailable"
 	// CodeInvalidRequest is a malformed request: for Call, arguments that are
 	// not a JSON object (reason args_not_json or args_not_object).
 	CodeInvalidRequest = "invalid_request"
@@ -61,6 +66,19 @@ func Fail(reason, format string, args ...any) *Error {
 // whose reference answers it so (see CodeToolResult).
 func FailResult(reason, format string, args ...any) *Error {
 	return &Error{Code: CodeToolResult, Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+// Reasons of store_unavailable errors.
+const (
+	ReasonStoreNotConfigured = "not_configured" // the service runs without a store
+	ReasonStoreNotAnswering  = "not_answering"  // the store did not answer in time
+	ReasonStoreRefused       = "refused"        // the store answered but refused (read-only, full, denied)
+)
+
+// StoreUnavailable returns a store_unavailable error with one of the
+// ReasonStore* reasons.
+func StoreUnavailable(reason, format string, args ...any) *Error {
+	return &Error{Code: CodeStoreUnavailable, Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
 // TooCostly returns a cost_limit_exceeded error: the input would exceed a declared

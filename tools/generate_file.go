@@ -28,12 +28,12 @@ type generateFileFacts struct {
 // maxTitleRunes bounds the document title taken from the file name.
 const maxTitleRunes = 200
 
-func generateFile(store *filestore.Store) Tool {
+func generateFile(store *filestore.Store, downloadURL func(string) string) Tool {
 	return Define(Def[generateFileInput, generateFileFacts]{
 		Name: "generate_file",
 		Run: func(ctx context.Context, in generateFileInput) (generateFileFacts, []Warning, error) {
 			if store == nil {
-				return generateFileFacts{}, nil, Fail("store_unavailable", "the download store is not configured on this server")
+				return generateFileFacts{}, nil, StoreUnavailable(ReasonStoreNotConfigured, "the download store is not configured on this server")
 			}
 			if len(in.Content) > store.MaxContentBytes() {
 				return generateFileFacts{}, nil, TooCostly("content_too_large", "content is %d bytes of UTF-8; at most %d are accepted", len(in.Content), store.MaxContentBytes())
@@ -62,13 +62,17 @@ func generateFile(store *filestore.Store) Tool {
 			if err := ctx.Err(); err != nil {
 				return generateFileFacts{}, nil, err
 			}
-			e, err := store.Put(filestore.SanitizeBase(in.Filename, format.Ext()), format.Ext(), data)
+			e, err := store.Put(ctx, filestore.SanitizeBase(in.Filename, format.Ext()), format.Ext(), data)
 			if errors.Is(err, filestore.ErrTooLarge) {
 				return generateFileFacts{}, nil, TooCostly("file_too_large", "the generated %s file is %d bytes; the store accepts at most %d", format, len(data), store.MaxFileBytes())
 			}
 			var unavailable *filestore.UnavailableError
 			if errors.As(err, &unavailable) {
-				return generateFileFacts{}, nil, Fail("store_unavailable", "the download store cannot be written: %s", unavailable.Cause())
+				reason := ReasonStoreRefused
+				if unavailable.NotAnswering() {
+					reason = ReasonStoreNotAnswering
+				}
+				return generateFileFacts{}, nil, StoreUnavailable(reason, "the download store cannot be written: %s", unavailable.Cause())
 			}
 			if err != nil {
 				return generateFileFacts{}, nil, err
@@ -88,7 +92,11 @@ func generateFile(store *filestore.Store) Tool {
 			}, warnings, nil
 		},
 		Legacy: func(_ generateFileInput, out generateFileFacts) string {
-			return "File generated: " + out.Filename + " (" + filestore.FormatKB(out.Bytes) + " KB)\nDownload: " + out.DownloadPath
+			link := out.DownloadPath
+			if downloadURL != nil {
+				link = downloadURL(out.Filename)
+			}
+			return "File generated: " + out.Filename + " (" + filestore.FormatKB(out.Bytes) + " KB)\nDownload: " + link
 		},
 	})
 }

@@ -27,36 +27,61 @@ func init() {
 }
 
 func TestGenerateFileWithoutStore(t *testing.T) {
-	_, err := generateFile(nil).Execute(context.Background(), map[string]any{"content": "x", "filename": "output", "format": "html"})
+	_, err := generateFile(nil, nil).Execute(context.Background(), map[string]any{"content": "x", "filename": "output", "format": "html"})
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeExecution || e.Reason != "store_unavailable" {
-		t.Fatalf("err %v, want tool_execution_error store_unavailable", err)
+	if !errors.As(err, &e) || e.Code != CodeStoreUnavailable || e.Reason != ReasonStoreNotConfigured {
+		t.Fatalf("err %v, want store_unavailable not_configured", err)
 	}
 }
 
 // TestGenerateFileStoreUnwritable: a store whose directory cannot be written
-// (here replaced by a regular file, which refuses writes for root too) gives
-// tool_execution_error store_unavailable naming the condition, not an internal
-// error.
+// (here removed and replaced by a regular file, which refuses writes for root
+// too) gives store_unavailable (refused) naming the condition, not an
+// internal error.
 func TestGenerateFileStoreUnwritable(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dl")
 	st, err := filestore.Open(filestore.Config{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(dir); err != nil {
+	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(dir, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = generateFile(st).Execute(context.Background(), map[string]any{"content": "x", "filename": "output", "format": "txt"})
+	_, err = generateFile(st, nil).Execute(context.Background(), map[string]any{"content": "x", "filename": "output", "format": "txt"})
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeExecution || e.Reason != "store_unavailable" || !strings.Contains(e.Message, "not a directory") {
-		t.Fatalf("err %v, want tool_execution_error store_unavailable (not a directory)", err)
+	if !errors.As(err, &e) || e.Code != CodeStoreUnavailable || e.Reason != ReasonStoreRefused || !strings.Contains(e.Message, "directory missing") {
+		t.Fatalf("err %v, want store_unavailable refused (directory missing)", err)
 	}
 	if strings.Contains(e.Message, dir) {
 		t.Errorf("message leaks the path: %s", e.Message)
+	}
+}
+
+// TestGenerateFilePublicLink: with a public base URL the legacy text links
+// the file absolutely; the facts (hashed into the envelope) stay relative.
+func TestGenerateFilePublicLink(t *testing.T) {
+	st, err := filestore.Open(filestore.Config{Dir: filepath.Join(t.TempDir(), "dl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"content": "# x", "filename": "x", "format": "md"}
+	rel, err := generateFile(st, nil).Execute(context.Background(), args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, err := generateFile(st, func(name string) string { return "https://files.example/p/downloads/" + name }).Execute(context.Background(), args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := rel.Facts["filename"].(string)
+	if !reflect.DeepEqual(rel.Facts, abs.Facts) || abs.Facts["download_path"] != "/downloads/"+name {
+		t.Errorf("facts depend on the base URL: %v vs %v", rel.Facts, abs.Facts)
+	}
+	if want := "\nDownload: https://files.example/p/downloads/" + name; !strings.HasSuffix(abs.Text, want) {
+		t.Errorf("legacy %q, want it to end with %q", abs.Text, want)
 	}
 }
 
@@ -65,7 +90,7 @@ func TestGenerateFileEveryFormatThroughStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tool := generateFile(st)
+	tool := generateFile(st, nil)
 	src := "# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
 	for _, f := range []string{"html", "md", "markdown", "txt", "text", "docx", "pptx", "ppt", "powerpoint", "pdf", "xlsx", "csv"} {
 		args := map[string]any{"content": src, "filename": "Grüße.pdf", "format": f}
@@ -82,7 +107,7 @@ func TestGenerateFileEveryFormatThroughStore(t *testing.T) {
 		if out.Facts["format"] != string(canon) || out.Facts["media_type"] != filestore.MediaType(string(canon)) || out.Facts["download_path"] != "/downloads/"+name {
 			t.Errorf("%s: facts %v", f, out.Facts)
 		}
-		data, e, err := st.ReadFile(name)
+		data, e, err := st.ReadFile(context.Background(), name)
 		if err != nil || e.SHA256 != out.Facts["sha256"] {
 			t.Fatalf("%s: stored file %v %v", f, e, err)
 		}

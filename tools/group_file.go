@@ -2,5 +2,5 @@ package tools
 
 // fileTools lists, in catalogue order: generate_file.
 func fileTools(deps Deps) []Tool {
-	return []Tool{generateFile(deps.Files)}
+	return []Tool{generateFile(deps.Files, deps.DownloadURL)}
 }

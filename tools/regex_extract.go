@@ -2,10 +2,12 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/regexpy"
@@ -30,12 +32,57 @@ type regexInput struct {
 	Cursor  *string `json:"cursor"`
 }
 
+// readArgs reads validated arguments without a JSON round trip (argsReader
+// in tool.go); anything but the types the schema admits is left to
+// decodeStrict. TestRegexFastConversions compares the two.
+func (in *regexInput) readArgs(args map[string]any) bool {
+	for k, v := range args {
+		var ok bool
+		switch k {
+		case "pattern":
+			in.Pattern, ok = v.(string)
+		case "text":
+			in.Text, ok = v.(string)
+		case "flags":
+			in.Flags, ok = v.(string)
+		case "offset":
+			in.Offset, ok = numberInt(v)
+		case "limit":
+			in.Limit, ok = numberInt(v)
+		case "cursor":
+			switch c := v.(type) {
+			case nil:
+				in.Cursor, ok = nil, true
+			case string:
+				in.Cursor, ok = &c, true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// numberInt is an integer literal (json.Number) that fits an int.
+func numberInt(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(string(n))
+	return i, err == nil
+}
+
+// regexMatch is one match of the facts. Groups and Named hold a string or
+// nil (a group that did not take part) already in their generic JSON form, so
+// that generic hands them on without a copy.
 type regexMatch struct {
-	Match  string             `json:"match"`
-	Start  int                `json:"start"`
-	End    int                `json:"end"`
-	Groups []*string          `json:"groups"`
-	Named  map[string]*string `json:"named"`
+	Match  string         `json:"match"`
+	Start  int            `json:"start"`
+	End    int            `json:"end"`
+	Groups []any          `json:"groups"`
+	Named  map[string]any `json:"named"`
 }
 
 type regexFacts struct {
@@ -46,6 +93,44 @@ type regexFacts struct {
 	HasMore      bool         `json:"has_more"`
 	NextOffset   *int         `json:"next_offset"`
 	NextCursor   *string      `json:"next_cursor"`
+}
+
+// generic builds the facts' generic JSON form directly (genericFacts in
+// tool.go): what evidence.ToGeneric gives, compared by
+// TestRegexFastConversions. The groups and named groups of the matches are
+// shared, not copied.
+func (f regexFacts) generic() map[string]any {
+	ms := make([]any, len(f.Matches))
+	for i, m := range f.Matches {
+		ms[i] = map[string]any{"match": m.Match, "start": jsonNumber(m.Start), "end": jsonNumber(m.End), "groups": m.Groups, "named": m.Named}
+	}
+	out := map[string]any{"matches": ms, "total_matches": jsonNumber(f.TotalMatches), "offset": jsonNumber(f.Offset),
+		"limit": jsonNumber(f.Limit), "has_more": f.HasMore, "next_offset": nil, "next_cursor": nil}
+	if f.NextOffset != nil {
+		out["next_offset"] = jsonNumber(*f.NextOffset)
+	}
+	if f.NextCursor != nil {
+		out["next_cursor"] = *f.NextCursor
+	}
+	return out
+}
+
+// smallNumbers holds json.Number values 0..1023 as interfaces, so that the
+// offsets of a short text cost no allocation.
+var smallNumbers = func() []any {
+	t := make([]any, 1024)
+	for i := range t {
+		t[i] = json.Number(strconv.Itoa(i))
+	}
+	return t
+}()
+
+// jsonNumber is i as a generic JSON number.
+func jsonNumber(i int) any {
+	if i >= 0 && i < len(smallNumbers) {
+		return smallNumbers[i]
+	}
+	return json.Number(strconv.Itoa(i))
 }
 
 // regexExtract is the upgraded regex_extract tool (SPEC §7.2): Python `re` syntax
@@ -74,25 +159,32 @@ func regexExtract() Tool {
 			return regexPage(ctx, re, in.Text, offset, in.Limit, budget)
 		},
 		Legacy: func(in regexInput, f regexFacts) string {
-			var b strings.Builder
-			fmt.Fprintf(&b, "Found %d match(es)", f.TotalMatches)
+			b := make([]byte, 0, 64)
+			b = append(b, "Found "...)
+			b = strconv.AppendInt(b, int64(f.TotalMatches), 10)
+			b = append(b, " match(es)"...)
 			if len(f.Matches) > 0 {
-				fmt.Fprintf(&b, "; showing %d-%d:", f.Offset+1, f.Offset+len(f.Matches))
+				b = append(b, "; showing "...)
+				b = strconv.AppendInt(b, int64(f.Offset+1), 10)
+				b = append(b, '-')
+				b = strconv.AppendInt(b, int64(f.Offset+len(f.Matches)), 10)
+				b = append(b, ':')
 				for i, m := range f.Matches {
 					if i > 0 {
-						b.WriteByte(',')
+						b = append(b, ',')
 					}
-					b.WriteByte(' ')
+					b = append(b, ' ')
 					// Quoted as the facts quote it, so the text is never larger
 					// than the facts the page budget bounds.
-					q, _ := evidence.Canonical(m.Match)
-					b.Write(q)
+					b, _ = evidence.AppendCanonical(b, m.Match)
 				}
 			}
 			if f.HasMore {
-				fmt.Fprintf(&b, " (more from offset %d)", *f.NextOffset)
+				b = append(b, " (more from offset "...)
+				b = strconv.AppendInt(b, int64(*f.NextOffset), 10)
+				b = append(b, ')')
 			}
-			return b.String()
+			return string(b)
 		},
 	})
 }
@@ -143,12 +235,35 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 	out := regexFacts{Matches: []regexMatch{}, Offset: offset, Limit: limit}
 	used := regexFactsFixed
 	cut, tooLarge := false, 0
-	str := func(g [2]int) *string {
+	// Match strings are slices of s, not copies: code-point spans become byte
+	// offsets directly for ASCII text, else through a table built once. Text
+	// that is not valid UTF-8 (never from a JSON request) is copied from the
+	// runes, so that an invalid byte reads as U+FFFD as before.
+	valid := utf8.ValidString(s)
+	var byteAt []int32
+	if valid && len(s) != len(text) {
+		byteAt = make([]int32, 0, len(text)+1)
+		for i := range s {
+			byteAt = append(byteAt, int32(i))
+		}
+		byteAt = append(byteAt, int32(len(s)))
+	}
+	str := func(g [2]int) string {
+		switch {
+		case !valid:
+			return string(text[g[0]:g[1]])
+		case byteAt == nil:
+			return s[g[0]:g[1]]
+		default:
+			return s[byteAt[g[0]]:byteAt[g[1]]]
+		}
+	}
+	// group is a group's generic JSON value: its string, or nil.
+	group := func(g [2]int) any {
 		if g[0] < 0 {
 			return nil
 		}
-		v := string(text[g[0]:g[1]])
-		return &v
+		return str(g)
 	}
 	err := re.FindAll(ctx, text, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
 		i := out.TotalMatches
@@ -166,13 +281,13 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 			return true
 		}
 		used += n
-		rm := regexMatch{Match: *str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
-			Groups: make([]*string, 0, len(m.Groups)-1), Named: make(map[string]*string, len(names))}
-		for _, g := range m.Groups[1:] {
-			rm.Groups = append(rm.Groups, str(g))
+		rm := regexMatch{Match: str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
+			Groups: make([]any, len(m.Groups)-1), Named: make(map[string]any, len(names))}
+		for i, g := range m.Groups[1:] {
+			rm.Groups[i] = group(g)
 		}
 		for name, k := range names {
-			rm.Named[name] = str(m.Groups[k])
+			rm.Named[name] = rm.Groups[k-1] // a named group is one of groups 1..n
 		}
 		out.Matches = append(out.Matches, rm)
 		return true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -240,5 +241,130 @@ func TestRegexCursor(t *testing.T) {
 	for _, bad := range []string{"x", "01", "-1", "99999999"} {
 		_, err = invokeUnhurried(t, "regex_extract", with(map[string]any{"cursor": bad}))
 		wantToolError(t, err, CodeInputSchemaInvalid, "")
+	}
+}
+
+// TestRegexFastConversions: regex_extract's own argument reader and facts
+// builder (readArgs, generic) give exactly what the generic paths give
+// (decodeStrict, evidence.ToGeneric), over every oracle case and arguments
+// the reader must hand back to decodeStrict.
+func TestRegexFastConversions(t *testing.T) {
+	cases := loadGolden(t, "testdata/regex_extract/oracle_re.json")
+	args := make([]map[string]any, 0, len(cases)+8)
+	for _, c := range cases {
+		args = append(args, c.Args)
+	}
+	args = append(args,
+		map[string]any{"pattern": "a", "text": "a", "cursor": nil},
+		map[string]any{"pattern": "a", "text": "aaa", "cursor": "1", "limit": json.Number("1")},
+		map[string]any{"pattern": "a", "text": "a", "offset": json.Number("2.0")},                  // decodeStrict's retry
+		map[string]any{"pattern": "a", "text": "a", "offset": json.Number("99999999999999999999")}, // overflows int
+		map[string]any{"pattern": "a", "text": "a", "unknown": "x"},
+		map[string]any{"pattern": json.Number("1"), "text": "a"},
+		map[string]any{"pattern": "a", "text": "a", "limit": 3.0},
+	)
+	fast, slow := 0, 0
+	for _, a := range args {
+		want, wantErr := decodeStrict[regexInput](a)
+		var got regexInput
+		if !got.readArgs(a) {
+			slow++
+			continue // decodeStrict decides
+		}
+		fast++
+		if wantErr != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: readArgs gives %+v, decodeStrict %+v (%v)", a, got, want, wantErr)
+		}
+	}
+	if fast < len(cases) || slow < 5 {
+		t.Errorf("%d arguments read fast, %d left to decodeStrict: the reader takes what it should not or refuses what it should take", fast, slow)
+	}
+
+	pages := 0
+	for _, c := range cases {
+		in, err := decodeStrict[regexInput](c.Args)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+		re, err := regexpy.Compile(in.Pattern, in.Flags)
+		if err != nil {
+			continue
+		}
+		f, _, err := regexPage(context.Background(), re, in.Text, in.Offset, in.Limit, 1<<20)
+		if err != nil {
+			continue
+		}
+		want, err := evidence.ToGeneric(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.generic(); !reflect.DeepEqual(any(got), want) {
+			t.Errorf("%s: generic gives %v, ToGeneric %v", c.Name, got, want)
+		}
+		pages++
+	}
+	if pages < len(cases)/2 {
+		t.Errorf("only %d of %d cases compared", pages, len(cases))
+	}
+}
+
+// TestRegexPageStrings: match strings are cut from the text by code points,
+// on ASCII, on multi-byte text and on text that is not valid UTF-8 (each
+// invalid byte is one U+FFFD, as []rune reads it).
+func TestRegexPageStrings(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"ab", []string{"a", "b"}},
+		{"Grüße, 日本", []string{"G", "r", "ü", "ß", "e", ",", " ", "日", "本"}},
+		{"a\xffb\xe6", []string{"a", "\uFFFD", "b", "\uFFFD"}},
+	} {
+		re, err := regexpy.Compile("(.)", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _, err := regexPage(context.Background(), re, c.text, 0, 100, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, m := range f.Matches {
+			if m.Groups[0] != m.Match {
+				t.Errorf("%q: group 1 %v differs from match %q", c.text, m.Groups[0], m.Match)
+			}
+			got = append(got, m.Match)
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: matches %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestRegexLegacyText pins the legacy result text: the count, the page's
+// range and its matches quoted as canonical JSON, and where the next page
+// starts.
+func TestRegexLegacyText(t *testing.T) {
+	tool := regexExtract()
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"pattern": `\d+`, "text": "a1b22c333", "flags": "", "offset": json.Number("0"), "limit": json.Number("20")},
+			`Found 3 match(es); showing 1-3: "1", "22", "333"`},
+		{map[string]any{"pattern": `\w+`, "text": "x \"q\" é", "flags": "", "offset": json.Number("1"), "limit": json.Number("1")},
+			`Found 3 match(es); showing 2-2: "q" (more from offset 2)`},
+		{map[string]any{"pattern": `z`, "text": "abc", "flags": "", "offset": json.Number("0"), "limit": json.Number("20")},
+			`Found 0 match(es)`},
+		{map[string]any{"pattern": `.`, "text": "\"\n", "flags": "s", "offset": json.Number("0"), "limit": json.Number("20")},
+			`Found 2 match(es); showing 1-2: "\"", "\n"`},
+	} {
+		out, err := tool.Execute(context.Background(), c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Text != c.want {
+			t.Errorf("%v: text %q, want %q", c.args, out.Text, c.want)
+		}
 	}
 }

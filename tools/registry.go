@@ -16,8 +16,13 @@ import (
 // (only generate_file writes, into its own store). Zero value: no such services.
 type Deps struct {
 	// Files is generate_file's download store; nil makes generate_file answer
-	// tool_execution_error reason store_unavailable.
+	// store_unavailable (reason not_configured).
 	Files *filestore.Store
+	// DownloadURL, when not nil, is the absolute link of a stored file that
+	// generate_file's legacy text shows (--public-base-url); nil: the
+	// relative /downloads/<name>. The facts never depend on it: download_path
+	// is always relative, so envelopes stay the same on every host.
+	DownloadURL func(name string) string
 }
 
 // Builtin lists every tool of the service, in catalogue order. The order is

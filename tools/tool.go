@@ -92,8 +92,25 @@ type Canonicalizer interface {
 	Canonicalize(args map[string]any)
 }
 
+// argsReader is implemented by a tool input (pointer) that reads its
+// validated arguments itself: into the value decodeStrict would give, or it
+// reports false and decodeStrict does. regex_extract's input does, so that a
+// short call is not dominated by a JSON round trip of its text.
+type argsReader interface {
+	readArgs(args map[string]any) bool
+}
+
+// genericFacts is implemented by facts that build their generic JSON form
+// themselves: the value evidence.ToGeneric would give, without encoding and
+// decoding every match (regex_extract's facts).
+type genericFacts interface{ generic() map[string]any }
+
 func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
-	in, err := decodeInput[In](args)
+	var in In
+	var err error
+	if r, ok := any(&in).(argsReader); !ok || !r.readArgs(args) {
+		in, err = decodeInput[In](args)
+	}
 	if err != nil {
 		// The schema accepted these arguments, so a decoding failure means the
 		// Go type and the schema disagree: a bug, not bad input.
@@ -103,13 +120,17 @@ func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (
 	if err != nil {
 		return Output{}, err
 	}
-	facts, err := evidence.ToGeneric(out)
-	if err != nil {
-		return Output{}, fmt.Errorf("%s: encoding facts: %w", t.def.Name, err)
-	}
-	obj, ok := facts.(map[string]any)
-	if !ok {
-		return Output{}, fmt.Errorf("%s: facts are %T, not an object", t.def.Name, facts)
+	var obj map[string]any
+	if g, ok := any(out).(genericFacts); ok {
+		obj = g.generic()
+	} else {
+		facts, err := evidence.ToGeneric(out)
+		if err != nil {
+			return Output{}, fmt.Errorf("%s: encoding facts: %w", t.def.Name, err)
+		}
+		if obj, ok = facts.(map[string]any); !ok {
+			return Output{}, fmt.Errorf("%s: facts are %T, not an object", t.def.Name, facts)
+		}
 	}
 	text, err := t.legacy(in, out, obj)
 	if err != nil {

@@ -32,7 +32,8 @@
   }
 
   async function refresh() {
-    const r = await fetch('/tools');
+    // With API tokens on, the tool routes also admit the admin token.
+    const r = await fetch('/tools', { headers: { Authorization: 'Bearer ' + token() } });
     const cat = await r.json();
     cat.tools.forEach(render);
     $('#catalog-hash').textContent = cat.catalog_hash;
@@ -67,7 +68,7 @@
     const body = '{"tool":' + JSON.stringify(name) + ',"args":' + argsText + '}';
     button.disabled = true;
     try {
-      const r = await fetch('/invoke', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      const r = await fetch('/invoke', { method: 'POST', headers: { Authorization: 'Bearer ' + token(), 'Content-Type': 'application/json' }, body });
       const text = await r.text();
       out.textContent = pretty(text);
       // Verification runs on the server over the exact response bytes: a JS

@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // browserTest is what a headless-Chromium test needs: the test/admin-ui
@@ -70,10 +73,16 @@ func (b browserTest) run(t *testing.T, script, ok, shot string, env ...string) {
 // TestAdminUIInChromium drives /admin of the real binary in headless Chromium
 // (test/admin-ui, playwright-core): sign in with the token, disable and
 // re-enable a tool (checked against /tools), "try it" for two tools with a
-// verified badge, and a screenshot in test-output/.
+// verified badge, and a screenshot in test-output/. The server runs with API
+// tokens: the page's calls to /tools and /invoke carry the admin token, which
+// the tool routes admit.
 func TestAdminUIInChromium(t *testing.T) {
 	b := newBrowserTest(t)
-	base, _, logs := startBinary(t)
+	tokens := writeTokensFile(t, `{"tokens":[{"name":"other","sha256":"`+access.Hash("other")+`"}]}`)
+	base, _, logs := startBinary(t, "--api-tokens", tokens)
+	if r := testhttp.Do(t, "GET", base+"/tools", nil, nil); r.Status != 401 {
+		t.Fatalf("/tools without a token: %d", r.Status)
+	}
 	b.run(t, "admin.test.mjs", "ADMIN-UI OK", filepath.Join(b.outDir, "admin-ui.png"), "PRECISIOND_URL="+base, "ADMIN_TOKEN="+opsToken)
 	// The page's changes went through the audited admin API.
 	if n := strings.Count(logs.String(), `"msg":"audit"`); n != 2 {

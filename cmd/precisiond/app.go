@@ -5,12 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/toggles"
 	"github.com/precisiond/precisiond/internal/worker"
@@ -25,14 +26,17 @@ type Main struct {
 	Log      *slog.Logger
 	Registry *tools.Registry
 	API      *api.Server
-	Store    *filestore.Store
-	Toggles  *toggles.Store // the persisted enabled state; nil without a data dir
+	Store    *filestore.Store // generated files, in the shared store
+	Shared   *blob.Monitor    // the shared store (fleet.go); nil without one
+	Toggles  *toggles.Store   // the persisted enabled state; nil without a store
+	Replica  string           // this process in audit lines and /health
 	Metrics  *api.Metrics
 	Workers  *worker.Pool   // runs the isolated tools; nil when none is isolated
 	Plans    *plans.Service // registers and runs plans (plans.go)
 	Signing  *Signing       // the keys that sign answers (signing.go)
 
 	closePlans func() error
+	edge       edgeState // API tokens and TLS (access.go)
 
 	ln     net.Listener
 	server *http.Server
@@ -40,12 +44,30 @@ type Main struct {
 
 // NewMain builds the service from cfg. It does not listen yet.
 func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
-	store, err := openStore(cfg, false)
+	if err := checkExposure(cfg); err != nil {
+		return nil, err // before anything is opened
+	}
+	store, err := openStore(cfg, log, false)
 	if err != nil {
 		return nil, err
 	}
-	if n := store.TempFilesRemoved(); n > 0 {
-		log.Warn("removed temporary files left by killed writers", "dir", store.Dir(), "files", n)
+	shared := monitorOf(store)
+	var sharedStore blob.Store // nil, not a nil *Monitor, without a store
+	if shared != nil {
+		sharedStore = shared
+	}
+	accessOpts, edge, err := accessOptions(cfg, sharedStore)
+	if err != nil {
+		return nil, err
+	}
+	var storeHealth api.StoreHealth
+	metricsOpts := api.MetricsOptions{Version: versionString()}
+	if store != nil {
+		log.Info("store", "location", shared.Location(), "kind", shared.Kind())
+		if n := store.TempFilesRemoved(); n > 0 {
+			log.Warn("removed temporary files left by killed writers", "dir", store.Dir(), "files", n)
+		}
+		storeHealth, metricsOpts.StoreUsage, metricsOpts.Store = shared, store.Usage, shared
 	}
 	if err := startupSelfCheck(); err != nil {
 		return nil, err
@@ -54,7 +76,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if err != nil {
 		return nil, err
 	}
-	metrics := api.NewMetrics(api.MetricsOptions{Version: versionString(), StoreUsage: store.Usage})
+	metrics := api.NewMetrics(metricsOpts)
 	reg, tg, err := newRegistry(cfg, log, store, metrics, pool)
 	if err != nil {
 		if pool != nil {
@@ -64,14 +86,14 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	}
 	metrics.Attach(reg)
 	registerWorkerMetrics(metrics, pool, store)
-	sig, err := attachSigning(cfg, log, reg, metrics, true)
+	sig, err := attachSigning(cfg, log, reg, metrics, true, sharedStore)
 	if err != nil {
 		if pool != nil {
 			pool.Close()
 		}
 		return nil, err
 	}
-	planSvc, closePlans, err := openPlans(cfg, reg, log)
+	planSvc, closePlans, err := openPlansOn(cfg, reg, log, sharedStore)
 	if err != nil {
 		if pool != nil {
 			pool.Close()
@@ -83,6 +105,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if tg != nil {
 		toggler = tg
 	}
+	replica := replicaName()
 	srv := api.New(reg, api.Options{
 		Logger:       log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
@@ -95,11 +118,15 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		Metrics:      metrics,
 		Plans:        planSvc,
 		JWKS:         sig.JWKS,
-		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts,
+		Access:       accessOpts,
+		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: downloadURL(cfg),
 			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
+		Store:   storeHealth,
+		Ready:   readiness(cfg, shared, tg),
+		Replica: replica,
 	})
-	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Toggles: tg, Metrics: metrics, Workers: pool,
-		Plans: planSvc, Signing: sig, closePlans: closePlans}
+	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Shared: shared, Toggles: tg, Replica: replica,
+		Metrics: metrics, Workers: pool, Plans: planSvc, Signing: sig, closePlans: closePlans, edge: edge}
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -111,30 +138,34 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	return m, nil
 }
 
-// openStore opens the download store under the data directory. serve
-// creates the directory at start (a volume it cannot write fails at once);
-// mcp and call pass createOnWrite, so that a session that generates no file
-// writes nothing, even in a read-only or missing directory.
-func openStore(cfg Config, createOnWrite bool) (*filestore.Store, error) {
-	store, err := filestore.Open(filestore.Config{
-		Dir:           filepath.Join(cfg.DataDir, "downloads"),
-		TTL:           cfg.DownloadTTL,
-		MaxBytes:      cfg.MaxStoreBytes,
-		CreateOnWrite: createOnWrite,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("download store: %w", err)
+// readiness is /ready's question. Only with --store-required does the store
+// matter: then a replica is not ready while the store is down, nor while it
+// has never read the toggle state (started during an outage, it would serve
+// tools an admin disabled). Without it a replica stays ready through a store
+// outage, because its pure tools still answer (issue 17).
+func readiness(cfg Config, shared *blob.Monitor, tg *toggles.Store) func() string {
+	return func() string {
+		switch {
+		case !cfg.StoreRequired:
+			return ""
+		case tg != nil && !tg.Loaded():
+			return "toggles_unknown"
+		case shared != nil && !shared.Health().OK:
+			return tools.CodeStoreUnavailable
+		}
+		return ""
 	}
-	return store, nil
 }
 
 // newRegistry builds the registry every surface shares (HTTP, MCP, CLI) with
 // the configured call policy; metrics, when not nil, observe every call. A nil
 // store leaves generate_file answering store_unavailable (catalogue-only
-// uses). Tools named by --isolate-tools run in pool when it is not nil. The
-// disabled set persisted in the data directory is applied, so serve, mcp, call
-// and tools all see the same enabled state; the toggle store is returned (nil
-// without a data directory). A corrupt toggle file is a start-up error.
+// uses). Tools named by --isolate-tools run in pool when it is not nil; tools
+// that write into the store answer store_unavailable at once while it is
+// down. The disabled set persisted in the shared store is applied, so serve,
+// mcp, call and tools (and every replica) see the same enabled state; the
+// toggle store is returned (nil without a store). A corrupt toggle state is a
+// start-up error; an unreachable store is not.
 func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *api.Metrics, pool *worker.Pool) (*tools.Registry, *toggles.Store, error) {
 	opts := tools.Options{DefaultTimeout: cfg.CallTimeout}
 	var onReject func()
@@ -144,20 +175,28 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	opts.Limiter = tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, onReject)
 	// --tools keeps the allowed tools only: the others are not registered, so
 	// every surface treats them as unknown (docs/plans.md, Tool selection).
-	list, err := tools.Select(isolate(cfg, log, tools.Builtin(tools.Deps{Files: store}), pool), cfg.Tools)
+	built := tools.Builtin(tools.Deps{Files: store, DownloadURL: downloadURL(cfg)})
+	list, err := tools.Select(guardWriters(isolate(cfg, log, built, pool), monitorOf(store)), cfg.Tools)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--tools: %w", err)
 	}
 	reg := tools.NewRegistry(list, opts)
-	if cfg.DataDir == "" {
-		return reg, nil, nil
+	var shared blob.Store
+	if store != nil {
+		shared = store.Blob()
+	} else {
+		mon, err := openShared(cfg, log, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		if mon == nil {
+			return reg, nil, nil
+		}
+		shared = mon
 	}
-	tg, unknown, err := toggles.Open(cfg.DataDir, reg)
+	tg, err := loadToggles(cfg, log, shared, reg)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w (fix or remove the file; it must be {\"disabled\":[tool names]})", err)
-	}
-	if len(unknown) > 0 {
-		log.Warn("toggle file names tools this build does not have; ignored", "path", tg.Path(), "unknown", unknown)
+		return nil, nil, err
 	}
 	return reg, tg, nil
 }
@@ -201,8 +240,9 @@ func (m *Main) Run(ctx context.Context) error {
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
 	go every(bctx, keyringRefresh, m.refreshKeyring) // signing.go
+	m.watchEdge(bctx)
 	errc := make(chan error, 1)
-	go func() { errc <- m.server.Serve(m.ln) }()
+	go func() { errc <- m.server.Serve(m.listener()) }()
 	select {
 	case err := <-errc:
 		return err
@@ -221,30 +261,65 @@ func (m *Main) Run(ctx context.Context) error {
 }
 
 // background starts the periodic work of a long-running process until ctx
-// ends: the download janitor, and with a toggle store, following the toggles
-// written by another process on the same data directory (a replica sharing
-// the volume, precisiond mcp beside serve).
+// ends: the store's health check, the download janitor (every replica runs
+// one: its passes are safe side by side), and with a toggle store, following
+// the toggles other processes write into the shared store (another replica,
+// precisiond mcp beside serve) within toggleWatchInterval.
 func background(ctx context.Context, cfg Config, log *slog.Logger, store *filestore.Store, tg *toggles.Store, reg *tools.Registry) {
-	go every(ctx, janitorInterval(cfg.DownloadTTL), func() {
-		if err := store.Sweep(); err != nil {
-			log.Warn("download janitor", "err", err.Error())
+	if mon := monitorOf(store); mon != nil {
+		go mon.Run(ctx)
+	}
+	if store != nil {
+		interval := janitorInterval(cfg.DownloadTTL)
+		sweep := func() {
+			sctx, cancel := context.WithTimeout(ctx, interval)
+			defer cancel()
+			if err := store.Sweep(sctx); err != nil && ctx.Err() == nil {
+				log.Warn("download janitor", "err", err.Error())
+			}
 		}
-	})
+		go func() {
+			// A random start spreads the passes of replicas started together
+			// (any number may sweep side by side; this only saves work).
+			t := time.NewTimer(rand.N(interval / 10))
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			sweep()
+			every(ctx, interval, sweep)
+		}()
+	}
 	if tg == nil {
 		return
 	}
+	failing := false
 	go every(ctx, toggleWatchInterval, func() {
-		changed, _, err := tg.Reload()
+		rctx, cancel := context.WithTimeout(ctx, max(toggleWatchInterval, cfg.StoreTimeout))
+		defer cancel()
+		changed, _, err := tg.Reload(rctx)
 		switch {
-		case err != nil:
-			log.Warn("toggle file unreadable; keeping the current state", "err", err.Error())
-		case changed:
-			log.Info("toggle file changed; state reloaded", "disabled", reg.Disabled(), "catalog_hash", reg.CatalogHash())
+		case err != nil && ctx.Err() == nil:
+			if !failing {
+				log.Warn("toggle state unreadable; keeping the current state until it can be read", "err", err.Error())
+			}
+			failing = true
+			return
+		case failing:
+			log.Info("toggle state readable again")
+		}
+		failing = false
+		if changed {
+			log.Info("toggle state changed; reloaded", "disabled", reg.Disabled(), "catalog_hash", reg.CatalogHash())
 		}
 	})
 }
 
-// toggleWatchInterval is how often the toggle file is re-read.
+// toggleWatchInterval is how often the toggle state is polled (a conditional
+// read: "not modified" costs one short answer); a toggle on any replica is
+// applied everywhere within it.
 const toggleWatchInterval = 2 * time.Second
 
 // every calls f every interval until ctx ends; f runs on the caller's
@@ -281,6 +356,9 @@ func (m *Main) Close() error {
 	}
 	if m.Signing != nil {
 		_ = m.Signing.Close()
+	}
+	if m.Shared != nil {
+		_ = m.Shared.Close()
 	}
 	return nil
 }

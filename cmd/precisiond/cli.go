@@ -41,7 +41,7 @@ stores it under --data-dir/downloads).
 		`precisiond call unit_convert '{"value":100,"from_unit":"degF","to_unit":"degC"}'`,
 		`jq -Rs '{content: ., format: "docx", filename: "report"}' report.md | precisiond call generate_file -`,
 	},
-	config:   []string{"data-dir", "tools", "call-timeout", "max-body-bytes", "download-ttl", "max-store-bytes", "log-level"},
+	config:   []string{"data-dir", "store", "store-timeout", "public-base-url", "tools", "call-timeout", "max-body-bytes", "download-ttl", "max-store-bytes", "log-level"},
 	flagHelp: map[string]string{"max-body-bytes": "largest ARGS_JSON accepted"},
 	stateDir: true,
 	run:      cmdCall,
@@ -70,14 +70,14 @@ func cmdCall(c *command, args []string, e *cliEnv) int {
 		argText = string(b)
 	}
 	log := newLogger(e.stderr, cfg.LogLevel)
-	store, err := openStore(*cfg, true)
+	store, err := openStore(*cfg, log, true)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
 	reg, _, err := newRegistry(*cfg, log, store, nil, nil)
 	if err == nil {
-		_, err = attachSigning(*cfg, log, reg, nil, false)
+		_, err = attachSigning(*cfg, log, reg, nil, false, nil)
 	}
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
@@ -119,7 +119,7 @@ exposes.
 	args:     [][2]string{{"TOOL", "a tool's name; omitted: all tools"}},
 	exit:     "0, 1 for an unknown TOOL, 2 usage error",
 	examples: []string{"precisiond tools", "precisiond tools gcd_lcm", "precisiond tools --json > catalog.json"},
-	config:   []string{"data-dir", "tools"},
+	config:   []string{"data-dir", "store", "store-timeout", "tools"},
 	stateDir: true,
 	run:      cmdTools,
 }
@@ -334,7 +334,8 @@ func loadCatalog(file, url string, stderr io.Writer) ([]any, error) {
 		}
 		data = b
 	case url != "":
-		b, err := httpGet(strings.TrimSuffix(url, "/") + "/tools")
+		// A server with API tokens wants one: PRECISIOND_API_TOKEN (access.go).
+		b, err := httpGet(strings.TrimSuffix(url, "/")+"/tools", os.Getenv(apiTokenEnv), false)
 		if err != nil {
 			return nil, err
 		}
@@ -367,9 +368,17 @@ func loadCatalog(file, url string, stderr io.Writer) ([]any, error) {
 	return list, nil
 }
 
-func httpGet(url string) ([]byte, error) {
-	client := &http.Client{Timeout: 5 * time.Second}
-	resp, err := client.Get(url)
+// httpGet fetches url (5 s, at most 64 MiB) with an optional bearer token;
+// skipVerify accepts any server certificate (httpClient, access.go).
+func httpGet(url, bearer string, skipVerify bool) ([]byte, error) {
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	resp, err := httpClient(skipVerify).Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -394,9 +403,10 @@ can run it.
 `,
 	exit:     "0 healthy, 1 unreachable or unhealthy, 2 usage error",
 	examples: []string{"precisiond health", "precisiond health --addr 127.0.0.1:9000"},
-	config:   []string{"addr"},
-	flagHelp: map[string]string{"addr": "address of the server to probe"},
-	run:      cmdHealth,
+	config:   []string{"addr", "tls-cert", "tls-key"}, // with TLS it probes over HTTPS (access.go)
+	flagHelp: map[string]string{"addr": "address of the server to probe",
+		"tls-cert": "the server's certificate, as given to serve: probe over HTTPS", "tls-key": "the server's key, as given to serve"},
+	run: cmdHealth,
 }
 
 // cmdHealth probes a running server's /health: exit 0 when it answers status ok.
@@ -405,7 +415,7 @@ func cmdHealth(c *command, args []string, e *cliEnv) int {
 	if !ok {
 		return code
 	}
-	b, err := httpGet("http://" + cfg.Addr + "/health")
+	b, err := httpGet(healthURL(*cfg), "", cfg.Access.TLSCert != "")
 	if err != nil {
 		fmt.Fprintln(e.stderr, "precisiond health:", err)
 		return 1
@@ -437,7 +447,7 @@ SIGINT/SIGTERM.
 	exit: "0 the client closed the session, 1 start-up or transport error, 2 usage error",
 	examples: []string{"precisiond mcp", "claude mcp add precisiond -- precisiond mcp",
 		"precisiond mcp --surface compact --tools 'gcd_lcm,date_*'", "docker run -i --rm precisiond mcp"},
-	config: []string{"data-dir", "tools", "surface", "call-timeout", "max-concurrency", "queue-wait", "max-body-bytes",
+	config: []string{"data-dir", "store", "store-timeout", "public-base-url", "tools", "surface", "call-timeout", "max-concurrency", "queue-wait", "max-body-bytes",
 		"download-ttl", "max-store-bytes", "log-level", "isolate-tools", "workers", "worker-memory",
 		"plan-timeout", "plan-max-calls", "plan-max-response-bytes", "plan-store-bytes"},
 	stateDir: true,
@@ -453,7 +463,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 		return code
 	}
 	log := newLogger(e.stderr, cfg.LogLevel)
-	store, err := openStore(*cfg, true)
+	store, err := openStore(*cfg, log, true)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -472,7 +482,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 	}
 	reg, tg, err := newRegistry(*cfg, log, store, nil, pool)
 	if err == nil {
-		_, err = attachSigning(*cfg, log, reg, nil, false)
+		_, err = attachSigning(*cfg, log, reg, nil, false, nil)
 	}
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
@@ -493,6 +503,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
 		Files:        store,
+		DownloadURL:  downloadURL(*cfg),
 		Version:      versionString(),
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Surface:      cfg.MCPSurface,

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -52,6 +54,15 @@ type Config struct {
 
 	// Signed answers and the answer cache (signing.go).
 	Signing SigningConfig
+
+	// Fleet storage (fleet.go, docs/operations.md "Running a fleet").
+	Store         string        // --store: file:DIR or s3://BUCKET/PREFIX; "": file:<DataDir>
+	StoreTimeout  time.Duration // how long a store operation waits for an answer
+	StoreRequired bool          // /ready fails while the store is down
+	PublicBaseURL string        // absolute download links (legacy text, MCP); "": relative
+
+	// Access control and TLS (access.go).
+	Access AccessConfig
 }
 
 // DefaultConfig works with no configuration at all (SPEC §11).
@@ -79,7 +90,8 @@ func DefaultConfig() Config {
 		PlanMaxResponseBytes: plans.DefaultMaxResponseBytes,
 		PlanStoreBytes:       plans.DefaultStoreBytes,
 
-		Signing: defaultSigningConfig(),
+		Signing:      defaultSigningConfig(),
+		StoreTimeout: blob.DefaultOpTimeout,
 	}
 }
 
@@ -139,7 +151,19 @@ var configFlags = append([]configFlag{
 	{"plan-store-bytes", "PRECISIOND_PLAN_STORE_BYTES", "BYTES", "67108864", "size cap of the plan store (plans.db); the least recently used plans are evicted", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.PlanStoreBytes, n, c.PlanStoreBytes, h)
 	}},
-}, signingFlags...)
+	{"store", "PRECISIOND_STORE", "LOCATION", "", "where the state replicas share lives (downloads, toggles, plans): file:DIR or s3://BUCKET/PREFIX (AWS_* variables); empty: file:<data-dir>", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Store, n, c.Store, h)
+	}},
+	{"store-timeout", "PRECISIOND_STORE_TIMEOUT", "DURATION", "5s", "how long one store operation waits for the store's answer before the store counts as unavailable", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.DurationVar(&c.StoreTimeout, n, c.StoreTimeout, h)
+	}},
+	{"store-required", "PRECISIOND_STORE_REQUIRED", "", "false", "readiness (/ready) fails while the store is down", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.BoolVar(&c.StoreRequired, n, c.StoreRequired, h)
+	}},
+	{"public-base-url", "PRECISIOND_PUBLIC_BASE_URL", "URL", "", "absolute URL clients reach this service at (https://host/prefix): download links become absolute", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.PublicBaseURL, n, c.PublicBaseURL, h)
+	}},
+}, slices.Concat(signingFlags, accessFlags)...) // signing.go, access.go
 
 // lookupConfigFlag returns the setting named name.
 func lookupConfigFlag(name string) (configFlag, bool) {
@@ -225,7 +249,10 @@ func (c Config) validate() error {
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err
 	}
-	return c.Signing.validate()
+	if err := c.Signing.validate(); err != nil {
+		return err
+	}
+	return c.validateFleet() // fleet.go
 }
 
 func parseLevel(s string) (slog.Level, error) {

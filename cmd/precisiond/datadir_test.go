@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,7 +92,7 @@ func TestCallAndMCPWriteNothing(t *testing.T) {
 	}
 	v, _ := evidence.ParseJSON(out)
 	name := v.(map[string]any)["structured_result"].(map[string]any)["facts"].(map[string]any)["filename"].(string)
-	if entries := entriesUnder(t, home); len(entries) != 5 || entries[4] != filepath.Join(".local", "state", "precisiond", "downloads", name) {
+	if entries := storeEntries(entriesUnder(t, home)); len(entries) != 5 || entries[4] != filepath.Join(".local", "state", "precisiond", "downloads", name) {
 		t.Errorf("after generate_file, HOME holds %v, want the state directory and downloads/%s", entries, name)
 	}
 	if entries := entriesUnder(t, cwd); len(entries) != 0 {
@@ -105,7 +106,7 @@ func TestCallAndMCPWriteNothing(t *testing.T) {
 	sc, _ := replies[0]["structuredContent"].(map[string]any)
 	facts, _ := sc["facts"].(map[string]any)
 	name, _ = facts["filename"].(string)
-	if entries := entriesUnder(t, xdg); name == "" || len(entries) != 3 || entries[2] != filepath.Join("precisiond", "downloads", name) {
+	if entries := storeEntries(entriesUnder(t, xdg)); name == "" || len(entries) != 3 || entries[2] != filepath.Join("precisiond", "downloads", name) {
 		t.Errorf("mcp generate_file: XDG_STATE_HOME holds %v (reply %v)", entries, replies[0])
 	}
 }
@@ -121,6 +122,18 @@ func cleanEnv(extra ...string) []string {
 		env = append(env, kv)
 	}
 	return append(env, extra...)
+}
+
+// storeEntries drops the store's own directory (.blob: its temporary files
+// and write locks, created with the first stored file) from a listing.
+func storeEntries(entries []string) []string {
+	var out []string
+	for _, e := range entries {
+		if !slices.Contains(strings.Split(e, string(filepath.Separator)), ".blob") {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // entriesUnder lists every file and directory below dir, sorted (relative).

@@ -79,6 +79,10 @@ func cmdServe(c *command, args []string, e *cliEnv) int {
 	if !ok {
 		return code
 	}
+	if err := checkExposure(*cfg); err != nil {
+		fmt.Fprintln(e.stderr, "precisiond:", err) // plain text: it explains what to do
+		return 2
+	}
 	log := newLogger(e.stderr, cfg.LogLevel)
 	m, err := NewMain(*cfg, log)
 	if err != nil {

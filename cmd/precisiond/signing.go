@@ -214,12 +214,13 @@ func readKeyring(ctx context.Context, store blob.Store) ([]byte, string, error) 
 	return data, obj.Info.ETag, nil
 }
 
-// openSigning is the signing state of a process with cfg: the keyring in a
-// directory store over the data directory (one line to change when the store
-// is configurable), or, without a data directory, a key that lives only as
-// long as the process. Without persist (call, mcp: they write nothing until
-// they must) a data directory without a keyring also gives such a key.
-func openSigning(cfg Config, log *slog.Logger, persist bool) (*Signing, error) {
+// openSigning is the signing state of a process with cfg: the keyring in the
+// shared store when that is S3 (so every replica of a fleet signs with one
+// key), else in a directory store over the data directory, or, without a
+// data directory, a key that lives only as long as the process. Without
+// persist (call, mcp: they write nothing until they must) a data directory
+// without a keyring also gives such a key.
+func openSigning(cfg Config, log *slog.Logger, persist bool, shared blob.Store) (*Signing, error) {
 	var configured *attest.Key
 	if cfg.Signing.KeyFile != "" {
 		k, err := attest.LoadPrivateKeyFile(cfg.Signing.KeyFile)
@@ -227,6 +228,12 @@ func openSigning(cfg Config, log *slog.Logger, persist bool) (*Signing, error) {
 			return nil, err
 		}
 		configured = k
+	}
+	if persist && shared != nil && shared.Kind() == "s3" {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		// The shared store belongs to Main, which closes it.
+		return NewSigning(ctx, unclosed{shared}, configured, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
 	}
 	if cfg.DataDir == "" {
 		return ephemeralSigning(cfg, log, configured, slog.LevelWarn)
@@ -238,7 +245,6 @@ func openSigning(cfg Config, log *slog.Logger, persist bool) (*Signing, error) {
 			return ephemeralSigning(cfg, log, configured, slog.LevelDebug)
 		}
 	}
-	// The one line to change when the store is configurable (--store).
 	store, err := blob.OpenDir(cfg.DataDir)
 	if err != nil {
 		return nil, fmt.Errorf("signing keyring: %w", err)
@@ -252,6 +258,12 @@ func openSigning(cfg Config, log *slog.Logger, persist bool) (*Signing, error) {
 	}
 	return sig, nil
 }
+
+// unclosed is a store whose Close does nothing: a view of a store its owner
+// closes.
+type unclosed struct{ blob.Store }
+
+func (unclosed) Close() error { return nil }
 
 // ephemeralSigning signs with the configured key, or else a key generated
 // for the life of this process and kept nowhere, said in the log at level
@@ -285,8 +297,8 @@ func issuerOf(cfg Config) string {
 // attachSigning (persist: see openSigning) makes reg sign every answer and, with --answer-cache, serve
 // repeated answers of cacheable tools from the verified cache, counted in
 // metrics when not nil.
-func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *api.Metrics, persist bool) (*Signing, error) {
-	sig, err := openSigning(cfg, log, persist)
+func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *api.Metrics, persist bool, shared blob.Store) (*Signing, error) {
+	sig, err := openSigning(cfg, log, persist, shared)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func loadJWKS(arg string) (*attest.KeySet, error) {
 		if strings.Trim(u.Path, "/") == "" {
 			u.Path = api.JWKSPath
 		}
-		data, err = httpGet(u.String())
+		data, err = httpGet(u.String(), "", false) // the key set is public
 	} else {
 		data, err = os.ReadFile(arg)
 	}

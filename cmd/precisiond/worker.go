@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/worker"
 	"github.com/precisiond/precisiond/tools"
@@ -53,6 +53,9 @@ func newWorkerPool(cfg Config, log *slog.Logger, store *filestore.Store) (*worke
 	}
 	cmd := []string{exe, "worker",
 		"--data-dir", cfg.DataDir,
+		"--store", cfg.Store,
+		"--store-timeout", cfg.StoreTimeout.String(),
+		"--public-base-url", cfg.PublicBaseURL,
 		"--download-ttl", cfg.DownloadTTL.String(),
 		"--max-store-bytes", strconv.FormatInt(cfg.MaxStoreBytes, 10),
 		"--worker-memory", strconv.FormatInt(cfg.WorkerMemory, 10),
@@ -127,7 +130,7 @@ the same store) and runs the calls it is sent. Logs go to stderr.
 `,
 	exit:     "0 the server closed the pipe, 1 error, 2 usage error",
 	examples: []string{"(started by serve and mcp)"},
-	config:   []string{"data-dir", "download-ttl", "max-store-bytes", "worker-memory", "log-level"},
+	config:   []string{"data-dir", "store", "store-timeout", "public-base-url", "download-ttl", "max-store-bytes", "worker-memory", "log-level"},
 	internal: true,
 	run:      cmdWorker,
 }
@@ -141,18 +144,26 @@ func cmdWorker(c *command, args []string, e *cliEnv) int {
 	if !ok {
 		return code
 	}
-	store, err := filestore.Open(filestore.Config{
-		Dir:             filepath.Join(cfg.DataDir, "downloads"),
-		TTL:             cfg.DownloadTTL,
-		MaxBytes:        cfg.MaxStoreBytes,
-		SkipTempCleanup: true, // the server removes and counts orphans
-		CreateOnWrite:   true, // the server decides whether the directory exists yet
-	})
-	if err != nil {
+	// The server's store, opened as the server opens it (AWS variables from
+	// the inherited environment), without its monitor: the server answers
+	// store_unavailable before it sends a call here.
+	var store *filestore.Store
+	if loc, ok, err := storeLocation(*cfg); err != nil {
 		fmt.Fprintln(e.stderr, "precisiond worker:", err)
 		return 1
+	} else if ok {
+		opts := storeOptions(*cfg)
+		opts.SkipTempCleanup = true // the server removes and counts orphans
+		opts.CreateOnWrite = true   // the server decides whether the directory exists yet
+		b, err := blob.Open(loc, opts)
+		if err != nil {
+			fmt.Fprintln(e.stderr, "precisiond worker:", err)
+			return 1
+		}
+		store = filestore.New(b, filestore.Config{Prefix: filestore.Prefix, TTL: cfg.DownloadTTL, MaxBytes: cfg.MaxStoreBytes})
 	}
-	if err := worker.Serve(e.stdin, e.stdout, tools.Builtin(tools.Deps{Files: store}), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
+	deps := tools.Deps{Files: store, DownloadURL: downloadURL(*cfg)}
+	if err := worker.Serve(e.stdin, e.stdout, tools.Builtin(deps), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
 		fmt.Fprintln(e.stderr, "precisiond worker:", err)
 		return 1
 	}

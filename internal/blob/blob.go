@@ -85,6 +85,12 @@ type Info struct {
 	// file system's or the S3 server's). S3 reports it in whole seconds. Put's
 	// result leaves it zero when the backend does not report it (S3).
 	ModTime time.Time
+	// SHA256 is the hex SHA-256 of the content, or empty when the store does
+	// not know it. The directory store always knows it (it is the ETag); the
+	// S3 store records it with every object it writes (x-amz-meta-sha256, the
+	// digest the server verified on upload) and reports it from Put, Stat and
+	// Get, not from List.
+	SHA256 string
 }
 
 // PutOptions are the conditions of a write. At most one may be set.

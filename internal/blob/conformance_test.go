@@ -3,6 +3,8 @@ package blob
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -116,11 +118,12 @@ func conformRoundTrip(t *testing.T, open func() Store) {
 		{"bytes/all", all},
 	} {
 		put := mustPut(t, s, c.key, c.data, PutOptions{})
-		if put.Key != c.key || put.Size != int64(len(c.data)) || put.ETag == "" {
+		sum := sha256.Sum256(c.data)
+		if put.Key != c.key || put.Size != int64(len(c.data)) || put.ETag == "" || put.SHA256 != hex.EncodeToString(sum[:]) {
 			t.Errorf("put %s: %+v", c.key, put)
 		}
 		st := mustStat(t, s, c.key)
-		if st.Key != c.key || st.Size != int64(len(c.data)) || st.ETag != put.ETag || st.ModTime.IsZero() {
+		if st.Key != c.key || st.Size != int64(len(c.data)) || st.ETag != put.ETag || st.ModTime.IsZero() || st.SHA256 != put.SHA256 {
 			t.Errorf("stat %s: %+v after put %+v", c.key, st, put)
 		}
 		got, obj := readAll(t, s, c.key, GetOptions{})

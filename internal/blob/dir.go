@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -31,9 +32,12 @@ const (
 	// <sha256 hex>". It is trusted only while size and mtime still match, so a
 	// file edited in place by hand gets its ETag recomputed from the content.
 	etagXattr = "user.precisiond.etag"
-	// staleTmpAge: temporary files of a crashed writer older than this are
-	// removed when a store is opened.
+	// staleTmpAge: where the file system has no locks, temporary files older
+	// than this are taken for a crashed writer's.
 	staleTmpAge = time.Hour
+	// orphanGrace: an empty, unlocked temporary file younger than this may be
+	// one a writer created an instant ago and has not locked yet.
+	orphanGrace = time.Minute
 	lockShards  = 256
 )
 
@@ -44,19 +48,30 @@ const (
 // (DIR/.blob/locks/XX, chosen by a hash of the key), so several processes sharing
 // the directory never lose an update. ETags are the SHA-256 of the content.
 // Nothing outside DIR is ever reached (os.Root), symbolic links included.
+//
+// A writer holds an exclusive flock on its temporary file until the rename, so
+// a temporary file nobody holds is a dead writer's (a crash, a worker process
+// killed at its deadline): RemoveOrphanTemps removes those, in this process or
+// any other sharing the directory.
 type DirStore struct {
 	dir  string
 	root *os.Root
 	// sem serializes this process's lockers per shard, so at most one goroutine
 	// per shard polls the flock and waiters honour their context.
 	sem [lockShards]chan struct{}
+
+	tempsRemoved atomic.Int64
 }
 
 var _ Store = (*DirStore)(nil)
 
-// OpenDir opens (creating if needed, mode 0750) a directory store. It removes
-// temporary files that crashed writers left behind more than an hour ago.
-func OpenDir(dir string) (*DirStore, error) {
+// OpenDir opens (creating if needed, mode 0750) a directory store and removes
+// the temporary files of dead writers (RemoveOrphanTemps). A directory that
+// exists but cannot be written (a read-only volume) opens: reads work, writes
+// and Ping report the condition.
+func OpenDir(dir string) (*DirStore, error) { return openDirStore(dir, true) }
+
+func openDirStore(dir string, cleanup bool) (*DirStore, error) {
 	if dir == "" {
 		return nil, newErr("open", "", nil, errors.New("no directory given"))
 	}
@@ -64,8 +79,8 @@ func OpenDir(dir string) (*DirStore, error) {
 	if err != nil {
 		return nil, newErr("open", "", nil, err)
 	}
-	for _, d := range []string{abs, filepath.Join(abs, dirTmp), filepath.Join(abs, dirLocks)} {
-		if err := os.MkdirAll(d, 0o750); err != nil {
+	if err := os.MkdirAll(abs, 0o750); err != nil {
+		if fi, serr := os.Stat(abs); serr != nil || !fi.IsDir() {
 			return nil, newErr("open", "", nil, err)
 		}
 	}
@@ -77,8 +92,21 @@ func OpenDir(dir string) (*DirStore, error) {
 	for i := range s.sem {
 		s.sem[i] = make(chan struct{}, 1)
 	}
-	s.removeStaleTmp(time.Now().Add(-staleTmpAge))
+	s.ensureInternal() // best effort: a read-only directory still opens
+	if cleanup {
+		_, _ = s.RemoveOrphanTemps()
+	}
 	return s, nil
+}
+
+// ensureInternal creates the store's own directories if they are missing.
+func (s *DirStore) ensureInternal() error {
+	for _, d := range []string{dirTmp, dirLocks} {
+		if err := s.root.MkdirAll(d, 0o750); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Kind returns "file".
@@ -93,16 +121,57 @@ func (s *DirStore) Dir() string { return s.dir }
 // Close releases the directory handle.
 func (s *DirStore) Close() error { return s.root.Close() }
 
-func (s *DirStore) removeStaleTmp(before time.Time) {
+// RemoveOrphanTemps removes the temporary files of writers that died before
+// their rename, and returns how many it removed (TempFilesRemoved counts them
+// too). A file whose writer lives is locked and stays; an unlocked file is an
+// orphan once it has content, or, empty, once it is older than a minute (a
+// writer creates its file an instant before locking it). Where the file
+// system has no locks, temporary files older than an hour are removed
+// instead. OpenDir calls it; so does whoever learns that a writer died (the
+// server, when a worker process is killed).
+func (s *DirStore) RemoveOrphanTemps() (int, error) {
 	entries, err := fs.ReadDir(s.root.FS(), dirTmp)
-	if err != nil {
-		return
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
 	}
+	if err != nil {
+		return 0, newErr("clean", "", nil, err)
+	}
+	n := 0
 	for _, e := range entries {
-		if fi, err := e.Info(); err == nil && fi.ModTime().Before(before) {
-			_ = s.root.Remove(path.Join(dirTmp, e.Name()))
+		if s.removeIfOrphan(path.Join(dirTmp, e.Name())) {
+			n++
 		}
 	}
+	s.tempsRemoved.Add(int64(n))
+	return n, nil
+}
+
+// TempFilesRemoved is the number of dead writers' temporary files this store
+// has removed since it was opened.
+func (s *DirStore) TempFilesRemoved() int64 { return s.tempsRemoved.Load() }
+
+func (s *DirStore) removeIfOrphan(name string) bool {
+	fi, err := s.root.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	f, err := s.root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	switch err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); {
+	case errors.Is(err, unix.EWOULDBLOCK):
+		return false // a live writer
+	case err != nil:
+		if time.Since(fi.ModTime()) < staleTmpAge {
+			return false // no locks here: only age tells
+		}
+	case fi.Size() == 0 && time.Since(fi.ModTime()) < orphanGrace:
+		return false
+	}
+	return s.root.Remove(name) == nil
 }
 
 // Put writes data as key: a temporary file (fsynced, ETag recorded in an
@@ -117,11 +186,14 @@ func (s *DirStore) Put(ctx context.Context, key string, data []byte, opts PutOpt
 	}
 	sum := sha256.Sum256(data)
 	etag := hex.EncodeToString(sum[:])
-	tmp, fi, err := s.writeTmp(data, etag)
+	tmp, fi, f, err := s.writeTmp(data, etag, true)
 	if err != nil {
 		return Info{}, newErr("put", key, nil, err)
 	}
-	defer func() { _ = s.root.Remove(tmp) }() // a no-op once renamed
+	defer func() {
+		_ = s.root.Remove(tmp) // a no-op once renamed
+		_ = f.Close()          // drops the writer's lock, after the rename
+	}()
 
 	unlock, err := s.lock(ctx, key)
 	if err != nil {
@@ -155,29 +227,42 @@ func (s *DirStore) Put(ctx context.Context, key string, data []byte, opts PutOpt
 		_ = d.Sync() // the rename itself is durable too
 		_ = d.Close()
 	}
-	return Info{Key: key, Size: fi.Size(), ETag: etag, ModTime: fi.ModTime()}, nil
+	return Info{Key: key, Size: fi.Size(), ETag: etag, SHA256: etag, ModTime: fi.ModTime()}, nil
 }
 
-// writeTmp writes data to a new temporary file and returns its root-relative
-// name and final FileInfo.
-func (s *DirStore) writeTmp(data []byte, etag string) (string, os.FileInfo, error) {
+// writeTmp writes data to a new temporary file, locked (see RemoveOrphanTemps),
+// and returns its root-relative name, final FileInfo and the open file: the
+// caller closes it, which drops the lock, once the file is renamed or removed.
+func (s *DirStore) writeTmp(data []byte, etag string, durable bool) (string, os.FileInfo, *os.File, error) {
 	var rnd [12]byte
 	_, _ = rand.Read(rnd[:])
 	name := path.Join(dirTmp, hex.EncodeToString(rnd[:]))
 	f, err := s.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
-	if err != nil {
-		return "", nil, err
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = s.ensureInternal(); err == nil {
+			f, err = s.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o640)
+		}
 	}
-	fail := func(err error) (string, os.FileInfo, error) {
-		_ = f.Close()
+	if err != nil {
+		return "", nil, nil, err
+	}
+	fail := func(err error) (string, os.FileInfo, *os.File, error) {
 		_ = s.root.Remove(name)
-		return "", nil, err
+		_ = f.Close()
+		return "", nil, nil, err
+	}
+	// A file system without locks is not an error: orphans are then found by age.
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil &&
+		!errors.Is(err, unix.ENOLCK) && !errors.Is(err, unix.EOPNOTSUPP) && !errors.Is(err, unix.EINVAL) {
+		return fail(err)
 	}
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if durable {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	// The content is final: its mtime is the object's ModTime and goes into the
 	// ETag record with the size.
@@ -185,11 +270,10 @@ func (s *DirStore) writeTmp(data []byte, etag string) (string, os.FileInfo, erro
 	if err != nil {
 		return fail(err)
 	}
-	_ = unix.Fsetxattr(int(f.Fd()), etagXattr, []byte(etagRecord(fi, etag)), 0) // optional: without it Stat hashes
-	if err := f.Close(); err != nil {
-		return fail(err)
+	if etag != "" {
+		_ = unix.Fsetxattr(int(f.Fd()), etagXattr, []byte(etagRecord(fi, etag)), 0) // optional: without it Stat hashes
 	}
-	return name, fi, nil
+	return name, fi, f, nil
 }
 
 func etagRecord(fi os.FileInfo, etag string) string {
@@ -207,29 +291,79 @@ func cachedETag(rec []byte, fi os.FileInfo) (string, bool) {
 }
 
 // open opens key read-only and returns the file with its Info; ErrNotFound for a
-// missing key or anything but a regular file.
+// missing key or anything but a regular file reached without a symbolic link
+// (os.Root keeps links inside the directory; a link is still not an object).
 func (s *DirStore) open(key string) (*os.File, Info, error) {
+	fi, err := s.lstatKey(key)
+	if err != nil {
+		return nil, Info{}, err
+	}
 	f, err := s.root.OpenFile(key, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		if notFound(err) {
 			return nil, Info{}, ErrNotFound
 		}
 		return nil, Info{}, err
 	}
-	fi, err := f.Stat()
-	if err == nil && !fi.Mode().IsRegular() {
-		err = ErrNotFound
+	ffi, err := f.Stat()
+	if err == nil && (!ffi.Mode().IsRegular() || !os.SameFile(fi, ffi)) {
+		err = ErrNotFound // replaced by something else since the Lstat
 	}
 	if err != nil {
 		_ = f.Close()
 		return nil, Info{}, err
 	}
-	etag, err := fileETag(f, fi)
+	etag, err := fileETag(f, ffi)
 	if err != nil {
 		_ = f.Close()
 		return nil, Info{}, err
 	}
-	return f, Info{Key: key, Size: fi.Size(), ETag: etag, ModTime: fi.ModTime()}, nil
+	return f, Info{Key: key, Size: ffi.Size(), ETag: etag, SHA256: etag, ModTime: ffi.ModTime()}, nil
+}
+
+// lstatKey returns the FileInfo of the regular file key, reached through real
+// directories only; ErrNotFound otherwise.
+func (s *DirStore) lstatKey(key string) (os.FileInfo, error) {
+	if i := strings.LastIndexByte(key, '/'); i > 0 {
+		ok, err := s.realDir(key[:i])
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, ErrNotFound
+		}
+	}
+	fi, err := s.root.Lstat(key)
+	if err != nil && !notFound(err) {
+		return nil, err
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, ErrNotFound
+	}
+	return fi, nil
+}
+
+// realDir reports whether dir (a root-relative path) and every directory on the
+// way to it are directories, not symbolic links.
+func (s *DirStore) realDir(dir string) (bool, error) {
+	for i := 0; i <= len(dir); i++ {
+		if i < len(dir) && dir[i] != '/' {
+			continue
+		}
+		fi, err := s.root.Lstat(dir[:i])
+		if err != nil && !notFound(err) {
+			return false, err
+		}
+		if err != nil || !fi.IsDir() {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// notFound: the path does not exist as a file of the store.
+func notFound(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)
 }
 
 // fileETag is the recorded ETag when it matches the file, else the SHA-256 of
@@ -341,6 +475,14 @@ func (s *DirStore) List(ctx context.Context, prefix string, fn func(Info) error)
 	start := "."
 	if i := strings.LastIndexByte(prefix, '/'); i > 0 {
 		start = prefix[:i]
+		// Keys are reached through real directories only (see lstatKey).
+		ok, err := s.realDir(start)
+		if err != nil {
+			return newErr("list", prefix, nil, err)
+		}
+		if !ok {
+			return nil
+		}
 	}
 	var found []Info
 	err := fs.WalkDir(s.root.FS(), start, func(p string, d fs.DirEntry, err error) error {
@@ -371,6 +513,7 @@ func (s *DirStore) List(ctx context.Context, prefix string, fn func(Info) error)
 		buf := make([]byte, 128)
 		if n, err := unix.Lgetxattr(filepath.Join(s.dir, filepath.FromSlash(p)), etagXattr, buf); err == nil {
 			info.ETag, _ = cachedETag(buf[:n], fi)
+			info.SHA256 = info.ETag
 		}
 		found = append(found, info)
 		return ctx.Err()
@@ -397,12 +540,13 @@ func (s *DirStore) Ping(ctx context.Context) Health {
 		h.Reason, h.Err = "store_unavailable", err
 		return h
 	}
-	tmp, _, err := s.writeTmp(nil, "")
+	tmp, _, f, err := s.writeTmp(nil, "", false)
 	if err != nil {
 		h.Reason, h.Err = "store_error", newErr("ping", "", nil, err)
 		return h
 	}
 	_ = s.root.Remove(tmp)
+	_ = f.Close()
 	h.OK = true
 	return h
 }

@@ -1,17 +1,20 @@
 package blob
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"math/rand/v2"
+	"slices"
 	"time"
 )
 
-// ExpireStats counts what one Expire pass did.
+// ExpireStats counts what one Expire or Trim pass did.
 type ExpireStats struct {
-	Scanned int // objects listed under the prefix
-	Deleted int // objects this pass deleted
-	Skipped int // candidates gone or rewritten before their turn (another janitor, a fresh write)
+	Scanned int   // objects listed under the prefix
+	Deleted int   // objects this pass deleted
+	Skipped int   // candidates gone or rewritten before their turn (another janitor, a fresh write)
+	Bytes   int64 // Trim: the listed size of what is left under the prefix
+	Objects int   // Trim: the objects left under the prefix
 }
 
 // Expire deletes every object under prefix last modified before cutoff, and is
@@ -31,73 +34,98 @@ type ExpireStats struct {
 // ErrUnavailable, and returns what it did so far.
 func Expire(ctx context.Context, s Store, prefix string, cutoff time.Time) (ExpireStats, error) {
 	var st ExpireStats
-	var candidates []string
+	var candidates []Info
 	err := s.List(ctx, prefix, func(info Info) error {
 		st.Scanned++
 		if info.ModTime.Before(cutoff) {
-			candidates = append(candidates, info.Key)
+			candidates = append(candidates, info)
 		}
 		return nil
 	})
 	if err != nil {
 		return st, err
 	}
-	for _, key := range candidates {
-		info, err := s.Stat(ctx, key)
-		if errors.Is(err, ErrNotFound) {
-			st.Skipped++
-			continue
-		}
+	for _, c := range candidates {
+		deleted, _, err := deleteUnchanged(ctx, s, c.Key, func(info Info) bool { return info.ModTime.Before(cutoff) })
 		if err != nil {
 			return st, err
 		}
-		if !info.ModTime.Before(cutoff) {
-			st.Skipped++
-			continue
-		}
-		if err := s.Delete(ctx, key); err != nil {
-			return st, err
-		}
-		st.Deleted++
+		st.count(deleted)
 	}
 	return st, nil
 }
 
-// Janitor expires the objects under Prefix older than MaxAge, every Interval.
-// Every replica of a fleet may run one on the same store (see Expire); the
-// passes are spread with a random delay of up to a tenth of the interval so
-// replicas started together do not all sweep at the same moment.
-type Janitor struct {
-	Store    Store
-	Prefix   string
-	MaxAge   time.Duration
-	Interval time.Duration            // default one minute
-	Now      func() time.Time         // default time.Now
-	OnPass   func(ExpireStats, error) // optional: called after every pass
+// count records one candidate: deleted by this pass, or skipped.
+func (st *ExpireStats) count(deleted bool) {
+	if deleted {
+		st.Deleted++
+	} else {
+		st.Skipped++
+	}
 }
 
-// Run sweeps until ctx ends.
-func (j *Janitor) Run(ctx context.Context) {
-	interval := j.Interval
-	if interval <= 0 {
-		interval = time.Minute
+// deleteUnchanged deletes key if it still exists and stale(its current Info)
+// holds; it reports whether it deleted and whether the key was gone already.
+func deleteUnchanged(ctx context.Context, s Store, key string, stale func(Info) bool) (deleted, gone bool, err error) {
+	info, err := s.Stat(ctx, key)
+	if errors.Is(err, ErrNotFound) {
+		return false, true, nil
 	}
-	now := j.Now
-	if now == nil {
-		now = time.Now
+	if err != nil {
+		return false, false, err
 	}
-	for {
-		wait := interval + rand.N(interval/10+1)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-t.C:
+	if !stale(info) {
+		return false, false, nil
+	}
+	if err := s.Delete(ctx, key); err != nil {
+		return false, false, err
+	}
+	return true, false, nil
+}
+
+// Trim deletes the least recently written objects under prefix (the oldest
+// ModTime first, ties by key) until what is listed there adds up to at most
+// maxBytes, never the object keep (the one just written; "" for none). It is
+// safe on several replicas at once as Expire is: each victim is looked at again
+// just before it is deleted and skipped if it was rewritten since it was
+// listed. Replicas trimming at the same moment pick the same victims, as they
+// list the same objects; ones that list at different moments may together
+// delete a little more than needed. Errors as Expire.
+func Trim(ctx context.Context, s Store, prefix string, maxBytes int64, keep string) (ExpireStats, error) {
+	var st ExpireStats
+	var all []Info
+	err := s.List(ctx, prefix, func(info Info) error {
+		st.Scanned++
+		st.Bytes += info.Size
+		all = append(all, info)
+		return nil
+	})
+	st.Objects = st.Scanned
+	if err != nil || st.Bytes <= maxBytes {
+		return st, err
+	}
+	slices.SortFunc(all, func(a, b Info) int {
+		if c := a.ModTime.Compare(b.ModTime); c != 0 {
+			return c
 		}
-		st, err := Expire(ctx, j.Store, j.Prefix, now().Add(-j.MaxAge))
-		if j.OnPass != nil && ctx.Err() == nil {
-			j.OnPass(st, err)
+		return cmp.Compare(a.Key, b.Key)
+	})
+	for _, c := range all {
+		if st.Bytes <= maxBytes {
+			break
+		}
+		if c.Key == keep {
+			continue
+		}
+		deleted, gone, err := deleteUnchanged(ctx, s, c.Key, func(info Info) bool { return !info.ModTime.After(c.ModTime) })
+		if err != nil {
+			return st, err
+		}
+		st.count(deleted)
+		if deleted || gone {
+			st.Bytes -= c.Size
+			st.Objects--
 		}
 	}
+	return st, nil
 }

@@ -157,6 +157,14 @@ type Options struct {
 	Getenv func(string) string
 	// Timeouts of an S3 store (zero fields take the defaults).
 	Timeouts Timeouts
+	// SkipTempCleanup leaves a directory store's orphaned temporary files
+	// alone at Open (a worker process opening its server's store: the server
+	// removes and counts them).
+	SkipTempCleanup bool
+	// CreateOnWrite leaves a missing directory (file:) missing until the
+	// first Put creates it; until then the store reads as empty. A process
+	// that stores nothing then writes nothing (precisiond call, mcp).
+	CreateOnWrite bool
 }
 
 // Open opens the store at loc. It touches neither the network nor, for S3, the
@@ -164,7 +172,10 @@ type Options struct {
 func Open(loc Location, opts Options) (Store, error) {
 	switch loc.Kind {
 	case "file":
-		return OpenDir(loc.Dir)
+		if opts.CreateOnWrite {
+			return &lazyDir{dir: loc.Dir, cleanup: !opts.SkipTempCleanup}, nil
+		}
+		return openDirStore(loc.Dir, !opts.SkipTempCleanup)
 	case "s3":
 		cfg, err := S3ConfigFromEnv(loc, opts.Getenv)
 		if err != nil {

@@ -237,12 +237,42 @@ func (s *S3Store) Put(ctx context.Context, key string, data []byte, opts PutOpti
 	po.DisableMultipart = true
 	md5sum := md5.Sum(data)
 	shasum := sha256.Sum256(data)
+	shaHex := hex.EncodeToString(shasum[:])
+	po.UserMetadata = map[string]string{sha256Meta: shaHex}
 	up, err := s.core.PutObject(ctx, s.cfg.Bucket, s.name(key), bytes.NewReader(data), int64(len(data)),
-		base64.StdEncoding.EncodeToString(md5sum[:]), hex.EncodeToString(shasum[:]), po)
+		base64.StdEncoding.EncodeToString(md5sum[:]), shaHex, po)
 	if err != nil {
 		return Info{}, s3Err(ctx, "put", key, err)
 	}
-	return Info{Key: key, Size: int64(len(data)), ETag: strings.Trim(up.ETag, `"`)}, nil
+	return Info{Key: key, Size: int64(len(data)), ETag: strings.Trim(up.ETag, `"`), SHA256: shaHex}, nil
+}
+
+// sha256Meta is the user metadata (x-amz-meta-sha256) holding an object's
+// SHA-256 in hex.
+const sha256Meta = "sha256"
+
+// objectInfo converts minio-go's ObjectInfo, taking the SHA-256 from the user
+// metadata when it is a well-formed digest.
+func objectInfo(key string, oi minio.ObjectInfo) Info {
+	info := Info{Key: key, Size: oi.Size, ETag: oi.ETag, ModTime: oi.LastModified}
+	for k, v := range oi.UserMetadata {
+		if strings.EqualFold(k, sha256Meta) && isHexSHA256(v) {
+			info.SHA256 = v
+		}
+	}
+	return info
+}
+
+func isHexSHA256(v string) bool {
+	if len(v) != 64 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // Stat is a HEAD request.
@@ -256,7 +286,7 @@ func (s *S3Store) Stat(ctx context.Context, key string) (Info, error) {
 	if err != nil {
 		return Info{}, s3Err(ctx, "stat", key, err)
 	}
-	return Info{Key: key, Size: oi.Size, ETag: oi.ETag, ModTime: oi.LastModified}, nil
+	return objectInfo(key, oi), nil
 }
 
 // Get is one GET request, with a Range header for a range and the conditions
@@ -284,7 +314,7 @@ func (s *S3Store) Get(ctx context.Context, key string, opts GetOptions) (*Object
 		return nil, s3Err(ctx, "get", key, err)
 	}
 	obj := &Object{
-		Info:  Info{Key: key, Size: oi.Size, ETag: oi.ETag, ModTime: oi.LastModified},
+		Info:  objectInfo(key, oi),
 		ctx:   ctx,
 		body:  body,
 		close: body.Close,

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +24,9 @@ import (
 func TestMain(m *testing.M) {
 	if loc := os.Getenv("BLOB_HELPER_STORE"); loc != "" {
 		os.Exit(helperIncrement(loc))
+	}
+	if dir := os.Getenv("BLOB_HELPER_BLOCKED_WRITER"); dir != "" {
+		os.Exit(blockedWriter(dir))
 	}
 	os.Exit(m.Run())
 }
@@ -159,18 +161,6 @@ func TestS3ClosedPort(t *testing.T) {
 	}
 	defer s.Close()
 	assertUnavailable(t, s)
-}
-
-// closedAddr is a loopback address where nothing listens.
-func closedAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
 }
 
 func assertUnavailable(t *testing.T, s Store) {
@@ -332,28 +322,111 @@ func TestDirStaysInside(t *testing.T) {
 	}
 }
 
-// TestDirRemovesStaleTemporaries: temporary files a crashed writer left behind
-// are removed at the next open once they are an hour old.
-func TestDirRemovesStaleTemporaries(t *testing.T) {
+// TestDirOrphanTemporaries: a temporary file whose writer holds its lock
+// stays; one nobody holds (a writer that died) is removed at the next open and
+// counted; an empty one is given a minute (its writer may not have locked it
+// yet).
+func TestDirOrphanTemporaries(t *testing.T) {
 	dir := t.TempDir()
 	_ = openDir(t, dir) // creates the store's directories
-	stale, fresh := filepath.Join(dir, dirTmp, "stale"), filepath.Join(dir, dirTmp, "fresh")
-	for _, p := range []string{stale, fresh} {
+	live, dead, empty, oldEmpty := filepath.Join(dir, dirTmp, "live"), filepath.Join(dir, dirTmp, "dead"),
+		filepath.Join(dir, dirTmp, "empty"), filepath.Join(dir, dirTmp, "old-empty")
+	for _, p := range []string{live, dead} {
 		if err := os.WriteFile(p, []byte("partial"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	old := time.Now().Add(-2 * staleTmpAge)
-	if err := os.Chtimes(stale, old, old); err != nil {
+	for _, p := range []string{empty, oldEmpty} {
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	past := time.Now().Add(-2 * orphanGrace)
+	if err := os.Chtimes(oldEmpty, past, past); err != nil {
 		t.Fatal(err)
 	}
-	openDir(t, dir)
-	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("stale temporary file still there: %v", err)
+	writer, err := os.Open(live)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(fresh); err != nil {
-		t.Errorf("a fresh temporary file (a writer at work) was removed: %v", err)
+	defer writer.Close()
+	if err := unix.Flock(int(writer.Fd()), unix.LOCK_EX); err != nil {
+		t.Fatal(err)
 	}
+	s := openDir(t, dir)
+	if n := s.TempFilesRemoved(); n != 2 {
+		t.Errorf("TempFilesRemoved = %d, want 2 (dead, old-empty)", n)
+	}
+	for p, want := range map[string]bool{live: true, dead: false, empty: true, oldEmpty: false} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(p), err == nil, want)
+		}
+	}
+	// Once the writer is gone its file is an orphan too.
+	writer.Close()
+	if n, err := s.RemoveOrphanTemps(); err != nil || n != 1 || s.TempFilesRemoved() != 3 {
+		t.Errorf("after the writer died: removed %d (%v), total %d", n, err, s.TempFilesRemoved())
+	}
+	// Skipping the clean-up at open (a worker process) leaves orphans alone.
+	if err := os.WriteFile(dead, []byte("partial"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w, err := Open(Location{Kind: "file", Dir: dir}, Options{SkipTempCleanup: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := os.Stat(dead); err != nil {
+		t.Errorf("SkipTempCleanup removed an orphan: %v", err)
+	}
+}
+
+// TestDirKilledWriter: a process killed in the middle of a Put leaves its
+// temporary file locked until it dies; afterwards the file is an orphan that
+// the next open removes, and the object never appears.
+func TestDirKilledWriter(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "BLOB_HELPER_BLOCKED_WRITER="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 8)
+	if n, err := io.ReadFull(out, buf); err != nil || string(buf[:n]) != "written\n" {
+		_ = cmd.Process.Kill()
+		t.Fatalf("the writer did not reach the middle of its write: %q %v", buf[:n], err)
+	}
+	if s := openDir(t, dir); s.TempFilesRemoved() != 0 {
+		t.Fatal("a live writer's temporary file was removed")
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	s := openDir(t, dir)
+	if n := s.TempFilesRemoved(); n != 1 {
+		t.Fatalf("TempFilesRemoved = %d after the writer was killed, want 1", n)
+	}
+	if _, err := s.Stat(testCtx(t), "k"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("the unfinished object: %v", err)
+	}
+}
+
+// blockedWriter is the helper process of TestDirKilledWriter: it writes a
+// temporary file as Put does, says so, and waits to be killed.
+func blockedWriter(dir string) int {
+	s, err := openDirStore(dir, false)
+	if err != nil {
+		return 2
+	}
+	if _, _, _, err := s.writeTmp([]byte("content the writer never finished"), "", true); err != nil {
+		return 3
+	}
+	os.Stdout.WriteString("written\n")
+	select {}
 }
 
 // TestDirPingReadOnly: a directory that refuses new files is not healthy.
@@ -385,39 +458,30 @@ func TestDirPingReadOnly(t *testing.T) {
 	}
 }
 
-// TestJanitorRun: a janitor whose clock is two hours ahead expires objects
-// older than an hour on its first pass, leaves other prefixes alone, and stops
-// with its context.
-func TestJanitorRun(t *testing.T) {
-	s := openDir(t, t.TempDir())
-	for _, k := range []string{"downloads/a", "downloads/b", "plans/p"} {
-		mustPut(t, s, k, []byte(k), PutOptions{})
+// TestTrim: trimming a prefix to a size deletes the oldest objects first, never
+// the one to keep, nothing outside the prefix, and nothing when it fits.
+func TestTrim(t *testing.T) {
+	dir := t.TempDir()
+	s := openDir(t, dir)
+	base := time.Now().Add(-time.Hour)
+	for i, k := range []string{"dl/c", "dl/a", "dl/b", "dl/d"} {
+		mustPut(t, s, k, bytes.Repeat([]byte("x"), 100), PutOptions{})
+		mt := base.Add(time.Duration(i) * time.Minute) // c oldest, then a, b, d
+		if err := os.Chtimes(filepath.Join(dir, k), mt, mt); err != nil {
+			t.Fatal(err)
+		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	passes := make(chan ExpireStats, 1)
-	j := &Janitor{
-		Store: s, Prefix: "downloads/", MaxAge: time.Hour, Interval: time.Millisecond,
-		Now: func() time.Time { return time.Now().Add(2 * time.Hour) },
-		OnPass: func(st ExpireStats, err error) {
-			if err != nil {
-				t.Error(err)
-			}
-			select {
-			case passes <- st:
-			default:
-			}
-		},
+	mustPut(t, s, "plans/p", bytes.Repeat([]byte("p"), 1000), PutOptions{})
+	ctx := testCtx(t)
+	if st, err := Trim(ctx, s, "dl/", 400, ""); err != nil || st.Deleted != 0 || st.Bytes != 400 {
+		t.Fatalf("a prefix that fits: %+v %v", st, err)
 	}
-	done := make(chan struct{})
-	go func() { j.Run(ctx); close(done) }()
-	st := <-passes
-	cancel()
-	<-done
-	if st.Scanned != 2 || st.Deleted != 2 {
-		t.Errorf("first pass: %+v", st)
+	st, err := Trim(ctx, s, "dl/", 250, "dl/c")
+	if err != nil || st.Deleted != 2 || st.Bytes != 200 || st.Scanned != 4 || st.Objects != 2 {
+		t.Fatalf("trim to 250: %+v %v", st, err)
 	}
-	if got := listKeys(t, s, ""); strings.Join(got, ",") != "plans/p" {
-		t.Errorf("after the janitor: %q", got)
+	if got := listKeys(t, s, ""); strings.Join(got, ",") != "dl/c,dl/d,plans/p" {
+		t.Errorf("after the trim: %q (a and b are the oldest besides the kept c)", got)
 	}
 }
 

@@ -1,85 +1,16 @@
 package filestore
 
 import (
+	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/precisiond/precisiond/internal/blob"
 )
-
-// killedWriterEnv makes the test binary a writer that blocks mid-write (see
-// TestMain): the parent kills it there, as a crash or a deadline kill would.
-const killedWriterEnv = "FILESTORE_TEST_KILLED_WRITER_DIR"
-
-func TestMain(m *testing.M) {
-	if dir := os.Getenv(killedWriterEnv); dir != "" {
-		s, err := Open(Config{Dir: dir, SkipTempCleanup: true})
-		if err != nil {
-			os.Exit(3)
-		}
-		s.testHookAfterWrite = func(string) error {
-			os.Stdout.WriteString("written\n")
-			select {} // wait to be killed, lock held
-		}
-		_, _ = s.Put("doc", "txt", []byte("content the writer never finished"))
-		os.Exit(4)
-	}
-	os.Exit(m.Run())
-}
-
-// TestKilledWriterOrphanRemovedAtOpen: a process killed with SIGKILL in the
-// middle of Put leaves a temporary file; it is not removed while another
-// writer's file is locked, and the next Open removes and counts it.
-func TestKilledWriterOrphanRemovedAtOpen(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "downloads")
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), killedWriterEnv+"="+dir)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	buf := make([]byte, 8)
-	if n, err := out.Read(buf); err != nil || string(buf[:n]) != "written\n" {
-		_ = cmd.Process.Kill()
-		t.Fatalf("writer did not reach the middle of its write: %q %v", buf[:n], err)
-	}
-	// While the writer lives, its file is left alone by anyone opening the store.
-	live, err := Open(Config{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := live.TempFilesRemoved(); n != 0 {
-		t.Fatalf("a live writer's file was removed (%d)", n)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
-	temps, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
-	if len(temps) != 1 {
-		t.Fatalf("temporary files after the kill: %v", temps)
-	}
-	s, err := Open(Config{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := s.TempFilesRemoved(); got != 1 {
-		t.Errorf("TempFilesRemoved = %d, want 1", got)
-	}
-	if _, err := os.Lstat(temps[0]); !os.IsNotExist(err) {
-		t.Errorf("orphan still there: %v", err)
-	}
-}
 
 // mountTmpfs mounts a tmpfs with the given options at a fresh directory and
 // reports whether it could (it needs CAP_SYS_ADMIN).
@@ -127,7 +58,7 @@ func TestPutReadOnlyDirectory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = s.Put("doc", "txt", []byte("x"))
+		_, err = s.Put(context.Background(), "doc", "txt", []byte("x"))
 		wantUnavailable(t, err, "read-only file system")
 		return
 	}
@@ -140,7 +71,7 @@ func TestPutReadOnlyDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.Chmod(dir, 0o750) })
-	_, err = s.Put("doc", "txt", []byte("x"))
+	_, err = s.Put(context.Background(), "doc", "txt", []byte("x"))
 	wantUnavailable(t, err, "permission denied")
 }
 
@@ -155,35 +86,38 @@ func TestPutDiskFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Put("big", "txt", make([]byte, 256<<10))
+	_, err = s.Put(context.Background(), "big", "txt", make([]byte, 256<<10))
 	wantUnavailable(t, err, "disk full")
-	temps, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*"))
+	temps, _ := filepath.Glob(filepath.Join(dir, ".blob", "tmp", "*"))
 	if len(temps) != 0 {
 		t.Errorf("partial temporary files left: %v", temps)
 	}
-	if _, err := s.Put("small", "txt", []byte("fits")); err != nil {
+	if _, err := s.Put(context.Background(), "small", "txt", []byte("fits")); err != nil {
 		t.Errorf("a small file after the failure: %v", err)
 	}
 }
 
-// TestPutDirectoryReplacedByFile: the store directory is replaced by a regular
-// file after Open (a real failure every user, root included, gets).
+// TestPutDirectoryReplacedByFile: the store directory is removed and a
+// regular file put in its place after Open (a real failure every user, root
+// included, gets): the store keeps the directory it opened, which is gone.
 func TestPutDirectoryReplacedByFile(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dl")
 	s, err := Open(Config{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(dir); err != nil {
+	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(dir, []byte("not a directory"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Put("doc", "txt", []byte("x"))
-	wantUnavailable(t, err, "not a directory")
-	_, err = s.List()
-	wantUnavailable(t, err, "not a directory")
+	ctx := context.Background()
+	_, err = s.Put(ctx, "doc", "txt", []byte("x"))
+	wantUnavailable(t, err, "directory missing")
+	if list, err := s.List(ctx); err != nil || len(list) != 0 {
+		t.Errorf("list of the vanished directory: %v %v, want nothing", list, err)
+	}
 }
 
 func TestUnavailableCause(t *testing.T) {
@@ -197,29 +131,18 @@ func TestUnavailableCause(t *testing.T) {
 	}
 }
 
-// TestEmptyTempFileGrace: an unlocked empty temporary file may be one a writer
-// created an instant ago; it is kept until it is older than the grace period.
-func TestEmptyTempFileGrace(t *testing.T) {
-	s, _ := newStore(t, Config{})
-	fresh := filepath.Join(s.Dir(), tempPrefix+"fresh")
-	old := filepath.Join(s.Dir(), tempPrefix+"old")
-	for _, p := range []string{fresh, old} {
-		if err := os.WriteFile(p, nil, 0o640); err != nil {
-			t.Fatal(err)
-		}
+// TestUnavailableStore: errors of a store that does not answer in time, or
+// refuses, are UnavailableErrors naming the condition without a key.
+func TestUnavailableStore(t *testing.T) {
+	err := unavailable("write", &blob.Error{Op: "put", Key: "downloads/x", Kind: blob.ErrUnavailable})
+	wantUnavailable(t, err, "not answering")
+	var ue *UnavailableError
+	if !errors.As(err, &ue) || !ue.NotAnswering() {
+		t.Errorf("NotAnswering false for %v", err)
 	}
-	past := time.Now().Add(-2 * orphanGrace)
-	if err := os.Chtimes(old, past, past); err != nil {
-		t.Fatal(err)
-	}
-	n, err := s.RemoveOrphanTemps()
-	if err != nil || n != 1 {
-		t.Fatalf("removed %d, %v; want 1", n, err)
-	}
-	if _, err := os.Lstat(fresh); err != nil {
-		t.Error("fresh empty temporary file removed")
-	}
-	if _, err := os.Lstat(old); !os.IsNotExist(err) {
-		t.Error("old empty temporary file kept")
+	err = unavailable("write", &blob.Error{Op: "put", Key: "downloads/x", Err: errors.New("Access Denied.")})
+	wantUnavailable(t, err, "refused by the store")
+	if errors.As(err, &ue) && ue.NotAnswering() {
+		t.Errorf("NotAnswering true for a refusal")
 	}
 }

@@ -1,30 +1,30 @@
-// Package filestore is the download store of generate_file: a directory of
-// content-addressed files (<12 hex of sha256>_<name>.<ext>) written atomically,
-// expired after a TTL (on read and by a janitor), bounded in total size (oldest
-// evicted first), and read without ever following a symbolic link or leaving the
-// directory.
+// Package filestore is the download store of generate_file: content-addressed
+// files (<12 hex of sha256>_<name>.<ext>) kept as objects of a blob.Store (a
+// directory on one host, or the S3 bucket a fleet shares), written once,
+// expired after a TTL (on read and by a janitor that is safe on every replica),
+// bounded in total size (oldest evicted first), and read only under their own
+// names, never through a symbolic link or out of the store.
 package filestore
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/precisiond/precisiond/internal/blob"
 )
 
 // Defaults of Config.
@@ -34,61 +34,68 @@ const (
 	DefaultMaxFileBytes    = 64 << 20 // 64 MiB for one file
 	DefaultMaxContentBytes = 1 << 20  // 1 MiB of Markdown per generate_file call
 	maxBaseLen             = 64
-	tempPrefix             = ".tmp-"
 )
+
+// Prefix is the key prefix of the generated files in the service's store:
+// the object "downloads/<name>" is the file /downloads/<name> (in a directory
+// store at the data directory: <data-dir>/downloads/<name>, as always).
+const Prefix = "downloads/"
 
 // Extensions the store writes and serves.
 var Extensions = []string{"html", "md", "txt", "docx", "pptx", "pdf", "xlsx", "csv"}
 
 // NamePattern matches every name the store writes and the only names it serves:
 // 12 lowercase hex digits, '_', a sanitized base name (starting with a letter or
-// digit; no '/', no "..", no '%'), '.', a known extension. Temporary files start
-// with '.' and never match.
+// digit; no '/', no "..", no '%'), '.', a known extension.
 var NamePattern = regexp.MustCompile(`^[0-9a-f]{12}_[A-Za-z0-9](?:[A-Za-z0-9_-]|\.[A-Za-z0-9_-]){0,63}\.(?:html|md|txt|docx|pptx|pdf|xlsx|csv)$`)
 
 // Errors returned by the store.
 var (
-	// ErrNotFound: no such file, an invalid name, an expired file, a symlink or
-	// anything else the store will not serve.
+	// ErrNotFound: no such file, an invalid name, an expired file, one whose
+	// content does not hash to its name, or anything else the store will not
+	// serve.
 	ErrNotFound = errors.New("file not found")
 	// ErrTooLarge: a file larger than MaxFileBytes or than the whole store.
 	ErrTooLarge = errors.New("file too large for the store")
-	// ErrUnavailable: the directory cannot be written (read-only file system,
-	// disk full, permissions, not a directory, I/O error). Errors matching it are
-	// *UnavailableError values.
+	// ErrUnavailable: the store cannot be written or read (not answering in
+	// time, a read-only file system, disk full, permissions, a refusing
+	// bucket). Errors matching it are *UnavailableError values.
 	ErrUnavailable = errors.New("download store unavailable")
 )
 
 // Config configures a Store. Zero fields take the defaults.
 type Config struct {
-	Dir             string           // the directory, created if missing (e.g. <data dir>/downloads)
+	// Dir is Open's directory: its files are the downloads (a throwaway store,
+	// tests). New ignores it.
+	Dir string
+	// Prefix is New's key prefix of the files in the store: "" or a prefix
+	// ending in '/' (the service uses the package's Prefix). Open uses "".
+	Prefix          string
 	TTL             time.Duration    // files older than this are gone (default 24h)
 	MaxBytes        int64            // total size cap; oldest files are evicted first (default 1 GiB)
 	MaxFileBytes    int64            // size cap of one file (default 64 MiB)
 	MaxContentBytes int              // Markdown accepted by generate_file (default 1 MiB)
-	Now             func() time.Time // clock (default time.Now); files' mtimes are set from it
+	Now             func() time.Time // clock (default time.Now), against the store's modification times
 	// SkipTempCleanup leaves orphaned temporary files alone at Open (a worker
 	// process opening its server's store: the server counts and removes them).
 	SkipTempCleanup bool
-	// CreateOnWrite leaves a missing directory missing until the first Put
-	// creates it, so that a process that stores nothing writes nothing (a
-	// command-line call, an MCP session started in a read-only directory).
-	// Until then the store is empty.
-	CreateOnWrite bool
 }
 
-// Store is a download directory. Its methods are safe for concurrent use; several
-// processes may share the directory (writes are atomic renames).
+// Store is the download store over one blob.Store. Its methods are safe for
+// concurrent use, also by several processes and replicas on one blob store.
+//
+// The size cap: a directory store (one host) is trimmed to MaxBytes after
+// every write, as a single instance always was; a shared S3 store is trimmed
+// by every replica's janitor pass (Sweep), so it may exceed the cap by what the
+// fleet writes in one janitor interval (a per-replica count cannot bound a
+// shared bucket; see docs/operations.md, "Sizing").
 type Store struct {
-	cfg Config
-	dir string
-	mu  sync.Mutex // serializes writes and sweeps of this process
+	cfg       Config
+	blob      blob.Store
+	trimOnPut bool
 
-	tempsRemoved atomic.Int64 // orphaned temporary files removed so far
-
-	// testHookAfterWrite, when set, runs after the temporary file is written and
-	// before it is renamed into place; tests use it to simulate a crash.
-	testHookAfterWrite func(tmp string) error
+	usageFiles atomic.Int64
+	usageBytes atomic.Int64
 }
 
 // Entry describes one stored file.
@@ -99,12 +106,8 @@ type Entry struct {
 	ModTime time.Time
 }
 
-// Open opens (creating if needed, mode 0750, unless CreateOnWrite) the store
-// directory. The directory itself must not be a symbolic link.
-func Open(cfg Config) (*Store, error) {
-	if cfg.Dir == "" {
-		return nil, errors.New("filestore: no directory configured")
-	}
+// New returns the download store over s, its files under cfg.Prefix.
+func New(s blob.Store, cfg Config) *Store {
 	if cfg.TTL <= 0 {
 		cfg.TTL = DefaultTTL
 	}
@@ -120,47 +123,37 @@ func Open(cfg Config) (*Store, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	dir, err := filepath.Abs(cfg.Dir)
+	return &Store{cfg: cfg, blob: s, trimOnPut: s.Kind() == "file"}
+}
+
+// Open opens (creating if needed) a directory whose files are the downloads:
+// a directory store at cfg.Dir with no key prefix. Temporary files of dead
+// writers are removed now, unless cfg.SkipTempCleanup (TempFilesRemoved counts
+// them).
+func Open(cfg Config) (*Store, error) {
+	if cfg.Dir == "" {
+		return nil, errors.New("filestore: no directory configured")
+	}
+	s, err := blob.Open(blob.Location{Kind: "file", Dir: filepath.Clean(cfg.Dir)}, blob.Options{SkipTempCleanup: cfg.SkipTempCleanup})
 	if err != nil {
 		return nil, fmt.Errorf("filestore: %w", err)
 	}
-	s := &Store{cfg: cfg, dir: dir}
-	if cfg.CreateOnWrite {
-		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-			return s, nil // created by the first Put
-		}
-	}
-	if err := s.ensureDir(); err != nil {
-		return nil, err
-	}
-	if !cfg.SkipTempCleanup {
-		// Temporary files of writers killed mid-write (a crash, a worker killed at
-		// its deadline) are removed now; TempFilesRemoved counts them.
-		if _, err := s.RemoveOrphanTemps(); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	cfg.Prefix = ""
+	return New(s, cfg), nil
 }
 
-// ensureDir creates the directory if it is missing and checks that it is a
-// directory, not a symbolic link.
-func (s *Store) ensureDir() error {
-	if err := os.MkdirAll(s.dir, 0o750); err != nil {
-		return fmt.Errorf("filestore: %w", err)
-	}
-	fi, err := os.Lstat(s.dir)
-	if err != nil {
-		return fmt.Errorf("filestore: %w", err)
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("filestore: %s is not a directory (symbolic links are refused)", s.dir)
-	}
-	return nil
-}
+// Blob is the object store the files live in.
+func (s *Store) Blob() blob.Store { return s.blob }
 
-// Dir is the absolute path of the store directory.
-func (s *Store) Dir() string { return s.dir }
+// Dir is the absolute directory holding the files when the store is a
+// directory store, else "".
+func (s *Store) Dir() string {
+	d, ok := blob.Inner[*blob.DirStore](s.blob)
+	if !ok {
+		return ""
+	}
+	return filepath.Join(d.Dir(), filepath.FromSlash(strings.TrimSuffix(s.cfg.Prefix, "/")))
+}
 
 // TTL is the lifetime of a file.
 func (s *Store) TTL() time.Duration { return s.cfg.TTL }
@@ -234,11 +227,13 @@ func SanitizeBase(name, ext string) string {
 }
 
 // Put stores data as FileName(data, base, ext) and returns its entry. base must be
-// sanitized (SanitizeBase) and ext one of Extensions. The write is atomic (temporary
-// file, fsync, rename, fsync of the directory); storing the same bytes again
-// renews the file's lifetime. Afterwards the oldest other files are evicted until
-// the store fits MaxBytes. Errors: ErrTooLarge, or an I/O error.
-func (s *Store) Put(base, ext string, data []byte) (Entry, error) {
+// sanitized (SanitizeBase) and ext one of Extensions. The file is written once
+// (created only if its name is free: a reader sees it whole or not at all);
+// storing the same bytes again renews its lifetime once it has lived half of
+// it, and repairs a stored object that is not these bytes. A directory store
+// is then trimmed (expired files, then the oldest until it fits MaxBytes).
+// Errors: ErrTooLarge, *UnavailableError (ErrUnavailable).
+func (s *Store) Put(ctx context.Context, base, ext string, data []byte) (Entry, error) {
 	if int64(len(data)) > s.cfg.MaxFileBytes || int64(len(data)) > s.cfg.MaxBytes {
 		return Entry{}, ErrTooLarge
 	}
@@ -247,216 +242,136 @@ func (s *Store) Put(base, ext string, data []byte) (Entry, error) {
 		return Entry{}, fmt.Errorf("filestore: generated name %q does not match the store pattern", name)
 	}
 	sum := sha256.Sum256(data)
-	now := s.cfg.Now()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	if s.cfg.CreateOnWrite {
-		if err := s.ensureDir(); err != nil {
-			return Entry{}, unavailable("create directory", err)
+	hexSum := hex.EncodeToString(sum[:])
+	key := s.cfg.Prefix + name
+	info, err := s.blob.Put(ctx, key, data, blob.PutOptions{IfNoneMatch: true})
+	if errors.Is(err, blob.ErrPreconditionFailed) {
+		info, err = s.blob.Stat(ctx, key)
+		stale := err == nil && (info.SHA256 != hexSum || info.Size != int64(len(data)) || s.cfg.Now().Sub(info.ModTime) >= s.cfg.TTL/2)
+		if stale || errors.Is(err, blob.ErrNotFound) {
+			// Content-addressed: whoever writes this name writes these bytes,
+			// so an unconditional write cannot undo anyone else's.
+			info, err = s.blob.Put(ctx, key, data, blob.PutOptions{})
 		}
 	}
-	tmp, err := os.CreateTemp(s.dir, tempPrefix+"*")
 	if err != nil {
-		return Entry{}, unavailable("create", err)
-	}
-	tmpName := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			_ = os.Remove(tmpName)
-		}
-		_ = tmp.Close() // releases the lock, after the rename
-	}()
-	// The lock marks the file as being written by a live process: a writer that
-	// dies (killed mid-write) leaves an unlocked file, which RemoveOrphanTemps
-	// recognises, in this process or any other sharing the directory.
-	if err := lockTemp(tmp); err != nil {
-		return Entry{}, unavailable("lock", err)
-	}
-	if _, err := tmp.Write(data); err != nil {
 		return Entry{}, unavailable("write", err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return Entry{}, unavailable("sync", err)
-	}
-	if err := tmp.Chmod(0o640); err != nil {
-		return Entry{}, unavailable("chmod", err)
-	}
-	if err := os.Chtimes(tmpName, now, now); err != nil {
-		return Entry{}, unavailable("chtimes", err)
-	}
-	if s.testHookAfterWrite != nil {
-		if err := s.testHookAfterWrite(tmpName); err != nil {
+	if s.trimOnPut {
+		if err := s.trim(ctx, key); err != nil {
 			return Entry{}, err
 		}
 	}
-	// rename replaces a directory entry (even a planted symlink) and never
-	// follows it.
-	if err := os.Rename(tmpName, filepath.Join(s.dir, name)); err != nil {
-		return Entry{}, unavailable("rename", err)
-	}
-	ok = true
-	syncDir(s.dir)
-	if err := s.evictLocked(name); err != nil {
-		return Entry{}, err
-	}
-	return Entry{Name: name, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), ModTime: now}, nil
+	return Entry{Name: name, Size: int64(len(data)), SHA256: hexSum, ModTime: info.ModTime}, nil
 }
 
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
+// lookup returns the object of a servable file: a name matching NamePattern,
+// an unexpired regular object no larger than MaxFileBytes whose SHA-256
+// starts with the name's 12 hex digits.
+func (s *Store) lookup(ctx context.Context, name string) (blob.Info, Entry, error) {
+	if !NamePattern.MatchString(name) {
+		return blob.Info{}, Entry{}, ErrNotFound
 	}
+	info, err := s.blob.Stat(ctx, s.cfg.Prefix+name)
+	if errors.Is(err, blob.ErrNotFound) {
+		return blob.Info{}, Entry{}, ErrNotFound
+	}
+	if err != nil {
+		return blob.Info{}, Entry{}, unavailable("stat", err)
+	}
+	if s.expired(info.ModTime) || info.Size > s.cfg.MaxFileBytes || !strings.HasPrefix(info.SHA256, name[:12]) {
+		return blob.Info{}, Entry{}, ErrNotFound
+	}
+	return info, Entry{Name: name, Size: info.Size, SHA256: info.SHA256, ModTime: info.ModTime}, nil
+}
+
+// Reader opens a stored file for http.ServeContent: its entry and a
+// ReadSeeker that streams from the store, pinned to the version looked up
+// (Range requests read only their part). The caller closes it. Errors:
+// ErrNotFound (as ReadFile), *UnavailableError.
+func (s *Store) Reader(ctx context.Context, name string) (Entry, *blob.ReadSeeker, error) {
+	info, e, err := s.lookup(ctx, name)
+	if err != nil {
+		return Entry{}, nil, err
+	}
+	return e, blob.NewReadSeeker(ctx, s.blob, info), nil
 }
 
 // ReadFile returns the content and entry of a stored file. It returns ErrNotFound
 // for a name outside NamePattern, a missing or expired file, a symbolic link or
-// other non-regular file, a file over MaxFileBytes, or content whose hash does not
-// match its name.
-func (s *Store) ReadFile(name string) ([]byte, Entry, error) {
-	if !NamePattern.MatchString(name) {
-		return nil, Entry{}, ErrNotFound
-	}
-	// O_NOFOLLOW: a symlink planted under a valid name fails to open (ELOOP).
-	f, err := os.OpenFile(filepath.Join(s.dir, name), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+// other non-object, a file over MaxFileBytes, or content whose hash does not
+// match its name; *UnavailableError when the store cannot be read.
+func (s *Store) ReadFile(ctx context.Context, name string) ([]byte, Entry, error) {
+	info, e, err := s.lookup(ctx, name)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ELOOP) {
-			return nil, Entry{}, ErrNotFound
-		}
-		return nil, Entry{}, fmt.Errorf("filestore: %w", err)
+		return nil, Entry{}, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
+	obj, err := s.blob.Get(ctx, info.Key, blob.GetOptions{IfMatch: info.ETag})
+	if errors.Is(err, blob.ErrNotFound) || errors.Is(err, blob.ErrPreconditionFailed) {
+		return nil, Entry{}, ErrNotFound // deleted or replaced since the lookup
+	}
 	if err != nil {
-		return nil, Entry{}, fmt.Errorf("filestore: %w", err)
+		return nil, Entry{}, unavailable("read", err)
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > s.cfg.MaxFileBytes {
-		return nil, Entry{}, ErrNotFound
-	}
-	if s.expired(fi.ModTime()) {
-		return nil, Entry{}, ErrNotFound
-	}
-	data, err := io.ReadAll(io.LimitReader(f, s.cfg.MaxFileBytes+1))
+	defer obj.Close()
+	data, err := io.ReadAll(io.LimitReader(obj, s.cfg.MaxFileBytes+1))
 	if err != nil {
-		return nil, Entry{}, fmt.Errorf("filestore: %w", err)
+		return nil, Entry{}, unavailable("read", err)
 	}
 	sum := sha256.Sum256(data)
-	hexSum := hex.EncodeToString(sum[:])
-	if int64(len(data)) > s.cfg.MaxFileBytes || !strings.HasPrefix(name, hexSum[:12]+"_") {
+	if int64(len(data)) > s.cfg.MaxFileBytes || hex.EncodeToString(sum[:]) != e.SHA256 {
 		return nil, Entry{}, ErrNotFound
 	}
-	return data, Entry{Name: name, Size: int64(len(data)), SHA256: hexSum, ModTime: fi.ModTime()}, nil
+	return data, e, nil
 }
 
 func (s *Store) expired(mtime time.Time) bool {
 	return s.cfg.Now().Sub(mtime) >= s.cfg.TTL
 }
 
-type fileInfo struct {
-	name  string
-	size  int64
-	mtime time.Time
-}
+// prefix is the List prefix of the files: the key prefix, or "" for the
+// whole store.
+func (s *Store) listPrefix() string { return s.cfg.Prefix }
 
-// scan lists the store's own files (names matching NamePattern, regular files).
-// Planted symlinks or other non-regular entries under a valid name are removed;
-// orphaned temporary files too (see RemoveOrphanTemps). Foreign names are left
-// alone.
-func (s *Store) scan() ([]fileInfo, error) {
-	entries, err := os.ReadDir(s.dir)
+// trim expires the store's old files and evicts the oldest until it fits
+// MaxBytes (never keep), recording the usage it finds.
+func (s *Store) trim(ctx context.Context, keep string) error {
+	if _, err := blob.Expire(ctx, s.blob, s.listPrefix(), s.cfg.Now().Add(-s.cfg.TTL)); err != nil {
+		return unavailable("expire", err)
+	}
+	st, err := blob.Trim(ctx, s.blob, s.listPrefix(), s.cfg.MaxBytes, keep)
 	if err != nil {
-		if s.cfg.CreateOnWrite && errors.Is(err, fs.ErrNotExist) {
-			return nil, nil // not created yet: empty
-		}
-		return nil, unavailable("read directory", err)
+		return unavailable("evict", err)
 	}
-	var out []fileInfo
-	for _, e := range entries {
-		name := e.Name()
-		switch {
-		case strings.HasPrefix(name, tempPrefix):
-			if s.removeIfOrphan(name) {
-				s.tempsRemoved.Add(1)
-			}
-		case NamePattern.MatchString(name):
-			fi, err := e.Info() // lstat: does not follow links
-			if err != nil {
-				continue
-			}
-			if !fi.Mode().IsRegular() {
-				_ = os.Remove(filepath.Join(s.dir, name)) // removes the link itself
-				continue
-			}
-			out = append(out, fileInfo{name, fi.Size(), fi.ModTime()})
-		}
-	}
-	return out, nil
-}
-
-// evictLocked removes expired files, then the oldest files (never keep) until the
-// total size fits MaxBytes.
-func (s *Store) evictLocked(keep string) error {
-	files, err := s.scan()
-	if err != nil {
-		return err
-	}
-	var live []fileInfo
-	var total int64
-	for _, f := range files {
-		if s.expired(f.mtime) && f.name != keep {
-			_ = os.Remove(filepath.Join(s.dir, f.name))
-			continue
-		}
-		live = append(live, f)
-		total += f.size
-	}
-	if total <= s.cfg.MaxBytes {
-		return nil
-	}
-	sort.Slice(live, func(i, j int) bool {
-		if !live[i].mtime.Equal(live[j].mtime) {
-			return live[i].mtime.Before(live[j].mtime)
-		}
-		return live[i].name < live[j].name
-	})
-	for _, f := range live {
-		if total <= s.cfg.MaxBytes {
-			break
-		}
-		if f.name == keep {
-			continue
-		}
-		if err := os.Remove(filepath.Join(s.dir, f.name)); err == nil || errors.Is(err, fs.ErrNotExist) {
-			total -= f.size
-		}
-	}
+	s.usageFiles.Store(int64(st.Objects))
+	s.usageBytes.Store(st.Bytes)
 	return nil
 }
 
-// Sweep deletes expired files and stale temporary files and enforces the size
-// cap. The janitor calls it periodically.
-func (s *Store) Sweep() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.evictLocked("")
+// Sweep is one janitor pass: it removes dead writers' temporary files (a
+// directory store), deletes expired files and enforces the size cap. Every
+// replica of a fleet may sweep the same store (blob.Expire and blob.Trim are
+// safe side by side).
+func (s *Store) Sweep(ctx context.Context) error {
+	if _, err := s.RemoveOrphanTemps(); err != nil {
+		return err
+	}
+	return s.trim(ctx, "")
 }
 
 // List returns the live (unexpired) files, newest first; for MCP resources/list.
-// Entries carry name, size and time; SHA256 is left empty (ReadFile computes it).
-func (s *Store) List() ([]Entry, error) {
-	s.mu.Lock()
-	files, err := s.scan()
-	s.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
+// Entries carry name, size and time; SHA256 is left empty (ReadFile checks it).
+func (s *Store) List(ctx context.Context) ([]Entry, error) {
 	var out []Entry
-	for _, f := range files {
-		if !s.expired(f.mtime) {
-			out = append(out, Entry{Name: f.name, Size: f.size, ModTime: f.mtime})
+	err := s.blob.List(ctx, s.listPrefix(), func(info blob.Info) error {
+		name := strings.TrimPrefix(info.Key, s.cfg.Prefix)
+		if NamePattern.MatchString(name) && !s.expired(info.ModTime) && info.Size <= s.cfg.MaxFileBytes {
+			out = append(out, Entry{Name: name, Size: info.Size, ModTime: info.ModTime})
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, unavailable("list", err)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if !out[i].ModTime.Equal(out[j].ModTime) {
@@ -467,12 +382,9 @@ func (s *Store) List() ([]Entry, error) {
 	return out, nil
 }
 
-// Usage returns the number and total size of live files (for metrics).
+// Usage returns the number and total size of the stored files as of the
+// store's last listing (a janitor pass, or a directory store's write): a
+// metrics gauge must not list a bucket at every scrape.
 func (s *Store) Usage() (files int, bytes int64, err error) {
-	list, err := s.List()
-	for _, e := range list {
-		files++
-		bytes += e.Size
-	}
-	return files, bytes, err
+	return int(s.usageFiles.Load()), s.usageBytes.Load(), nil
 }

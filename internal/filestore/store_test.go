@@ -1,6 +1,7 @@
 package filestore
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,44 +11,40 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/vectors"
 )
 
-// fakeClock is an injected clock tests move by hand.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-func newStore(t *testing.T, cfg Config) (*Store, *fakeClock) {
+func newStore(t *testing.T, cfg Config) *Store {
 	t.Helper()
-	clock := &fakeClock{t: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)}
 	if cfg.Dir == "" {
 		cfg.Dir = filepath.Join(t.TempDir(), "downloads")
 	}
-	cfg.Now = clock.Now
 	s, err := Open(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, clock
+	return s
+}
+
+// age makes a stored file look written d ago (a directory store's ModTime is
+// the file's mtime).
+func age(t *testing.T, s *Store, name string, d time.Duration) {
+	t.Helper()
+	when := time.Now().Add(-d)
+	if err := os.Chtimes(filepath.Join(s.Dir(), name), when, when); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestPutReadRoundTrip(t *testing.T) {
-	s, _ := newStore(t, Config{})
+	s := newStore(t, Config{})
+	ctx := context.Background()
 	data := []byte("# hello\n")
-	e, err := s.Put("report", "md", data)
+	e, err := s.Put(ctx, "report", "md", data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,16 +53,16 @@ func TestPutReadRoundTrip(t *testing.T) {
 	if e.SHA256 != want || e.Name != want[:12]+"_report.md" || e.Size != int64(len(data)) {
 		t.Fatalf("entry %+v", e)
 	}
-	got, e2, err := s.ReadFile(e.Name)
+	got, e2, err := s.ReadFile(ctx, e.Name)
 	if err != nil || string(got) != string(data) || e2.SHA256 != want {
 		t.Fatalf("read %q %+v %v", got, e2, err)
 	}
 	// The same bytes again: same name, one file.
-	e3, err := s.Put("report", "md", data)
+	e3, err := s.Put(ctx, "report", "md", data)
 	if err != nil || e3.Name != e.Name {
 		t.Fatalf("second put %+v %v", e3, err)
 	}
-	list, _ := s.List()
+	list, _ := s.List(ctx)
 	if len(list) != 1 {
 		t.Fatalf("%d files, want 1", len(list))
 	}
@@ -76,23 +73,24 @@ func TestPutReadRoundTrip(t *testing.T) {
 }
 
 func TestTTLOnReadAndJanitor(t *testing.T) {
-	s, clock := newStore(t, Config{TTL: time.Hour})
-	old, _ := s.Put("old", "txt", []byte("old"))
-	clock.Add(40 * time.Minute)
-	fresh, _ := s.Put("fresh", "txt", []byte("fresh"))
-	clock.Add(21 * time.Minute) // old is 61 min, fresh 21 min
+	s := newStore(t, Config{TTL: time.Hour})
+	ctx := context.Background()
+	old, _ := s.Put(ctx, "old", "txt", []byte("old"))
+	fresh, _ := s.Put(ctx, "fresh", "txt", []byte("fresh"))
+	age(t, s, old.Name, 61*time.Minute)
+	age(t, s, fresh.Name, 21*time.Minute)
 
-	if _, _, err := s.ReadFile(old.Name); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.ReadFile(ctx, old.Name); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("expired file readable: %v", err)
 	}
-	if _, _, err := s.ReadFile(fresh.Name); err != nil {
+	if _, _, err := s.ReadFile(ctx, fresh.Name); err != nil {
 		t.Fatalf("fresh file: %v", err)
 	}
 	// Expired but not yet swept: still on disk, never served.
 	if _, err := os.Lstat(filepath.Join(s.Dir(), old.Name)); err != nil {
 		t.Fatalf("expected the expired file on disk before the sweep: %v", err)
 	}
-	if err := s.Sweep(); err != nil {
+	if err := s.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(filepath.Join(s.Dir(), old.Name)); !os.IsNotExist(err) {
@@ -101,27 +99,27 @@ func TestTTLOnReadAndJanitor(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(s.Dir(), fresh.Name)); err != nil {
 		t.Fatalf("janitor removed a fresh file: %v", err)
 	}
-	// Storing the same bytes again renews the lifetime.
-	clock.Add(30 * time.Minute) // fresh is 51 min
-	if _, err := s.Put("fresh", "txt", []byte("fresh")); err != nil {
+	// Storing the same bytes again renews a file past half its lifetime.
+	age(t, s, fresh.Name, 51*time.Minute)
+	if _, err := s.Put(ctx, "fresh", "txt", []byte("fresh")); err != nil {
 		t.Fatal(err)
 	}
-	clock.Add(30 * time.Minute)
-	if _, _, err := s.ReadFile(fresh.Name); err != nil {
-		t.Fatalf("renewed file expired: %v", err)
+	if fi, err := os.Stat(filepath.Join(s.Dir(), fresh.Name)); err != nil || time.Since(fi.ModTime()) > 10*time.Minute {
+		t.Fatalf("renewed file: %v %v", fi.ModTime(), err)
 	}
 }
 
 func TestSizeCapEvictsOldestFirst(t *testing.T) {
-	s, clock := newStore(t, Config{MaxBytes: 250})
+	s := newStore(t, Config{MaxBytes: 250})
+	ctx := context.Background()
 	var names []string
 	for i := 0; i < 3; i++ {
-		e, err := s.Put("f"+strconv.Itoa(i), "txt", []byte(strings.Repeat(strconv.Itoa(i), 100)))
+		e, err := s.Put(ctx, "f"+strconv.Itoa(i), "txt", []byte(strings.Repeat(strconv.Itoa(i), 100)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		names = append(names, e.Name)
-		clock.Add(time.Minute)
+		age(t, s, e.Name, time.Duration(10-i)*time.Minute) // f0 oldest
 	}
 	// 300 bytes > 250: the oldest (f0) went, f1 and f2 stay.
 	exists := func(n string) bool { _, err := os.Lstat(filepath.Join(s.Dir(), n)); return err == nil }
@@ -129,91 +127,45 @@ func TestSizeCapEvictsOldestFirst(t *testing.T) {
 		t.Fatalf("after cap: f0 %v f1 %v f2 %v", exists(names[0]), exists(names[1]), exists(names[2]))
 	}
 	// A file larger than the whole store is refused, nothing evicted for it.
-	if _, err := s.Put("big", "txt", make([]byte, 251)); !errors.Is(err, ErrTooLarge) {
+	if _, err := s.Put(ctx, "big", "txt", make([]byte, 251)); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("oversized put: %v", err)
 	}
 	if !exists(names[1]) || !exists(names[2]) {
 		t.Fatal("an oversized put evicted files")
 	}
-	_, total, _ := s.Usage()
-	if total != 200 {
-		t.Fatalf("usage %d, want 200", total)
+	if files, total, _ := s.Usage(); total != 200 || files != 2 {
+		t.Fatalf("usage %d files %d bytes, want 2 and 200", files, total)
 	}
 }
 
 func TestMaxFileBytes(t *testing.T) {
-	s, _ := newStore(t, Config{MaxFileBytes: 10})
-	if _, err := s.Put("x", "txt", make([]byte, 11)); !errors.Is(err, ErrTooLarge) {
+	s := newStore(t, Config{MaxFileBytes: 10})
+	ctx := context.Background()
+	if _, err := s.Put(ctx, "x", "txt", make([]byte, 11)); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err %v", err)
 	}
-	if _, err := s.Put("x", "txt", make([]byte, 10)); err != nil {
+	if _, err := s.Put(ctx, "x", "txt", make([]byte, 10)); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func TestCrashMidWriteLeavesNothingVisible(t *testing.T) {
-	s, clock := newStore(t, Config{TTL: time.Hour})
-	crash := errors.New("simulated crash")
-	var tmpSeen string
-	s.testHookAfterWrite = func(tmp string) error {
-		tmpSeen = filepath.Base(tmp)
-		// The temporary name can never be served.
-		if NamePattern.MatchString(tmpSeen) {
-			t.Errorf("temporary name %q matches the serving pattern", tmpSeen)
-		}
-		return crash
-	}
-	data := []byte("partial?")
-	if _, err := s.Put("doc", "txt", data); !errors.Is(err, crash) {
-		t.Fatalf("err %v", err)
-	}
-	name := FileName(data, "doc", "txt")
-	if _, _, err := s.ReadFile(name); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("file visible after a failed write: %v", err)
-	}
-	entries, _ := os.ReadDir(s.Dir())
-	if len(entries) != 0 {
-		t.Fatalf("left behind: %v", entries)
-	}
-
-	// A temporary file with a live writer (one holding its lock) is not listed,
-	// not served and not removed; once the writer is gone it is an orphan, and
-	// the next sweep removes and counts it.
-	s.testHookAfterWrite = nil
-	stale := filepath.Join(s.Dir(), tempPrefix+"123456")
-	if err := os.WriteFile(stale, []byte("half a fi"), 0o640); err != nil {
+// TestDeadWriterTempRemovedBySweep: a temporary file nobody holds (its writer
+// died) is removed by the janitor's sweep and counted; it is never listed or
+// served (blob's TestDirKilledWriter kills a real writer mid-write).
+func TestDeadWriterTempRemovedBySweep(t *testing.T) {
+	s := newStore(t, Config{})
+	ctx := context.Background()
+	tmp := filepath.Join(s.Dir(), ".blob", "tmp", "0123456789ab")
+	if err := os.WriteFile(tmp, []byte("half a fi"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chtimes(stale, clock.Now(), clock.Now()); err != nil {
-		t.Fatal(err)
-	}
-	writer, err := os.Open(stale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Flock(int(writer.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := s.ReadFile(tempPrefix + "123456"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("temp file readable: %v", err)
-	}
-	if list, _ := s.List(); len(list) != 0 {
+	if list, _ := s.List(ctx); len(list) != 0 {
 		t.Fatalf("temp file listed: %v", list)
 	}
-	if err := s.Sweep(); err != nil {
+	if err := s.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Lstat(stale); err != nil {
-		t.Fatal("a temporary file with a live writer was removed")
-	}
-	if n := s.TempFilesRemoved(); n != 0 {
-		t.Fatalf("TempFilesRemoved = %d, want 0", n)
-	}
-	writer.Close() // the writer dies
-	if err := s.Sweep(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Lstat(stale); !os.IsNotExist(err) {
+	if _, err := os.Lstat(tmp); !os.IsNotExist(err) {
 		t.Fatal("orphaned temporary file not removed")
 	}
 	if n := s.TempFilesRemoved(); n != 1 {
@@ -222,28 +174,56 @@ func TestCrashMidWriteLeavesNothingVisible(t *testing.T) {
 }
 
 func TestCorruptedFileNotServed(t *testing.T) {
-	s, _ := newStore(t, Config{})
-	e, _ := s.Put("doc", "txt", []byte("original"))
+	s := newStore(t, Config{})
+	ctx := context.Background()
+	e, _ := s.Put(ctx, "doc", "txt", []byte("original"))
 	if err := os.WriteFile(filepath.Join(s.Dir(), e.Name), []byte("tampered"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.ReadFile(e.Name); !errors.Is(err, ErrNotFound) {
+	if _, _, err := s.ReadFile(ctx, e.Name); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("tampered file served: %v", err)
+	}
+	if _, _, err := s.Reader(ctx, e.Name); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("tampered file streamed: %v", err)
+	}
+	// Storing the genuine bytes again repairs it.
+	if _, err := s.Put(ctx, "doc", "txt", []byte("original")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := s.ReadFile(ctx, e.Name); err != nil || string(got) != "original" {
+		t.Fatalf("after the repair: %q %v", got, err)
 	}
 }
 
-func TestOpenRefusesSymlinkDir(t *testing.T) {
+// TestSymlinkedDirectoryNotFollowed: when the downloads directory inside the
+// store is a symbolic link (planted, or left by hand), nothing under it is
+// listed or served, even a file whose content hashes to its name.
+func TestSymlinkedDirectoryNotFollowed(t *testing.T) {
 	base := t.TempDir()
-	real := filepath.Join(base, "real")
-	if err := os.Mkdir(real, 0o750); err != nil {
+	elsewhere := filepath.Join(base, "elsewhere")
+	if err := os.Mkdir(elsewhere, 0o750); err != nil {
 		t.Fatal(err)
 	}
-	link := filepath.Join(base, "link")
-	if err := os.Symlink(real, link); err != nil {
+	data := []byte("planted")
+	name := FileName(data, "planted", "txt")
+	if err := os.WriteFile(filepath.Join(elsewhere, name), data, 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(Config{Dir: link}); err == nil {
-		t.Fatal("a symlinked store directory was accepted")
+	root := filepath.Join(base, "store")
+	b, err := blob.OpenDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(root, "downloads")); err != nil {
+		t.Fatal(err)
+	}
+	s := New(b, Config{Prefix: Prefix})
+	ctx := context.Background()
+	if _, _, err := s.ReadFile(ctx, name); !errors.Is(err, ErrNotFound) {
+		t.Errorf("read through a symlinked directory: %v", err)
+	}
+	if list, err := s.List(ctx); err != nil || len(list) != 0 {
+		t.Errorf("list through a symlinked directory: %v %v", list, err)
 	}
 }
 
@@ -302,7 +282,8 @@ func TestKBMatchesPythonVectors(t *testing.T) {
 }
 
 func TestConcurrentPuts(t *testing.T) {
-	s, _ := newStore(t, Config{MaxBytes: 5000})
+	s := newStore(t, Config{MaxBytes: 5000})
+	ctx := context.Background()
 	var wg sync.WaitGroup
 	for i := 0; i < 8; i++ {
 		wg.Add(1)
@@ -310,20 +291,22 @@ func TestConcurrentPuts(t *testing.T) {
 			defer wg.Done()
 			for j := 0; j < 10; j++ {
 				data := []byte(fmt.Sprintf("%02d-%02d-%s", i, j, strings.Repeat("x", 100)))
-				e, err := s.Put("c", "txt", data)
+				e, err := s.Put(ctx, "c", "txt", data)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				if got, _, err := s.ReadFile(e.Name); err == nil && string(got) != string(data) {
+				if got, _, err := s.ReadFile(ctx, e.Name); err == nil && string(got) != string(data) {
 					t.Errorf("read back %q", got)
 				}
 			}
 		}(i)
 	}
 	wg.Wait()
-	_, total, _ := s.Usage()
-	if total > 5000 {
+	if err := s.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, total, _ := s.Usage(); total > 5000 {
 		t.Fatalf("store holds %d bytes over its 5000 cap", total)
 	}
 }
@@ -344,63 +327,10 @@ func BenchmarkPut(b *testing.B) {
 			for b.Loop() {
 				data[0], data[1], data[2] = byte(i), byte(i>>8), byte(i>>16)
 				i++
-				if _, err := s.Put("bench", "txt", data); err != nil {
+				if _, err := s.Put(context.Background(), "bench", "txt", data); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
-	}
-}
-
-// TestCreateOnWrite: with CreateOnWrite, Open leaves a missing directory
-// missing; the store reads as empty (List, Usage, ReadFile, Sweep) until the
-// first Put creates the directory (and its parent) and the file. A symbolic
-// link in the directory's place is still refused, at Put.
-func TestCreateOnWrite(t *testing.T) {
-	base := t.TempDir()
-	dir := filepath.Join(base, "state", "downloads")
-	s, err := Open(Config{Dir: dir, CreateOnWrite: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Lstat(filepath.Join(base, "state")); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("Open created the directory: %v", err)
-	}
-	if list, err := s.List(); err != nil || len(list) != 0 {
-		t.Errorf("List of a missing directory: %v %v", list, err)
-	}
-	if n, b, err := s.Usage(); err != nil || n != 0 || b != 0 {
-		t.Errorf("Usage: %d %d %v", n, b, err)
-	}
-	if err := s.Sweep(); err != nil {
-		t.Errorf("Sweep: %v", err)
-	}
-	if n, err := s.RemoveOrphanTemps(); err != nil || n != 0 {
-		t.Errorf("RemoveOrphanTemps: %d %v", n, err)
-	}
-	if _, _, err := s.ReadFile("0123456789ab_x.md"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("ReadFile: %v", err)
-	}
-	if _, err := os.Lstat(filepath.Join(base, "state")); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("reading created the directory: %v", err)
-	}
-	e, err := s.Put("x", "md", []byte("# x\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, _, err := s.ReadFile(e.Name); err != nil || string(got) != "# x\n" {
-		t.Fatalf("ReadFile after Put: %q %v", got, err)
-	}
-
-	linked := filepath.Join(base, "linked")
-	s2, err := Open(Config{Dir: linked, CreateOnWrite: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(dir, linked); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s2.Put("y", "md", []byte("# y\n")); err == nil {
-		t.Error("Put through a symbolic link in the directory's place succeeded")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unsafe"
 )
 
 // Regexp is a compiled Python pattern.
@@ -26,68 +27,80 @@ type Regexp struct {
 	anchored bool // every match must start at position 0
 	// GoPattern is the translated pattern (for diagnostics and tests).
 	GoPattern string
+	// machines pools the matching state of finished FindAll calls.
+	machines *sync.Pool
+	// ascii[pc] is the set of ASCII characters instruction pc (InstRune)
+	// accepts, and firstASCII those that can begin a match (see first):
+	// computed from MatchRune once, so that the common case needs no search
+	// of a large Unicode class.
+	ascii      [][2]uint64
+	firstASCII [2]uint64
+}
+
+// asciiSets computes Regexp.ascii and Regexp.firstASCII.
+func asciiSets(prog *syntax.Prog, first []*syntax.Inst) ([][2]uint64, [2]uint64) {
+	set := func(inst *syntax.Inst) (b [2]uint64) {
+		for r := rune(0); r < 128; r++ {
+			if inst.MatchRune(r) {
+				b[r>>6] |= 1 << (r & 63)
+			}
+		}
+		return b
+	}
+	// Repeats (x{1000}) compile to many instructions over one class: compute
+	// each class once.
+	type class struct {
+		runes *rune
+		n     int
+		flags uint32
+	}
+	done := map[class][2]uint64{}
+	sets := make([][2]uint64, len(prog.Inst))
+	for pc := range prog.Inst {
+		inst := &prog.Inst[pc]
+		if inst.Op != syntax.InstRune {
+			continue
+		}
+		k := class{unsafe.SliceData(inst.Rune), len(inst.Rune), inst.Arg}
+		b, ok := done[k]
+		if !ok {
+			b = set(inst)
+			done[k] = b
+		}
+		sets[pc] = b
+	}
+	var f [2]uint64
+	for _, inst := range first {
+		b := set(inst)
+		f[0] |= b[0]
+		f[1] |= b[1]
+	}
+	return sets, f
+}
+
+// matchRune reports whether instruction pc, an InstRune, accepts r.
+//
+//go:norace
+func (re *Regexp) matchRune(pc uint32, inst *syntax.Inst, r rune) bool {
+	if uint32(r) < 128 {
+		return re.ascii[pc][r>>6]&(1<<(r&63)) != 0
+	}
+	return inst.MatchRune(r)
 }
 
 // Compile translates and compiles a Python pattern. flags holds any of "i", "m",
 // "s" (re.IGNORECASE, re.MULTILINE, re.DOTALL). It returns *SyntaxError,
 // *UnsupportedError or *TooLargeError.
 func Compile(pattern, flags string) (*Regexp, error) {
-	key := flags + "\x00" + pattern
+	key := cacheKey{pattern, flags}
 	if re, ok := cache.get(key); ok {
 		return re, nil
 	}
 	re, err := compile(pattern, flags)
-	if err == nil && len(pattern) <= maxCachedPattern && re.size() <= maxCachedRunes {
-		cache.put(key, re)
+	if err == nil {
+		cache.put(key, re) // unless it is too large (cache.go)
 	}
 	return re, err
-}
-
-// size approximates a compiled pattern's memory in runes held by instructions.
-func (re *Regexp) size() int {
-	n := len(re.prog.Inst)
-	for i := range re.prog.Inst {
-		n += len(re.prog.Inst[i].Rune)
-	}
-	return n
-}
-
-// A small FIFO cache of compiled patterns: translating and compiling large Unicode
-// classes costs far more than matching a short text, and models tend to repeat
-// patterns. A *Regexp is immutable, so sharing it between calls is safe.
-const (
-	maxCached        = 256
-	maxCachedPattern = 1000
-	maxCachedRunes   = 20000 // about 80 KB per entry, 20 MB for a full cache
-)
-
-type regexCache struct {
-	mu    sync.Mutex
-	m     map[string]*Regexp
-	order []string
-}
-
-var cache = &regexCache{m: map[string]*Regexp{}}
-
-func (c *regexCache) get(k string) (*Regexp, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	re, ok := c.m[k]
-	return re, ok
-}
-
-func (c *regexCache) put(k string, re *Regexp) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.m[k]; ok {
-		return
-	}
-	if len(c.order) >= maxCached {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.m[k] = re
-	c.order = append(c.order, k)
 }
 
 func compile(pattern, flags string) (*Regexp, error) {
@@ -142,10 +155,12 @@ func compile(pattern, flags string) (*Regexp, error) {
 	if ncap < 2*(lr.nextCap+1) {
 		ncap = 2 * (lr.nextCap + 1)
 	}
+	first := firstInsts(prog)
+	ascii, firstASCII := asciiSets(prog, first)
 	return &Regexp{
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
-		first: firstInsts(prog),
+		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII,
 	}, nil
 }
 
@@ -187,6 +202,9 @@ func firstInsts(prog *syntax.Prog) []*syntax.Inst {
 //
 //go:norace
 func (re *Regexp) canStart(r rune) bool {
+	if uint32(r) < 128 {
+		return re.firstASCII[r>>6]&(1<<(r&63)) != 0
+	}
 	for i := 0; i < len(re.first); i++ { // not range: see clear
 		inst := re.first[i]
 		if inst.Op == syntax.InstRune1 {
@@ -231,16 +249,25 @@ type Limits struct {
 // returns false to stop early. It returns ctx.Err() when the context ends and a
 // *CostError when a limit is reached.
 func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit func(Match) bool) error {
-	m := &machine{re: re, text: text, lim: lim}
-	m.q0 = newQueue(len(re.prog.Inst))
-	m.q1 = newQueue(len(re.prog.Inst))
-	m.ctx = ctx
+	// The backtracker gives the same answers, faster on short texts
+	// (backtrack.go).
+	return re.findAll(ctx, text, lim, visit, re.useBacktrack(len(text), lim))
+}
+
+// findAll is FindAll with the engine chosen: the backtracker or the VM.
+func (re *Regexp) findAll(ctx context.Context, text []rune, lim Limits, visit func(Match) bool, backtrack bool) error {
+	m := re.machine(ctx, text, lim)
+	defer re.release(m)
+	search := m.search
+	if backtrack {
+		search = m.backtrack
+	}
 	pos := 0
 	mustAdvance := false
 	count := 0
-	g := make([][2]int, len(re.groupCap))
+	g := m.groups
 	for pos <= len(text) {
-		caps, err := m.search(pos, mustAdvance)
+		caps, err := search(pos, mustAdvance)
 		if err != nil {
 			return err
 		}
@@ -325,6 +352,31 @@ type machine struct {
 	// scratch and matchBuf are reused by every search of one FindAll call.
 	scratch  []int
 	matchBuf []int
+	groups   [][2]int // the Match handed to visit
+	// The backtracker's state (backtrack.go).
+	visited []uint32
+	jobs    []btJob
+}
+
+// machine returns a machine for one FindAll call: a pooled one of this
+// pattern when there is one (its queues, threads and buffers are sized for
+// the program already), else a new one.
+func (re *Regexp) machine(ctx context.Context, text []rune, lim Limits) *machine {
+	m, _ := re.machines.Get().(*machine)
+	if m == nil {
+		m = &machine{re: re, q0: newQueue(len(re.prog.Inst)), q1: newQueue(len(re.prog.Inst)),
+			groups: make([][2]int, len(re.groupCap))}
+	}
+	m.ctx, m.text, m.lim = ctx, text, lim
+	m.steps, m.nextCheck, m.over, m.err = 0, 0, false, nil
+	return m
+}
+
+// release returns m to the pool once its FindAll call is over; it keeps no
+// reference to the call's text or context.
+func (re *Regexp) release(m *machine) {
+	m.ctx, m.text = nil, nil
+	re.machines.Put(m)
 }
 
 //go:norace
@@ -596,7 +648,7 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 			case syntax.InstRune1:
 				ok = r == inst.Rune[0]
 			case syntax.InstRune:
-				ok = r >= 0 && inst.MatchRune(r)
+				ok = r >= 0 && m.re.matchRune(e.pc, inst, r)
 			case syntax.InstRuneAny:
 				ok = r >= 0
 			case syntax.InstRuneAnyNotNL:

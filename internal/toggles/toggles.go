@@ -1,105 +1,166 @@
-// Package toggles persists the set of disabled tools in the data directory, so
-// that an administrator's toggle survives a restart and is seen by every process
-// that opens the same directory (serve, mcp, call, tools).
+// Package toggles keeps the set of disabled tools in the store the replicas
+// share (internal/blob), so that an administrator's toggle survives a restart
+// and reaches every process on the same store: every replica of a fleet on one
+// S3 bucket, or serve, mcp and call on one data directory.
 //
-// The file is <data-dir>/disabled_tools.json holding exactly
-// {"disabled":[sorted names]}, the reference sidecar's format. It is written
-// atomically: a temporary file in the same directory, fsync, rename, fsync of the
-// directory.
+// The state is one small object, Key, holding exactly {"disabled":[sorted
+// names]}, the reference sidecar's format (in a directory store at the data
+// directory it is <data-dir>/disabled_tools.json, where it always was). Every
+// change is a read-modify-write with a conditional write: replace only if the
+// ETag is still the one read (If-Match), create only if absent
+// (If-None-Match); a write that loses a race is retried on the new state, so
+// two admins toggling on two replicas at once never lose an update. Replicas
+// follow changes by polling with If-None-Match (Reload).
 package toggles
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
+
+	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/tools"
 )
 
-// FileName is the toggle file's name inside the data directory.
-const FileName = "disabled_tools.json"
+// Key is the toggle state's object key in the store.
+const Key = "disabled_tools.json"
 
-// maxFileBytes bounds what Load reads: the file lists tool names only.
-const maxFileBytes = 1 << 20
+// FileName is the toggle state's file name in a directory store (the same as
+// Key: the object sits at the store's top).
+const FileName = Key
+
+// maxBytes bounds what is read: the object lists tool names only.
+const maxBytes = 1 << 20
+
+// maxAttempts bounds the retries of a change that keeps losing races.
+const maxAttempts = 32
 
 // Registry is the part of tools.Registry a Store drives.
 type Registry interface {
-	SetEnabled(name string, enabled bool) (previous bool, ok bool)
-	Toggle(name string) (previous bool, ok bool)
 	SetDisabled(names []string) (unknown []string)
 	Disabled() []string
 	Names() []string
 }
 
-// Store ties a registry's enabled state to the toggle file. Every change goes
-// through Set, which updates the registry and the file under one lock, so the
-// file always ends up holding the latest state.
+// Store ties a registry's enabled state to the toggle object. Changes and
+// reloads are serialized in this process; across processes the conditional
+// writes order them.
 type Store struct {
-	path string
-	reg  Registry
+	store blob.Store
+	reg   Registry
 
 	mu      sync.Mutex
-	last    []byte   // the file content last written or applied
-	foreign []string // disabled names the registry does not know: kept in the file
+	etag    string   // ETag of the object last read or written; "" when absent
+	loaded  bool     // the state has been read from the store at least once
+	foreign []string // disabled names the registry does not know: kept in the object
 }
 
-// Open reads the toggle file in dir (a missing file means nothing is disabled),
-// applies it to reg and returns the store. Names in the file that reg does not
-// know are returned in unknown (the caller logs them) and kept in the file
-// when it is written: they may be tools this process does not expose
-// (--tools) but another process on the same data directory does. A file
-// that is not in the expected format is an error: the service must not
-// start with a state it cannot read.
-func Open(dir string, reg Registry) (s *Store, unknown []string, err error) {
-	s = &Store{path: filepath.Join(dir, FileName), reg: reg}
-	data, names, err := s.read()
-	if err != nil {
-		return nil, nil, err
-	}
-	unknown = reg.SetDisabled(names)
-	s.foreign = unknown
-	s.last = data
-	return s, unknown, nil
+// New returns the toggle state of reg in s. It reads nothing: Load does.
+func New(s blob.Store, reg Registry) *Store { return &Store{store: s, reg: reg} }
+
+// Where names the toggle object for logs: the store's location and the key.
+func (s *Store) Where() string { return s.store.Location() + " " + Key }
+
+// Loaded reports whether the state has been read from the store at least once
+// (until then every tool is enabled, whatever an admin disabled: readiness
+// waits for it).
+func (s *Store) Loaded() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.loaded
 }
 
-// Path is the toggle file's path.
-func (s *Store) Path() string { return s.path }
+// Load reads the toggle object (a missing one means nothing is disabled) and
+// applies it to the registry. Names that the registry does not know are
+// returned in unknown (the caller logs them) and kept in the object when it
+// is written: they may be tools this process does not expose (--tools) but
+// another does. An object that is not in the expected format is an error
+// naming it (the service must not start with a state it cannot read); a store
+// that does not answer is an error matching blob.ErrUnavailable (the caller
+// may start anyway: Reload applies the state once the store answers).
+func (s *Store) Load(ctx context.Context) (unknown []string, err error) {
+	_, unknown, err = s.Reload(ctx)
+	return unknown, err
+}
 
-// read returns the raw file and the names in it; a missing file is empty.
-func (s *Store) read() ([]byte, []string, error) {
-	f, err := os.Open(s.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+// Reload reads the toggle object if it changed since the last read or write
+// (a conditional read: If-None-Match on the ETag, so an unchanged state costs
+// one short answer) and applies it. It reports whether the registry's state
+// changed and the unknown names in the object. On an error the state stays
+// as it was.
+func (s *Store) Reload(ctx context.Context) (changed bool, unknown []string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ifNoneMatch := ""
+	if s.loaded {
+		ifNoneMatch = s.etag
+	}
+	names, etag, err := s.read(ctx, ifNoneMatch)
+	if errors.Is(err, blob.ErrNotModified) {
+		return false, nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("toggle file: %w", err)
+		return false, nil, err
 	}
-	defer f.Close()
-	data, err := readLimited(f)
+	if s.loaded && etag == s.etag {
+		return false, nil, nil
+	}
+	changed, unknown = s.apply(names, etag)
+	return changed, unknown, nil
+}
+
+// read returns the names in the toggle object and its ETag; a missing object
+// is an empty list with ETag "".
+func (s *Store) read(ctx context.Context, ifNoneMatch string) ([]string, string, error) {
+	obj, err := s.store.Get(ctx, Key, blob.GetOptions{IfNoneMatch: ifNoneMatch})
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, "", nil
+	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("toggle file %s: %w", s.path, err)
+		return nil, "", fmt.Errorf("toggle state %s: %w", s.Where(), err)
+	}
+	defer obj.Close()
+	data, err := io.ReadAll(io.LimitReader(obj, maxBytes+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("toggle state %s: %w", s.Where(), err)
+	}
+	if len(data) > maxBytes {
+		return nil, "", fmt.Errorf("toggle state %s: larger than %d bytes", s.Where(), maxBytes)
 	}
 	names, err := Parse(data)
 	if err != nil {
-		return nil, nil, fmt.Errorf("toggle file %s: %w", s.path, err)
+		return nil, "", fmt.Errorf("toggle state %s: %w", s.Where(), err)
 	}
-	return data, names, nil
+	return names, obj.ETag, nil
 }
 
-func readLimited(f *os.File) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-	if err != nil {
-		return nil, err
+// apply makes names (the whole disabled list of the store, as of etag) the
+// registry's state; it reports whether the registry changed and the names it
+// does not know.
+func (s *Store) apply(names []string, etag string) (changed bool, unknown []string) {
+	known := s.reg.Names()
+	var mine []string
+	s.foreign = nil
+	for _, n := range names {
+		if slices.Contains(known, n) {
+			mine = append(mine, n)
+		} else {
+			s.foreign = append(s.foreign, n)
+		}
 	}
-	if len(data) > maxFileBytes {
-		return nil, fmt.Errorf("larger than %d bytes", maxFileBytes)
+	s.etag, s.loaded = etag, true
+	if slices.Equal(mine, s.reg.Disabled()) {
+		return false, s.foreign
 	}
-	return data, nil
+	s.reg.SetDisabled(mine)
+	return true, s.foreign
 }
 
 // Parse decodes {"disabled":[names]}: an object with exactly that key, a list of
@@ -129,7 +190,7 @@ func Parse(data []byte) ([]string, error) {
 	return slices.Compact(names), nil
 }
 
-// Encode renders the file content for a set of names: {"disabled":[sorted]}.
+// Encode renders the object's content for a set of names: {"disabled":[sorted]}.
 func Encode(names []string) []byte {
 	sorted := slices.Clone(names)
 	slices.Sort(sorted)
@@ -141,113 +202,84 @@ func Encode(names []string) []byte {
 	return b
 }
 
-// Set enables or disables one tool and persists the new state before returning.
-// It returns the previous state; ok is false for an unknown tool (nothing
-// changes). When the file cannot be written the registry is put back and the
-// error returned, so the running state never differs from the persisted one.
-func (s *Store) Set(name string, enabled bool) (previous, ok bool, err error) {
-	return s.change(name, func() (bool, bool) { return s.reg.SetEnabled(name, enabled) })
+// Set enables or disables one tool and persists the new state in the store
+// before returning; the registry changes only once the store has it. It
+// returns the previous state as the store had it; ok is false for an unknown
+// tool (nothing changes). Errors: store_unavailable (*tools.Error) when the
+// store does not answer or refuses, or when the change lost the race to other
+// writers too many times in a row; an error naming the object when it is
+// corrupt. Nothing changes on an error.
+func (s *Store) Set(ctx context.Context, name string, enabled bool) (previous, ok bool, err error) {
+	return s.change(ctx, name, func(bool) bool { return !enabled })
 }
 
-// Toggle flips one tool's state and persists it, as Set does. The flip is
-// relative to the state at the moment of the change, so two concurrent toggles
-// both take effect. It returns the previous state.
-func (s *Store) Toggle(name string) (previous, ok bool, err error) {
-	return s.change(name, func() (bool, bool) { return s.reg.Toggle(name) })
+// Toggle flips one tool's state as the store has it at the moment of the
+// write, and persists it as Set does: two toggles on two replicas at once both
+// take effect (the tool ends as it started). It returns the previous state.
+func (s *Store) Toggle(ctx context.Context, name string) (previous, ok bool, err error) {
+	return s.change(ctx, name, func(disabled bool) bool { return !disabled })
 }
 
-// change applies f (a change of name's state in the registry) and persists the
-// result under the store's lock, putting the registry back when the file
-// cannot be written.
-func (s *Store) change(name string, f func() (previous, ok bool)) (previous, ok bool, err error) {
+// change is the read-modify-write loop: read the object, compute name's next
+// state from the stored one (disabled → disable), write it on the condition
+// that nobody wrote since, retry on a lost race.
+func (s *Store) change(ctx context.Context, name string, disable func(disabled bool) bool) (previous, ok bool, err error) {
+	if !slices.Contains(s.reg.Names(), name) {
+		return false, false, nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	previous, ok = f()
-	disabled := s.reg.Disabled()
-	if !ok || previous == !slices.Contains(disabled, name) {
-		return previous, ok, nil
-	}
-	if err := s.writeLocked(append(disabled, s.foreign...)); err != nil {
-		s.reg.SetEnabled(name, previous)
-		return previous, true, err
-	}
-	return previous, true, nil
-}
-
-func (s *Store) writeLocked(names []string) error {
-	data := Encode(names)
-	if err := WriteAtomic(s.path, data); err != nil {
-		return err
-	}
-	s.last = data
-	return nil
-}
-
-// WriteAtomic replaces path with data: temp file in the same directory, fsync,
-// rename over path, fsync of the directory. A reader sees the old or the new
-// content, never a part.
-func WriteAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("toggle file: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("toggle file: %w", err)
-	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("toggle file: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("toggle file: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("toggle file: %w", err)
-	}
-	if err := os.Chmod(tmpName, 0o644); err != nil {
-		return fmt.Errorf("toggle file: %w", err)
-	}
-	if err := os.Rename(tmpName, path); err != nil {
-		return fmt.Errorf("toggle file: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync() // best effort: not every file system syncs directories
-		d.Close()
-	}
-	return nil
-}
-
-// Reload re-reads the file and applies it when its content changed since the
-// last read or write (another process toggled a tool). It reports whether the
-// registry changed and the unknown names in the file.
-func (s *Store) Reload() (changed bool, unknown []string, err error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	data, names, err := s.read()
-	if err != nil {
-		return false, nil, err
-	}
-	if bytes.Equal(data, s.last) {
-		return false, nil, nil
-	}
-	s.last = data
-	known := s.reg.Names()
-	var mine []string
-	s.foreign = nil
-	for _, n := range names {
-		if slices.Contains(known, n) {
-			mine = append(mine, n)
+	for attempt := range maxAttempts {
+		names, etag, err := s.read(ctx, "")
+		if err != nil {
+			return false, true, storeError(err)
+		}
+		was := slices.Contains(names, name)
+		previous = !was
+		next := disable(was)
+		if next == was {
+			s.apply(names, etag)
+			return previous, true, nil
+		}
+		if next {
+			names = append(names, name)
 		} else {
-			s.foreign = append(s.foreign, n)
+			names = slices.DeleteFunc(names, func(n string) bool { return n == name })
+		}
+		opts := blob.PutOptions{IfMatch: etag, IfNoneMatch: etag == ""}
+		info, err := s.store.Put(ctx, Key, Encode(names), opts)
+		switch {
+		case err == nil:
+			s.apply(names, info.ETag)
+			return previous, true, nil
+		case errors.Is(err, blob.ErrPreconditionFailed), errors.Is(err, blob.ErrNotFound):
+			// Another writer got there first (or deleted the object): read
+			// the new state and try again, after a short random pause so that
+			// racing writers spread out.
+			t := time.NewTimer(time.Duration(rand.N(attempt+1)) * time.Millisecond)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return false, true, storeError(ctx.Err())
+			case <-t.C:
+			}
+		default:
+			return false, true, storeError(fmt.Errorf("toggle state %s: %w", s.Where(), err))
 		}
 	}
-	if slices.Equal(mine, s.reg.Disabled()) {
-		return false, nil, nil
+	return false, true, tools.StoreUnavailable(tools.ReasonStoreRefused, "the toggle state changed under every one of %d attempts to write it; try again", maxAttempts)
+}
+
+// storeError turns a failure to read or write the toggle object into the
+// error the admin routes answer: store_unavailable when the store did not
+// answer or refused; a corrupt object stays what it is (an internal error).
+func storeError(err error) error {
+	var be *blob.Error
+	switch {
+	case errors.Is(err, blob.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
+		return tools.StoreUnavailable(tools.ReasonStoreNotAnswering, "the store holding the toggle state is not answering")
+	case errors.As(err, &be):
+		return tools.StoreUnavailable(tools.ReasonStoreRefused, "the store holding the toggle state refused the request")
 	}
-	s.reg.SetDisabled(mine)
-	return true, s.foreign, nil
+	return err
 }

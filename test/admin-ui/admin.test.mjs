@@ -13,7 +13,8 @@ const token = process.env.ADMIN_TOKEN;
 assert.ok(base && token && process.env.SCREENSHOT && process.env.USER_DATA_DIR, 'missing environment');
 
 async function enabledOnServer(name) {
-  const cat = await (await fetch(base + '/tools')).json();
+  // The server runs with API tokens, which admit the admin token too.
+  const cat = await (await fetch(base + '/tools', { headers: { Authorization: 'Bearer ' + token } })).json();
   const entry = cat.tools.find((t) => t.name === name);
   assert.ok(entry, name + ' not in /tools');
   return entry.enabled;

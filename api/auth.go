@@ -1,0 +1,375 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/plans"
+)
+
+// CodeRateLimited is the error code of a request past its token's
+// rate_per_minute (HTTP 429 with Retry-After).
+const CodeRateLimited = "rate_limited"
+
+// AccessOptions configure access control at the edge (docs/operations.md,
+// "Access control"). A nil *AccessOptions leaves every route as it was.
+type AccessOptions struct {
+	// Tokens are the API tokens (--api-tokens). When set, every route but
+	// /health, the admin routes (their own token), /downloads (a bearer
+	// token or a signed link) and, unless MetricsNeedToken, /metrics answers
+	// 401 without a valid Authorization: Bearer token.
+	Tokens *access.Keyring
+	// MetricsNeedToken puts /metrics behind the API tokens too.
+	MetricsNeedToken bool
+	// Signer signs download links (used when Tokens is set); LinkTTL is how
+	// long a link stays valid (default 1 h).
+	Signer  *access.Signer
+	LinkTTL time.Duration
+	// GuardHosts applies the Host/Origin guard of /mcp (AllowedHosts plus
+	// loopback) to every route: set when the listener is on loopback, so
+	// that a web page cannot reach the service through DNS rebinding.
+	GuardHosts   bool
+	AllowedHosts []string
+	// CORSOrigins are the browser origins (scheme://host[:port], or "*")
+	// allowed to call the API cross-origin; empty: CORS is off.
+	CORSOrigins []string
+	// Owners records which token generated which file (kept in the data
+	// directory by the service); nil: a record in memory.
+	Owners *access.Owners
+}
+
+// edge is the state behind AccessOptions.
+type edge struct {
+	opts   AccessOptions
+	hosts  hostPolicy
+	cors   map[string]bool
+	owners *access.Owners
+	store  *filestore.Store
+	log    *slog.Logger
+}
+
+func newEdge(o *AccessOptions, store *filestore.Store, log *slog.Logger) *edge {
+	if o == nil {
+		return nil
+	}
+	if o.LinkTTL <= 0 {
+		o.LinkTTL = time.Hour
+	}
+	e := &edge{opts: *o, hosts: newHostPolicy(o.AllowedHosts), cors: map[string]bool{}, owners: o.Owners, store: store, log: log}
+	if e.owners == nil {
+		e.owners, _ = access.NewOwners("") // in memory: cannot fail
+	}
+	for _, c := range o.CORSOrigins {
+		e.cors[strings.TrimSuffix(strings.TrimSpace(c), "/")] = true
+	}
+	return e
+}
+
+type principalKey struct{}
+
+// principal is the API token a request was admitted with, or nil (tokens off,
+// or a route that needs none).
+func principal(ctx context.Context) *access.Token {
+	t, _ := ctx.Value(principalKey{}).(*access.Token)
+	return t
+}
+
+func withPrincipal(ctx context.Context, t *access.Token) context.Context {
+	return context.WithValue(ctx, principalKey{}, t)
+}
+
+// tokenName is the name of the request's token, or "".
+func tokenName(ctx context.Context) string {
+	if t := principal(ctx); t != nil {
+		return t.Name
+	}
+	return ""
+}
+
+// openRoute reports whether a route is outside the API tokens: /health and
+// /ready (probes), the published signing keys (JWKSPath: anyone may verify), the admin routes (the admin token), /downloads (its own check)
+// and /metrics unless configured otherwise. It looks at the path the router
+// matches (the escaped one when the request has one), so that an escaped
+// slash cannot make a protected route look like an open one.
+func (e *edge) openRoute(r *http.Request) bool {
+	p := r.URL.EscapedPath()
+	switch {
+	case p == "/health", p == "/ready", p == JWKSPath, p == "/admin", strings.HasPrefix(p, "/admin/"), strings.HasPrefix(p, "/downloads/"):
+		return true
+	case p == "/", p == "/docs", strings.HasPrefix(p, "/static/"), strings.HasPrefix(p, "/docs/static/"):
+		return true // the start page and the API reference (api/pages.go): documentation
+	case p == "/metrics":
+		return !e.opts.MetricsNeedToken
+	case strings.HasPrefix(p, "/tools/") && strings.HasSuffix(p, "/toggle"):
+		return true // POST /tools/{name}/toggle: an admin route
+	}
+	return false
+}
+
+// corsHeaders lists what a cross-origin caller may send and read.
+const (
+	corsAllowHeaders  = "Authorization, Content-Type, X-Request-Id, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, If-None-Match"
+	corsExposeHeaders = "X-Request-Id, X-Download-Url, Retry-After, WWW-Authenticate, Mcp-Session-Id, ETag"
+)
+
+// accessControl is the edge middleware: CORS, the Host/Origin guard and the
+// API tokens with their rate limits. Every refusal is logged with the token's
+// name (never the token) and counted.
+func (s *Server) accessControl(next http.Handler) http.Handler {
+	e := s.edge
+	if e == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Del(mcpTokenHeader) // only this middleware sets it
+		origin := r.Header.Get("Origin")
+		corsOK := origin != "" && (e.cors["*"] || e.cors[origin])
+		if len(e.cors) > 0 {
+			w.Header().Add("Vary", "Origin") // answers differ by Origin
+		}
+		if corsOK {
+			h := w.Header()
+			h.Set("Access-Control-Allow-Origin", origin)
+			h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
+			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+				h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE")
+				h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
+				h.Set("Access-Control-Max-Age", "600")
+				w.WriteHeader(http.StatusNoContent)
+				return
+			}
+		}
+		if e.opts.GuardHosts {
+			if !e.hosts.allowed(r.Host) {
+				s.refuseAccess(w, r, newError(CodeForbidden, "host "+quoteShort(r.Host)+" is not allowed (configure --allowed-hosts)"), "")
+				return
+			}
+			if origin != "" && !corsOK && !e.hosts.allowedOrigin(origin) {
+				s.refuseAccess(w, r, newError(CodeForbidden, "origin "+quoteShort(origin)+" is not allowed (configure --cors-origins or --allowed-hosts)"), "")
+				return
+			}
+		}
+		if e.opts.Tokens == nil || e.openRoute(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		t, aerr := s.authenticate(w, r)
+		if aerr != nil {
+			s.refuseAccess(w, r, aerr, tokenLabel(t))
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/mcp") {
+			r.Header.Set(mcpTokenHeader, t.Name)
+		}
+		next.ServeHTTP(w, r.WithContext(withPrincipal(r.Context(), t)))
+	})
+}
+
+// mcpTokenHeader carries the admitted token's name to the MCP handlers of a
+// stateless request (set only by accessControl; a client's value is dropped).
+const mcpTokenHeader = "X-Precisiond-Token-Name"
+
+func tokenLabel(t *access.Token) string {
+	if t == nil {
+		return ""
+	}
+	return t.Name
+}
+
+// authenticate checks the bearer token and its rate limit: 401 (with
+// WWW-Authenticate) for a missing or unknown token, 429 (with Retry-After)
+// past the budget. The token is returned with a 429, nil with a 401.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*access.Token, *apiError) {
+	secret, ok := bearerToken(r)
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond"`)
+		return nil, newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <API token> (see `precisiond token new`)")
+	}
+	t := s.edge.opts.Tokens.Set().Authenticate(secret)
+	if t == nil && s.adminTokenMatches(secret) {
+		return adminPrincipal, nil // the admin page's calls (no scope, no rate limit)
+	}
+	if t == nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond", error="invalid_token"`)
+		return nil, newError(CodeUnauthorized, "unknown API token")
+	}
+	if ok, wait := s.edge.opts.Tokens.Limiter().Allow(t); !ok {
+		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+		return t, newError(CodeRateLimited, "token "+t.Name+" is over its rate_per_minute; retry after the Retry-After seconds")
+	}
+	return t, nil
+}
+
+// adminPrincipal is the principal of a request that carries the admin token
+// on a tool surface. Its name cannot clash with a tokens-file entry (those
+// start with a letter or digit).
+var adminPrincipal = &access.Token{Name: "_admin"}
+
+// adminTokenMatches compares a bearer token with --admin-token in constant
+// time (over SHA-256, so that the length does not show either).
+func (s *Server) adminTokenMatches(secret string) bool {
+	if s.opts.AdminToken == "" {
+		return false
+	}
+	got := sha256.Sum256([]byte(secret))
+	want := sha256.Sum256([]byte(s.opts.AdminToken))
+	return subtle.ConstantTimeCompare(got[:], want[:]) == 1
+}
+
+func bearerToken(r *http.Request) (string, bool) {
+	scheme, token, found := strings.Cut(r.Header.Get("Authorization"), " ")
+	token = strings.TrimSpace(token)
+	if !found || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
+}
+
+// refuseAccess logs, counts and writes an access refusal; why is the token
+// name, or what was refused when no token is involved.
+func (s *Server) refuseAccess(w http.ResponseWriter, r *http.Request, e *apiError, token string) {
+	s.countRefusal(r.Context(), e.Code, token, r.URL.Path, e.Tool)
+	s.refuse(w, r, e)
+}
+
+// countRefusal logs and counts one refusal.
+func (s *Server) countRefusal(ctx context.Context, code, token, path, tool string) {
+	attrs := []any{"request_id", requestID(ctx), "error_code", code, "token", token, "path", path}
+	if tool != "" {
+		attrs = append(attrs, "tool", tool)
+	}
+	s.log.Warn("access refused", attrs...)
+	if s.opts.Metrics != nil {
+		s.opts.Metrics.refusal(code, token)
+	}
+}
+
+// authorizeTool refuses a call to a tool outside the request's token scope
+// (error_code forbidden: 403 on /v1/invoke, the legacy 200 body on /invoke).
+func (s *Server) authorizeTool(ctx context.Context, tool string) *apiError {
+	t := principal(ctx)
+	if t == nil || t.Allows(tool) {
+		return nil
+	}
+	s.countRefusal(ctx, CodeForbidden, t.Name, "", tool)
+	return &apiError{Code: CodeForbidden, Message: "tool " + quoteShort(tool) + " is outside the scope of token " + t.Name, Tool: tool}
+}
+
+// authorizePlan refuses a plan with a step outside the token's scope.
+func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *apiError {
+	for _, st := range p.Steps {
+		if aerr := s.authorizeTool(ctx, st.Tool); aerr != nil {
+			return aerr
+		}
+	}
+	return nil
+}
+
+// afterCall records which token generated a file and puts its signed link in
+// X-Download-Url (REST /invoke and /v1/invoke).
+func (s *Server) afterCall(w http.ResponseWriter, r *http.Request, facts map[string]any) {
+	if s.edge == nil || s.edge.opts.Tokens == nil {
+		return
+	}
+	if link := s.edge.fileGenerated(r.Context(), facts); link != "" {
+		w.Header().Set("X-Download-Url", link)
+	}
+}
+
+// fileGenerated notes the owner of the file facts name (if any) and returns
+// its signed download path, or "".
+func (e *edge) fileGenerated(ctx context.Context, facts map[string]any) string {
+	dp, _ := facts["download_path"].(string)
+	name, ok := strings.CutPrefix(dp, "/downloads/")
+	if !ok || !filestore.NamePattern.MatchString(name) {
+		return ""
+	}
+	e.noteOwner(name, tokenName(ctx))
+	if e.opts.Signer == nil {
+		return ""
+	}
+	return dp + "?" + e.opts.Signer.Query(name, e.opts.LinkTTL)
+}
+
+// downloadAccess guards /downloads when tokens are on: a signed link
+// (?exp&sig) is enough (a browser sends no Authorization header); otherwise a
+// bearer token that generated the file. A tampered or expired link is 403;
+// no signature and no token is 401.
+func (s *Server) downloadAccess(next http.Handler) http.Handler {
+	e := s.edge
+	if e == nil || e.opts.Tokens == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name, ok := downloadName(r)
+		if !ok {
+			next.ServeHTTP(w, r) // 404 or 405, as ever
+			return
+		}
+		q := r.URL.Query()
+		if q.Has("exp") || q.Has("sig") {
+			if e.opts.Signer == nil {
+				s.refuseAccess(w, r, newError(CodeForbidden, "signed links are not configured"), "")
+				return
+			}
+			if err := e.opts.Signer.Check(name, q); err != nil {
+				s.refuseAccess(w, r, newError(CodeForbidden, "download link refused: "+err.Error()), "")
+				return
+			}
+			next.ServeHTTP(w, r)
+			return
+		}
+		t, aerr := s.authenticate(w, r)
+		if aerr != nil {
+			s.refuseAccess(w, r, aerr, tokenLabel(t))
+			return
+		}
+		if !e.owners.Owns(name, t.Name) {
+			s.refuseAccess(w, r, newError(CodeForbidden, "this file was not generated with token "+t.Name+"; use its signed link"), t.Name)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// noteOwner records that token generated file; when the record has grown
+// past its limit, the files the store no longer holds are forgotten.
+func (e *edge) noteOwner(file, token string) {
+	due, err := e.owners.Add(file, token)
+	if err != nil {
+		e.log.Error("recording the owner of a generated file", "file", file, "token", token, "err", err.Error())
+	}
+	if !due || e.store == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	entries, err := e.store.List(ctx)
+	if err != nil {
+		return
+	}
+	live := make(map[string]bool, len(entries))
+	for _, en := range entries {
+		live[en.Name] = true
+	}
+	if err := e.owners.Prune(func(f string) bool { return live[f] }); err != nil {
+		e.log.Error("pruning the owners of generated files", "err", err.Error())
+	}
+}
+
+// signedPath is the signed download path of a stored file name.
+func (e *edge) signedPath(name string) string {
+	if e == nil || e.opts.Signer == nil {
+		return ""
+	}
+	return "/downloads/" + url.PathEscape(name) + "?" + e.opts.Signer.Query(name, e.opts.LinkTTL)
+}

@@ -1,0 +1,59 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// BenchmarkInvokeAccess: a small /invoke call with no access control, with
+// the loopback Host guard, and with a bearer token checked against a file of
+// 10 tokens (the last one matching) — the cost of the edge on the hot path.
+func BenchmarkInvokeAccess(b *testing.B) {
+	var entries []string
+	for i := range 10 {
+		entries = append(entries, fmt.Sprintf(`{"name":"t%d","sha256":"%s"}`, i, access.Hash(fmt.Sprint("token-", i))))
+	}
+	path := filepath.Join(b.TempDir(), "tokens.json")
+	if err := os.WriteFile(path, []byte(`{"tokens":[`+strings.Join(entries, ",")+`]}`), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	keys, err := access.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		access *AccessOptions
+		auth   string
+	}{
+		{"open", nil, ""},
+		{"host-guard", &AccessOptions{GuardHosts: true}, ""},
+		{"token", &AccessOptions{Tokens: keys, GuardHosts: true}, "Bearer token-9"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			srv := New(tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{}), Options{Access: c.access})
+			body := `{"tool":"gcd_lcm","args":{"a":391,"b":299}}`
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, "/invoke", strings.NewReader(body))
+				req.Host = "127.0.0.1:8003"
+				if c.auth != "" {
+					req.Header.Set("Authorization", c.auth)
+				}
+				rec := httptest.NewRecorder()
+				srv.ServeHTTP(rec, req)
+				if rec.Code != 200 {
+					b.Fatal(rec.Code, rec.Body.String())
+				}
+			}
+		})
+	}
+}

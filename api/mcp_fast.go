@@ -1,0 +1,635 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The fast path of stateless Streamable HTTP (/mcp, /mcp/compact).
+//
+// The go-sdk serves every stateless POST by building a server session, and
+// decodes the body about six times over (batch probe, message, params, _meta)
+// with a decoder that allocates a fresh 32 KiB buffer each time: ~330 KB and
+// ~400 objects per tools/call (bench/RESULTS.md §5). mcpFast answers the
+// ordinary single-message POSTs of the hot methods itself — tools/call, ping,
+// tools/list (full surface) and notifications/initialized — and hands every
+// other request, byte for byte as it came, to the SDK's handler. Results are
+// built by the same functions the SDK's tool handlers call (toolResult,
+// compactResult, listTools) and encoded the way the SDK encodes them, so the
+// bytes on the wire are the SDK's; TestMCPFastPathDifferential compares the
+// two paths request by request.
+//
+// A request takes the fast path only when all of these hold; anything else
+// goes to the SDK unchanged:
+//   - POST, Content-Type application/json, Accept naming JSON and SSE (as the
+//     SDK demands), no Last-Event-ID;
+//   - Mcp-Protocol-Version absent or one of mcpFastVersions (the versions
+//     before 2026-07-28; their single-message POSTs are served alike; the
+//     newer protocol's per-request _meta and Mcp-Method headers stay with the
+//     SDK);
+//   - the body is one JSON object (no batch) of at most 1000 levels, with only
+//     the keys jsonrpc ("2.0"), id, method and params, no key twice, no escape
+//     in a key;
+//   - id absent (notification) or a plain string (printable ASCII, no escapes)
+//     or an integer of at most 15 digits, echoed as it came (the SDK echoes
+//     the value it decoded, which is the same text for those);
+//   - method and params as below, with tool names and cursors plain strings:
+//     tools/call {"name", "arguments"?: object}; ping and
+//     notifications/initialized with no params or {}; tools/list with no
+//     params, {} or {"cursor"}.
+//
+// MCPGODEBUG (the SDK's compatibility switches) changes the SDK's behaviour in
+// ways this path does not follow; when it is set, the fast path is off.
+type mcpFast struct {
+	sdk     http.Handler
+	maxBody int64
+	// call answers tools/call for a known tool; known reports which names
+	// the SDK server has registered (others: -32602 unknown tool).
+	call  func(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error)
+	known func(name string) bool
+	// unknown is the error for a name known reports false for, as the SDK
+	// path answers it (nil: a plain -32602 "unknown tool").
+	unknown func(ctx context.Context, name string) error
+	// list answers tools/list; nil sends tools/list to the SDK.
+	list func(cursor string) (*mcp.ListToolsResult, error)
+	off  bool
+	// served counts the requests this path answered (tests check which
+	// path a request took).
+	served atomic.Int64
+}
+
+// mcpFastVersions are the Mcp-Protocol-Version values the fast path serves
+// (an absent header is 2025-03-26 to the SDK). In all of them a single
+// message's answer is the same JSON body.
+var mcpFastVersions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
+
+// fastForSurface is the fast path of the full MCP surface over sdk.
+func fastForSurface(sdk http.Handler, s *mcpSurface, maxBody int64) *mcpFast {
+	return &mcpFast{
+		sdk:     sdk,
+		maxBody: maxBody,
+		call:    s.toolResult,
+		known:   func(name string) bool { _, ok := s.index[name]; return ok },
+		unknown: s.unknownTool,
+		list: func(cursor string) (*mcp.ListToolsResult, error) {
+			return s.listTools(&mcp.ListToolsRequest{Params: &mcp.ListToolsParams{Cursor: cursor}})
+		},
+		off: os.Getenv("MCPGODEBUG") != "",
+	}
+}
+
+// fastForCompact is the fast path of the compact surface over sdk (tools/list
+// stays with the SDK, which lists the four tools itself).
+func fastForCompact(sdk http.Handler, log *slog.Logger, ts []compactTool, maxBody int64) *mcpFast {
+	byName := make(map[string]compactTool, len(ts))
+	for _, t := range ts {
+		byName[t.tool.Name] = t
+	}
+	return &mcpFast{
+		sdk:     sdk,
+		maxBody: maxBody,
+		call: func(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+			return compactResult(ctx, log, byName[name], args)
+		},
+		known: func(name string) bool { _, ok := byName[name]; return ok },
+		off:   os.Getenv("MCPGODEBUG") != "",
+	}
+}
+
+func (f *mcpFast) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if f.off || !fastHeaders(r) {
+		f.sdk.ServeHTTP(w, r)
+		return
+	}
+	body, err := readMCPBody(w, r, f.maxBody)
+	if err != nil {
+		// The SDK's answers to the same failures (serveStateless).
+		if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, "failed to read body: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	if !f.serve(w, r, body) {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		f.sdk.ServeHTTP(w, r)
+		return
+	}
+	f.served.Add(1)
+}
+
+// fastHeaders checks the request line and headers of a fast-path request.
+func fastHeaders(r *http.Request) bool {
+	if r.Method != http.MethodPost {
+		return false
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || mt != "application/json" {
+			return false
+		}
+	}
+	if !acceptsJSONAndSSE(r.Header["Accept"]) || len(r.Header["Last-Event-Id"]) > 0 {
+		return false
+	}
+	v := r.Header.Get("Mcp-Protocol-Version")
+	if v == "" {
+		return true
+	}
+	for _, ok := range mcpFastVersions {
+		if v == ok {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptsJSONAndSSE applies the SDK's Accept rule (both application/json and
+// text/event-stream, wildcards included) without allocating.
+func acceptsJSONAndSSE(values []string) bool {
+	jsonOK, sseOK := false, false
+	for _, v := range values {
+		for v != "" {
+			var tok string
+			tok, v, _ = strings.Cut(v, ",")
+			tok, _, _ = strings.Cut(tok, ";")
+			tok = strings.TrimSpace(tok)
+			switch {
+			case strings.EqualFold(tok, "application/json"), strings.EqualFold(tok, "application/*"):
+				jsonOK = true
+			case strings.EqualFold(tok, "text/event-stream"), strings.EqualFold(tok, "text/*"):
+				sseOK = true
+			case tok == "*/*":
+				jsonOK, sseOK = true, true
+			}
+		}
+	}
+	return jsonOK && sseOK
+}
+
+// readMCPBody reads the whole body under the same limit the SDK sets.
+// A declared length within the limit is read into a buffer of that size
+// (net/http never delivers more than Content-Length bytes).
+func readMCPBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	defer r.Body.Close()
+	if n := r.ContentLength; n > 0 && (n <= limit || limit <= 0) {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	if limit <= 0 {
+		return io.ReadAll(r.Body)
+	}
+	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+}
+
+// rpcMessage is one JSON-RPC message as raw fields (nil: absent).
+type rpcMessage struct {
+	id, method, params []byte
+}
+
+// serve answers body if it is a fast-path message and reports whether it
+// did; it writes nothing when it returns false.
+func (f *mcpFast) serve(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	msg, ok := parseRPC(body)
+	if !ok {
+		return false
+	}
+	method, ok := plainString(msg.method)
+	if !ok {
+		return false
+	}
+	if msg.id == nil {
+		// A notification: accepted with 202 and no body, as the SDK does.
+		if method != "notifications/initialized" || !emptyParams(msg.params) {
+			return false
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return true
+	}
+	switch method {
+	case "ping":
+		if !emptyParams(msg.params) {
+			return false
+		}
+		writeRPC(w, msg.id, struct{}{}, nil)
+		return true
+	case "tools/list":
+		if f.list == nil {
+			return false
+		}
+		cursor, ok := listParams(msg.params)
+		if !ok {
+			return false
+		}
+		res, err := f.list(cursor)
+		writeRPC(w, msg.id, res, err)
+		return true
+	case "tools/call":
+		name, args, ok := callParams(msg.params)
+		if !ok {
+			return false
+		}
+		if !f.known(name) {
+			var err error = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+			if f.unknown != nil {
+				err = f.unknown(r.Context(), name)
+			}
+			writeRPC(w, msg.id, nil, err)
+			return true
+		}
+		res, err := f.call(r.Context(), name, args)
+		writeRPC(w, msg.id, res, err)
+		return true
+	}
+	return false
+}
+
+// parseRPC splits a single JSON-RPC message into its raw fields, or reports
+// that the body is not one the fast path serves.
+func parseRPC(b []byte) (rpcMessage, bool) {
+	var m rpcMessage
+	if !json.Valid(b) || !depthAtMost(b, 1000) {
+		return m, false
+	}
+	var version []byte
+	ok := eachMember(b, func(key, val []byte) bool {
+		var dst *[]byte
+		switch string(key) {
+		case "jsonrpc":
+			dst = &version
+		case "id":
+			dst = &m.id
+		case "method":
+			dst = &m.method
+		case "params":
+			dst = &m.params
+		default:
+			return false
+		}
+		if *dst != nil {
+			return false // a key twice
+		}
+		*dst = val
+		return true
+	})
+	if !ok || string(version) != `"2.0"` || m.method == nil || (m.id != nil && !plainID(m.id)) {
+		return m, false
+	}
+	return m, true
+}
+
+// plainID reports whether an id is echoed unchanged by the SDK: a plain
+// string, or an integer of at most 15 digits (exact in the float64 the SDK
+// decodes it to) other than -0.
+func plainID(id []byte) bool {
+	if id[0] == '"' {
+		_, ok := plainString(id)
+		return ok
+	}
+	digits := id
+	if digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 || (digits[0] == '0' && len(id) > 1) {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainString decodes a JSON string of printable ASCII without escapes.
+func plainString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	s := v[1 : len(v)-1]
+	for _, c := range s {
+		if c < 0x20 || c > 0x7e || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	return string(s), true
+}
+
+// emptyParams: params absent or {}.
+func emptyParams(p []byte) bool {
+	if p == nil {
+		return true
+	}
+	return eachMember(p, func(_, _ []byte) bool { return false })
+}
+
+// listParams reads tools/list params: absent, {} or {"cursor": plain string}.
+func listParams(p []byte) (cursor string, ok bool) {
+	if p == nil {
+		return "", true
+	}
+	seen := false
+	ok = eachMember(p, func(key, val []byte) bool {
+		if string(key) != "cursor" || seen {
+			return false
+		}
+		seen = true
+		var plain bool
+		cursor, plain = plainString(val)
+		return plain
+	})
+	return cursor, ok
+}
+
+// callParams reads tools/call params: {"name": plain non-empty string,
+// "arguments"?: object}.
+func callParams(p []byte) (name string, args json.RawMessage, ok bool) {
+	if p == nil {
+		return "", nil, false
+	}
+	var rawName []byte
+	ok = eachMember(p, func(key, val []byte) bool {
+		switch string(key) {
+		case "name":
+			if rawName != nil {
+				return false
+			}
+			rawName = val
+		case "arguments":
+			if args != nil || val[0] != '{' {
+				return false
+			}
+			args = val
+		default:
+			return false
+		}
+		return true
+	})
+	if !ok || rawName == nil {
+		return "", nil, false
+	}
+	name, ok = plainString(rawName)
+	return name, args, ok && name != ""
+}
+
+// eachMember calls fn for every member of the JSON object b (valid JSON,
+// leading and trailing whitespace allowed) with the key's raw text (between
+// the quotes) and the value's raw bytes. It reports false when b is not an
+// object, a key has an escape, or fn returns false.
+func eachMember(b []byte, fn func(key, val []byte) bool) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if b[i] == '}' {
+		return true
+	}
+	for {
+		end := valueEnd(b, i) // the key
+		key := b[i+1 : end-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			return false
+		}
+		i = skipSpace(b, skipSpace(b, end)+1) // past ':'
+		end = valueEnd(b, i)
+		if !fn(key, b[i:end]) {
+			return false
+		}
+		i = skipSpace(b, end)
+		if b[i] == '}' {
+			return true
+		}
+		i = skipSpace(b, i+1) // past ','
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the index just past the JSON value that starts at b[i]
+// (b is valid JSON).
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		for i++; ; i++ {
+			switch b[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch b[i] {
+			case '"':
+				i = valueEnd(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	default: // number, true, false, null
+		for i < len(b) {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
+
+// depthAtMost reports whether the nesting of objects and arrays in b (valid
+// JSON) stays within max levels: the SDK refuses deeper bodies.
+func depthAtMost(b []byte, max int) bool {
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = valueEnd(b, i) - 1
+		case '{', '[':
+			if depth++; depth > max {
+				return false
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return true
+}
+
+// rpcBuffers are the response buffers of the fast path.
+var rpcBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeRPC writes the JSON-RPC response to a call with id: result, or err as
+// the error object. Its bytes are the SDK's: the result encoded by
+// encoding/json without HTML escaping, an error that is not a *jsonrpc.Error
+// as code 0 with its message, and the headers of the SDK's JSON answer.
+func writeRPC(w http.ResponseWriter, id []byte, result any, err error) {
+	buf := rpcBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 1<<20 {
+			buf.Reset()
+			rpcBuffers.Put(buf)
+		}
+	}()
+	buf.Reset()
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	buf.Write(id)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err == nil {
+		buf.WriteString(`,"result":`)
+		if res, ok := result.(*mcp.CallToolResult); ok && plainToolResult(res) {
+			appendToolResult(buf, res)
+		} else if encErr := enc.Encode(result); encErr != nil {
+			buf.Truncate(len(`{"jsonrpc":"2.0","id":`) + len(id))
+			err = encErr
+		} else {
+			buf.Truncate(buf.Len() - 1) // Encode's newline
+		}
+	}
+	if err != nil {
+		we, ok := errors.AsType[*jsonrpc.Error](err)
+		if !ok || we != err {
+			// The SDK's toWireError: the message of err, the code of a
+			// wrapped *jsonrpc.Error if any.
+			code := int64(0)
+			if ok {
+				code = we.Code
+			}
+			we = &jsonrpc.Error{Code: code, Message: err.Error()}
+		}
+		buf.WriteString(`,"error":`)
+		if enc.Encode(we) != nil {
+			http.Error(w, "internal error", http.StatusInternalServerError)
+			return
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+	}
+	buf.WriteByte('}')
+	h := w.Header()
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("Content-Type", "application/json")
+	w.Write(buf.Bytes())
+}
+
+// plainToolResult reports whether res has the shape of every tools/call
+// answer except generate_file's: one text block and the canonical JSON as
+// structuredContent, nothing else.
+func plainToolResult(res *mcp.CallToolResult) bool {
+	if res.Meta != nil || res.InputRequests != nil || res.RequestState != "" || len(res.Content) != 1 {
+		return false
+	}
+	if _, ok := res.StructuredContent.(json.RawMessage); !ok {
+		return false
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	return ok && tc.Meta == nil && tc.Annotations == nil
+}
+
+// appendToolResult writes a plain tools/call result as the SDK does, without
+// its three passes of encoding/json over the envelope: CallToolResult's
+// MarshalJSON uses json.Marshal, which escapes <, >, &, U+2028 and U+2029 in
+// the text block and in the (already compact, canonical) structuredContent.
+func appendToolResult(buf *bytes.Buffer, res *mcp.CallToolResult) {
+	buf.WriteString(`{"content":[{"type":"text","text":`)
+	appendHTMLString(buf, res.Content[0].(*mcp.TextContent).Text)
+	buf.WriteString(`}],"structuredContent":`)
+	json.HTMLEscape(buf, res.StructuredContent.(json.RawMessage))
+	if res.IsError {
+		buf.WriteString(`,"isError":true`)
+	}
+	buf.WriteByte('}')
+}
+
+// appendHTMLString writes s as a JSON string exactly as json.Marshal does:
+// \" \\ \b \f \n \r \t, other control characters, <, >, &, U+2028 and
+// U+2029 as \u00XX / \u20XX, invalid UTF-8 as \ufffd.
+func appendHTMLString(buf *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	buf.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			buf.WriteString(s[start:i])
+			switch c {
+			case '"', '\\':
+				buf.WriteByte('\\')
+				buf.WriteByte(c)
+			case '\b':
+				buf.WriteString(`\b`)
+			case '\f':
+				buf.WriteString(`\f`)
+			case '\n':
+				buf.WriteString(`\n`)
+			case '\r':
+				buf.WriteString(`\r`)
+			case '\t':
+				buf.WriteString(`\t`)
+			default:
+				buf.WriteString(`\u00`)
+				buf.WriteByte(hex[c>>4])
+				buf.WriteByte(hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf.WriteString(s[start:i])
+			buf.WriteString(`\ufffd`)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			buf.WriteString(s[start:i])
+			buf.WriteString(`\u202`)
+			buf.WriteByte(hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	buf.WriteString(s[start:])
+	buf.WriteByte('"')
+}

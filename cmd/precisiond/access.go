@@ -1,0 +1,325 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/blob"
+)
+
+// AccessConfig is the access-control part of Config (docs/operations.md,
+// "Access control").
+type AccessConfig struct {
+	APITokens          string   // tokens file; empty: no API tokens
+	MetricsNeedToken   bool     // /metrics behind the API tokens too
+	InsecureNoAuth     bool     // allow a non-loopback address without tokens
+	DownloadSigningKey string   // HMAC key of download links; empty: generated in the data dir
+	CORSOrigins        []string // browser origins allowed cross-origin
+	TLSCert, TLSKey    string   // PEM files; both set: serve HTTPS
+}
+
+// accessFlags are the access-control settings, at the end of configFlags.
+var accessFlags = []configFlag{
+	{"api-tokens", "PRECISIOND_API_TOKENS", "FILE", "", "JSON file of API tokens {\"tokens\":[{\"name\",\"sha256\",\"tools\"?,\"rate_per_minute\"?}]}; every tool surface then needs Authorization: Bearer (re-read on SIGHUP and on change)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Access.APITokens, n, c.Access.APITokens, h)
+	}},
+	{"metrics-auth", "PRECISIOND_METRICS_AUTH", "", "false", "with --api-tokens, /metrics needs an API token too", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.BoolVar(&c.Access.MetricsNeedToken, n, c.Access.MetricsNeedToken, h)
+	}},
+	{"insecure-no-auth", "PRECISIOND_INSECURE_NO_AUTH", "", "false", "allow listening on a non-loopback address without --api-tokens (only behind something that authenticates)", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.BoolVar(&c.Access.InsecureNoAuth, n, c.Access.InsecureNoAuth, h)
+	}},
+	{"download-signing-key", "PRECISIOND_DOWNLOAD_SIGNING_KEY", "KEY", "", "HMAC key (at least 16 bytes) of signed download links; empty: generated once in DATA_DIR/" + access.KeyFileName, func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Access.DownloadSigningKey, n, c.Access.DownloadSigningKey, h)
+	}},
+	{"cors-origins", "PRECISIOND_CORS_ORIGINS", "ORIGINS", "", "comma-separated browser origins (https://app.example) allowed to call the API cross-origin, \"*\" for any; empty: CORS off", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Func(n, h, func(s string) error { c.Access.CORSOrigins = splitList(s); return nil })
+	}},
+	{"tls-cert", "PRECISIOND_TLS_CERT", "FILE", "", "PEM certificate (chain) to serve HTTPS; with --tls-key; reloaded on SIGHUP", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Access.TLSCert, n, c.Access.TLSCert, h)
+	}},
+	{"tls-key", "PRECISIOND_TLS_KEY", "FILE", "", "PEM private key of --tls-cert", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.StringVar(&c.Access.TLSKey, n, c.Access.TLSKey, h)
+	}},
+}
+
+// loopbackAddr reports whether a listen address binds loopback only.
+func loopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkExposure refuses a non-loopback address without API tokens unless
+// --insecure-no-auth says so explicitly.
+func checkExposure(cfg Config) error {
+	a := cfg.Access
+	if (a.TLSCert == "") != (a.TLSKey == "") {
+		return fmt.Errorf("--tls-cert and --tls-key go together")
+	}
+	if loopbackAddr(cfg.Addr) || a.APITokens != "" || a.InsecureNoAuth {
+		return nil
+	}
+	return fmt.Errorf("refusing to listen on %s without API tokens: anyone who can reach it could call every tool and read every generated file.\n"+
+		"  Issue a token:   precisiond token new NAME   (prints the token once and its line for the tokens file)\n"+
+		"  Configure it:    --api-tokens FILE (env PRECISIOND_API_TOKENS), FILE = {\"tokens\":[<the printed lines>]}\n"+
+		"  Or bind loopback (--addr 127.0.0.1:8003), or pass --insecure-no-auth (env PRECISIOND_INSECURE_NO_AUTH=true)\n"+
+		"  if a proxy or private network in front of precisiond already authenticates", cfg.Addr)
+}
+
+// edgeState is what Main keeps of the access configuration.
+type edgeState struct {
+	tokens *access.Keyring // nil: no API tokens
+	certs  *certReloader   // nil: plain HTTP
+}
+
+// accessOptions builds the API's access options from cfg (and the edge
+// state Main keeps to reload them). Without --download-signing-key the key
+// that signs download links is generated once and kept where every replica
+// finds it: in an S3 store shared (a link one replica made must open on the
+// next), else in the data directory.
+func accessOptions(cfg Config, shared blob.Store) (*api.AccessOptions, edgeState, error) {
+	var st edgeState
+	if err := checkExposure(cfg); err != nil {
+		return nil, st, err
+	}
+	a := cfg.Access
+	o := &api.AccessOptions{
+		MetricsNeedToken: a.MetricsNeedToken,
+		GuardHosts:       loopbackAddr(cfg.Addr),
+		AllowedHosts:     cfg.AllowedHosts,
+		CORSOrigins:      a.CORSOrigins,
+		LinkTTL:          cfg.DownloadTTL,
+	}
+	if a.APITokens != "" {
+		k, err := access.Open(a.APITokens)
+		if err != nil {
+			return nil, st, fmt.Errorf("--api-tokens: %w", err)
+		}
+		st.tokens, o.Tokens = k, k
+		key := []byte(a.DownloadSigningKey)
+		switch {
+		case len(key) > 0:
+		case shared != nil && shared.Kind() == "s3":
+			ctx, cancel := context.WithTimeout(context.Background(), cfg.StoreTimeout)
+			key, err = access.LoadOrCreateKeyIn(ctx, shared, access.KeyObject)
+			cancel()
+			if err != nil {
+				return nil, st, fmt.Errorf("download signing key in the store (or give --download-signing-key): %w", err)
+			}
+		default:
+			if key, err = access.LoadOrCreateKey(filepath.Join(cfg.DataDir, access.KeyFileName)); err != nil {
+				return nil, st, fmt.Errorf("download signing key: %w", err)
+			}
+		}
+		if o.Signer, err = access.NewSigner(key); err != nil {
+			return nil, st, fmt.Errorf("--download-signing-key: %w", err)
+		}
+		if o.Owners, err = access.NewOwners(filepath.Join(cfg.DataDir, access.OwnersFileName)); err != nil {
+			return nil, st, fmt.Errorf("owners of generated files: %w", err)
+		}
+	}
+	if a.TLSCert != "" {
+		c, err := newCertReloader(a.TLSCert, a.TLSKey)
+		if err != nil {
+			return nil, st, err
+		}
+		st.certs = c
+	}
+	return o, st, nil
+}
+
+// certReloader serves the certificate last loaded from its files.
+type certReloader struct {
+	certFile, keyFile string
+	cur               atomic.Pointer[tls.Certificate]
+}
+
+func newCertReloader(certFile, keyFile string) (*certReloader, error) {
+	c := &certReloader{certFile: certFile, keyFile: keyFile}
+	if err := c.reload(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *certReloader) reload() error {
+	cert, err := tls.LoadX509KeyPair(c.certFile, c.keyFile)
+	if err != nil {
+		return fmt.Errorf("--tls-cert/--tls-key: %w", err)
+	}
+	c.cur.Store(&cert)
+	return nil
+}
+
+func (c *certReloader) config() *tls.Config {
+	return &tls.Config{
+		MinVersion: tls.VersionTLS12,
+		NextProtos: []string{"h2", "http/1.1"},
+		GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
+			return c.cur.Load(), nil
+		},
+	}
+}
+
+// listener is the listener Serve uses: m.ln, wrapped in TLS when configured.
+func (m *Main) listener() net.Listener {
+	if m.edge.certs == nil {
+		return m.ln
+	}
+	return tls.NewListener(m.ln, m.edge.certs.config())
+}
+
+// Reload re-reads the tokens file and the TLS certificate (SIGHUP); an
+// invalid file or certificate leaves the current one in force.
+func (m *Main) Reload() {
+	if k := m.edge.tokens; k != nil {
+		reloadTokens(m.Log, k, "SIGHUP")
+	}
+	if c := m.edge.certs; c != nil {
+		if err := c.reload(); err != nil {
+			m.Log.Error("TLS certificate reload failed; keeping the current one", "err", err.Error())
+		} else {
+			m.Log.Info("TLS certificate reloaded", "cert", c.certFile)
+		}
+	}
+}
+
+func reloadTokens(log *slog.Logger, k *access.Keyring, why string) {
+	changed, err := k.Reload()
+	switch {
+	case err != nil:
+		log.Error("API tokens file unreadable or invalid; keeping the current tokens", "err", err.Error(), "trigger", why)
+	case changed:
+		log.Info("API tokens reloaded", "path", k.Path(), "tokens", k.Set().Len(), "trigger", why)
+	}
+}
+
+// watchEdge reloads on SIGHUP, and the tokens file whenever it changes,
+// until ctx ends.
+func (m *Main) watchEdge(ctx context.Context) {
+	if m.edge.tokens == nil && m.edge.certs == nil {
+		return
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	go func() {
+		defer signal.Stop(hup)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				m.Reload()
+			}
+		}
+	}()
+	if k := m.edge.tokens; k != nil {
+		go every(ctx, tokensWatchInterval, func() { reloadTokens(m.Log, k, "file changed") })
+	}
+}
+
+// tokensWatchInterval is how often the tokens file is checked for changes.
+const tokensWatchInterval = 2 * time.Second
+
+var cmdTokenSpec = &command{
+	name:     "token",
+	summary:  "issue an API token: printed once, with its line for --api-tokens",
+	synopsis: "new NAME [--scope GLOB,...] [--rate PER_MINUTE]",
+	about: `Make a new random API token for a client called NAME. The first line of
+the output is the token (shown once: give it to the client, which sends
+Authorization: Bearer TOKEN); the second is its entry for the --api-tokens
+file, which holds only the token's SHA-256. Add the line to the file's
+"tokens" list; the server re-reads the file when it changes. Rotate a token by
+adding a new one, moving the client over, then deleting the old line.
+`,
+	args:     [][2]string{{"NAME", "the token's name in logs and metrics (letters, digits, ._@-)"}},
+	exit:     "0, or 2 on a usage error",
+	examples: []string{"precisiond token new orchestrator", "precisiond token new reporting --scope 'generate_file,date_*' --rate 60"},
+	run:      cmdToken,
+}
+
+// cmdToken is `precisiond token new NAME [--tools a,b*] [--rate N]`.
+func cmdToken(c *command, args []string, e *cliEnv) int {
+	var toolsFlag *string
+	var rate *int
+	// The flags follow "new NAME" (the flag package stops at the first
+	// argument), so those two are taken first.
+	name, flags := "", args
+	if len(args) >= 2 && args[0] == "new" && !strings.HasPrefix(args[1], "-") {
+		name, flags = args[1], args[2:]
+	}
+	_, _, code, ok := c.start(flags, e, 0, func(fs *flag.FlagSet) {
+		toolsFlag = fs.String("scope", "", "comma-separated globs of the tools the token may call (default: all)")
+		rate = fs.Int("rate", 0, "requests per minute (0: unlimited)")
+	})
+	if !ok {
+		return code
+	}
+	if name == "" {
+		return c.fail(e, "want: token new NAME")
+	}
+	if *rate < 0 {
+		return c.fail(e, "--rate must not be negative")
+	}
+	secret, entry, err := access.NewSecret(name)
+	if err != nil {
+		return c.fail(e, "%v", err)
+	}
+	entry.Tools, entry.RatePerMinute = splitList(*toolsFlag), *rate
+	line, _ := json.Marshal(entry)
+	// The line must load: check it as the server would.
+	if _, err := access.Parse([]byte(`{"tokens":[` + string(line) + `]}`)); err != nil {
+		return c.fail(e, "%v", err)
+	}
+	fmt.Fprintln(e.stdout, secret)
+	fmt.Fprintln(e.stdout, string(line))
+	return 0
+}
+
+// apiTokenEnv is the variable the client commands (verify --url) take an API
+// token from.
+const apiTokenEnv = "PRECISIOND_API_TOKEN"
+
+// healthURL is where `precisiond health` probes the configured server:
+// https when it serves TLS.
+func healthURL(cfg Config) string {
+	scheme := "http://"
+	if cfg.Access.TLSCert != "" {
+		scheme = "https://"
+	}
+	return scheme + cfg.Addr + "/health"
+}
+
+// httpClient is the client commands' HTTP client (5 s). skipVerify accepts
+// any server certificate: only for `precisiond health`, which probes its own
+// container's server on an address its certificate need not name, and reads
+// nothing but the status.
+func httpClient(skipVerify bool) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if skipVerify {
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // see above
+	}
+	return &http.Client{Timeout: 5 * time.Second, Transport: tr}
+}

@@ -1,0 +1,33 @@
+package regexpy
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkFindAllSmall times the matcher alone on the small inputs of
+// bench/compare_inputs.json (the pattern is compiled, and cached, outside the
+// loop).
+func BenchmarkFindAllSmall(b *testing.B) {
+	for _, c := range []struct{ name, pattern, flags, text string }{
+		{"ISO_dates", `(\d{4})-(\d{2})-(\d{2})`, "", "Invoice 2024-03-15 was paid on 2024-04-02; the next one is due 2024-05-01."},
+		{"emails", `(?P<user>\w+)@(?P<host>[\w.]+)`, "", "Contact alice@example.com or bob_smith@mail.example.org for details, not carol@."},
+		{"word_ignoring_case", `\bthe\b`, "i", "The cat sat on the mat; THE end, then theirs."},
+		{"key=value_pairs", `(\w+)=("[^"]*"|\S+)`, "", `user=alice id=42 note="hello world" ok=true`},
+	} {
+		re, err := Compile(c.pattern, c.flags)
+		if err != nil {
+			b.Fatal(err)
+		}
+		text := []rune(c.text)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				n := 0
+				if err := re.FindAll(context.Background(), text, Limits{MaxSteps: 1 << 30}, func(Match) bool { n++; return true }); err != nil || n == 0 {
+					b.Fatal(n, err)
+				}
+			}
+		})
+	}
+}
