@@ -45,7 +45,8 @@ type sseStream struct {
 	cancel     context.CancelFunc
 	rc         *http.ResponseController
 	opened     time.Time
-	lastActive atomic.Int64 // unix nanoseconds of the last client message (or the opening)
+	lastActive atomic.Int64 // unix nanoseconds of the last client message's start or end (or the opening)
+	inFlight   atomic.Int32 // client messages being handled: the stream is not idle meanwhile
 	closeOnce  sync.Once
 	session    string // MCP session id, once the endpoint event named it
 	token      string // name of the API token the stream was opened with ("": tokens off)
@@ -62,7 +63,8 @@ func (st *sseStream) close() {
 
 // sseStreams handles /mcp/sse. A GET opens a stream: at most sse.max at once
 // (503 overloaded beyond), closed after sse.idle without a message from its
-// client and after sse.lifetime in any case; the server's read and write
+// client (a message still being handled counts as activity until it is
+// answered) and after sse.lifetime in any case; the server's read and write
 // deadlines are lifted for it (a stream outlives the timeouts meant for one
 // request) and it is registered so that closeMCP can end it. A POST to a
 // stream's session counts as activity.
@@ -74,6 +76,11 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 				st := m.bySession[id]
 				if st != nil {
 					st.lastActive.Store(time.Now().UnixNano())
+					st.inFlight.Add(1)
+					defer func() {
+						st.lastActive.Store(time.Now().UnixNano())
+						st.inFlight.Add(-1)
+					}()
 				}
 				m.mu.Unlock()
 				if st != nil && st.token != tokenName(r.Context()) {
@@ -130,6 +137,9 @@ func (m *mcpMount) watchStream(ctx context.Context, st *sseStream) {
 		}
 		now := time.Now()
 		idleLeft := m.sse.idle - now.Sub(time.Unix(0, st.lastActive.Load()))
+		if st.inFlight.Load() > 0 {
+			idleLeft = m.sse.idle // a message is being handled: not idle
+		}
 		lifeLeft := m.sse.lifetime - now.Sub(st.opened)
 		if idleLeft <= 0 || lifeLeft <= 0 {
 			st.close()

@@ -75,12 +75,12 @@ func TestSSEStreamCap(t *testing.T) {
 // TestSSEIdleStreamClosed: a session whose client sends nothing is closed after
 // the idle timeout, while one that keeps calling stays open past it.
 func TestSSEIdleStreamClosed(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{SSEIdleTimeout: 2 * time.Second}, Options{})
+	env := newMCPEnv(t, MCPOptions{SSEIdleTimeout: 3 * time.Second}, Options{})
 	idle := env.connect(t, "sse", nil)
 	busy := env.connect(t, "sse", nil)
 	idleDone := make(chan struct{})
 	go func() { _ = idle.Wait(); close(idleDone) }()
-	stop := time.Now().Add(5 * time.Second)
+	stop := time.Now().Add(7 * time.Second)
 	for time.Now().Before(stop) {
 		res, err := busy.CallTool(ctxT(t), &mcp.CallToolParams{Name: "gcd_lcm", Arguments: map[string]any{"a": 4, "b": 6}})
 		if err != nil || res.IsError {
