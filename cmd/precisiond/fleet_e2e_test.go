@@ -89,6 +89,18 @@ func TestFleetOfThreeReplicas(t *testing.T) {
 	}
 	a, b, c := replicas[0], replicas[1], replicas[2]
 
+	// One signing key for the fleet: the keyring lives in the bucket, so
+	// every replica publishes the same key set (issue 21).
+	keys := get(t, a.base+"/.well-known/jwks.json", nil)
+	if keys.Status != 200 || !bytes.Contains(keys.Body, []byte(`"kid"`)) {
+		t.Fatalf("A's key set: %d %s", keys.Status, keys.Body)
+	}
+	for _, r := range []*fleetReplica{b, c} {
+		if other := get(t, r.base+"/.well-known/jwks.json", nil); !bytes.Equal(other.Body, keys.Body) {
+			t.Errorf("%s publishes %s, A %s: the replicas sign with different keys", r.name, other.Body, keys.Body)
+		}
+	}
+
 	// A file generated on A, downloaded from B and C.
 	gen := `{"tool":"generate_file","args":{"content":"# Fleet\n\nOne store, three replicas.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n","filename":"fleet report","format":"pdf"}}`
 	resp := testhttp.PostJSON(t, a.base+"/invoke", []byte(gen))

@@ -233,7 +233,14 @@ func openSigning(cfg Config, log *slog.Logger, persist bool, shared blob.Store) 
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		// The shared store belongs to Main, which closes it.
-		return NewSigning(ctx, unclosed{shared}, configured, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
+		sig, err := NewSigning(ctx, unclosed{shared}, configured, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
+		if !errors.Is(err, blob.ErrUnavailable) {
+			return sig, err
+		}
+		// A replica starting while the store is down keeps answering (pure
+		// tools need no store): it signs from the data directory's keyring
+		// until it is restarted with the store up, and says so.
+		log.Warn("the shared store is down: answers are signed with this replica's own key (published at its /.well-known/jwks.json) until it restarts with the store up", "err", err.Error())
 	}
 	if cfg.DataDir == "" {
 		return ephemeralSigning(cfg, log, configured, slog.LevelWarn)
