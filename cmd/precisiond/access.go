@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -99,7 +100,7 @@ type edgeState struct {
 // that signs download links is generated once and kept where every replica
 // finds it: in an S3 store shared (a link one replica made must open on the
 // next), else in the data directory.
-func accessOptions(cfg Config, shared blob.Store) (*api.AccessOptions, edgeState, error) {
+func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.AccessOptions, edgeState, error) {
 	var st edgeState
 	if err := checkExposure(cfg); err != nil {
 		return nil, st, err
@@ -125,9 +126,17 @@ func accessOptions(cfg Config, shared blob.Store) (*api.AccessOptions, edgeState
 			ctx, cancel := context.WithTimeout(context.Background(), cfg.StoreTimeout)
 			key, err = access.LoadOrCreateKeyIn(ctx, shared, access.KeyObject)
 			cancel()
-			if err != nil {
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, blob.ErrUnavailable) {
 				return nil, st, fmt.Errorf("download signing key in the store (or give --download-signing-key): %w", err)
 			}
+			// A replica starting while the store is down keeps answering
+			// (pure tools need no store); its links open only on itself
+			// until it restarts with the store up.
+			log.Warn("the shared store is down: download links are signed with this replica's own key until it restarts with the store up (give every replica --download-signing-key to avoid this)", "err", err.Error())
+			fallthrough
 		default:
 			if key, err = access.LoadOrCreateKey(filepath.Join(cfg.DataDir, access.KeyFileName)); err != nil {
 				return nil, st, fmt.Errorf("download signing key: %w", err)

@@ -56,7 +56,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if shared != nil {
 		sharedStore = shared
 	}
-	accessOpts, edge, err := accessOptions(cfg, sharedStore)
+	accessOpts, edge, err := accessOptions(cfg, sharedStore, log)
 	if err != nil {
 		return nil, err
 	}

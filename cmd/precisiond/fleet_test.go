@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
@@ -95,6 +96,30 @@ func TestReadinessWithTheStoreDown(t *testing.T) {
 		case required && (r.Status != http.StatusServiceUnavailable || b["reason"] != "toggles_unknown"):
 			t.Errorf("/ready with --store-required: %d %s", r.Status, r.Body)
 		}
+	}
+}
+
+// TestStartWithTokensWhileTheStoreIsDown: with API tokens and no
+// --download-signing-key, a replica whose S3 store is down at start still
+// starts (the link key and the answer-signing keyring fall back to the data
+// directory) and answers pure tools to a token holder.
+func TestStartWithTokensWhileTheStoreIsDown(t *testing.T) {
+	t.Setenv("AWS_ENDPOINT_URL", "http://"+freeAddr(t))
+	t.Setenv("AWS_ACCESS_KEY_ID", "a")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "b")
+	tokens := writeTokensFile(t, `{"tokens":[{"name":"a","sha256":"`+access.Hash("tok")+`"}]}`)
+	base, _ := startMain(t, func(c *Config) {
+		c.Store, c.StoreTimeout = "s3://fleet/x", time.Second
+		c.Access.APITokens = tokens
+		c.IsolateTools = nil
+	})
+	r := testhttp.Do(t, "POST", base+"/v1/invoke", map[string]string{"Authorization": "Bearer tok", "Content-Type": "application/json"},
+		[]byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`))
+	if r.Status != 200 {
+		t.Fatalf("pure tool with a token while the store is down: %d %s", r.Status, r.Body)
+	}
+	if b := r.JSON(t); b["attestation"] == nil {
+		t.Errorf("the answer is not signed: %s", r.Body)
 	}
 }
 
