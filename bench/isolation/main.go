@@ -14,12 +14,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/precisiond/precisiond/bench/internal/benchbin"
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/worker"
@@ -45,11 +45,8 @@ func runAll(binary string, deadline time.Duration, memory int64, only string, ca
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if binary == "" {
-		binary = filepath.Join(dir, "precisiond")
-		if out, err := exec.Command("go", "build", "-o", binary, "./cmd/precisiond").CombinedOutput(); err != nil {
-			return fmt.Errorf("go build: %v\n%s", err, out)
-		}
+	if binary, err = benchbin.Binary(binary, dir); err != nil {
+		return err
 	}
 	newPool := func(mem int64) (*worker.Pool, error) {
 		return worker.NewPool(worker.Config{Size: 1, Command: []string{binary, "worker", "--data-dir", dir, "--worker-memory", fmt.Sprint(mem)}})

@@ -23,11 +23,12 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/precisiond/precisiond/bench/internal/benchbin"
 )
 
 func main() {
@@ -52,11 +53,8 @@ func run(binary, only string, parallel int) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	if binary == "" {
-		binary = filepath.Join(dir, "precisiond")
-		if out, err := exec.Command("go", "build", "-o", binary, "./cmd/precisiond").CombinedOutput(); err != nil {
-			return fmt.Errorf("go build: %v\n%s", err, out)
-		}
+	if binary, err = benchbin.Binary(binary, dir); err != nil {
+		return err
 	}
 	idle, err := measure(binary, dir, testCase{"idle", "gcd_lcm", map[string]any{"a": 1, "b": 2}}, 1)
 	if err != nil {
