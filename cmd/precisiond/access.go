@@ -101,10 +101,7 @@ type edgeState struct {
 // finds it: in an S3 store shared (a link one replica made must open on the
 // next), else in the data directory.
 func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.AccessOptions, edgeState, error) {
-	var st edgeState
-	if err := checkExposure(cfg); err != nil {
-		return nil, st, err
-	}
+	var st edgeState // NewMain has refused an exposed address without tokens (checkExposure)
 	a := cfg.Access
 	o := &api.AccessOptions{
 		MetricsNeedToken: a.MetricsNeedToken,
