@@ -159,11 +159,16 @@ type sseWriter struct {
 
 func (w *sseWriter) Write(p []byte) (int, error) {
 	if !w.seen {
-		w.seen = true
+		// The endpoint event is the stream's first; look until it has ended,
+		// in case a writer splits it.
 		if _, after, ok := bytes.Cut(p, []byte("sessionid=")); ok {
 			if end := bytes.IndexAny(after, "&\r\n"); end > 0 {
 				w.onEndpoint(string(after[:end]))
+				w.seen = true
 			}
+		}
+		if bytes.Contains(p, []byte("\n\n")) {
+			w.seen = true
 		}
 	}
 	return w.ResponseWriter.Write(p)
