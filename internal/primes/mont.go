@@ -23,7 +23,7 @@ type mont struct {
 // are zero). A struct of four words, unlike an array, is passed and returned in
 // registers.
 //
-// The arithmetic on limbs (mont_unrolled.go, mul/add/sub here, the curve
+// The arithmetic on limbs (mul/add/sub in mont_unrolled.go, the curve
 // operations in ecm.go) is marked //go:norace: those functions read only their
 // arguments and the modulus, which newMont finishes before any use, so they
 // cannot race; uninstrumented, a -race build spends the work budget in about
@@ -79,100 +79,6 @@ func wordsOf(ls []uint64) []big.Word {
 func (m *mont) to(x *big.Int) limbs {
 	t := new(big.Int).Lsh(x, uint(64*m.k))
 	return toLimbs(t.Mod(t, m.nb))
-}
-
-// mul returns a·b·R^-1 mod n (CIOS, unrolled per size in mont_unrolled.go).
-//
-//go:norace
-func (m *mont) mul(a, b limbs) limbs {
-	switch m.k {
-	case 2:
-		return m.mul2(a, b)
-	case 3:
-		return m.mul3(a, b)
-	}
-	return m.mul4(a, b)
-}
-
-// add returns a + b mod n for a, b < n.
-//
-//go:norace
-func (m *mont) add(a, b limbs) limbs {
-	switch m.k {
-	case 2:
-		return m.add2(a, b)
-	case 3:
-		return m.add3(a, b)
-	}
-	return m.add4(a, b)
-}
-
-// sub returns a - b mod n for a, b < n.
-//
-//go:norace
-func (m *mont) sub(a, b limbs) limbs {
-	switch m.k {
-	case 2:
-		return m.sub2(a, b)
-	case 3:
-		return m.sub3(a, b)
-	}
-	return m.sub4(a, b)
-}
-
-// brentMont is brentBig in the Montgomery domain (n odd, 64 < bits <= 256).
-func (f *factorer) brentMont(n *big.Int, c uint64) (*big.Int, error) {
-	m := newMont(n)
-	cm := m.to(new(big.Int).SetUint64(c))
-	step := func(x limbs) limbs {
-		sq := m.mul(x, x)
-		return m.add(sq, cm)
-	}
-	y := m.to(big.NewInt(2))
-	q := m.to(big1)
-	var x, ys limbs
-	g := big.NewInt(1)
-	r := int64(1)
-	for g.Cmp(big1) == 0 {
-		x = y
-		for i := int64(0); i < r; i++ {
-			y = step(y)
-		}
-		if err := f.spend(r); err != nil {
-			return nil, err
-		}
-		for k := int64(0); k < r && g.Cmp(big1) == 0; k += batch {
-			ys = y
-			lim := min(batch, r-k)
-			for i := int64(0); i < lim; i++ {
-				y = step(y)
-				d := m.sub(x, y)
-				q = m.mul(q, d)
-			}
-			if err := f.spend(lim); err != nil {
-				return nil, err
-			}
-			g.GCD(nil, nil, m.toBig(q), n)
-		}
-		r *= 2
-	}
-	if g.Cmp(n) == 0 {
-		for {
-			ys = step(ys)
-			d := m.sub(x, ys)
-			g.GCD(nil, nil, m.toBig(d), n)
-			if err := f.spend(1); err != nil {
-				return nil, err
-			}
-			if g.Cmp(big1) > 0 {
-				break
-			}
-		}
-	}
-	if g.Cmp(n) == 0 {
-		return nil, nil
-	}
-	return g, nil
 }
 
 // fromMont returns a·R^-1 mod n, the plain value of a Montgomery residue.

@@ -4,6 +4,45 @@ package primes
 
 import "math/bits"
 
+// mul returns a·b·R^-1 mod n (CIOS), unrolled per size below.
+//
+//go:norace
+func (m *mont) mul(a, b limbs) limbs {
+	switch m.k {
+	case 2:
+		return m.mul2(a, b)
+	case 3:
+		return m.mul3(a, b)
+	}
+	return m.mul4(a, b)
+}
+
+// add returns a + b mod n for a, b < n, unrolled per size below.
+//
+//go:norace
+func (m *mont) add(a, b limbs) limbs {
+	switch m.k {
+	case 2:
+		return m.add2(a, b)
+	case 3:
+		return m.add3(a, b)
+	}
+	return m.add4(a, b)
+}
+
+// sub returns a - b mod n for a, b < n, unrolled per size below.
+//
+//go:norace
+func (m *mont) sub(a, b limbs) limbs {
+	switch m.k {
+	case 2:
+		return m.sub2(a, b)
+	case 3:
+		return m.sub3(a, b)
+	}
+	return m.sub4(a, b)
+}
+
 // mul2 returns a·b·R^-1 mod n for 2-limb n (CIOS).
 //
 //go:norace
