@@ -27,6 +27,25 @@ func testRegistry(t testing.TB) *Registry {
 	return builtinReg
 }
 
+// benchTool measures calls of tool with args on the shared registry, after one
+// call that must succeed, so that a broken case fails instead of timing a
+// refusal.
+func benchTool(b *testing.B, tool string, args map[string]any) {
+	b.Helper()
+	reg := testRegistry(b)
+	ctx := context.Background()
+	req := Request{Tool: tool, Args: args}
+	if _, err := reg.Invoke(ctx, req); err != nil {
+		b.Fatalf("%s: %v", tool, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := reg.Invoke(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // testDataDir is a temporary data directory for the whole test binary, removed
 // when it ends.
 var testDataDir string

@@ -1,42 +1,25 @@
 package tools
 
 import (
-	"context"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-func decimalBench(b *testing.B, tool string, args map[string]any) {
-	b.Helper()
-	reg := testRegistry(b)
-	ctx := context.Background()
-	if _, err := reg.Invoke(ctx, Request{Tool: tool, Args: args}); err != nil {
-		b.Fatalf("%s: %v", tool, err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := reg.Invoke(ctx, Request{Tool: tool, Args: args}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkDecimalFinanceSmall(b *testing.B) {
-	decimalBench(b, "decimal_finance", map[string]any{"operation": "add", "operands": []any{"0.1", "0.2"},
+	benchTool(b, "decimal_finance", map[string]any{"operation": "add", "operands": []any{"0.1", "0.2"},
 		"currency": "EUR", "scale": jsonNum("2"), "rounding": "half_even"})
 }
 
 func BenchmarkDecimalFinanceLarge(b *testing.B) {
 	// 10000 compounding periods on a 128-digit base, the most expensive request.
-	decimalBench(b, "decimal_finance", map[string]any{"operation": "compound_interest",
+	benchTool(b, "decimal_finance", map[string]any{"operation": "compound_interest",
 		"operands": []any{"123456789012345678901234567890.123456789012", "7.123456789", "1000", "10"},
 		"currency": "EUR", "scale": jsonNum("12"), "rounding": "half_even"})
 }
 
 func BenchmarkExactProbabilitySmall(b *testing.B) {
-	decimalBench(b, "exact_probability", map[string]any{"operation": "binomial_probability",
+	benchTool(b, "exact_probability", map[string]any{"operation": "binomial_probability",
 		"n": jsonNum("10"), "k": jsonNum("3"), "numerator": jsonNum("1"), "denominator": jsonNum("2"),
 		"decimal_scale": jsonNum("6"), "rounding": "half_even"})
 }
@@ -44,13 +27,13 @@ func BenchmarkExactProbabilitySmall(b *testing.B) {
 func BenchmarkExactProbabilityLarge(b *testing.B) {
 	// n = 1000 with a 13-bit denominator: a 13000-bit (3914-digit) exact result,
 	// close to the 4300-digit limit of JSON integers.
-	decimalBench(b, "exact_probability", map[string]any{"operation": "binomial_probability",
+	benchTool(b, "exact_probability", map[string]any{"operation": "binomial_probability",
 		"n": jsonNum("1000"), "k": jsonNum("500"), "numerator": jsonNum("4096"), "denominator": jsonNum("8191"),
 		"decimal_scale": jsonNum("18"), "rounding": "half_even"})
 }
 
 func BenchmarkStatisticsCalcSmall(b *testing.B) {
-	decimalBench(b, "statistics_calc", map[string]any{"data": "1,2,3,4,5"})
+	benchTool(b, "statistics_calc", map[string]any{"data": "1,2,3,4,5"})
 }
 
 func BenchmarkStatisticsCalcLarge(b *testing.B) {
@@ -64,6 +47,6 @@ func BenchmarkStatisticsCalcLarge(b *testing.B) {
 		sb.WriteString(".")
 		sb.WriteString(strconv.Itoa(i % 97))
 	}
-	decimalBench(b, "statistics_calc", map[string]any{"data": sb.String(),
+	benchTool(b, "statistics_calc", map[string]any{"data": sb.String(),
 		"operations": "count,sum,mean,median,mode,multimode,min,max,range,variance,stdev,pvariance,pstdev,geometric_mean,harmonic_mean,quantiles"})
 }

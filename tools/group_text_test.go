@@ -92,38 +92,28 @@ func TestTextGroupHostile(t *testing.T) {
 
 func jsonInt(n int) any { return json.Number(strconv.Itoa(n)) }
 
-func benchTextTool(b *testing.B, tool string, args map[string]any) {
-	reg := testRegistry(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := reg.Invoke(context.Background(), Request{Tool: tool, Args: args}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkRegexExtractSmall(b *testing.B) {
-	benchTextTool(b, "regex_extract", map[string]any{"pattern": `(?P<user>\w+)@(?P<host>[\w.]+)`, "text": "joe@example.com ann@test.org"})
+	benchTool(b, "regex_extract", map[string]any{"pattern": `(?P<user>\w+)@(?P<host>[\w.]+)`, "text": "joe@example.com ann@test.org"})
 }
 
 func BenchmarkRegexExtractLarge(b *testing.B) {
 	unit := "contact joe@example.com or ann@test.org; café Straße 12345\n"
-	benchTextTool(b, "regex_extract", map[string]any{"pattern": `(?P<user>\w+)@(?P<host>[\w.]+)`, "text": strings.Repeat(unit, 1000000/len(unit)), "limit": json.Number("1000")})
+	benchTool(b, "regex_extract", map[string]any{"pattern": `(?P<user>\w+)@(?P<host>[\w.]+)`, "text": strings.Repeat(unit, 1000000/len(unit)), "limit": json.Number("1000")})
 }
 
 func BenchmarkSubnetCalcSmall(b *testing.B) {
-	benchTextTool(b, "subnet_calc", map[string]any{"cidr": "192.168.1.77/24"})
+	benchTool(b, "subnet_calc", map[string]any{"cidr": "192.168.1.77/24"})
 }
 
 func BenchmarkSubnetCalcLarge(b *testing.B) {
-	benchTextTool(b, "subnet_calc", map[string]any{"cidr": "2001:db8:85a3::8a2e:370:7334/0"})
+	benchTool(b, "subnet_calc", map[string]any{"cidr": "2001:db8:85a3::8a2e:370:7334/0"})
 }
 
 func BenchmarkTextAnalyzeSmall(b *testing.B) {
-	benchTextTool(b, "text_analyze", map[string]any{"text": "The quick brown fox jumps over the lazy dog."})
+	benchTool(b, "text_analyze", map[string]any{"text": "The quick brown fox jumps over the lazy dog."})
 }
 
 func BenchmarkTextAnalyzeLarge(b *testing.B) {
 	unit := "The quick brown fox jumps over the lazy dog. Über café naïve 3.14?\n\n"
-	benchTextTool(b, "text_analyze", map[string]any{"text": strings.Repeat(unit, 1000000/len(unit))})
+	benchTool(b, "text_analyze", map[string]any{"text": strings.Repeat(unit, 1000000/len(unit))})
 }

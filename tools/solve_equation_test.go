@@ -51,25 +51,11 @@ func TestSolveEquationLegacyAndWarnings(t *testing.T) {
 }
 
 func BenchmarkSolveEquationSmall(b *testing.B) {
-	reg := testRegistry(b)
-	req := solveReq("x**2 - x - 1 = 0")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := reg.Invoke(context.Background(), req); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchTool(b, "solve_equation", solveReq("x**2 - x - 1 = 0").Args)
 }
 
 func BenchmarkSolveEquationLarge(b *testing.B) {
-	reg := testRegistry(b)
-	req := solveReq("(x**2 - 2)**8*(x**3 - x - 1)**8*(x - 1/3)**8*(3*x**2 + x - 5)**8 = 0")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := reg.Invoke(context.Background(), req); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchTool(b, "solve_equation", solveReq("(x**2 - 2)**8*(x**3 - x - 1)**8*(x - 1/3)**8*(3*x**2 + x - 5)**8 = 0").Args)
 }
 
 // TestSolveEquationContractLimits: the limits the contract declares are the

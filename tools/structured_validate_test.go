@@ -99,17 +99,6 @@ func TestStructuredValidateIssue13(t *testing.T) {
 	}
 }
 
-func benchStructured(b *testing.B, tool string, args map[string]any) {
-	reg := testRegistry(b)
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := reg.Invoke(ctx, Request{Tool: tool, Args: args}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkStructuredValidate(b *testing.B) {
 	schema := `{"type": "array", "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}`
 	var large strings.Builder
@@ -122,13 +111,13 @@ func BenchmarkStructuredValidate(b *testing.B) {
 	}
 	large.WriteString("]")
 	b.Run("small_json_schema", func(b *testing.B) {
-		benchStructured(b, "structured_validate", map[string]any{"format_name": "json", "payload": `[{"id": 1, "name": "x"}]`, "schema_json": schema})
+		benchTool(b, "structured_validate", map[string]any{"format_name": "json", "payload": `[{"id": 1, "name": "x"}]`, "schema_json": schema})
 	})
 	b.Run("large_json_schema", func(b *testing.B) {
-		benchStructured(b, "structured_validate", map[string]any{"format_name": "json", "payload": large.String(), "schema_json": schema})
+		benchTool(b, "structured_validate", map[string]any{"format_name": "json", "payload": large.String(), "schema_json": schema})
 	})
 	b.Run("small_csv", func(b *testing.B) {
-		benchStructured(b, "structured_validate", map[string]any{"format_name": "csv", "payload": "a,b\n1,2\n", "csv_dialect": "comma"})
+		benchTool(b, "structured_validate", map[string]any{"format_name": "csv", "payload": "a,b\n1,2\n", "csv_dialect": "comma"})
 	})
 }
 
@@ -165,9 +154,9 @@ func BenchmarkJSONQuery(b *testing.B) {
 	}
 	large.WriteString("]}")
 	b.Run("small_dotted", func(b *testing.B) {
-		benchStructured(b, "json_query", map[string]any{"json_str": `{"a": {"b": [{"c": 1}]}}`, "path": "a.b[0].c"})
+		benchTool(b, "json_query", map[string]any{"json_str": `{"a": {"b": [{"c": 1}]}}`, "path": "a.b[0].c"})
 	})
 	b.Run("large_filter_sum", func(b *testing.B) {
-		benchStructured(b, "json_query", map[string]any{"json_str": large.String(), "path": "sum(items[?price > `50`].price)"})
+		benchTool(b, "json_query", map[string]any{"json_str": large.String(), "path": "sum(items[?price > `50`].price)"})
 	})
 }

@@ -17,22 +17,11 @@ import (
 
 func benchInvoke(b *testing.B, tool, args string) {
 	b.Helper()
-	reg := testRegistry(b)
 	v, err := evidence.ParseJSON([]byte(args))
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := Request{Tool: tool, Args: v.(map[string]any)}
-	if _, err := reg.Invoke(context.Background(), req); err != nil {
-		b.Fatalf("%s %s: %v", tool, args, err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := reg.Invoke(context.Background(), req); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchTool(b, tool, v.(map[string]any))
 }
 
 // Small inputs are ordinary calls; large ones take the longest path each tool

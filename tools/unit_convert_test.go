@@ -104,25 +104,11 @@ func TestUnitConvertMessages(t *testing.T) {
 }
 
 func BenchmarkUnitConvertSmall(b *testing.B) {
-	reg := testRegistry(b)
-	req := Request{Tool: "unit_convert", Args: unitArgs("100", "km/h", "m/s")}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := reg.Invoke(context.Background(), req); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchTool(b, "unit_convert", unitArgs("100", "km/h", "m/s"))
 }
 
 func BenchmarkUnitConvertLarge(b *testing.B) {
-	reg := testRegistry(b)
-	req := Request{Tool: "unit_convert", Args: unitArgs("-123456.789e-3", "planck_mass*(nmi/h)**2*kWh**(3/2)/(µs**-1*Btu*sr)", "kg*(ft/min)**2*J**(3/2)/(Hz*cal)*deg**-2")}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := reg.Invoke(context.Background(), req); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchTool(b, "unit_convert", unitArgs("-123456.789e-3", "planck_mass*(nmi/h)**2*kWh**(3/2)/(µs**-1*Btu*sr)", "kg*(ft/min)**2*J**(3/2)/(Hz*cal)*deg**-2"))
 }
 
 // TestUnitConvertOracleWarnings checks the oracle's warning lists exactly,
