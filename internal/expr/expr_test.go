@@ -213,38 +213,24 @@ func FuzzEval(f *testing.F) {
 	})
 }
 
-func BenchmarkCalculateSmall(b *testing.B) {
+// benchEval measures Eval of src at prec digits.
+func benchEval(b *testing.B, src string, prec int) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Eval(context.Background(), "2**32 - 1 + 0.1 + 0.2", 34); err != nil {
+		if _, err := Eval(context.Background(), src, prec); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
+func BenchmarkCalculateSmall(b *testing.B) { benchEval(b, "2**32 - 1 + 0.1 + 0.2", 34) }
+
 func BenchmarkCalculateIrrational34(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Eval(context.Background(), "sqrt(2)*pi + exp(1/3) - log(7) + sin(1)", 34); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchEval(b, "sqrt(2)*pi + exp(1/3) - log(7) + sin(1)", 34)
 }
 
 func BenchmarkCalculateLarge(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Eval(context.Background(), "sqrt(2)*pi + exp(1/3) - log(7) + sin(1) + atan(1/3)", 1000); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchEval(b, "sqrt(2)*pi + exp(1/3) - log(7) + sin(1) + atan(1/3)", 1000)
 }
 
-func BenchmarkCalculateBigExact(b *testing.B) {
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Eval(context.Background(), "factorial(5000) / 3**2000", 34); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkCalculateBigExact(b *testing.B) { benchEval(b, "factorial(5000) / 3**2000", 34) }
