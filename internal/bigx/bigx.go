@@ -1,5 +1,6 @@
 // Package bigx holds the few math/big helpers that several exact engines
-// share: powers of ten and integer k-th roots. Each has one implementation
+// share: powers of ten, integer k-th roots and the test for a terminating
+// decimal expansion. Each has one implementation
 // here so that expr, poly, primes, exactdec, exactstats and units cannot drift.
 package bigx
 
@@ -80,4 +81,55 @@ func Root(n *big.Int, k int) (*big.Int, bool) {
 		}
 	}
 	return x, new(big.Int).Exp(x, big.NewInt(int64(k)), nil).Cmp(n) == 0
+}
+
+var pow5_13 = big.NewInt(1220703125) // 5^13
+
+// Strip5 divides x by its largest power of 5 in place and returns the exponent
+// (0 for x = 0).
+// Divisors grow by squaring while they divide and shrink back when they do not,
+// so a valuation v costs O(log v) divisions instead of v.
+func Strip5(x *big.Int) int {
+	b := 0
+	pows := []*big.Int{pow5_13}
+	ks := []int{13}
+	var q, r big.Int
+	for len(pows) > 0 {
+		top := len(pows) - 1
+		if x.CmpAbs(pows[top]) >= 0 {
+			q.QuoRem(x, pows[top], &r)
+			if r.Sign() == 0 {
+				x.Set(&q)
+				b += ks[top]
+				pows = append(pows, new(big.Int).Mul(pows[top], pows[top]))
+				ks = append(ks, 2*ks[top])
+				continue
+			}
+		}
+		pows, ks = pows[:top], ks[:top]
+	}
+	five := big.NewInt(5)
+	for x.CmpAbs(five) >= 0 {
+		q.QuoRem(x, five, &r)
+		if r.Sign() != 0 {
+			break
+		}
+		x.Set(&q)
+		b++
+	}
+	return b
+}
+
+// TerminatingScale reports whether den (> 0) divides a power of ten, and the
+// least such exponent k = max(a, b) for den = 2^a·5^b: a fraction with
+// denominator den has a terminating decimal expansion of k fraction digits.
+func TerminatingScale(den *big.Int) (int, bool) {
+	d := new(big.Int).Set(den)
+	a := d.TrailingZeroBits()
+	d.Rsh(d, a)
+	b := Strip5(d)
+	if d.Cmp(one) != 0 {
+		return 0, false
+	}
+	return max(int(a), b), true
 }

@@ -135,3 +135,28 @@ func TestRootPanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestTerminatingScale compares TerminatingScale and Strip5 with factoring out
+// 2 and 5 one at a time, on 2^a·5^b·m for m coprime to 10 and large exponents
+// (the doubling divisors of Strip5 must find 5^b exactly).
+func TestTerminatingScale(t *testing.T) {
+	for _, a := range []int{0, 1, 7, 64, 300} {
+		for _, b := range []int{0, 1, 12, 13, 14, 26, 27, 100, 1001} {
+			for _, m := range []int64{1, 3, 7 * 11, 1<<31 - 1} {
+				den := new(big.Int).Lsh(big.NewInt(m), uint(a))
+				den.Mul(den, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(b)), nil))
+				x := new(big.Int).Rsh(den, uint(a))
+				if got := Strip5(x); got != b || x.Cmp(big.NewInt(m)) != 0 {
+					t.Errorf("Strip5(5^%d·%d) = %d leaving %v", b, m, got, x)
+				}
+				k, ok := TerminatingScale(den)
+				if ok != (m == 1) || (ok && k != max(a, b)) {
+					t.Errorf("TerminatingScale(2^%d·5^%d·%d) = %d, %v", a, b, m, k, ok)
+				}
+			}
+		}
+	}
+	if k, ok := TerminatingScale(big.NewInt(1)); !ok || k != 0 {
+		t.Errorf("TerminatingScale(1) = %d, %v", k, ok)
+	}
+}

@@ -27,7 +27,7 @@ func RatString(num, den *big.Int) (s string, exact bool) {
 	// and den are of similar size, so this stays cheap for huge operands.
 	a := d.TrailingZeroBits()
 	dp := new(big.Int).Rsh(d, a)
-	b := strip5(dp)
+	b := bigx.Strip5(dp)
 	var q, r big.Int
 	q.QuoRem(n, dp, &r)
 	if r.Sign() == 0 {
@@ -42,42 +42,6 @@ func RatString(num, den *big.Int) (s string, exact bool) {
 	}
 	coef, exp := exactdec.RatSig(n, d, Precision, exactdec.HalfEven)
 	return exactdec.Fixed(exactdec.Decimal{Coef: coef, Exp: exp}), false
-}
-
-var pow5_13 = big.NewInt(1220703125) // 5^13
-
-// strip5 divides x by its largest power of 5 in place and returns the exponent.
-// Divisors grow by squaring while they divide and shrink back when they do not,
-// so a valuation v costs O(log v) divisions instead of v.
-func strip5(x *big.Int) int {
-	b := 0
-	pows := []*big.Int{pow5_13}
-	ks := []int{13}
-	var q, r big.Int
-	for len(pows) > 0 {
-		top := len(pows) - 1
-		if x.CmpAbs(pows[top]) >= 0 {
-			q.QuoRem(x, pows[top], &r)
-			if r.Sign() == 0 {
-				x.Set(&q)
-				b += ks[top]
-				pows = append(pows, new(big.Int).Mul(pows[top], pows[top]))
-				ks = append(ks, 2*ks[top])
-				continue
-			}
-		}
-		pows, ks = pows[:top], ks[:top]
-	}
-	five := big.NewInt(5)
-	for x.CmpAbs(five) >= 0 {
-		q.QuoRem(x, five, &r)
-		if r.Sign() != 0 {
-			break
-		}
-		x.Set(&q)
-		b++
-	}
-	return b
 }
 
 // significantDigits counts the digits of the coefficient without trailing zeros.

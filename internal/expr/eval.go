@@ -396,32 +396,18 @@ func decideFar(x *real) int {
 
 // terminating returns the exact decimal expansion of q when it terminates.
 func terminating(q *big.Rat) (string, bool) {
-	d := new(big.Int).Set(q.Denom())
-	twos := d.TrailingZeroBits()
-	d.Rsh(d, twos)
-	fives := uint(0)
-	five := big.NewInt(5)
-	m := new(big.Int)
-	for {
-		t, r := new(big.Int).QuoRem(d, five, m)
-		if r.Sign() != 0 {
-			break
-		}
-		d = t
-		fives++
-	}
-	if d.Cmp(big1) != 0 {
+	scale, ok := bigx.TerminatingScale(q.Denom())
+	if !ok {
 		return "", false
 	}
-	scale := max(twos, fives)
-	num := new(big.Int).Mul(q.Num(), bigx.Pow10(int(scale)))
+	num := new(big.Int).Mul(q.Num(), bigx.Pow10(scale))
 	num.Quo(num, q.Denom())
 	neg := num.Sign() < 0
 	s := new(big.Int).Abs(num).String()
-	if len(s) <= int(scale) {
-		s = strings.Repeat("0", int(scale)-len(s)+1) + s
+	if len(s) <= scale {
+		s = strings.Repeat("0", scale-len(s)+1) + s
 	}
-	s = s[:len(s)-int(scale)] + "." + s[len(s)-int(scale):]
+	s = s[:len(s)-scale] + "." + s[len(s)-scale:]
 	if neg {
 		s = "-" + s
 	}

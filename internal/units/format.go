@@ -12,10 +12,7 @@ import (
 // no exact, terminating decimal form (IEEE 754 decimal128 precision).
 const SigDigits = 34
 
-var (
-	bigTwo  = big.NewInt(2)
-	bigFive = big.NewInt(5)
-)
+var bigTwo = big.NewInt(2)
 
 // DecimalString renders q exactly when its decimal expansion terminates
 // (exact = true), otherwise rounded half-to-even to SigDigits significant
@@ -24,26 +21,7 @@ func DecimalString(q *big.Rat) (s string, exact bool) {
 	if q.Sign() == 0 {
 		return "0", true
 	}
-	den := new(big.Int).Set(q.Denom())
-	twos, fives := 0, 0
-	m := new(big.Int)
-	for {
-		if _, r := new(big.Int).QuoRem(den, bigTwo, m); r.Sign() != 0 {
-			break
-		}
-		den.Rsh(den, 1)
-		twos++
-	}
-	for {
-		quo, r := new(big.Int).QuoRem(den, bigFive, m)
-		if r.Sign() != 0 {
-			break
-		}
-		den = quo
-		fives++
-	}
-	if den.Cmp(big.NewInt(1)) == 0 {
-		k := max(twos, fives)
+	if k, ok := bigx.TerminatingScale(q.Denom()); ok {
 		scaled := new(big.Rat).Mul(q, bigx.Pow10Rat(k))
 		n := new(big.Int).Abs(scaled.Num())
 		return FormatDecimal(q.Sign() < 0, n.String(), -k), true
