@@ -327,14 +327,22 @@ func checkXLSX(t *testing.T, out []byte) {
 	}
 }
 
-func checkDOCX(t *testing.T, out []byte) {
+// packageWith returns the parts of our package out after checking that it
+// holds every required part and is consistent (checkPackage).
+func packageWith(t *testing.T, out []byte, required ...string) map[string]string {
+	t.Helper()
 	parts := zipParts(t, out)
-	for _, p := range []string{"[Content_Types].xml", "_rels/.rels", "word/document.xml", "word/_rels/document.xml.rels", "word/styles.xml", "word/numbering.xml", "docProps/core.xml"} {
+	for _, p := range required {
 		if _, ok := parts[p]; !ok {
 			t.Fatalf("missing part %s", p)
 		}
 	}
 	checkPackage(t, parts)
+	return parts
+}
+
+func checkDOCX(t *testing.T, out []byte) {
+	parts := packageWith(t, out, "[Content_Types].xml", "_rels/.rels", "word/document.xml", "word/_rels/document.xml.rels", "word/styles.xml", "word/numbering.xml", "docProps/core.xml")
 	doc := parts["word/document.xml"]
 	styles := parts["word/styles.xml"]
 	for l := 1; l <= 6; l++ {
@@ -366,13 +374,7 @@ func checkDOCX(t *testing.T, out []byte) {
 var slideTitleRe = regexp.MustCompile(`<p:ph type="(?:title|ctrTitle)"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr><a:normAutofit/></a:bodyPr><a:lstStyle/><a:p>(?:<a:pPr algn="ctr"/>)?<a:r><a:rPr lang="en-US" dirty="0"></a:rPr><a:t>([^<]*)</a:t>`)
 
 func checkPPTX(t *testing.T, out []byte) {
-	parts := zipParts(t, out)
-	for _, p := range []string{"ppt/presentation.xml", "ppt/_rels/presentation.xml.rels", "ppt/slideMasters/slideMaster1.xml", "ppt/slideLayouts/slideLayout1.xml", "ppt/slideLayouts/slideLayout2.xml", "ppt/theme/theme1.xml", "ppt/slides/slide1.xml"} {
-		if _, ok := parts[p]; !ok {
-			t.Fatalf("missing part %s", p)
-		}
-	}
-	checkPackage(t, parts)
+	parts := packageWith(t, out, "ppt/presentation.xml", "ppt/_rels/presentation.xml.rels", "ppt/slideMasters/slideMaster1.xml", "ppt/slideLayouts/slideLayout1.xml", "ppt/slideLayouts/slideLayout2.xml", "ppt/theme/theme1.xml", "ppt/slides/slide1.xml")
 	nSlides := strings.Count(parts["ppt/presentation.xml"], "<p:sldId ")
 	var titles []string
 	for i := 1; i <= nSlides; i++ {

@@ -9,9 +9,8 @@ import (
 type docxWriter struct {
 	ctx   context.Context
 	body  strings.Builder
-	rels  []string // hyperlink relationships, rId4...
-	links map[string]string
-	nums  []string // <w:num> elements
+	links hyperlinks // rId4...
+	nums  []string   // <w:num> elements
 	count int
 }
 
@@ -89,7 +88,7 @@ func docxNumbering(nums []string) string {
 const docxSettings = xmlHeader + `<w:settings ` + wNS + `><w:defaultTabStop w:val="720"/><w:characterSpacingControl w:val="doNotCompress"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat></w:settings>`
 
 func renderDOCX(ctx context.Context, doc *Document, title string) ([]byte, error) {
-	w := &docxWriter{ctx: ctx, links: map[string]string{}}
+	w := &docxWriter{ctx: ctx, links: newHyperlinks(4)}
 	if err := w.blocks(doc.Blocks, 0, ""); err != nil {
 		return nil, err
 	}
@@ -99,15 +98,10 @@ func renderDOCX(ctx context.Context, doc *Document, title string) ([]byte, error
 	d.WriteString(`<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1417" w:right="1417" w:bottom="1134" w:left="1417" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>`)
 	d.WriteString(`</w:body></w:document>`)
 
-	var rels strings.Builder
-	rels.WriteString(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
-	rels.WriteString(`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>`)
-	rels.WriteString(`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>`)
-	rels.WriteString(`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/settings" Target="settings.xml"/>`)
-	for _, r := range w.rels {
-		rels.WriteString(r)
-	}
-	rels.WriteString(`</Relationships>`)
+	rels := w.links.relsXML(
+		`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>`,
+		`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>`,
+		`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/settings" Target="settings.xml"/>`)
 
 	return writeZip([]zipPart{
 		{"[Content_Types].xml", docxContentTypes},
@@ -115,21 +109,11 @@ func renderDOCX(ctx context.Context, doc *Document, title string) ([]byte, error
 		{"docProps/core.xml", corePropsXML(title)},
 		{"docProps/app.xml", appPropsXML()},
 		{"word/document.xml", d.String()},
-		{"word/_rels/document.xml.rels", rels.String()},
+		{"word/_rels/document.xml.rels", rels},
 		{"word/styles.xml", docxStyles()},
 		{"word/numbering.xml", docxNumbering(w.nums)},
 		{"word/settings.xml", docxSettings},
 	})
-}
-
-func (w *docxWriter) linkID(url string) string {
-	if id, ok := w.links[url]; ok {
-		return id
-	}
-	id := fmt.Sprintf("rId%d", 4+len(w.rels))
-	w.links[url] = id
-	w.rels = append(w.rels, `<Relationship Id="`+id+`" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="`+esc(url)+`" TargetMode="External"/>`)
-	return id
 }
 
 // runs writes inline runs; bold forces bold (table headers).
@@ -137,7 +121,7 @@ func (w *docxWriter) runs(in []Inline, bold bool) {
 	for i := 0; i < len(in); i++ {
 		r := in[i]
 		if r.Link != "" && externalLink(r.Link) {
-			w.body.WriteString(`<w:hyperlink r:id="` + w.linkID(r.Link) + `">`)
+			w.body.WriteString(`<w:hyperlink r:id="` + w.links.id(r.Link) + `">`)
 			for ; i < len(in) && in[i].Link == r.Link && !in[i].Break; i++ {
 				w.run(in[i], bold, true)
 			}

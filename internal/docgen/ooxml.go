@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -64,6 +65,44 @@ const rootRels = xmlHeader + `<Relationships xmlns="http://schemas.openxmlformat
 	`<Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>` +
 	`<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties" Target="docProps/app.xml"/>` +
 	`</Relationships>`
+
+// hyperlinks are the external hyperlink relationships of one OOXML part: one
+// relationship per distinct URL, numbered after the part's fixed ones.
+type hyperlinks struct {
+	first int               // the number of the first hyperlink's rId
+	ids   map[string]string // URL -> rId
+	rels  []string          // <Relationship> elements, in order of first use
+}
+
+func newHyperlinks(first int) hyperlinks {
+	return hyperlinks{first: first, ids: map[string]string{}}
+}
+
+// id returns the relationship id of url, adding the relationship on first use.
+func (h *hyperlinks) id(url string) string {
+	if id, ok := h.ids[url]; ok {
+		return id
+	}
+	id := fmt.Sprintf("rId%d", h.first+len(h.rels))
+	h.ids[url] = id
+	h.rels = append(h.rels, `<Relationship Id="`+id+`" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="`+esc(url)+`" TargetMode="External"/>`)
+	return id
+}
+
+// relsXML returns the part's relationships document: the fixed relationships,
+// then the hyperlinks.
+func (h *hyperlinks) relsXML(fixed ...string) string {
+	var b strings.Builder
+	b.WriteString(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
+	for _, r := range fixed {
+		b.WriteString(r)
+	}
+	for _, r := range h.rels {
+		b.WriteString(r)
+	}
+	b.WriteString(`</Relationships>`)
+	return b.String()
+}
 
 // externalLink reports whether a link can be a hyperlink relationship of an OOXML
 // document (absolute http, https or mailto URL).

@@ -374,18 +374,7 @@ const layoutRels = xmlHeader + `<Relationships xmlns="http://schemas.openxmlform
 
 type slideXMLWriter struct {
 	b     strings.Builder
-	rels  []string
-	links map[string]string
-}
-
-func (w *slideXMLWriter) linkID(url string) string {
-	if id, ok := w.links[url]; ok {
-		return id
-	}
-	id := fmt.Sprintf("rId%d", 2+len(w.rels))
-	w.links[url] = id
-	w.rels = append(w.rels, `<Relationship Id="`+id+`" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="`+esc(url)+`" TargetMode="External"/>`)
-	return id
+	links hyperlinks // rId2...
 }
 
 // runs writes DrawingML text runs; sz is in hundredths of a point (0 = inherit).
@@ -413,7 +402,7 @@ func (w *slideXMLWriter) runs(in []Inline, sz int, bold bool) {
 			w.b.WriteString(`<a:latin typeface="Consolas"/><a:cs typeface="Courier New"/>`)
 		}
 		if r.Link != "" && externalLink(r.Link) {
-			w.b.WriteString(`<a:hlinkClick r:id="` + w.linkID(r.Link) + `"/>`)
+			w.b.WriteString(`<a:hlinkClick r:id="` + w.links.id(r.Link) + `"/>`)
 		}
 		w.b.WriteString(`</a:rPr><a:t>` + esc(r.Text) + `</a:t></a:r>`)
 	}
@@ -427,7 +416,7 @@ func (w *slideXMLWriter) placeholder(id int, name, phAttrs string, writeParas fu
 }
 
 func slideXML(s slide) (string, string) {
-	w := &slideXMLWriter{links: map[string]string{}}
+	w := &slideXMLWriter{links: newHyperlinks(2)}
 	w.b.WriteString(xmlHeader + `<p:sld ` + nsA + ` ` + nsR + ` ` + nsP + `><p:cSld><p:spTree>`)
 	w.b.WriteString(`<p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/><a:chOff x="0" y="0"/><a:chExt cx="0" cy="0"/></a:xfrm></p:grpSpPr>`)
 	layout := 2
@@ -483,14 +472,7 @@ func slideXML(s slide) (string, string) {
 		})
 	}
 	w.b.WriteString(`</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`)
-	var rels strings.Builder
-	rels.WriteString(xmlHeader + `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">`)
-	fmt.Fprintf(&rels, `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slideLayout" Target="../slideLayouts/slideLayout%d.xml"/>`, layout)
-	for _, r := range w.rels {
-		rels.WriteString(r)
-	}
-	rels.WriteString(`</Relationships>`)
-	return w.b.String(), rels.String()
+	return w.b.String(), w.links.relsXML(fmt.Sprintf(`<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/slideLayout" Target="../slideLayouts/slideLayout%d.xml"/>`, layout))
 }
 
 func (w *slideXMLWriter) table(t Block) {
