@@ -721,6 +721,22 @@ func writeU(b *strings.Builder, r rune) {
 
 // --- JMESPath Community extensions ---
 
+// countArg returns the optional count argument a[i] of replace() or split():
+// -1 (no limit) when it is absent, else a non-negative integer.
+func countArg(name string, a []any, i int) (int, error) {
+	if len(a) <= i {
+		return -1, nil
+	}
+	c, err := intArg(name, a[i])
+	if err != nil {
+		return 0, err
+	}
+	if c < 0 {
+		return 0, errorf(KindInvalidValue, "%s() count must not be negative", name)
+	}
+	return c, nil
+}
+
 func intArg(name string, v any) (int, error) {
 	n := v.(number)
 	if !n.IsInt() {
@@ -909,16 +925,9 @@ func fnPadRight(in *interp, a []any) (any, error) { return pad(in, "pad_right", 
 
 func fnReplace(in *interp, a []any) (any, error) {
 	s, old, repl := a[0].(string), a[1].(string), a[2].(string)
-	count := -1
-	if len(a) > 3 {
-		c, err := intArg("replace", a[3])
-		if err != nil {
-			return nil, err
-		}
-		if c < 0 {
-			return nil, errorf(KindInvalidValue, "replace() count must not be negative")
-		}
-		count = c
+	count, err := countArg("replace", a, 3)
+	if err != nil {
+		return nil, err
 	}
 	// strings.Replace with an empty old inserts repl between every rune.
 	occ := strings.Count(s, old)
@@ -933,16 +942,9 @@ func fnReplace(in *interp, a []any) (any, error) {
 
 func fnSplit(in *interp, a []any) (any, error) {
 	s, sep := a[0].(string), a[1].(string)
-	count := -1
-	if len(a) > 2 {
-		c, err := intArg("split", a[2])
-		if err != nil {
-			return nil, err
-		}
-		if c < 0 {
-			return nil, errorf(KindInvalidValue, "split() count must not be negative")
-		}
-		count = c
+	count, err := countArg("split", a, 2)
+	if err != nil {
+		return nil, err
 	}
 	// Charge the array before it is built: n parts of s, each a slot and
 	// a boxed string header (more than its quotes and comma).
@@ -1018,11 +1020,7 @@ func fnZip(in *interp, a []any) (any, error) {
 // float), // floors and % takes the divisor's sign. A non-number operand gives
 // null; division by zero is invalid-value.
 func (in *interp) arithmetic(node *parsing.ASTNode, value any) (any, error) {
-	l, err := in.eval(&node.Children[0], value)
-	if err != nil {
-		return nil, err
-	}
-	r, err := in.eval(&node.Children[1], value)
+	l, r, err := in.evalBoth(node, value)
 	if err != nil {
 		return nil, err
 	}

@@ -568,12 +568,20 @@ func equal(a, b any) bool {
 	return eq
 }
 
-func (in *interp) compare(node *parsing.ASTNode, value any) (any, error) {
-	left, err := in.eval(&node.Children[0], value)
-	if err != nil {
-		return nil, err
+// evalBoth evaluates both children of a binary operator node against value,
+// left first.
+func (in *interp) evalBoth(node *parsing.ASTNode, value any) (left, right any, err error) {
+	if left, err = in.eval(&node.Children[0], value); err != nil {
+		return nil, nil, err
 	}
-	right, err := in.eval(&node.Children[1], value)
+	if right, err = in.eval(&node.Children[1], value); err != nil {
+		return nil, nil, err
+	}
+	return left, right, nil
+}
+
+func (in *interp) compare(node *parsing.ASTNode, value any) (any, error) {
+	left, right, err := in.evalBoth(node, value)
 	if err != nil {
 		return nil, err
 	}
