@@ -305,15 +305,13 @@ func (p *jsonParser) object(i int) (any, int, bool) {
 		if obj != nil {
 			obj.Set(key, v)
 		}
-		i = p.ws(end)
-		if i < len(s) && s[i] == '}' {
-			return obj, i + 1, true
-		}
-		if i >= len(s) || s[i] != ',' {
-			p.syntax("Expecting ',' delimiter", i)
+		var done bool
+		if i, done, ok = p.next(end, '}'); !ok {
 			return nil, i, false
 		}
-		i = p.ws(i + 1)
+		if done {
+			return obj, i, true
+		}
 	}
 }
 
@@ -336,16 +334,30 @@ func (p *jsonParser) array(i int) (any, int, bool) {
 		if p.opt.Build {
 			arr = append(arr, v)
 		}
-		i = p.ws(end)
-		if i < len(s) && s[i] == ']' {
-			return arr, i + 1, true
-		}
-		if i >= len(s) || s[i] != ',' {
-			p.syntax("Expecting ',' delimiter", i)
+		var done bool
+		if i, done, ok = p.next(end, ']'); !ok {
 			return nil, i, false
 		}
-		i = p.ws(i + 1)
+		if done {
+			return arr, i, true
+		}
 	}
+}
+
+// next reads what follows an object member or array element that ends at end:
+// the closing byte (done, i after it) or a comma (i at the next item). ok is
+// false after a syntax error.
+func (p *jsonParser) next(end int, closing byte) (i int, done, ok bool) {
+	s := p.src
+	i = p.ws(end)
+	if i < len(s) && s[i] == closing {
+		return i + 1, true, true
+	}
+	if i >= len(s) || s[i] != ',' {
+		p.syntax("Expecting ',' delimiter", i)
+		return i, false, false
+	}
+	return p.ws(i + 1), false, true
 }
 
 // str scans a string body starting after the opening quote at i-1, following

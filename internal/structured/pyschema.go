@@ -531,14 +531,7 @@ func (r *schemaRun) keyword(n *snode, k *kw, inst any, m evalMode, at *pathFrame
 				return 0
 			}
 		}
-		msg := []any{repr{inst}, " is not of type "}
-		for i, t := range types {
-			if i > 0 {
-				msg = append(msg, ", ")
-			}
-			msg = append(msg, repr{t})
-		}
-		return r.emit(m, at, msg...)
+		return r.emit(m, at, joinReprs([]any{repr{inst}, " is not of type "}, types)...)
 	case kwEnum:
 		enums, _ := k.val.([]any)
 		for _, e := range enums {
@@ -797,14 +790,7 @@ func (r *schemaRun) keyword(n *snode, k *kw, inst any, m evalMode, at *pathFrame
 			return 0
 		}
 		more = append(more, schemas[first])
-		msg := []any{repr{inst}, " is valid under each of "}
-		for i, s := range more {
-			if i > 0 {
-				msg = append(msg, ", ")
-			}
-			msg = append(msg, repr{s})
-		}
-		return r.emit(m, at, msg...)
+		return r.emit(m, at, joinReprs([]any{repr{inst}, " is valid under each of "}, more)...)
 	case kwNot:
 		if !r.valid(k.sub, inst) || r.exc != nil {
 			return 0

@@ -1,6 +1,7 @@
 package structured
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"strings"
@@ -53,13 +54,7 @@ func pyCompare(a, b any) (c int, ok bool) {
 		if math.IsNaN(fa) || math.IsNaN(fb) {
 			return 0, false
 		}
-		switch {
-		case fa < fb:
-			return -1, true
-		case fa > fb:
-			return 1, true
-		}
-		return 0, true
+		return cmp.Compare(fa, fb), true
 	case aFloat:
 		c, ok := pyCompare(b, a)
 		return -c, ok
@@ -74,13 +69,7 @@ func pyCompare(a, b any) (c int, ok bool) {
 			return 1, true
 		}
 		if x, ok := a.(int64); ok && x > -1<<53 && x < 1<<53 {
-			switch f := float64(x); {
-			case f < fb:
-				return -1, true
-			case f > fb:
-				return 1, true
-			}
-			return 0, true
+			return cmp.Compare(float64(x), fb), true
 		}
 		r := new(big.Rat).SetInt(bigOf(a))
 		return r.Cmp(new(big.Rat).SetFloat64(fb)), true
@@ -88,13 +77,7 @@ func pyCompare(a, b any) (c int, ok bool) {
 	x, xok := a.(int64)
 	y, yok := b.(int64)
 	if xok && yok {
-		switch {
-		case x < y:
-			return -1, true
-		case x > y:
-			return 1, true
-		}
-		return 0, true
+		return cmp.Compare(x, y), true
 	}
 	return bigOf(a).Cmp(bigOf(b)), true
 }

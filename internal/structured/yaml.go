@@ -743,18 +743,8 @@ func yamlScalar(n ast.Node) (text string, plain, ok bool) {
 			return x.Token.Value, true, true
 		}
 		return "", true, true
-	case *ast.IntegerNode:
-		return x.Token.Value, true, true
-	case *ast.FloatNode:
-		return x.Token.Value, true, true
-	case *ast.BoolNode:
-		return x.Token.Value, true, true
-	case *ast.InfinityNode:
-		return x.Token.Value, true, true
-	case *ast.NanNode:
-		return x.Token.Value, true, true
-	case *ast.MergeKeyNode:
-		return x.Token.Value, true, true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode, *ast.NanNode, *ast.MergeKeyNode:
+		return x.GetToken().Value, true, true
 	}
 	return "", false, false
 }
