@@ -73,25 +73,13 @@ func ParseString(ctx context.Context, data string) ([]exactdec.Decimal, error) {
 	if strings.TrimSpace(data) == "" {
 		return nil, fail("empty_data", "no data values")
 	}
-	items := strings.Split(data, ",")
-	out := make([]exactdec.Decimal, 0, len(items))
-	for i, it := range items {
-		if i%4096 == 4095 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
+	return parseEach(ctx, strings.Split(data, ","), func(i int, it string) (string, error) {
 		it = strings.Trim(it, " \t\r\n")
 		if it == "" {
-			return nil, fail("invalid_number", "value %d is empty", i)
+			return "", fail("invalid_number", "value %d is empty", i)
 		}
-		d, err := ParseValue(it, i)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
-	return out, nil
+		return it, nil
+	})
 }
 
 // ParseList reads the array form: JSON numbers (json.Number, kept as written) or
@@ -103,21 +91,30 @@ func ParseList(ctx context.Context, data []any) ([]exactdec.Decimal, error) {
 	if len(data) == 0 {
 		return nil, fail("empty_data", "no data values")
 	}
-	out := make([]exactdec.Decimal, 0, len(data))
-	for i, v := range data {
+	return parseEach(ctx, data, func(i int, v any) (string, error) {
+		switch x := v.(type) {
+		case json.Number:
+			return string(x), nil
+		case string:
+			return x, nil
+		}
+		return "", fail("invalid_number", "value %d is not a number or a decimal string", i)
+	})
+}
+
+// parseEach parses the values of items, whose text text gives, in order,
+// checking ctx every 4096 items.
+func parseEach[T any](ctx context.Context, items []T, text func(i int, item T) (string, error)) ([]exactdec.Decimal, error) {
+	out := make([]exactdec.Decimal, 0, len(items))
+	for i, it := range items {
 		if i%4096 == 4095 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		var s string
-		switch x := v.(type) {
-		case json.Number:
-			s = string(x)
-		case string:
-			s = x
-		default:
-			return nil, fail("invalid_number", "value %d is not a number or a decimal string", i)
+		s, err := text(i, it)
+		if err != nil {
+			return nil, err
 		}
 		d, err := ParseValue(s, i)
 		if err != nil {

@@ -12,11 +12,7 @@ import (
 func TestRatString(t *testing.T) {
 	// Expected strings are the decimal expansions by hand (1/8 = 0.125, 1/3 rounded
 	// half-even to 34 digits, 2/3 rounds up in the last place).
-	cases := []struct {
-		num, den int64
-		want     string
-		exact    bool
-	}{
+	checkRatStrings(t, "RatString", RatString, []ratCase{
 		{1, 8, "0.125", true},
 		{-1, 8, "-0.125", true},
 		{10, 4, "2.5", true},
@@ -27,13 +23,7 @@ func TestRatString(t *testing.T) {
 		{-2, 3, "-0.6666666666666666666666666666666667", false},
 		{200, 3, "66.66666666666666666666666666666667", false},
 		{1, -4, "-0.25", true},
-	}
-	for _, c := range cases {
-		got, exact := RatString(big.NewInt(c.num), big.NewInt(c.den))
-		if got != c.want || exact != c.exact {
-			t.Errorf("RatString(%d/%d) = %s,%v want %s,%v", c.num, c.den, got, exact, c.want, c.exact)
-		}
-	}
+	})
 	// A terminating expansion longer than 200 significant digits is rounded.
 	num := new(big.Int).Exp(big.NewInt(3), big.NewInt(500), nil)
 	den := new(big.Int).Lsh(big.NewInt(1), 300)
@@ -43,25 +33,33 @@ func TestRatString(t *testing.T) {
 	}
 }
 
+// ratCase is num/den rendered as want, exact or rounded.
+type ratCase struct {
+	num, den int64
+	want     string
+	exact    bool
+}
+
+// checkRatStrings checks f (RatString or SqrtRatString) on every case.
+func checkRatStrings(t *testing.T, name string, f func(num, den *big.Int) (string, bool), cases []ratCase) {
+	t.Helper()
+	for _, c := range cases {
+		got, exact := f(big.NewInt(c.num), big.NewInt(c.den))
+		if got != c.want || exact != c.exact {
+			t.Errorf("%s(%d/%d) = %s,%v want %s,%v", name, c.num, c.den, got, exact, c.want, c.exact)
+		}
+	}
+}
+
 func TestSqrtRatString(t *testing.T) {
-	cases := []struct {
-		num, den int64
-		want     string
-		exact    bool
-	}{
+	checkRatStrings(t, "SqrtRatString", SqrtRatString, []ratCase{
 		{4, 1, "2", true},
 		{9, 4, "1.5", true},
 		{1, 9, "0.3333333333333333333333333333333333", false}, // rational root 1/3
 		{2, 1, "1.414213562373095048801688724209698", false},  // sqrt(2) = 1.41421356237309504880168872420969807…
 		{1, 100, "0.1", true},
 		{0, 5, "0", true},
-	}
-	for _, c := range cases {
-		got, exact := SqrtRatString(big.NewInt(c.num), big.NewInt(c.den))
-		if got != c.want || exact != c.exact {
-			t.Errorf("SqrtRatString(%d/%d) = %s,%v want %s,%v", c.num, c.den, got, exact, c.want, c.exact)
-		}
-	}
+	})
 }
 
 func reason(err error) string {
