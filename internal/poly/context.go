@@ -1,6 +1,7 @@
 package poly
 
 import (
+	"iter"
 	"math/big"
 	"strings"
 
@@ -147,19 +148,10 @@ func integerBasis(p IPoly) *big.Int {
 func productFactors(toks []token) [][]token {
 	// split at the top-level '='
 	eq := -1
-	depth := 0
-	for i, t := range toks {
-		if t.kind == tOp {
-			switch t.text {
-			case "(":
-				depth++
-			case ")":
-				depth--
-			case "=", "==":
-				if depth == 0 && eq < 0 {
-					eq = i
-				}
-			}
+	for i, t := range topLevelOps(toks) {
+		if t.text == "=" || t.text == "==" {
+			eq = i
+			break
 		}
 	}
 	end := len(toks)
@@ -189,11 +181,7 @@ func isZeroTokens(ts []token) bool {
 	if len(ts) == 0 {
 		return false
 	}
-	var b strings.Builder
-	for _, t := range ts {
-		b.WriteString(t.text + " ")
-	}
-	eq, err := Parse(b.String(), "x", DefaultLimits)
+	eq, err := Parse(joinTokens(ts), "x", DefaultLimits)
 	return err == nil && len(eq.Poly) == 0
 }
 
@@ -206,11 +194,7 @@ func equationFactors(s, v string, lim Limits) []MPoly {
 	}
 	var out []MPoly
 	for _, f := range productFactors(toks) {
-		var b strings.Builder
-		for _, t := range f {
-			b.WriteString(t.text + " ")
-		}
-		eq, err := Parse(b.String(), v, lim)
+		eq, err := Parse(joinTokens(f), v, lim)
 		if err != nil {
 			return nil
 		}
@@ -240,7 +224,7 @@ func splitProduct(ts []token, level int) [][]token {
 		return splitProduct(ts[1:len(ts)-1], level+1)
 	}
 	var out [][]token
-	depth, start := 0, 0
+	start := 0
 	divisor := false
 	flush := func(i int) {
 		part := ts[start:i]
@@ -252,25 +236,16 @@ func splitProduct(ts []token, level int) [][]token {
 			}
 		}
 	}
-	for i, t := range ts {
-		if t.kind != tOp {
-			continue
-		}
+	for i, t := range topLevelOps(ts) {
 		switch t.text {
-		case "(":
-			depth++
-		case ")":
-			depth--
 		case "+", "-":
-			if depth == 0 && i > 0 && operandEnd(ts[i-1]) {
+			if i > 0 && operandEnd(ts[i-1]) {
 				return [][]token{ts} // a sum
 			}
 		case "*", "/":
-			if depth == 0 {
-				flush(i)
-				start = i + 1
-				divisor = t.text == "/"
-			}
+			flush(i)
+			start = i + 1
+			divisor = t.text == "/"
 		}
 	}
 	flush(len(ts))
@@ -286,20 +261,43 @@ func wrapped(ts []token) bool {
 	if len(ts) < 2 || ts[0].text != "(" || ts[len(ts)-1].text != ")" {
 		return false
 	}
-	depth := 0
-	for i, t := range ts {
-		if t.kind != tOp {
-			continue
-		}
-		switch t.text {
-		case "(":
-			depth++
-		case ")":
-			depth--
-			if depth == 0 && i != len(ts)-1 {
-				return false
-			}
+	for i, t := range topLevelOps(ts) {
+		if t.text == ")" && i != len(ts)-1 {
+			return false
 		}
 	}
 	return true
+}
+
+// topLevelOps yields the operator tokens of ts that stand outside every
+// parenthesis, with their indices: a closing parenthesis that returns to the
+// top level is yielded, opening ones never are.
+func topLevelOps(ts []token) iter.Seq2[int, token] {
+	return func(yield func(int, token) bool) {
+		depth := 0
+		for i, t := range ts {
+			if t.kind != tOp {
+				continue
+			}
+			switch t.text {
+			case "(":
+				depth++
+				continue
+			case ")":
+				depth--
+			}
+			if depth == 0 && !yield(i, t) {
+				return
+			}
+		}
+	}
+}
+
+// joinTokens returns the texts of ts, each followed by a space, for Parse.
+func joinTokens(ts []token) string {
+	var b strings.Builder
+	for _, t := range ts {
+		b.WriteString(t.text + " ")
+	}
+	return b.String()
 }

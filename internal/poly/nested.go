@@ -168,27 +168,9 @@ func biquadraticFactors(h IPoly) (quartics []IPoly, rest IPoly) {
 			}
 		}
 	}
-	done := make([]bool, len(sq))
-	for i := range sq {
-		for j := i + 1; j < len(sq); j++ {
-			if done[i] || done[j] || rest.deg() < 4 {
-				continue
-			}
-			cand, ok := intQuadratic(sq[i], sq[j], rest.lc())
-			if !ok {
-				continue
-			}
-			// y-quadratic (c, b, a) → x-quartic
-			quartic := IPoly{cand[0], new(big.Int), cand[1], new(big.Int), cand[2]}.primitive()
-			if !isBiquadratic(quartic) {
-				continue
-			}
-			if q, ok := divExact(rest, quartic); ok {
-				quartics = append(quartics, quartic)
-				rest = q
-				done[i], done[j] = true, true
-			}
-		}
-	}
-	return quartics, rest
+	return pairFactors(rest, sq, func(cand IPoly) (IPoly, bool) {
+		// y-quadratic (c, b, a) → x-quartic
+		quartic := IPoly{cand[0], new(big.Int), cand[1], new(big.Int), cand[2]}.primitive()
+		return quartic, isBiquadratic(quartic)
+	})
 }

@@ -397,20 +397,7 @@ func (p *parser) sum() (MPoly, error) {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
-	acc, err := p.term()
-	if err != nil {
-		return nil, err
-	}
-	for {
-		t := p.peek()
-		if t.kind != tOp || (t.text != "+" && t.text != "-") {
-			return acc, nil
-		}
-		p.pos++
-		rhs, err := p.term()
-		if err != nil {
-			return nil, err
-		}
+	return p.chain(p.term, "+", "-", func(acc, rhs MPoly, t token) (MPoly, error) {
 		// acc is owned by this call (every parser step returns a fresh
 		// polynomial), so the sum is accumulated in place: linear, not quadratic.
 		for m, c := range rhs {
@@ -419,44 +406,52 @@ func (p *parser) sum() (MPoly, error) {
 			}
 			addInto(acc, m, c)
 		}
-		if err := p.checkSize(acc); err != nil {
-			return nil, err
-		}
-	}
+		return acc, nil
+	})
 }
 
 func (p *parser) term() (MPoly, error) {
-	acc, err := p.unary()
+	return p.chain(p.unary, "*", "/", func(acc, rhs MPoly, t token) (MPoly, error) {
+		if t.text == "*" {
+			if err := p.checkProduct(acc, rhs); err != nil {
+				return nil, err
+			}
+			return acc.mul(rhs), nil
+		}
+		if !rhs.isConst() {
+			if rhs.degIn(0) > 0 {
+				return nil, fail("not_polynomial", "division by an expression containing %s (at offset %d): not a polynomial equation", p.solveV, t.pos)
+			}
+			return nil, fail("unsupported_parameter_division", "division by an expression in the parameters (at offset %d) is not supported; multiply it out", t.pos)
+		}
+		c := rhs.constValue()
+		if c.Sign() == 0 {
+			return nil, fail("division_by_zero", "division by zero at offset %d", t.pos)
+		}
+		return acc.scale(new(big.Rat).Inv(c)), nil
+	})
+}
+
+// chain parses operand (op operand)* for the left-associative operators op1
+// and op2, folding each right operand into the result with apply and checking
+// the size limits after every step.
+func (p *parser) chain(operand func() (MPoly, error), op1, op2 string, apply func(acc, rhs MPoly, op token) (MPoly, error)) (MPoly, error) {
+	acc, err := operand()
 	if err != nil {
 		return nil, err
 	}
 	for {
 		t := p.peek()
-		if t.kind != tOp || (t.text != "*" && t.text != "/") {
+		if t.kind != tOp || (t.text != op1 && t.text != op2) {
 			return acc, nil
 		}
 		p.pos++
-		rhs, err := p.unary()
+		rhs, err := operand()
 		if err != nil {
 			return nil, err
 		}
-		if t.text == "*" {
-			if err := p.checkProduct(acc, rhs); err != nil {
-				return nil, err
-			}
-			acc = acc.mul(rhs)
-		} else {
-			if !rhs.isConst() {
-				if rhs.degIn(0) > 0 {
-					return nil, fail("not_polynomial", "division by an expression containing %s (at offset %d): not a polynomial equation", p.solveV, t.pos)
-				}
-				return nil, fail("unsupported_parameter_division", "division by an expression in the parameters (at offset %d) is not supported; multiply it out", t.pos)
-			}
-			c := rhs.constValue()
-			if c.Sign() == 0 {
-				return nil, fail("division_by_zero", "division by zero at offset %d", t.pos)
-			}
-			acc = acc.scale(new(big.Rat).Inv(c))
+		if acc, err = apply(acc, rhs, t); err != nil {
+			return nil, err
 		}
 		if err := p.checkSize(acc); err != nil {
 			return nil, err

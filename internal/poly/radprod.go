@@ -150,37 +150,31 @@ func ratPow(r *big.Rat, e *big.Rat) radProd {
 	return mulFlatten(c, append(slices.Clone(num.pows), den.pows...))
 }
 
+// mergePows groups pows by same, in order of first appearance: the first of a
+// group enters as first makes it, each later one is combined into it.
+func mergePows(pows []rpow, same func(a, b rpow) bool, first func(rpow) rpow, combine func(acc *rpow, pw rpow)) []rpow {
+	var out []rpow
+	for _, pw := range pows {
+		if i := slices.IndexFunc(out, func(o rpow) bool { return same(o, pw) }); i >= 0 {
+			combine(&out[i], pw)
+		} else {
+			out = append(out, first(pw))
+		}
+	}
+	return out
+}
+
 // mulFlatten combines the numeric powers of a product as Mul.flatten does.
 func mulFlatten(c *big.Rat, pows []rpow) radProd {
 	c = new(big.Rat).Set(c)
 	// equal bases: add the exponents
-	var byBase []rpow
-	for _, pw := range pows {
-		found := false
-		for i := range byBase {
-			if byBase[i].b.Cmp(pw.b) == 0 {
-				byBase[i].e = new(big.Rat).Add(byBase[i].e, pw.e)
-				found = true
-			}
-		}
-		if !found {
-			byBase = append(byBase, rpow{new(big.Int).Set(pw.b), new(big.Rat).Set(pw.e)})
-		}
-	}
+	byBase := mergePows(pows, func(a, b rpow) bool { return a.b.Cmp(b.b) == 0 },
+		func(pw rpow) rpow { return rpow{new(big.Int).Set(pw.b), new(big.Rat).Set(pw.e)} },
+		func(acc *rpow, pw rpow) { acc.e = new(big.Rat).Add(acc.e, pw.e) })
 	// equal exponents: multiply the bases
-	var numRat []rpow
-	for _, pw := range byBase {
-		found := false
-		for i := range numRat {
-			if numRat[i].e.Cmp(pw.e) == 0 {
-				numRat[i].b = new(big.Int).Mul(numRat[i].b, pw.b)
-				found = true
-			}
-		}
-		if !found {
-			numRat = append(numRat, pw)
-		}
-	}
+	numRat := mergePows(byBase, func(a, b rpow) bool { return a.e.Cmp(b.e) == 0 },
+		func(pw rpow) rpow { return pw },
+		func(acc *rpow, pw rpow) { acc.b = new(big.Int).Mul(acc.b, pw.b) })
 	var kept []rpow
 	for _, pw := range numRat {
 		e := pw.e

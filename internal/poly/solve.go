@@ -420,28 +420,42 @@ func quadraticFactors(h IPoly) (quads []IPoly, rest IPoly) {
 	if !ok {
 		return nil, h
 	}
+	quads, rest = pairFactors(rest, zs, func(cand IPoly) (IPoly, bool) { return cand, true })
+	if rest.deg() == 2 {
+		quads = append(quads, rest)
+		rest = IPoly{big.NewInt(1)}
+	}
+	return quads, rest
+}
+
+// pairFactors divides out of rest the factors that pairs of the numerical
+// values zs give: for each pair not yet used whose integer quadratic
+// (intQuadratic) lift turns into a candidate, while rest has degree 4 or more,
+// a candidate that divides rest exactly is a factor. Both roots of a pair that
+// gave a factor are then used.
+func pairFactors(rest IPoly, zs []complex128, lift func(quadratic IPoly) (IPoly, bool)) (factors []IPoly, left IPoly) {
 	used := make([]bool, len(zs))
 	for i := range zs {
 		for j := i + 1; j < len(zs); j++ {
 			if used[i] || used[j] || rest.deg() < 4 {
 				continue
 			}
-			cand, ok := intQuadratic(zs[i], zs[j], rest.lc())
+			quadratic, ok := intQuadratic(zs[i], zs[j], rest.lc())
+			if !ok {
+				continue
+			}
+			cand, ok := lift(quadratic)
 			if !ok {
 				continue
 			}
 			if q, ok := divExact(rest, cand); ok {
-				quads = append(quads, cand)
+				factors = append(factors, cand)
 				rest = q
 				used[i], used[j] = true, true
 			}
 		}
 	}
-	if rest.deg() == 2 {
-		quads = append(quads, rest)
-		rest = IPoly{big.NewInt(1)}
-	}
-	return quads, rest
+	return factors, rest
 }
 
 // intQuadratic returns the primitive integer quadratic with roots z1, z2

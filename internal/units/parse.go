@@ -313,18 +313,25 @@ func Parse(s string) (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{toks: toks}
-	if p.peek().kind == tEOF {
+	if toks[0].kind == tEOF {
 		return nil, &SyntaxError{0, "empty unit expression"}
 	}
-	n, err := p.expr()
+	return parseAll(toks, (*parser).expr)
+}
+
+// parseAll reads toks with rule, which must consume them all: a token left
+// over is a syntax error.
+func parseAll[T any](toks []token, rule func(*parser) (T, error)) (T, error) {
+	var zero T
+	p := &parser{toks: toks}
+	v, err := rule(p)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	if t := p.peek(); t.kind != tEOF {
-		return nil, &SyntaxError{t.pos, "unexpected " + describe(t)}
+		return zero, &SyntaxError{t.pos, "unexpected " + describe(t)}
 	}
-	return n, nil
+	return v, nil
 }
 
 func describe(t token) string {
@@ -646,15 +653,7 @@ func ParseNumber(s string) (*big.Rat, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{toks: toks}
-	v, err := p.numSum()
-	if err != nil {
-		return nil, err
-	}
-	if t := p.peek(); t.kind != tEOF {
-		return nil, &SyntaxError{t.pos, "unexpected " + describe(t)}
-	}
-	return v, nil
+	return parseAll(toks, (*parser).numSum)
 }
 
 // String renders a tree in a normalized pint syntax that Parse reads back to the
