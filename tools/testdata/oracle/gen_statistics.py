@@ -112,6 +112,22 @@ def harmonic(data):
     return frac_str(Fraction(statistics.harmonic_mean(data)))
 
 
+# The single-valued operations whose result is an exact Fraction of the data.
+EXACT_OPS = {
+    "sum": lambda data: sum(data, Fraction(0)),
+    "mean": statistics.mean,
+    "median": statistics.median,
+    "mode": statistics.mode,
+    "min": min,
+    "max": max,
+    "range": lambda data: max(data) - min(data),
+    "variance": statistics.variance,
+    "pvariance": statistics.pvariance,
+}
+# The operations that are the square root of such a Fraction.
+ROOT_OPS = {"stdev": statistics.variance, "pstdev": statistics.pvariance}
+
+
 def compute(data, ops, qn, qm):
     out = {}
     for op in ops:
@@ -130,28 +146,10 @@ def compute(data, ops, qn, qm):
             continue
         if op in ("variance", "stdev") and len(data) < 2:
             raise Refused("tool_execution_error", "needs_at_least_two_values")
-        if op == "sum":
-            s, e = frac_str(sum(data, Fraction(0)))
-        elif op == "mean":
-            s, e = frac_str(Fraction(statistics.mean(data)))
-        elif op == "median":
-            s, e = frac_str(Fraction(statistics.median(data)))
-        elif op == "mode":
-            s, e = frac_str(Fraction(statistics.mode(data)))
-        elif op == "min":
-            s, e = frac_str(min(data))
-        elif op == "max":
-            s, e = frac_str(max(data))
-        elif op == "range":
-            s, e = frac_str(max(data) - min(data))
-        elif op == "variance":
-            s, e = frac_str(Fraction(statistics.variance(data)))
-        elif op == "pvariance":
-            s, e = frac_str(Fraction(statistics.pvariance(data)))
-        elif op == "stdev":
-            s, e = sqrt_str(Fraction(statistics.variance(data)))
-        elif op == "pstdev":
-            s, e = sqrt_str(Fraction(statistics.pvariance(data)))
+        if op in EXACT_OPS:
+            s, e = frac_str(Fraction(EXACT_OPS[op](data)))
+        elif op in ROOT_OPS:
+            s, e = sqrt_str(Fraction(ROOT_OPS[op](data)))
         elif op == "geometric_mean":
             s, e = geometric(data)
         elif op == "harmonic_mean":
