@@ -183,19 +183,19 @@ class Parser:
             raise SyntaxError("trailing tokens")
         return n
 
-    def sum(self):
-        n = self.expr()
-        while self.peek() in (("op", "+"), ("op", "-")):
+    def chain(self, operand, ops):
+        """operand (op operand)* for the left-associative operators ops."""
+        n = operand()
+        while self.peek() in [("op", o) for o in ops]:
             op = self.take()[1]
-            n = (op, n, self.expr())
+            n = (op, n, operand())
         return n
 
+    def sum(self):
+        return self.chain(self.expr, "+-")
+
     def expr(self):
-        n = self.unary()
-        while self.peek() in (("op", "*"), ("op", "/")):
-            op = self.take()[1]
-            n = (op, n, self.unary())
-        return n
+        return self.chain(self.unary, "*/")
 
     def unary(self):
         if self.peek() in (("op", "-"), ("op", "+")):
