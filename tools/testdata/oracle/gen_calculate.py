@@ -65,21 +65,6 @@ def _sqrt(x):
     return sympy.sqrt(x)
 
 
-@fn("abs")
-def _abs(x):
-    return sympy.Abs(x)
-
-
-@fn("floor")
-def _floor(x):
-    return sympy.floor(x)
-
-
-@fn("ceil")
-def _ceil(x):
-    return sympy.ceiling(x)
-
-
 @fn("round")
 def _round(x, n=None):
     k = 0 if n is None else int(n)
@@ -89,11 +74,6 @@ def _round(x, n=None):
     else:
         r = int(sympy.floor(y + Rational(1, 2)))
     return Integer(r) / Rational(10) ** k
-
-
-@fn("exp")
-def _exp(x):
-    return sympy.exp(x)
 
 
 def rational_log(x, b):
@@ -126,8 +106,10 @@ def _log2(x):
     return _log(x, Integer(2))
 
 
-for _n in ["sin", "cos", "tan", "asin", "acos", "atan"]:
-    FUNCS[_n] = getattr(sympy, _n)
+# Functions that are SymPy's own (the name differs for abs and ceil).
+for _n, _f in [("abs", "Abs"), ("floor", "floor"), ("ceil", "ceiling"), ("exp", "exp"), ("sin", "sin"),
+               ("cos", "cos"), ("tan", "tan"), ("asin", "asin"), ("acos", "acos"), ("atan", "atan")]:
+    FUNCS[_n] = getattr(sympy, _f)
 
 
 @fn("atan2")
@@ -142,24 +124,13 @@ def _hypot(*xs):
     return sympy.sqrt(sum((x * x for x in xs), Integer(0)))
 
 
-@fn("factorial")
-def _factorial(n):
-    return Integer(math.factorial(int(n)))
+def on_ints(f):
+    """The math function f on integer arguments, as a SymPy Integer."""
+    return lambda *xs: Integer(f(*[int(x) for x in xs]))
 
 
-@fn("gcd")
-def _gcd(*xs):
-    return Integer(math.gcd(*[int(x) for x in xs]))
-
-
-@fn("lcm")
-def _lcm(*xs):
-    return Integer(math.lcm(*[int(x) for x in xs]))
-
-
-@fn("comb")
-def _comb(n, k):
-    return Integer(math.comb(int(n), int(k)))
+for _n in ["factorial", "gcd", "lcm", "comb"]:
+    FUNCS[_n] = on_ints(getattr(math, _n))
 
 
 @fn("perm")
