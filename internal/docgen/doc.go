@@ -115,7 +115,7 @@ func newMarkdown() goldmark.Markdown {
 func Parse(ctx context.Context, src []byte) (*Document, error) {
 	md := newMarkdown()
 	root := md.Parser().Parse(text.NewReader(src))
-	c := &converter{src: src, ctx: ctx}
+	c := &converter{src: src, ticker: newTicker(ctx, ctxCheckEvery)}
 	blocks, err := c.blocks(root, 0)
 	if err != nil {
 		return nil, err
@@ -124,15 +124,25 @@ func Parse(ctx context.Context, src []byte) (*Document, error) {
 }
 
 type converter struct {
-	src   []byte
+	src []byte
+	ticker
+}
+
+// ticker counts units of work (blocks) and checks its context every
+// `every`-th of them.
+type ticker struct {
 	ctx   context.Context
+	every int
 	count int
 }
 
-func (c *converter) tick() error {
-	c.count++
-	if c.count%ctxCheckEvery == 0 {
-		return c.ctx.Err()
+func newTicker(ctx context.Context, every int) ticker { return ticker{ctx: ctx, every: every} }
+
+// tick counts one unit and returns the context's error at every every-th.
+func (t *ticker) tick() error {
+	t.count++
+	if t.count%t.every == 0 {
+		return t.ctx.Err()
 	}
 	return nil
 }

@@ -7,11 +7,10 @@ import (
 )
 
 type docxWriter struct {
-	ctx   context.Context
+	ticker
 	body  strings.Builder
 	links hyperlinks // rId4...
 	nums  []string   // <w:num> elements
-	count int
 }
 
 const docxContentTypes = xmlHeader + `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
@@ -88,7 +87,7 @@ func docxNumbering(nums []string) string {
 const docxSettings = xmlHeader + `<w:settings ` + wNS + `><w:defaultTabStop w:val="720"/><w:characterSpacingControl w:val="doNotCompress"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="15"/></w:compat></w:settings>`
 
 func renderDOCX(ctx context.Context, doc *Document, title string) ([]byte, error) {
-	w := &docxWriter{ctx: ctx, links: newHyperlinks(4)}
+	w := &docxWriter{ticker: newTicker(ctx, ctxCheckEvery), links: newHyperlinks(4)}
 	if err := w.blocks(doc.Blocks, 0, ""); err != nil {
 		return nil, err
 	}
@@ -174,11 +173,8 @@ func (w *docxWriter) para(pPr string, in []Inline, bold bool) {
 // pStyle overrides the paragraph style (Quote).
 func (w *docxWriter) blocks(bs []Block, listLevel int, pStyle string) error {
 	for _, b := range bs {
-		w.count++
-		if w.count%ctxCheckEvery == 0 {
-			if err := w.ctx.Err(); err != nil {
-				return err
-			}
+		if err := w.tick(); err != nil {
+			return err
 		}
 		switch b.Kind {
 		case Heading:

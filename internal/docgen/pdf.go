@@ -109,8 +109,8 @@ type pdfPage struct {
 }
 
 type pdfWriter struct {
-	ctx   context.Context
-	fonts [numFonts]*ttFont
+	ticker // checks the context every 16 blocks
+	fonts  [numFonts]*ttFont
 	// low caches fontFor for runes below len(low[0]) (code and body text):
 	// the font choice takes up to three cmap lookups and runs several times
 	// per character.
@@ -120,7 +120,6 @@ type pdfWriter struct {
 	pages   []*pdfPage
 	page    *pdfPage
 	y       float64
-	count   int
 }
 
 func renderPDF(ctx context.Context, doc *Document, title string) ([]byte, error) {
@@ -128,7 +127,7 @@ func renderPDF(ctx context.Context, doc *Document, title string) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	w := &pdfWriter{ctx: ctx, fonts: fs}
+	w := &pdfWriter{ticker: newTicker(ctx, 16), fonts: fs}
 	for i := range w.glyphs {
 		w.glyphs[i] = newGlyphSet()
 	}
@@ -475,11 +474,8 @@ func (w *pdfWriter) blocks(bs []Block, indent float64) error {
 	width := contentW - indent
 	x0 := pMargin + indent
 	for _, b := range bs {
-		w.count++
-		if w.count%16 == 0 {
-			if err := w.ctx.Err(); err != nil {
-				return err
-			}
+		if err := w.tick(); err != nil {
+			return err
 		}
 		switch b.Kind {
 		case Heading:

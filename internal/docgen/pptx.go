@@ -46,11 +46,10 @@ type slide struct {
 }
 
 type slideBuilder struct {
-	ctx    context.Context
+	ticker
 	slides []slide
 	cur    *slide
 	lines  int
-	count  int
 	err    error // sticky: too many slides
 }
 
@@ -198,11 +197,8 @@ func (sb *slideBuilder) blocks(bs []Block, level int) error {
 		if sb.err != nil {
 			return sb.err
 		}
-		sb.count++
-		if sb.count%ctxCheckEvery == 0 {
-			if err := sb.ctx.Err(); err != nil {
-				return err
-			}
+		if err := sb.tick(); err != nil {
+			return err
 		}
 		switch b.Kind {
 		case Heading:
@@ -266,7 +262,7 @@ func (sb *slideBuilder) blocks(bs []Block, level int) error {
 }
 
 func renderPPTX(ctx context.Context, doc *Document, title string) ([]byte, error) {
-	sb := &slideBuilder{ctx: ctx}
+	sb := &slideBuilder{ticker: newTicker(ctx, ctxCheckEvery)}
 	blocks := doc.Blocks
 	// Title slide: a leading # heading (with the paragraphs right after it as the
 	// subtitle), else the document title.

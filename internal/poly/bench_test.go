@@ -27,45 +27,44 @@ var benchEquations = []struct {
 }
 
 func BenchmarkSolve(b *testing.B) {
-	ctx := context.Background()
-	for _, c := range benchEquations {
-		if !c.solve {
-			continue
-		}
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Solve(ctx, c.eq, "x", DefaultLimits); err != nil {
-					b.Fatal(err)
-				}
+	eachEquation(b, func(solve, _ bool) bool { return solve }, func(b *testing.B, ctx context.Context, eq string) {
+		for b.Loop() {
+			if _, err := Solve(ctx, eq, "x", DefaultLimits); err != nil {
+				b.Fatal(err)
 			}
-		})
-	}
+		}
+	})
 }
 
 // BenchmarkVerify measures the root self-check alone, on the result of the
 // solver (its cost is part of every Solve).
 func BenchmarkVerify(b *testing.B) {
-	ctx := context.Background()
-	for _, c := range benchEquations {
-		if !c.verify {
-			continue
+	eachEquation(b, func(_, verify bool) bool { return verify }, func(b *testing.B, ctx context.Context, eq string) {
+		e, err := Parse(eq, "x", DefaultLimits)
+		if err != nil {
+			b.Fatal(err)
 		}
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			e, err := Parse(c.eq, "x", DefaultLimits)
-			if err != nil {
+		res, err := solveParsed(ctx, e, "x", equationFactors(eq, "x", DefaultLimits))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if err := verify(ctx, eq, e, res); err != nil {
 				b.Fatal(err)
 			}
-			res, err := solveParsed(ctx, e, "x", equationFactors(c.eq, "x", DefaultLimits))
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				if err := verify(ctx, c.eq, e, res); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+		}
+	})
+}
+
+// eachEquation runs bench as a sub-benchmark, allocations reported, for every
+// equation of benchEquations that pick selects by its solve and verify marks.
+func eachEquation(b *testing.B, pick func(solve, verify bool) bool, bench func(b *testing.B, ctx context.Context, eq string)) {
+	for _, c := range benchEquations {
+		if pick(c.solve, c.verify) {
+			b.Run(c.name, func(b *testing.B) {
+				b.ReportAllocs()
+				bench(b, context.Background(), c.eq)
+			})
+		}
 	}
 }

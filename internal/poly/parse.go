@@ -255,22 +255,18 @@ func tokenize(s string) ([]token, error) {
 			}
 			toks = append(toks, token{tIdent, s[i:j], i})
 			i = j
-		case c == '*':
-			if i+1 < len(s) && s[i+1] == '*' {
-				toks = append(toks, token{tOp, "**", i})
-				i += 2
-			} else {
-				toks = append(toks, token{tOp, "*", i})
-				i++
+		case c == '*' || c == '=':
+			// "**" is one operator; "==" reads as "=".
+			n := 1
+			if i+1 < len(s) && s[i+1] == c {
+				n = 2
 			}
-		case c == '=':
-			if i+1 < len(s) && s[i+1] == '=' {
-				toks = append(toks, token{tOp, "=", i})
-				i += 2
-			} else {
-				toks = append(toks, token{tOp, "=", i})
-				i++
+			op := s[i : i+n]
+			if c == '=' {
+				op = "="
 			}
+			toks = append(toks, token{tOp, op, i})
+			i += n
 		case strings.IndexByte("+-/^(),", c) >= 0:
 			toks = append(toks, token{tOp, string(c), i})
 			i++

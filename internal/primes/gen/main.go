@@ -150,13 +150,20 @@ func writeMul(b *bytes.Buffer, k int) {
 	p("// t < 2n: subtract n once when t >= n.")
 	p("var bw uint64")
 	p("var %s uint64", list(k, named("s")))
+	writeReduce(p, k, "t", "n", fmt.Sprintf("t%d", k))
+}
+
+// writeReduce ends a function whose result v (words v0..v{k-1}, carry word
+// carry) is below 2n: it returns s = v - n when v >= n, else v. The words of n
+// are named n0.. or m.n.w0.. as the function has them.
+func writeReduce(p func(string, ...any), k int, v, n, carry string) {
 	for j := range k {
-		p("s%d, bw = bits.Sub64(t%d, n%d, bw)", j, j, j)
+		p("s%d, bw = bits.Sub64(%s%d, %s%d, bw)", j, v, j, n, j)
 	}
-	p("if t%d != 0 || bw == 0 {", k)
+	p("if %s != 0 || bw == 0 {", carry)
 	p("return %s", limbsLit(k, "s"))
 	p("}")
-	p("return %s", limbsLit(k, "t"))
+	p("return %s", limbsLit(k, v))
 	p("}\n")
 }
 
@@ -168,14 +175,7 @@ func writeAdd(b *bytes.Buffer, k int) {
 	for j := range k {
 		p("r%d, c = bits.Add64(a.w%d, b.w%d, c)", j, j, j)
 	}
-	for j := range k {
-		p("s%d, bw = bits.Sub64(r%d, m.n.w%d, bw)", j, j, j)
-	}
-	p("if c != 0 || bw == 0 {")
-	p("return %s", limbsLit(k, "s"))
-	p("}")
-	p("return %s", limbsLit(k, "r"))
-	p("}\n")
+	writeReduce(p, k, "r", "m.n.w", "c")
 }
 
 func writeSub(b *bytes.Buffer, k int) {
