@@ -647,6 +647,21 @@ func (p *xmlParser) element(i int) int {
 	}
 }
 
+// inContent handles a processing instruction or comment token (tok, ending
+// at end) that starts at i inside the root element: it is skipped, or fails the
+// document (an XML declaration, a cut-off or an invalid token).
+func (p *xmlParser) inContent(i int, tok prologTok, end int) (int, bool) {
+	switch tok {
+	case ptPI, ptComment:
+		return end, true
+	case ptXMLDecl:
+		return i, p.fail(xmlErrMisplacedDecl, i)
+	case ptPartial:
+		return i, p.fail(xmlErrUnclosedToken, i)
+	}
+	return i, p.fail(xmlErrInvalidToken, end)
+}
+
 // markup handles one token starting with '<' inside the root element.
 func (p *xmlParser) markup(i int) (int, bool) {
 	r, m := p.at(i + 1)
@@ -657,15 +672,7 @@ func (p *xmlParser) markup(i int) (int, bool) {
 		return p.endTag(i)
 	case r == '?':
 		tok, end := p.piToken(i)
-		switch tok {
-		case ptPI:
-			return end, true
-		case ptXMLDecl:
-			return i, p.fail(xmlErrMisplacedDecl, i)
-		case ptPartial:
-			return i, p.fail(xmlErrUnclosedToken, i)
-		}
-		return i, p.fail(xmlErrInvalidToken, end)
+		return p.inContent(i, tok, end)
 	case r == '!':
 		j := i + 2
 		c, _ := p.at(j)
@@ -674,13 +681,7 @@ func (p *xmlParser) markup(i int) (int, bool) {
 			return i, p.fail(xmlErrUnclosedToken, i)
 		case c == '-':
 			tok, end := p.commentToken(i)
-			switch tok {
-			case ptComment:
-				return end, true
-			case ptPartial:
-				return i, p.fail(xmlErrUnclosedToken, i)
-			}
-			return i, p.fail(xmlErrInvalidToken, end)
+			return p.inContent(i, tok, end)
 		case c == '[':
 			const open = "[CDATA["
 			for k := 0; k < len(open); k++ {

@@ -319,6 +319,20 @@ func Parse(s string) (Node, error) {
 	return parseAll(toks, (*parser).expr)
 }
 
+// inParens reads what follows an opening parenthesis: inner, then the
+// closing parenthesis.
+func inParens[T any](p *parser, inner func() (T, error)) (T, error) {
+	var zero T
+	v, err := inner()
+	if err != nil {
+		return zero, err
+	}
+	if c := p.next(); c.kind != tRParen {
+		return zero, &SyntaxError{c.pos, "expected ')' but found " + describe(c)}
+	}
+	return v, nil
+}
+
 // parseAll reads toks with rule, which must consume them all: a token left
 // over is a syntax error.
 func parseAll[T any](toks []token, rule func(*parser) (T, error)) (T, error) {
@@ -512,14 +526,7 @@ func (p *parser) atom() (Node, error) {
 	case tNum:
 		return Num{Val: t.num, Text: t.text}, nil
 	case tLParen:
-		n, err := p.expr()
-		if err != nil {
-			return nil, err
-		}
-		if c := p.next(); c.kind != tRParen {
-			return nil, &SyntaxError{c.pos, "expected ')' but found " + describe(c)}
-		}
-		return n, nil
+		return inParens(p, p.expr)
 	}
 	return nil, &SyntaxError{t.pos, "expected a unit but found " + describe(t)}
 }
@@ -590,14 +597,7 @@ func (p *parser) numAtom() (*big.Rat, error) {
 			return nil, err
 		}
 		defer func() { p.depth-- }()
-		v, err := p.numSum()
-		if err != nil {
-			return nil, err
-		}
-		if c := p.next(); c.kind != tRParen {
-			return nil, &SyntaxError{c.pos, "expected ')' but found " + describe(c)}
-		}
-		return v, nil
+		return inParens(p, p.numSum)
 	}
 	return nil, &SyntaxError{t.pos, "expected a number but found " + describe(t)}
 }
