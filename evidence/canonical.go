@@ -338,6 +338,15 @@ func isNormalInteger(n string) bool {
 
 const hexDigits = "0123456789abcdef"
 
+// shortEscapes maps the bytes that have a two-character JSON escape to its
+// letter; the other bytes map to 0.
+var shortEscapes = [256]byte{'"': '"', '\\': '\\', '\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r'}
+
+// ShortEscape returns the letter of c's two-character JSON escape (\" \\ \b
+// \t \n \f \r), which Python's json.dumps prefers to \u00XX, or 0 when c has
+// none.
+func ShortEscape(c byte) byte { return shortEscapes[c] }
+
 func appendPyString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -362,22 +371,9 @@ func appendPyString(b []byte, s string) []byte {
 			continue
 		}
 		b = append(b, s[start:i]...)
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\r':
-			b = append(b, '\\', 'r')
-		default:
+		if e := ShortEscape(c); e != 0 {
+			b = append(b, '\\', e)
+		} else {
 			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 		}
 		i++

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jmespath-community/go-jmespath/pkg/parsing"
 
+	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/structured"
 )
 
@@ -682,20 +683,9 @@ func writeString(b *strings.Builder, s string, asciiOnly bool) {
 	b.WriteByte('"')
 	for _, r := range s {
 		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\f':
-			b.WriteString(`\f`)
+		case r < utf8.RuneSelf && evidence.ShortEscape(byte(r)) != 0:
+			b.WriteByte('\\')
+			b.WriteByte(evidence.ShortEscape(byte(r)))
 		case r < 0x20 || (asciiOnly && r > 0x7e && r != 0x7f):
 			if r > 0xffff {
 				r -= 0x10000
