@@ -172,13 +172,7 @@ func TestSliceHugeSteps(t *testing.T) {
 // compile time, not once per element.
 func TestLiteralDecodedOnce(t *testing.T) {
 	lit := "[" + strings.TrimSuffix(strings.Repeat(`{"k": [1, 2.5, "s"]},`, 150), ",") + "]"
-	var arr strings.Builder
-	arr.WriteString("[0")
-	for i := 1; i < 20_000; i++ {
-		arr.WriteString(",1")
-	}
-	arr.WriteString("]")
-	res, alloc, err := search(t, arr.String(), "length([*].length(`"+lit+"`))", DefaultLimits)
+	res, alloc, err := search(t, zeroThenOnes(20_000), "length([*].length(`"+lit+"`))", DefaultLimits)
 	if err != nil || res != number("20000") {
 		t.Fatalf("got %v, %v", res, err)
 	}

@@ -117,19 +117,16 @@ func TestBudget(t *testing.T) {
 		t.Fatalf("blow-up: got %v, want limit", err)
 	}
 	q, _ := Compile("[*].[@, @, @] | [] | [*].[@, @] | []")
-	var arr strings.Builder
-	arr.WriteString("[0")
-	for i := 1; i < 50000; i++ {
-		arr.WriteString(",1")
-	}
-	arr.WriteString("]")
-	d, _ := ParseInput(arr.String())
+	d, _ := ParseInput(zeroThenOnes(50000))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := q.Search(ctx, d, DefaultLimits); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: got %v", err)
 	}
 }
+
+// zeroThenOnes returns the JSON array [0,1,1,...] of n >= 1 numbers.
+func zeroThenOnes(n int) string { return "[0" + strings.Repeat(",1", n-1) + "]" }
 
 func TestFormatFloat(t *testing.T) {
 	for f, want := range map[float64]string{100: "100.0", 1e-4: "0.0001", 1e-5: "1e-05", 1e16: "1e+16",
@@ -155,13 +152,7 @@ func TestToGenericKeepsNumbers(t *testing.T) {
 // TestFunctionWork: repeated sorts of a large array are charged n log n each
 // and stop at the step budget instead of running for seconds.
 func TestFunctionWork(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("[0")
-	for i := 1; i < 200000; i++ {
-		b.WriteString(",1")
-	}
-	b.WriteString("]")
-	d, err := ParseInput(b.String())
+	d, err := ParseInput(zeroThenOnes(200000))
 	if err != nil {
 		t.Fatal(err)
 	}
