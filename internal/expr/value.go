@@ -208,14 +208,14 @@ func (ev *evaluator) sign(v *value) int {
 	return s
 }
 
+// withCoef returns the rational multiple a (a rational, q·√r or q·π) with
+// its coefficient replaced by the non-zero q.
+func (a *value) withCoef(q *big.Rat) *value { return &value{k: a.k, q: q, r: a.r} }
+
 func (ev *evaluator) neg(a *value) *value {
 	switch a.k {
-	case kRat:
-		return ratV(new(big.Rat).Neg(a.q))
-	case kSurd:
-		return &value{k: kSurd, q: new(big.Rat).Neg(a.q), r: a.r}
-	case kPi:
-		return piV(new(big.Rat).Neg(a.q))
+	case kRat, kSurd, kPi:
+		return a.withCoef(new(big.Rat).Neg(a.q))
 	case kLog:
 		return logV(new(big.Rat).Inv(a.q))
 	}
@@ -869,12 +869,8 @@ func (ev *evaluator) atan2(y, x *value) *value {
 
 func (ev *evaluator) absOf(a *value) *value {
 	switch a.k {
-	case kRat:
-		return ratV(new(big.Rat).Abs(a.q))
-	case kSurd:
-		return &value{k: kSurd, q: new(big.Rat).Abs(a.q), r: a.r}
-	case kPi:
-		return piV(new(big.Rat).Abs(a.q))
+	case kRat, kSurd, kPi:
+		return a.withCoef(new(big.Rat).Abs(a.q))
 	case kExp:
 		return a
 	case kLog:
