@@ -366,24 +366,12 @@ func (p *jsonParser) str(i int) (string, int, bool) {
 	s := p.src
 	begin := i - 1
 	// Fast path: no escapes.
-	j := i
-	for j < len(s) {
-		c := s[j]
-		if c == '"' {
-			return s[i:j], j + 1, true
-		}
-		if c == '\\' {
-			break
-		}
-		if c <= 0x1f {
-			p.syntax("Invalid control character at", j)
-			return "", j, false
-		}
-		j++
-	}
-	if j >= len(s) {
-		p.syntax("Unterminated string starting at", begin)
+	j, ok := p.chunk(i, begin)
+	if !ok {
 		return "", j, false
+	}
+	if s[j] == '"' {
+		return s[i:j], j + 1, true
 	}
 	b := &p.sb
 	b.Reset()
@@ -446,29 +434,35 @@ func (p *jsonParser) str(i int) (string, int, bool) {
 			}
 		}
 		// Copy up to the next quote or escape.
-		k := j
-		for k < len(s) {
-			c := s[k]
-			if c == '"' {
-				b.WriteString(s[j:k])
-				return b.String(), k + 1, true
-			}
-			if c == '\\' {
-				break
-			}
-			if c <= 0x1f {
-				p.syntax("Invalid control character at", k)
-				return "", k, false
-			}
-			k++
-		}
-		if k >= len(s) {
-			p.syntax("Unterminated string starting at", begin)
+		k, ok := p.chunk(j, begin)
+		if !ok {
 			return "", k, false
 		}
 		b.WriteString(s[j:k])
+		if s[k] == '"' {
+			return b.String(), k + 1, true
+		}
 		j = k
 	}
+}
+
+// chunk scans the characters of a string from j up to the next quote or
+// backslash, and returns where it stopped. ok is false after a syntax error: a
+// control character, or the end of the text (the string began at begin).
+func (p *jsonParser) chunk(j, begin int) (k int, ok bool) {
+	s := p.src
+	for k = j; k < len(s); k++ {
+		c := s[k]
+		if c == '"' || c == '\\' {
+			return k, true
+		}
+		if c <= 0x1f {
+			p.syntax("Invalid control character at", k)
+			return k, false
+		}
+	}
+	p.syntax("Unterminated string starting at", begin)
+	return k, false
 }
 
 // hex4 decodes four hex digits at i; like CPython it also demands that at least

@@ -1119,16 +1119,8 @@ func (r *schemaRun) evaluatedItems(n *snode, a []any, seen []bool) {
 	for i := 0; i < n.prefixLen && i < len(seen); i++ {
 		seen[i] = true
 	}
-	if n.ifNode != nil {
-		if r.valid(n.ifNode, a) {
-			r.evaluatedItems(n.ifNode, a, seen)
-			if n.then != nil {
-				r.evaluatedItems(n.then, a, seen)
-			}
-		} else if n.els != nil {
-			r.evaluatedItems(n.els, a, seen)
-		}
-	}
+	mark := func(s *snode) { r.evaluatedItems(s, a, seen) }
+	r.conditional(n, a, mark)
 	for _, s := range []*snode{n.contains, n.unevalItems} {
 		if s == nil {
 			continue
@@ -1139,10 +1131,32 @@ func (r *schemaRun) evaluatedItems(n *snode, a []any, seen []bool) {
 			}
 		}
 	}
+	r.validInPlace(n, a, mark)
+}
+
+// conditional calls mark for the subschemas of n's if/then/else that apply
+// to inst: if and then when inst is valid under if, else otherwise.
+func (r *schemaRun) conditional(n *snode, inst any, mark func(*snode)) {
+	if n.ifNode == nil {
+		return
+	}
+	if r.valid(n.ifNode, inst) {
+		mark(n.ifNode)
+		if n.then != nil {
+			mark(n.then)
+		}
+	} else if n.els != nil {
+		mark(n.els)
+	}
+}
+
+// validInPlace calls mark for each subschema of n's allOf, oneOf and anyOf
+// under which inst is valid.
+func (r *schemaRun) validInPlace(n *snode, inst any, mark func(*snode)) {
 	for _, group := range [][]*snode{n.allOf, n.oneOf, n.anyOf} {
 		for _, s := range group {
-			if r.valid(s, a) {
-				r.evaluatedItems(s, a, seen)
+			if r.valid(s, inst) {
+				mark(s)
 			}
 		}
 	}
@@ -1227,21 +1241,7 @@ func (r *schemaRun) evaluatedProps(n *snode, o *Object, seen []bool) {
 			r.evaluatedProps(d.node, o, seen)
 		}
 	}
-	for _, group := range [][]*snode{n.allOf, n.oneOf, n.anyOf} {
-		for _, s := range group {
-			if r.valid(s, o) {
-				r.evaluatedProps(s, o, seen)
-			}
-		}
-	}
-	if n.ifNode != nil {
-		if r.valid(n.ifNode, o) {
-			r.evaluatedProps(n.ifNode, o, seen)
-			if n.then != nil {
-				r.evaluatedProps(n.then, o, seen)
-			}
-		} else if n.els != nil {
-			r.evaluatedProps(n.els, o, seen)
-		}
-	}
+	mark := func(s *snode) { r.evaluatedProps(s, o, seen) }
+	r.validInPlace(n, o, mark)
+	r.conditional(n, o, mark)
 }
