@@ -286,18 +286,26 @@ func atanhInvFixed(n int64, w int, tick func()) *big.Int { return arctanSeries(n
 // arctanSeries sums 1/n - 1/(3n³) + 1/(5n⁵) - … (alternating: atan) or with all
 // terms added (atanh), in fixed point with w fractional bits.
 func arctanSeries(n int64, w int, alternating bool, tick func()) *big.Int {
-	bn := big.NewInt(n)
 	n2 := big.NewInt(n * n)
-	term := new(big.Int).Lsh(big1, uint(w))
-	term.Quo(term, bn)
-	sum := new(big.Int).Set(term)
+	first := new(big.Int).Lsh(big1, uint(w))
+	first.Quo(first, big.NewInt(n))
+	return oddPowerSeries(first, func(p *big.Int) { p.Quo(p, n2) }, alternating, tick)
+}
+
+// oddPowerSeries sums p_0 ± p_1/3 ± p_2/5 ± … in fixed point, where p_0 = first
+// and next turns p_k into p_(k+1) in place (a multiplication by x² for the
+// series of x, x³, x⁵, …); alternating subtracts the odd-numbered terms. It
+// stops at the first term that rounds to zero.
+func oddPowerSeries(first *big.Int, next func(p *big.Int), alternating bool, tick func()) *big.Int {
+	sum := new(big.Int).Set(first)
+	p := new(big.Int).Set(first)
 	t := new(big.Int)
 	for k := int64(1); ; k++ {
 		if k%32 == 0 {
 			tick()
 		}
-		term.Quo(term, n2)
-		t.Quo(term, big.NewInt(2*k+1))
+		next(p)
+		t.Quo(p, big.NewInt(2*k+1))
 		if t.Sign() == 0 {
 			break
 		}
@@ -443,21 +451,10 @@ func logFixed(y *big.Int, w, s int, tick func()) *big.Int {
 	z := num.Quo(num, den)
 	z2 := new(big.Int).Mul(z, z)
 	z2.Rsh(z2, uint(w))
-	sum := new(big.Int).Set(z)
-	pw := new(big.Int).Set(z)
-	t := new(big.Int)
-	for k := int64(1); ; k++ {
-		if k%32 == 0 {
-			tick()
-		}
-		pw.Mul(pw, z2)
-		pw.Rsh(pw, uint(w))
-		t.Quo(pw, big.NewInt(2*k+1))
-		if t.Sign() == 0 {
-			break
-		}
-		sum.Add(sum, t)
-	}
+	sum := oddPowerSeries(z, func(p *big.Int) {
+		p.Mul(p, z2)
+		p.Rsh(p, uint(w))
+	}, false, tick)
 	return sum.Lsh(sum, uint(s+1))
 }
 
