@@ -185,18 +185,16 @@ func (p *jsonParser) value(i int) (any, int, bool) {
 		}
 		str, end, ok := p.str(i + 1)
 		return str, end, ok
-	case c == '{':
-		if !p.countNode(i) || !p.enter(i, false) {
+	case c == '{' || c == '[':
+		isArr := c == '['
+		if !p.countNode(i) || !p.enter(i, isArr) {
 			return nil, i, false
 		}
-		v, end, ok := p.object(i + 1)
-		p.stack = p.stack[:len(p.stack)-1]
-		return v, end, ok
-	case c == '[':
-		if !p.countNode(i) || !p.enter(i, true) {
-			return nil, i, false
+		container := p.object
+		if isArr {
+			container = p.array
 		}
-		v, end, ok := p.array(i + 1)
+		v, end, ok := container(i + 1)
 		p.stack = p.stack[:len(p.stack)-1]
 		return v, end, ok
 	case c == 'n' && strings.HasPrefix(s[i:], "null"):

@@ -177,61 +177,67 @@ func (p *xmlParser) document() {
 		i = 3
 	}
 	first := true
-	for {
-		tok, end := p.prologToken(i)
+	p.walkTokens(i, func(tok prologTok, i, end int) bool {
 		switch tok {
 		case ptNone:
 			p.fail(xmlErrNoElements, len(p.s))
-			return
+			return false
 		case ptSpace, ptPI, ptComment:
 		case ptXMLDecl:
 			if !first {
 				p.fail(xmlErrMisplacedDecl, i)
-				return
+				return false
 			}
 			if !p.xmlDecl(i, end) {
-				return
+				return false
 			}
 		case ptInstance:
 			end = p.element(i)
-			if p.err != nil {
-				return
+			if p.err == nil {
+				p.epilog(end)
 			}
-			p.epilog(end)
-			return
-		case ptInvalid, ptBadXMLPI:
-			p.fail(xmlErrInvalidToken, end)
-			return
-		case ptPartial:
-			p.fail(xmlErrUnclosedToken, i)
-			return
+			return false
 		case ptParamRef:
 			p.fail(xmlErrParamEntity, i)
-			return
+			return false
 		default:
 			p.fail(xmlErrSyntax, i)
-			return
+			return false
 		}
 		first = false
-		i = end
-	}
+		return true
+	})
 }
 
 func (p *xmlParser) epilog(i int) {
+	p.walkTokens(i, func(tok prologTok, i, _ int) bool {
+		switch tok {
+		case ptNone:
+			return false
+		case ptSpace, ptPI, ptComment:
+			return true
+		}
+		p.fail(xmlErrJunk, i)
+		return false
+	})
+}
+
+// walkTokens scans the tokens outside the root element from i. It fails the
+// document at an invalid token (the error is at its end) or a cut-off one (at
+// its start); visit handles every other token, which starts at i and ends at
+// end, and returns false to stop.
+func (p *xmlParser) walkTokens(i int, visit func(tok prologTok, i, end int) bool) {
 	for {
 		tok, end := p.prologToken(i)
 		switch tok {
-		case ptNone:
-			return
-		case ptSpace, ptPI, ptComment:
 		case ptInvalid, ptBadXMLPI:
 			p.fail(xmlErrInvalidToken, end)
 			return
 		case ptPartial:
 			p.fail(xmlErrUnclosedToken, i)
 			return
-		default:
-			p.fail(xmlErrJunk, i)
+		}
+		if !visit(tok, i, end) {
 			return
 		}
 		i = end
