@@ -561,25 +561,10 @@ func (ev *evaluator) atanSmall(a *real) *real {
 		}
 		t2 := new(big.Int).Mul(t, t)
 		t2.Rsh(t2, uint(w))
-		sum := new(big.Int).Set(t)
-		pw := new(big.Int).Set(t)
-		q := new(big.Int)
-		for k := int64(1); ; k++ {
-			if k%32 == 0 {
-				ev.tick()
-			}
-			pw.Mul(pw, t2)
-			pw.Rsh(pw, uint(w))
-			q.Quo(pw, big.NewInt(2*k+1))
-			if q.Sign() == 0 {
-				break
-			}
-			if k%2 == 1 {
-				sum.Sub(sum, q)
-			} else {
-				sum.Add(sum, q)
-			}
-		}
+		sum := oddPowerSeries(t, func(p *big.Int) {
+			p.Mul(p, t2)
+			p.Rsh(p, uint(w))
+		}, true, ev.tick)
 		sum.Lsh(sum, s)
 		return shiftRound(sum, p-w)
 	})
