@@ -356,15 +356,25 @@ func fnJoin(in *interp, a []any) (any, error) {
 
 func fnKeys(in *interp, a []any) (any, error) {
 	o := a[0].(*structured.Object)
+	return perMember(in, o, func(i int) (any, error) {
+		k := o.Keys[i]
+		return k, in.chargePart(k, 1, elemBytes+boxBytes)
+	})
+}
+
+// perMember returns the array of one element per member of o, charging its
+// brackets first; elem returns member i's element after charging it.
+func perMember(in *interp, o *structured.Object, elem func(i int) (any, error)) (any, error) {
 	if err := in.charge(2); err != nil {
 		return nil, err
 	}
 	out := make([]any, o.Len())
-	for i, k := range o.Keys {
-		if err := in.chargePart(k, 1, elemBytes+boxBytes); err != nil {
+	for i := range o.Keys {
+		e, err := elem(i)
+		if err != nil {
 			return nil, err
 		}
-		out[i] = k
+		out[i] = e
 	}
 	return out, nil
 }
@@ -812,19 +822,15 @@ func fnFromItems(in *interp, a []any) (any, error) {
 
 func fnItems(in *interp, a []any) (any, error) {
 	o := a[0].(*structured.Object)
-	if err := in.charge(2); err != nil {
-		return nil, err
-	}
-	out := make([]any, o.Len())
-	for i, k := range o.Keys {
+	return perMember(in, o, func(i int) (any, error) {
+		k := o.Keys[i]
 		// [key, value] and a comma; a slot, a pair and a boxed key
 		punct := stringChars(k, in.room()+1) + 4
 		if err := in.chargePart(o.Values[i], punct, elemBytes+sliceBytes+2*elemBytes+boxBytes); err != nil {
 			return nil, err
 		}
-		out[i] = []any{k, o.Values[i]}
-	}
-	return out, nil
+		return []any{k, o.Values[i]}, nil
+	})
 }
 
 func fnGroupBy(in *interp, a []any) (any, error) {
