@@ -2,15 +2,39 @@ package primes
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math/big"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/vectors"
 )
+
+// primeCase is one vector of gen_primes.py: n (a JSON string or number as
+// written), the facts for a factorable n, the refusal's reason otherwise.
+type primeCase struct {
+	Name string `json:"name"`
+	Args struct {
+		N json.RawMessage `json:"n"`
+	} `json:"args"`
+	Facts *struct {
+		Factorization string      `json:"factorization"`
+		IsPrime       bool        `json:"is_prime"`
+		DivisorCount  json.Number `json:"divisor_count"`
+	} `json:"facts"`
+	Reason string `json:"reason"`
+}
+
+// n returns the argument as written: a string's text or a number's literal.
+func (c primeCase) n() string {
+	var s string
+	if json.Unmarshal(c.Args.N, &s) == nil {
+		return s
+	}
+	return string(c.Args.N)
+}
 
 // TestOracleVectors replays tools/testdata/prime_factorize/oracle_*.json
 // (sympy.factorint / sympy.isprime, written by gen_primes.py) against Factorize.
@@ -22,68 +46,46 @@ func TestOracleVectors(t *testing.T) {
 	}
 	n := 0
 	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := evidence.ParseJSON(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, raw := range doc.(map[string]any)["cases"].([]any) {
-			c := raw.(map[string]any)
-			name := c["name"].(string)
-			arg := c["args"].(map[string]any)["n"]
-			s := strings.TrimSpace(toString(arg))
+		for _, c := range vectors.Cases[primeCase](t, file, 1) {
+			s := strings.TrimSpace(c.n())
 			x, ok := new(big.Int).SetString(s, 10)
 			if !ok || x.Cmp(big.NewInt(2)) < 0 || x.BitLen() > MaxBits || strings.ContainsAny(s, ".eE+") {
 				continue // refused before Factorize; see the golden test
 			}
 			n++
-			facts, hasFacts := c["facts"].(map[string]any)
 			budget := DefaultLimits
-			if !hasFacts {
+			if c.Facts == nil {
 				// Numbers with only huge prime factors exhaust any budget; a small
 				// one keeps this test fast (TestCostLimitReal and the golden test
 				// use the real one).
 				budget = Limits{RhoIterations: 1 << 16, ECMWork: 1 << 22}
 			}
 			got, err := Factorize(context.Background(), x, budget)
-			if !hasFacts {
-				if c["reason"] == "work_limit" && !errors.Is(err, ErrCostLimit) {
-					t.Errorf("%s: got %v, %v; want the iteration limit", name, got, err)
+			if c.Facts == nil {
+				if c.Reason == "work_limit" && !errors.Is(err, ErrCostLimit) {
+					t.Errorf("%s: got %v, %v; want the iteration limit", c.Name, got, err)
 				}
 				continue
 			}
 			if err != nil {
-				t.Errorf("%s: %v", name, err)
+				t.Errorf("%s: %v", c.Name, err)
 				continue
 			}
-			if got.Factorization() != facts["factorization"] {
-				t.Errorf("%s: got %s, want %s", name, got.Factorization(), facts["factorization"])
+			if got.Factorization() != c.Facts.Factorization {
+				t.Errorf("%s: got %s, want %s", c.Name, got.Factorization(), c.Facts.Factorization)
 			}
-			if got.IsPrime != facts["is_prime"] {
-				t.Errorf("%s: is_prime %v, want %v", name, got.IsPrime, facts["is_prime"])
+			if got.IsPrime != c.Facts.IsPrime {
+				t.Errorf("%s: is_prime %v, want %v", c.Name, got.IsPrime, c.Facts.IsPrime)
 			}
-			if got.DivisorCount().String() != toString(facts["divisor_count"]) {
-				t.Errorf("%s: divisor_count %s, want %v", name, got.DivisorCount(), facts["divisor_count"])
+			if got.DivisorCount().String() != c.Facts.DivisorCount.String() {
+				t.Errorf("%s: divisor_count %s, want %v", c.Name, got.DivisorCount(), c.Facts.DivisorCount)
 			}
-			if IsPrime(x) != facts["is_prime"] {
-				t.Errorf("%s: IsPrime disagrees", name)
+			if IsPrime(x) != c.Facts.IsPrime {
+				t.Errorf("%s: IsPrime disagrees", c.Name)
 			}
 		}
 	}
 	if n < 300 {
 		t.Errorf("only %d cases", n)
 	}
-}
-
-func toString(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case interface{ String() string }:
-		return v.String()
-	}
-	return ""
 }
