@@ -76,7 +76,9 @@ type goldenCase struct {
 	Warnings  []string       `json:"warnings"`
 }
 
-func loadGolden(t *testing.T, path string) []goldenCase {
+// readExact reads the JSON object at path with its numbers kept as written
+// (evidence.ParseJSON: 2 is not 2.0).
+func readExact(t *testing.T, path string) map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -90,6 +92,12 @@ func loadGolden(t *testing.T, path string) []goldenCase {
 	if !ok {
 		t.Fatalf("%s: not an object", path)
 	}
+	return obj
+}
+
+func loadGolden(t *testing.T, path string) []goldenCase {
+	t.Helper()
+	obj := readExact(t, path)
 	var raw []any
 	if cs, ok := obj["cases"].([]any); ok {
 		raw = cs

@@ -69,15 +69,7 @@ type refSpec struct {
 
 func loadRefCases(t *testing.T, s refSpec) []refCase {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", "reference", s.Tool, "vectors.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := evidence.ParseJSON(raw) // numbers stay exact: 2 is not 2.0
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, _ := v.(map[string]any)
+	doc := readExact(t, filepath.Join("testdata", "reference", s.Tool, "vectors.json"))
 	versions, _ := doc["versions"].(map[string]any)
 	for lib, want := range s.Versions {
 		if versions[lib] != want {

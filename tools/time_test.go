@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/calendar"
 	"github.com/precisiond/precisiond/internal/tzdb"
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 func benchInvoke(b *testing.B, tool, args string) {
@@ -108,14 +108,8 @@ func convertToken(t *testing.T, local, zone string) string {
 // runs, with the year limit), and the first time of the 2040 window through the
 // full execution path.
 func TestTimezoneConvertNewYearGrid(t *testing.T) {
-	raw, err := os.ReadFile("testdata/timezone_convert/grid/newyear.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g newYearGrid
-	if err := json.Unmarshal(raw, &g); err != nil {
-		t.Fatal(err)
-	}
+	vectors.Decode(t, "testdata/timezone_convert/grid/newyear.json", &g)
 	if len(g.Cases) < 500 || len(g.Times) == 0 {
 		t.Fatalf("grid has %d zones, %d times", len(g.Cases), len(g.Times))
 	}
