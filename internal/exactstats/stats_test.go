@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/refusal/refusaltest"
 )
 
 func TestRatString(t *testing.T) {
@@ -153,11 +155,7 @@ func FuzzParseString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		vals, err := ParseString(context.Background(), s)
-		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("untyped error %v", err)
-			}
+		if refusaltest.Refused[*Error](t, err, s) {
 			return
 		}
 		if len(vals) != strings.Count(s, ",")+1 {
@@ -175,12 +173,8 @@ func FuzzParseString(f *testing.F) {
 			}
 		}
 		if len(vals) <= 50 {
-			if _, err := Compute(context.Background(), vals, Operations, Options{QuantilesN: 4, QuantilesMethod: "inclusive"}); err != nil {
-				var e *Error
-				if !errors.As(err, &e) {
-					t.Fatalf("untyped error %v", err)
-				}
-			}
+			_, err := Compute(context.Background(), vals, Operations, Options{QuantilesN: 4, QuantilesMethod: "inclusive"})
+			refusaltest.Refused[*Error](t, err, s)
 		}
 	})
 }

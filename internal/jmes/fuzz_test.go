@@ -6,6 +6,8 @@ import (
 	"errors"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/internal/refusal/refusaltest"
 )
 
 const fuzzDoc = `{"a": {"b": [{"c": 1}, {"c": 2.5}, {"c": "x"}]}, "people": [{"name": "Ann", "age": 31}, {"name": "Bo", "age": 25}],
@@ -35,11 +37,7 @@ func FuzzExpression(f *testing.F) {
 			return
 		}
 		res, err := q.Search(context.Background(), doc, Limits{MaxSteps: 200000, MaxWorkBytes: 200000, MaxResultBytes: 100000})
-		if err != nil {
-			var je *Error
-			if !errors.As(err, &je) {
-				t.Fatalf("search %q: untyped error %v", expr, err)
-			}
+		if refusaltest.Refused[*Error](t, err, expr) {
 			return
 		}
 		g, err := ToGeneric(res)
@@ -69,11 +67,7 @@ func FuzzInput(f *testing.F) {
 			return // json_str arrives as a JSON string: always valid UTF-8
 		}
 		doc, err := ParseInput(s)
-		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("untyped error %v", err)
-			}
+		if refusaltest.Refused[*InputError](t, err, s) {
 			return
 		}
 		res, err := q.Search(context.Background(), doc, DefaultLimits)

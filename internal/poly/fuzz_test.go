@@ -7,6 +7,8 @@ import (
 	"runtime/metrics"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/refusal/refusaltest"
 )
 
 // maxSolveAlloc bounds the bytes one Solve call may allocate. It stands in
@@ -83,11 +85,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		eq, err := Parse(s, "x", DefaultLimits)
-		if err != nil {
-			var pe *Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("%q: untyped error %v", s, err)
-			}
+		if refusaltest.Refused[*Error](t, err, s) {
 			return
 		}
 		text := eq.Poly.String(eq.Vars)
