@@ -139,12 +139,9 @@ func unitError(field, expr string, err error) error {
 		return &Error{Code: CodeWrongArguments, Reason: "invalid_unit_expression", Message: fmt.Sprintf("%s %q: %v", field, expr, err)}
 	case errors.As(err, &unk):
 		return withHints(FailResult("unknown_unit", "%s %q: %v", field, expr, unk), "/"+field, unk.Expressions...)
-	case errors.As(err, &syn):
-		return FailResult("invalid_unit_expression", "%s %q: %v", field, expr, syn)
-	case errors.As(err, &sc):
-		return FailResult("invalid_unit_expression", "%s %q: %v", field, expr, sc)
-	case errors.As(err, &num):
-		return FailResult("invalid_unit_expression", "%s %q: %v", field, expr, num)
+	case errors.As(err, &syn), errors.As(err, &sc), errors.As(err, &num):
+		// units returns these unwrapped: err is the one found.
+		return FailResult("invalid_unit_expression", "%s %q: %v", field, expr, err)
 	case errors.As(err, &off):
 		return FailResult("offset_unit_not_multiplicative", "%s %q: %v", field, expr, off)
 	case errors.As(err, &lg):
