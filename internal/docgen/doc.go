@@ -270,6 +270,26 @@ type style struct {
 	link                       string
 }
 
+// inside returns the style of the children of the styling node n (a code
+// span, an emphasis, a strikethrough or a link) within text of style st.
+func (st style) inside(n ast.Node) style {
+	switch n := n.(type) {
+	case *ast.CodeSpan:
+		st.code = true
+	case *ast.Emphasis:
+		if n.Level >= 2 {
+			st.bold = true
+		} else {
+			st.italic = true
+		}
+	case *extast.Strikethrough:
+		st.strike = true
+	case *ast.Link:
+		st.link = safeURL(n.Destination)
+	}
+	return st
+}
+
 func (c *converter) inlines(parent ast.Node) []Inline {
 	var out []Inline
 	c.walkInline(parent, style{}, &out)
@@ -303,26 +323,8 @@ func (c *converter) walkInline(parent ast.Node, st style, out *[]Inline) {
 				val = unescape(val)
 			}
 			c.emit(out, st, string(val))
-		case *ast.CodeSpan:
-			s := st
-			s.code = true
-			c.walkInline(v, s, out)
-		case *ast.Emphasis:
-			s := st
-			if v.Level >= 2 {
-				s.bold = true
-			} else {
-				s.italic = true
-			}
-			c.walkInline(v, s, out)
-		case *extast.Strikethrough:
-			s := st
-			s.strike = true
-			c.walkInline(v, s, out)
-		case *ast.Link:
-			s := st
-			s.link = safeURL(v.Destination)
-			c.walkInline(v, s, out)
+		case *ast.CodeSpan, *ast.Emphasis, *extast.Strikethrough, *ast.Link:
+			c.walkInline(v, st.inside(v), out)
 		case *ast.AutoLink:
 			s := st
 			url := v.URL(c.src)
