@@ -763,51 +763,46 @@ func (ev *evaluator) trig(fn string, a *value) *value {
 	return ev.div(ev.realV(ev.sinCosReal(x, false)), c)
 }
 
-// asinExact returns asin(a)/pi when a is one of the values with a rational
-// multiple of pi as arc sine.
-func asinExact(a *value) (*big.Rat, bool) {
-	switch a.k {
-	case kRat:
-		switch {
-		case a.q.Sign() == 0:
-			return new(big.Rat), true
-		case ratCmpAbs(a.q, big.NewRat(1, 2)) == 0:
-			return new(big.Rat).Mul(big.NewRat(int64(a.q.Sign()), 1), big.NewRat(1, 6)), true
-		case ratCmpAbs(a.q, big.NewRat(1, 1)) == 0:
-			return new(big.Rat).Mul(big.NewRat(int64(a.q.Sign()), 1), big.NewRat(1, 2)), true
-		}
-	case kSurd:
-		if ratCmpAbs(a.q, big.NewRat(1, 2)) == 0 && a.r.IsInt64() {
-			s := int64(a.q.Sign())
-			switch a.r.Int64() {
-			case 2:
-				return big.NewRat(s, 4), true
-			case 3:
-				return big.NewRat(s, 3), true
-			}
-		}
-	}
-	return nil, false
+// exactArc is a value q·√r (r = 1: rational, q > 0) whose arc sine or arc
+// tangent is the rational multiple t of π; both functions are odd, so -q·√r
+// gives -t.
+type exactArc struct {
+	q *big.Rat
+	r int64
+	t *big.Rat
 }
 
-func atanExact(a *value) (*big.Rat, bool) {
-	switch a.k {
-	case kRat:
-		switch {
-		case a.q.Sign() == 0:
-			return new(big.Rat), true
-		case ratCmpAbs(a.q, big.NewRat(1, 1)) == 0:
-			return big.NewRat(int64(a.q.Sign()), 4), true
-		}
-	case kSurd:
-		if a.r.Cmp(big.NewInt(3)) == 0 {
-			s := int64(a.q.Sign())
-			switch {
-			case ratCmpAbs(a.q, big.NewRat(1, 1)) == 0:
-				return big.NewRat(s, 3), true
-			case ratCmpAbs(a.q, big.NewRat(1, 3)) == 0:
-				return big.NewRat(s, 6), true
-			}
+var (
+	// asinExacts: asin(1/2) = π/6, asin(1) = π/2, asin(√2/2) = π/4, asin(√3/2) = π/3.
+	asinExacts = []exactArc{{big.NewRat(1, 2), 1, big.NewRat(1, 6)}, {big.NewRat(1, 1), 1, big.NewRat(1, 2)},
+		{big.NewRat(1, 2), 2, big.NewRat(1, 4)}, {big.NewRat(1, 2), 3, big.NewRat(1, 3)}}
+	// atanExacts: atan(1) = π/4, atan(√3) = π/3, atan(√3/3) = π/6.
+	atanExacts = []exactArc{{big.NewRat(1, 1), 1, big.NewRat(1, 4)}, {big.NewRat(1, 1), 3, big.NewRat(1, 3)},
+		{big.NewRat(1, 3), 3, big.NewRat(1, 6)}}
+)
+
+// asinExact returns asin(a)/pi when a is one of the values with a rational
+// multiple of pi as arc sine.
+func asinExact(a *value) (*big.Rat, bool) { return exactArcOf(a, asinExacts) }
+
+// atanExact is asinExact for the arc tangent.
+func atanExact(a *value) (*big.Rat, bool) { return exactArcOf(a, atanExacts) }
+
+// exactArcOf returns arc(a)/π for a = 0 or a value (of either sign) listed
+// in arcs.
+func exactArcOf(a *value, arcs []exactArc) (*big.Rat, bool) {
+	r := int64(1)
+	switch {
+	case a.k == kRat && a.q.Sign() == 0:
+		return new(big.Rat), true
+	case a.k == kSurd && a.r.IsInt64():
+		r = a.r.Int64()
+	case a.k != kRat:
+		return nil, false
+	}
+	for _, e := range arcs {
+		if e.r == r && ratCmpAbs(a.q, e.q) == 0 {
+			return new(big.Rat).Mul(big.NewRat(int64(a.q.Sign()), 1), e.t), true
 		}
 	}
 	return nil, false
