@@ -120,19 +120,27 @@ func sqrtF(x float64) float64 {
 }
 
 func (s Surd) sortKey() key {
+	return viaParts(s, keyNum, keyTerm, func(first, second key) key {
+		return tup(ckAdd, tup(2, tup(first, second)), keyNum(ratOne), ratOne)
+	})
+}
+
+// viaParts builds what SymPy builds from s as an Add, for its sort key as for
+// its printing: from the rational part alone, from the term Q·√D alone (P =
+// 0), or from both in SymPy's order (termFirst) joined by sum.
+func viaParts[T any](s Surd, rat func(*big.Rat) T, term func(*big.Rat, *big.Int) T, sum func(first, second T) T) T {
 	if s.isRational() {
-		return keyNum(s.P)
+		return rat(s.P)
 	}
-	t := keyTerm(s.Q, s.D)
+	t := term(s.Q, s.D)
 	if s.P.Sign() == 0 {
 		return t
 	}
-	p := keyNum(s.P)
-	args := tup(p, t)
+	p := rat(s.P)
 	if s.termFirst() {
-		args = tup(t, p)
+		return sum(t, p)
 	}
-	return tup(ckAdd, tup(2, args), keyNum(ratOne), ratOne)
+	return sum(p, t)
 }
 
 // ratString prints a rational as SymPy does: -2, 1/3, -7/2.
@@ -171,22 +179,12 @@ func termString(q *big.Rat, d *big.Int) string {
 
 // String prints the value as SymPy's str() does.
 func (s Surd) String() string {
-	if s.isRational() {
-		return ratString(s.P)
-	}
-	t := termString(s.Q, s.D)
-	if s.P.Sign() == 0 {
-		return t
-	}
-	p := ratString(s.P)
-	first, second := p, t
-	if s.termFirst() {
-		first, second = t, p
-	}
-	if strings.HasPrefix(second, "-") {
-		return first + " - " + second[1:]
-	}
-	return first + " + " + second
+	return viaParts(s, ratString, termString, func(first, second string) string {
+		if strings.HasPrefix(second, "-") {
+			return first + " - " + second[1:]
+		}
+		return first + " + " + second
+	})
 }
 
 // Decimal prints sympy.N(value, 34) as SymPy's str() does.
