@@ -99,22 +99,28 @@ func TestStructuredValidateIssue13(t *testing.T) {
 	}
 }
 
+// jsonArray returns the JSON array of n elements, element i written by elem.
+func jsonArray(n int, elem func(i int) string) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(elem(i))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
 func BenchmarkStructuredValidate(b *testing.B) {
 	schema := `{"type": "array", "items": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}`
-	var large strings.Builder
-	large.WriteString("[")
-	for i := 0; i < 1000; i++ {
-		if i > 0 {
-			large.WriteByte(',')
-		}
-		fmt.Fprintf(&large, `{"id": %d, "name": "item %d"}`, i, i)
-	}
-	large.WriteString("]")
+	large := jsonArray(1000, func(i int) string { return fmt.Sprintf(`{"id": %d, "name": "item %d"}`, i, i) })
 	b.Run("small_json_schema", func(b *testing.B) {
 		benchTool(b, "structured_validate", map[string]any{"format_name": "json", "payload": `[{"id": 1, "name": "x"}]`, "schema_json": schema})
 	})
 	b.Run("large_json_schema", func(b *testing.B) {
-		benchTool(b, "structured_validate", map[string]any{"format_name": "json", "payload": large.String(), "schema_json": schema})
+		benchTool(b, "structured_validate", map[string]any{"format_name": "json", "payload": large, "schema_json": schema})
 	})
 	b.Run("small_csv", func(b *testing.B) {
 		benchTool(b, "structured_validate", map[string]any{"format_name": "csv", "payload": "a,b\n1,2\n", "csv_dialect": "comma"})
@@ -144,19 +150,11 @@ func TestJSONQueryErrors(t *testing.T) {
 }
 
 func BenchmarkJSONQuery(b *testing.B) {
-	var large strings.Builder
-	large.WriteString(`{"items": [`)
-	for i := 0; i < 2000; i++ {
-		if i > 0 {
-			large.WriteByte(',')
-		}
-		fmt.Fprintf(&large, `{"id": %d, "price": %d.25}`, i, i%100)
-	}
-	large.WriteString("]}")
+	large := `{"items": ` + jsonArray(2000, func(i int) string { return fmt.Sprintf(`{"id": %d, "price": %d.25}`, i, i%100) }) + "}"
 	b.Run("small_dotted", func(b *testing.B) {
 		benchTool(b, "json_query", map[string]any{"json_str": `{"a": {"b": [{"c": 1}]}}`, "path": "a.b[0].c"})
 	})
 	b.Run("large_filter_sum", func(b *testing.B) {
-		benchTool(b, "json_query", map[string]any{"json_str": large.String(), "path": "sum(items[?price > `50`].price)"})
+		benchTool(b, "json_query", map[string]any{"json_str": large, "path": "sum(items[?price > `50`].price)"})
 	})
 }
