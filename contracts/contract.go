@@ -317,23 +317,30 @@ func applyDefaults(schema map[string]any, obj map[string]any) map[string]any {
 	return out
 }
 
-func deepCopy(v any) any {
+func deepCopy(v any) any { return CopyJSON(v, nil) }
+
+// CopyJSON returns a copy of a generic JSON value that shares no map or slice
+// with it, every other value (a leaf) replaced by leaf(value); a nil leaf
+// keeps the leaves.
+func CopyJSON(v any, leaf func(any) any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[k] = deepCopy(e)
+			m[k] = CopyJSON(e, leaf)
 		}
 		return m
 	case []any:
 		s := make([]any, len(x))
 		for i, e := range x {
-			s[i] = deepCopy(e)
+			s[i] = CopyJSON(e, leaf)
 		}
 		return s
-	default:
+	}
+	if leaf == nil {
 		return v
 	}
+	return leaf(v)
 }
 
 // ValidateInput checks normalized arguments against the inputSchema. It returns a

@@ -1,6 +1,7 @@
 package contracts
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,24 @@ func TestSummaryChecks(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: error %v, want one containing %q", name, err, tc.want)
 		}
+	}
+}
+
+// TestCopyJSON: the copy shares no map or slice with the original (changing
+// it leaves the original as it was), and leaf rewrites every leaf, nested or
+// not, while DeepCopy keeps them.
+func TestCopyJSON(t *testing.T) {
+	orig := map[string]any{"a": []any{json.Number("1"), map[string]any{"b": "x"}}, "c": nil, "d": true}
+	want := `{"a":[1,{"b":"x"}],"c":null,"d":true}`
+	cp := DeepCopy(orig).(map[string]any)
+	cp["a"].([]any)[1].(map[string]any)["b"] = "changed"
+	cp["a"].([]any)[0] = json.Number("2")
+	cp["e"] = 1
+	if got, _ := json.Marshal(orig); string(got) != want {
+		t.Fatalf("original changed through the copy: %s", got)
+	}
+	tagged := CopyJSON(orig, func(leaf any) any { return []any{"leaf", leaf} })
+	if got, _ := json.Marshal(tagged); string(got) != `{"a":[["leaf",1],{"b":["leaf","x"]}],"c":["leaf",null],"d":["leaf",true]}` {
+		t.Fatalf("leaves: %s", got)
 	}
 }

@@ -275,27 +275,12 @@ func appendArgs(b []byte, v any) ([]byte, bool) {
 // integralFloatsAsInts rewrites float literals with an integral value (2.0, 1e3)
 // as integer literals. Exponents are already bounded by evidence.CheckNumbers.
 func integralFloatsAsInts(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if evidence.IsFloatLiteral(string(x)) {
-			r, ok := new(big.Rat).SetString(string(x))
-			if ok && r.IsInt() {
+	return contracts.CopyJSON(v, func(leaf any) any {
+		if x, ok := leaf.(json.Number); ok && evidence.IsFloatLiteral(string(x)) {
+			if r, ok := new(big.Rat).SetString(string(x)); ok && r.IsInt() {
 				return json.Number(r.Num().String())
 			}
 		}
-		return x
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = integralFloatsAsInts(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = integralFloatsAsInts(e)
-		}
-		return s
-	}
-	return v
+		return leaf
+	})
 }
