@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -88,6 +89,23 @@ type Block struct {
 	Text string
 	// Quote
 	Children []Block
+}
+
+// itemMarker is the marker of item k of the list b in the PDF and PPTX
+// renderings: "•", or its number and a period in an ordered list.
+func (b Block) itemMarker(k int) string {
+	if b.Ordered {
+		return strconv.Itoa(b.Start+k) + "."
+	}
+	return "•"
+}
+
+// taskBox is the ballot box of a task list item: ☒ when done, ☐ when open.
+func taskBox(done bool) string {
+	if done {
+		return "☒"
+	}
+	return "☐"
 }
 
 // Item is one list item: its blocks (paragraphs, nested lists, ...), and the task

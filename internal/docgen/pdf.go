@@ -533,16 +533,9 @@ func (w *pdfWriter) list(b Block, indent float64) error {
 	indent = min(indent, maxIndent-step)
 	x0 := pMargin + indent
 	for k, it := range b.Items {
-		marker := "•"
-		if b.Ordered {
-			marker = strconv.Itoa(b.Start+k) + "."
-		}
+		marker := b.itemMarker(k)
 		if it.Task != nil {
-			if *it.Task {
-				marker = "☒"
-			} else {
-				marker = "☐"
-			}
+			marker = taskBox(*it.Task)
 		}
 		st := textStyle{size: bodySize}
 		if err := w.ensure(bodySize * leadMul); err != nil {

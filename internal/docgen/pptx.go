@@ -211,13 +211,10 @@ func (sb *slideBuilder) blocks(bs []Block, level int) error {
 			sb.addPara(slidePara{level: level, runs: b.Inlines})
 		case List:
 			for k, it := range b.Items {
-				marker := "•"
-				if b.Ordered {
-					marker = fmt.Sprintf("%d.", b.Start+k)
-				}
+				marker := b.itemMarker(k)
 				var prefix []Inline
 				if it.Task != nil {
-					prefix = []Inline{{Text: map[bool]string{true: "☒ ", false: "☐ "}[*it.Task]}}
+					prefix = []Inline{{Text: taskBox(*it.Task) + " "}}
 				}
 				first := true
 				for _, child := range it.Blocks {
