@@ -33,8 +33,8 @@ var ErrLocale = errors.New("unsupported locale")
 
 // FactsOf computes the calendar facts of d in locale loc (ErrLocale when unknown).
 func FactsOf(d Date, loc string) (CalendarFacts, error) {
-	if !KnownLocale(loc) {
-		return CalendarFacts{}, fmt.Errorf("%w: %q", ErrLocale, loc)
+	if err := checkLocale(loc); err != nil {
+		return CalendarFacts{}, err
 	}
 	wy, ww := d.ISOWeek()
 	wd := d.Weekday()
@@ -110,6 +110,14 @@ func (e *ZoneError) Error() string { return e.Arg + " zone: " + e.Err.Error() }
 // Unwrap returns Err.
 func (e *ZoneError) Unwrap() error { return e.Err }
 
+// checkLocale returns ErrLocale, naming loc, unless loc is one of Locales().
+func checkLocale(loc string) error {
+	if !KnownLocale(loc) {
+		return fmt.Errorf("%w: %q", ErrLocale, loc)
+	}
+	return nil
+}
+
 func checkZonedYear(y int, what string) error {
 	if y < ZonedYearMin || y > ZonedYearMax {
 		return fmt.Errorf("%w: %s year %d outside %d..%d", ErrYearRange, what, y, ZonedYearMin, ZonedYearMax)
@@ -125,8 +133,8 @@ func isoAt(wall DateTime, off int) string { return wall.String() + FormatOffset(
 // The zone is found with tzdb.Lookup (an IANA id in any case, or a fixed UTC
 // offset) and reported by its canonical name.
 func InstantFacts(s, zoneName, loc string) (TimeFacts, error) {
-	if !KnownLocale(loc) {
-		return TimeFacts{}, fmt.Errorf("%w: %q", ErrLocale, loc)
+	if err := checkLocale(loc); err != nil {
+		return TimeFacts{}, err
 	}
 	wall, off, err := ParseInstant(s)
 	if err != nil {
@@ -200,8 +208,8 @@ type ConvertFacts struct {
 // elsewhere, where the reported fold is 0. A time in a gap is ErrGap. Zones are
 // found with tzdb.Lookup and reported by their canonical names.
 func Convert(s, from, to string, fold *int, loc string) (ConvertFacts, error) {
-	if !KnownLocale(loc) {
-		return ConvertFacts{}, fmt.Errorf("%w: %q", ErrLocale, loc)
+	if err := checkLocale(loc); err != nil {
+		return ConvertFacts{}, err
 	}
 	if fold != nil && *fold != 0 && *fold != 1 {
 		return ConvertFacts{}, fmt.Errorf("%w: fold must be 0 or 1", ErrInvalid)
