@@ -292,7 +292,8 @@ func TestMCPSurface(t *testing.T) {
 // listed and read back as a resource with the bytes /downloads serves, as text
 // for text formats and as a base64 blob otherwise.
 func TestMCPGeneratedFiles(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{PageSize: 2}, Options{})
+	// A short notification interval: each file waits for its list_changed.
+	env := newMCPEnv(t, MCPOptions{PageSize: 2, ListChangedInterval: 50 * time.Millisecond}, Options{})
 	cs := env.connect(t, "streamable", nil)
 	resourcesChanged := make(chan struct{}, 16)
 	env.connect(t, "sse", &mcp.ClientOptions{
