@@ -247,6 +247,9 @@ func buildLine(t *testing.T) []string {
 // substituted, output redirected) and checks the binary: statically linked (no
 // PT_INTERP, no DT_NEEDED), stripped (-s), trimmed paths, version stamped.
 func TestDockerBuildIsStatic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: builds and runs the binary (a -trimpath build misses the usual build cache); runs without -short")
+	}
 	words := buildLine(t)
 	var envs, argv []string
 	for i, w := range words {

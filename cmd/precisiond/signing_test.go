@@ -321,6 +321,9 @@ func checkVerifierOutput(t *testing.T, dir string, jwksFile string, want map[str
 // a missing node or node_modules is a failure (as in internal/attest);
 // otherwise each check is skipped when its runtime is missing.
 func TestLiveAnswersVerifyWithJoseAndPython(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: runs the external verifiers (node, Python); runs without -short")
+	}
 	base, _ := startMain(t, nil)
 	jwksFile, want := liveAnswers(t, base)
 	t.Run("jose", func(t *testing.T) {

@@ -267,6 +267,9 @@ func TestGoSignedVectorsVerifiedByPython(t *testing.T) {
 // receipt test above is the one that always runs; this catches a stale
 // receipt at once on a developer machine.
 func TestPythonVerifierLive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: runs an external verifier (Python); runs without -short")
+	}
 	py, err := exec.LookPath("python3")
 	if err != nil || exec.Command(py, "-c", "import cryptography").Run() != nil {
 		t.Skip("python3 with the cryptography package is not available (TestGoSignedVectorsVerifiedByPython covers the checked-in vectors)")

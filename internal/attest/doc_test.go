@@ -140,6 +140,9 @@ func TestDocWorkedExample(t *testing.T) {
 	}
 
 	t.Run("node", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("slow: runs the documented command with node; runs without -short")
+		}
 		node, nodeErr := exec.LookPath("node")
 		modules, _ := filepath.Abs(filepath.Join(joseDir, "node_modules"))
 		_, modErr := os.Stat(filepath.Join(modules, "jose", "package.json"))
@@ -157,6 +160,9 @@ func TestDocWorkedExample(t *testing.T) {
 		runDocCommand(t, dir, blocks["example:node"], node)
 	})
 	t.Run("python", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("slow: runs the documented command with Python; runs without -short")
+		}
 		py, err := exec.LookPath("python3")
 		if err != nil || exec.Command(py, "-c", "import cryptography").Run() != nil {
 			t.Skip("python3 with the cryptography package is not available")

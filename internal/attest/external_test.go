@@ -89,6 +89,9 @@ func stderrOf(err error) string {
 // Under CI=true a missing node or node_modules is a failure; locally the test
 // is skipped when node or `npm ci` in test/jose is missing.
 func TestJoseVerifier(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: runs an external verifier (node, jose); runs without -short")
+	}
 	node, nodeErr := exec.LookPath("node")
 	_, modErr := os.Stat(filepath.Join(joseDir, "node_modules", "jose", "package.json"))
 	if nodeErr != nil || modErr != nil {
@@ -116,6 +119,9 @@ func TestJoseVerifier(t *testing.T) {
 // Python with the cryptography package is at hand; the checked-in vectors and
 // their receipt (TestGoSignedVectorsVerifiedByPython) always run.
 func TestPythonVerifierCLI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: runs an external verifier (Python); runs without -short")
+	}
 	py, err := exec.LookPath("python3")
 	if err != nil || exec.Command(py, "-c", "import cryptography").Run() != nil {
 		t.Skip("python3 with the cryptography package is not available (TestGoSignedVectorsVerifiedByPython covers the checked-in vectors)")

@@ -274,6 +274,9 @@ func TestMemoryLimit(t *testing.T) {
 // TestCPULimit: a call whose context has no deadline is still stopped by the
 // worker's CPU limit (the soft RLIMIT_CPU the request sets).
 func TestCPULimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: the worker burns a full CPU second to reach RLIMIT_CPU; runs without -short")
+	}
 	p := newTestPool(t, 0, nil)
 	// A deadline far away for the pool, but a CPU budget of 1 s for the worker:
 	// the request's CPU budget is derived from the deadline, so send it by hand.
@@ -295,8 +298,14 @@ func TestCPULimit(t *testing.T) {
 // for one and give up with their context.
 func TestPoolBoundsWorkers(t *testing.T) {
 	p := newTestPool(t, 0, func(c *Config) { c.Size = 2 })
+	// Two workers spin for the whole deadline: 4 CPU seconds in the full run,
+	// one in -short.
+	spin := 2 * time.Second
+	if testing.Short() {
+		spin = 500 * time.Millisecond
+	}
 	var wg sync.WaitGroup
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), spin)
 	defer cancel()
 	errs := make(chan error, 4)
 	for i := 0; i < 4; i++ {
@@ -308,7 +317,7 @@ func TestPoolBoundsWorkers(t *testing.T) {
 		}()
 	}
 	// While they run, never more than two processes.
-	deadline := time.Now().Add(time.Second)
+	deadline := time.Now().Add(spin / 2)
 	for time.Now().Before(deadline) {
 		p.mu.Lock()
 		n := len(p.procs)
