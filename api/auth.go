@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
 )
@@ -61,9 +62,7 @@ func newEdge(o *AccessOptions, store *filestore.Store, log *slog.Logger) *edge {
 	if o == nil {
 		return nil
 	}
-	if o.LinkTTL <= 0 {
-		o.LinkTTL = time.Hour
-	}
+	defaults.Positive(&o.LinkTTL, time.Hour)
 	e := &edge{opts: *o, hosts: newHostPolicy(o.AllowedHosts), cors: map[string]bool{}, owners: o.Owners, store: store, log: log}
 	if e.owners == nil {
 		e.owners, _ = access.NewOwners("") // in memory: cannot fail

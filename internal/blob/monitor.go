@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/defaults"
 )
 
 // DefaultCheckInterval is how often a Monitor pings its store.
@@ -52,9 +54,7 @@ type MonitorOptions struct {
 // NewMonitor wraps s. It contacts nothing: until the first check or operation
 // the store counts as up (Known reports false).
 func NewMonitor(s Store, opts MonitorOptions) *Monitor {
-	if opts.Interval <= 0 {
-		opts.Interval = DefaultCheckInterval
-	}
+	defaults.Positive(&opts.Interval, DefaultCheckInterval)
 	return &Monitor{Store: s, interval: opts.Interval, onChange: opts.OnChange,
 		last: Health{Kind: s.Kind(), OK: true}}
 }
