@@ -252,12 +252,20 @@ func TestWriteFailureChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = s.Set(ctxT(t), "gcd_lcm", false)
+	wantNotStored(t, reg, "Set", err, tools.ReasonStoreRefused)
+}
+
+// wantNotStored fails unless err (of op on gcd_lcm) is store_unavailable with
+// reason, and gcd_lcm is still enabled: the registry never takes a state the
+// store did not.
+func wantNotStored(t *testing.T, reg *tools.Registry, op string, err error, reason string) {
+	t.Helper()
 	var te *tools.Error
-	if !errors.As(err, &te) || te.Code != tools.CodeStoreUnavailable || te.Reason != tools.ReasonStoreRefused {
-		t.Fatalf("Set: %v, want store_unavailable refused", err)
+	if !errors.As(err, &te) || te.Code != tools.CodeStoreUnavailable || te.Reason != reason {
+		t.Fatalf("%s: %v, want store_unavailable %s", op, err, reason)
 	}
 	if !reg.Enabled("gcd_lcm") {
-		t.Fatal("registry kept a state that was not stored")
+		t.Fatalf("%s: the registry took a state the store did not", op)
 	}
 }
 
@@ -277,13 +285,7 @@ func TestUnreachableStore(t *testing.T) {
 		t.Fatalf("Load: %v (loaded %v), want ErrUnavailable", err, s.Loaded())
 	}
 	_, _, err = s.Toggle(ctxT(t), "gcd_lcm")
-	var te *tools.Error
-	if !errors.As(err, &te) || te.Code != tools.CodeStoreUnavailable || te.Reason != tools.ReasonStoreNotAnswering {
-		t.Fatalf("Toggle: %v, want store_unavailable not_answering", err)
-	}
-	if !reg.Enabled("gcd_lcm") {
-		t.Fatal("a toggle the store did not take changed the registry")
-	}
+	wantNotStored(t, reg, "Toggle", err, tools.ReasonStoreNotAnswering)
 }
 
 func TestReloadFollowsAnotherReplica(t *testing.T) {
