@@ -1,12 +1,14 @@
-// Package testhttp is the client side of the HTTP tests of api and
-// cmd/precisiond: one way to send a request to a real server on loopback and
-// read its answer, instead of a copy per test file. Transport errors fail the
-// test; statuses are the caller's to check.
+// Package testhttp is the client side of the HTTP tests of api,
+// cmd/precisiond and plans: one way to send a request to a real server on
+// loopback, read its answer and encode what is sent or compared, instead of a
+// copy per test file. Transport and encoding errors fail the test; statuses
+// are the caller's to check.
 package testhttp
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"sync"
@@ -97,6 +99,26 @@ func GetJSON(t testing.TB, url string) map[string]any {
 func PostJSON(t testing.TB, url string, body []byte) Response {
 	t.Helper()
 	return Do(t, http.MethodPost, url, map[string]string{"Content-Type": "application/json"}, body)
+}
+
+// Marshal encodes v with encoding/json (a request body, a value to compare).
+func Marshal(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Canonical encodes v the way envelopes are hashed (evidence.Canonical).
+func Canonical(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := evidence.Canonical(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // SyncBuffer is a bytes.Buffer that concurrent writers (a server's logger, a
