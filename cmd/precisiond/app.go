@@ -201,6 +201,20 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	return reg, tg, nil
 }
 
+// processRegistry is the registry of a command that answers in its own
+// process (call, mcp): cfg's tools on store (isolated ones on pool when not
+// nil), every answer signed with a key that is not persisted.
+func processRegistry(cfg Config, log *slog.Logger, store *filestore.Store, pool *worker.Pool) (*tools.Registry, *toggles.Store, error) {
+	reg, tg, err := newRegistry(cfg, log, store, nil, pool)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := attachSigning(cfg, log, reg, nil, false, nil); err != nil {
+		return nil, nil, err
+	}
+	return reg, tg, nil
+}
+
 // startupSelfCheck is the example self-check of the long-running commands
 // (serve, mcp; SPEC §3): the examples of every read-only tool run through the
 // execution path, and a failure stops the start. The examples of tools that
