@@ -42,6 +42,17 @@ func decode(t testing.TB, plan string) *Plan {
 	return p
 }
 
+// register registers a plan written as JSON with s, failing the test when it
+// is refused.
+func register(t testing.TB, s *Service, plan string) *Plan {
+	t.Helper()
+	p, err := s.Register(context.Background(), parse(t, plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // cities is a batch of n parameter sets naming city.
 func cities(n int, city string) []any {
 	sets := make([]any, n)
@@ -251,10 +262,7 @@ func runJSON(t *testing.T, s *Service, p *Plan, sets []any, batch bool) map[stri
 func TestRunCitiesBatch(t *testing.T) {
 	reg := newRegistry(t, 4)
 	s := NewService(reg, NewMemoryStore(0), Options{})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := register(t, s, citiesPlan)
 	oracle := readJSON(t, "testdata/cities.json")
 	cities := oracle["cities"].([]any)
 	var sets []any
@@ -314,10 +322,7 @@ func TestRunCitiesBatch(t *testing.T) {
 // and after it complete.
 func TestFailingStepStopsOnlyItsRun(t *testing.T) {
 	s := NewService(newRegistry(t, 4), NewMemoryStore(0), Options{})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := register(t, s, citiesPlan)
 	res := runJSON(t, s, p, []any{map[string]any{"city": "Asia/Tokyo"}, map[string]any{"city": "Mars/Olympus_Mons"}, map[string]any{"city": "Europe/Paris"}}, true)
 	runs := res["runs"].([]any)
 	for i, want := range []string{"completed", "failed", "completed"} {
@@ -372,10 +377,7 @@ func TestRefToAbsentFactFailsTheStep(t *testing.T) {
 func TestRunRefusals(t *testing.T) {
 	reg := newRegistry(t, 4)
 	s := NewService(reg, NewMemoryStore(0), Options{MaxCalls: 10})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := register(t, s, citiesPlan)
 	batch := func(n int) []any { return cities(n, "UTC") }
 	for name, tc := range map[string]struct {
 		sets          []any
@@ -469,10 +471,7 @@ func TestBatchStaysWithinItsShareOfSlots(t *testing.T) {
 func TestLoadChecksIntegrity(t *testing.T) {
 	store := NewMemoryStore(0)
 	s := NewService(newRegistry(t, 4), store, Options{})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := register(t, s, citiesPlan)
 	got, err := s.Load(context.Background(), p.ID)
 	if err != nil || got.ID != p.ID {
 		t.Fatalf("load: %v", err)
@@ -493,12 +492,9 @@ func TestLoadChecksIntegrity(t *testing.T) {
 func TestRerunRechecksTheRegistry(t *testing.T) {
 	reg := newRegistry(t, 4)
 	s := NewService(reg, NewMemoryStore(0), Options{})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := register(t, s, citiesPlan)
 	reg.SetEnabled("time_facts", false)
-	_, err = s.Load(context.Background(), p.ID)
+	_, err := s.Load(context.Background(), p.ID)
 	var te *tools.Error
 	if !errors.As(err, &te) || te.Code != CodeInvalidPlan || te.Details[0].Keyword != KeyToolDisabled || te.Details[0].Path != "/steps/1/tool" {
 		t.Errorf("%v", err)
