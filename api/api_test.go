@@ -264,13 +264,7 @@ func TestDisabledTool(t *testing.T) {
 	if reg.CatalogHash() == before {
 		t.Error("catalog_hash did not change when a tool was disabled")
 	}
-	resp, err := http.Get(ts.URL + "/tools/behave")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entry map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&entry)
-	resp.Body.Close()
+	entry := testhttp.GetJSON(t, ts.URL+"/tools/behave")
 	if entry["enabled"] != false {
 		t.Errorf("catalogue entry enabled = %v", entry["enabled"])
 	}
@@ -298,13 +292,7 @@ func TestOverloaded(t *testing.T) {
 
 func TestRoutes(t *testing.T) {
 	ts, reg, _ := newTestServer(t, nil)
-	resp, err := http.Get(ts.URL + "/health")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var h map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&h)
-	resp.Body.Close()
+	h := testhttp.GetJSON(t, ts.URL+"/health")
 	if h["status"] != "ok" || fmt.Sprint(h["tools"]) != "[gcd_lcm behave]" || h["catalog_hash"] != reg.CatalogHash() {
 		t.Errorf("health = %v", h)
 	}

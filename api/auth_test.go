@@ -237,14 +237,7 @@ func TestAccessScope(t *testing.T) {
 	for _, kind := range []string{"streamable", "sse"} {
 		cs := e.connectAs(t, kind, "/mcp", bobToken)
 		ctx := ctxT(t)
-		list, err := cs.ListTools(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, tl := range list.Tools {
-			names = append(names, tl.Name)
-		}
+		names := testhttp.MCPToolNames(t, ctx, cs)
 		if strings.Join(names, ",") != "gcd_lcm,hash_text" {
 			t.Errorf("%s: bob's tools/list %v", kind, names)
 		}

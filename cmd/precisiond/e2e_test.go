@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -240,21 +239,11 @@ func checkoutVersion(t *testing.T) string {
 	return string(head[:12])
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // TestBinary runs the real binary: serve in a separate process with flags and env,
 // health, call, verify (good and tampered), version, and graceful SIGTERM.
 func TestBinary(t *testing.T) {
 	bin := buildBinary(t)
-	addr := freeAddr(t)
+	addr := testhttp.FreeAddr(t)
 	srv := exec.Command(bin, "serve", "--addr", addr)
 	data := t.TempDir() // the server and the CLI share it, so one signing key
 	srv.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+data, "PRECISIOND_ADDR=127.0.0.1:1")
@@ -279,7 +268,7 @@ func TestBinary(t *testing.T) {
 	if out, err := exec.Command(bin, "health", "--addr", addr).CombinedOutput(); err != nil {
 		t.Errorf("health: %v %s", err, out)
 	}
-	if err := exec.Command(bin, "health", "--addr", freeAddr(t)).Run(); err == nil {
+	if err := exec.Command(bin, "health", "--addr", testhttp.FreeAddr(t)).Run(); err == nil {
 		t.Error("health succeeded against a closed port")
 	}
 

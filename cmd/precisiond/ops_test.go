@@ -243,7 +243,7 @@ func startBinary(t *testing.T, flags ...string) (string, *exec.Cmd, *syncBuffer)
 func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.Cmd, *syncBuffer) {
 	t.Helper()
 	bin := buildBinary(t)
-	addr := freeAddr(t)
+	addr := testhttp.FreeAddr(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data-dir", t.TempDir()}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "PRECISIOND_ADMIN_TOKEN="+opsToken), env...)
 	logs := &syncBuffer{}

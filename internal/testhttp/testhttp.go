@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"sync"
 	"testing"
@@ -104,21 +105,35 @@ func PostJSON(t testing.TB, url string, body []byte) Response {
 // Marshal encodes v with encoding/json (a request body, a value to compare).
 func Marshal(t testing.TB, v any) []byte {
 	t.Helper()
-	b, err := json.Marshal(v)
+	return encode(t, json.Marshal, v)
+}
+
+// Canonical encodes v the way envelopes are hashed (evidence.Canonical).
+func Canonical(t testing.TB, v any) []byte {
+	t.Helper()
+	return encode(t, evidence.Canonical, v)
+}
+
+func encode(t testing.TB, enc func(any) ([]byte, error), v any) []byte {
+	t.Helper()
+	b, err := enc(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-// Canonical encodes v the way envelopes are hashed (evidence.Canonical).
-func Canonical(t testing.TB, v any) []byte {
+// FreeAddr returns a loopback address ("127.0.0.1:PORT") nothing listens on
+// right now: for a server the test starts, or for a store that does not answer.
+func FreeAddr(t testing.TB) string {
 	t.Helper()
-	b, err := evidence.Canonical(v)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	addr := l.Addr().String()
+	_ = l.Close()
+	return addr
 }
 
 // SyncBuffer is a bytes.Buffer that concurrent writers (a server's logger, a
