@@ -20,7 +20,6 @@ import (
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/plans"
-	"github.com/precisiond/precisiond/tools"
 )
 
 // The tokens of the access tests: alice may call anything, bob only gcd_*
@@ -70,7 +69,7 @@ func newAccessEnv(t *testing.T, mutate func(*AccessOptions)) *accessEnv {
 	}
 	// The plan service runs over a registry of its own (the tools without a
 	// file store): enough for the scope checks of plan runs.
-	planReg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	planReg := builtinRegistry()
 	svc := plans.NewService(planReg, plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
 	e.mcpEnv = newMCPEnv(t, MCPOptions{}, Options{Access: ao, Metrics: e.metrics, Plans: svc, AdminToken: adminTok,
 		JWKS: func() []byte { return []byte(`{"keys":[]}`) }})

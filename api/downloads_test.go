@@ -39,6 +39,12 @@ func newDownloadStore(t testing.TB, dir string) *filestore.Store {
 	return s
 }
 
+// builtinRegistry is the registry of the built-in tools without a download
+// store (generate_file refuses).
+func builtinRegistry() *tools.Registry {
+	return tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+}
+
 // builtinOnStore returns a download store in a temporary directory and the
 // built-in registry whose generate_file writes into it.
 func builtinOnStore(tb testing.TB) (*filestore.Store, *tools.Registry) {

@@ -109,7 +109,7 @@ func TestReadyAndHealthWithAWorkingStore(t *testing.T) {
 	}
 	mon := blob.NewMonitor(b, blob.MonitorOptions{})
 	mon.Check(context.Background())
-	srv := New(tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{}), Options{Store: mon})
+	srv := New(builtinRegistry(), Options{Store: mon})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	hb := testhttp.Do(t, "GET", ts.URL+"/health", nil, nil).JSON(t)
@@ -163,7 +163,7 @@ func TestStoreUpGauge(t *testing.T) {
 		mon  *blob.Monitor
 		want string
 	}{{down, `precisiond_store_up{kind="s3"} 0`}, {up, `precisiond_store_up{kind="file"} 1`}} {
-		reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+		reg := builtinRegistry()
 		ts := httptest.NewServer(New(reg, Options{Metrics: NewMetrics(MetricsOptions{Store: c.mon})}))
 		body := testhttp.Do(t, "GET", ts.URL+"/metrics", nil, nil).Body
 		ts.Close()

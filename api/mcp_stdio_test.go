@@ -19,7 +19,7 @@ const stdioInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"prot
 // runStdio serves input (then EOF) and returns every output line, decoded.
 func runStdio(t *testing.T, opts MCPOptions, input string) []map[string]any {
 	t.Helper()
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	reg := builtinRegistry()
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -131,13 +131,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 // TestMetricsRoute: without Metrics the route is absent.
 func TestMetricsRoute(t *testing.T) {
 	ts, _, _ := newAdminServer(t, "", nil)
-	resp, err := http.Get(ts.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 404 {
-		t.Fatalf("/metrics without Metrics: %d", resp.StatusCode)
+	if st := testhttp.Do(t, http.MethodGet, ts.URL+"/metrics", nil, nil).Status; st != 404 {
+		t.Fatalf("/metrics without Metrics: %d", st)
 	}
 }
