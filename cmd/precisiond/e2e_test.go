@@ -254,17 +254,7 @@ func TestBinary(t *testing.T) {
 	}
 	defer srv.Process.Kill()
 	base := "http://" + addr
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if resp, err := http.Get(base + "/health"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server did not come up (the flag must override the env): %s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testhttp.WaitUp(t, base, &stderr) // at the flag's address: the flag overrides the env
 	if out, err := exec.Command(bin, "health", "--addr", addr).CombinedOutput(); err != nil {
 		t.Errorf("health: %v %s", err, out)
 	}

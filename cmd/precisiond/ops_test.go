@@ -253,16 +253,8 @@ func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
 	base := "http://" + addr
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		if resp, err := http.Get(base + "/health"); err == nil {
-			resp.Body.Close()
-			return base, cmd, logs
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server did not come up: %s", logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testhttp.WaitUp(t, base, logs)
+	return base, cmd, logs
 }
 
 // scrape reads one unlabelled or labelled sample from /metrics.

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -134,6 +135,22 @@ func FreeAddr(t testing.TB) string {
 	addr := l.Addr().String()
 	_ = l.Close()
 	return addr
+}
+
+// WaitUp waits until the server at base answers GET /health (with any
+// status), and fails the test with the server's log when it has not within
+// Timeout.
+func WaitUp(t testing.TB, base string, log fmt.Stringer) {
+	t.Helper()
+	for deadline := time.Now().Add(Timeout); ; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get(base + "/health"); err == nil {
+			resp.Body.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server at %s did not come up: %s", base, log)
+		}
+	}
 }
 
 // SyncBuffer is a bytes.Buffer that concurrent writers (a server's logger, a
