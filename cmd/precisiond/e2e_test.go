@@ -318,13 +318,8 @@ func TestBinary(t *testing.T) {
 	}
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- srv.Wait() }()
-	select {
-	case err := <-waitErr:
-		if err != nil {
-			t.Errorf("server exit: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("server did not stop on SIGINT")
+	if err := testhttp.Returned(t, waitErr, "the server (stopping on SIGINT)"); err != nil {
+		t.Errorf("server exit: %v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), `"msg":"stopped"`) {
 		t.Errorf("no orderly stop logged: %s", stderr.String())

@@ -224,13 +224,8 @@ func TestMCPShutdownWithOpenSSE(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run: %v (the open SSE session held up the shutdown)", err)
-		}
-	case <-time.After(25 * time.Second):
-		t.Fatal("Run did not return: the open SSE session held up the shutdown")
+	if err := testhttp.Returned(t, done, "Run (the open SSE session held up the shutdown)"); err != nil {
+		t.Errorf("Run: %v (the open SSE session held up the shutdown)", err)
 	}
 	sessionDone := make(chan struct{})
 	go func() { _ = cs.Wait(); close(sessionDone) }()

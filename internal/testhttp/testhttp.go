@@ -153,6 +153,20 @@ func WaitUp(t testing.TB, base string, log fmt.Stringer) {
 	}
 }
 
+// Returned waits for the error of something the test has stopped (a server's
+// Run, a process's Wait) and returns it; when nothing arrives within Timeout
+// the test fails with "<what> did not return".
+func Returned(t testing.TB, done <-chan error, what string) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(Timeout):
+		t.Fatalf("%s did not return", what)
+		return nil
+	}
+}
+
 // SyncBuffer is a bytes.Buffer that concurrent writers (a server's logger, a
 // child process's stderr) may share with the test that reads it.
 type SyncBuffer struct {
