@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -444,33 +443,4 @@ func TestStartHasNoSideEffects(t *testing.T) {
 	if files := filesUnder(t, data); len(files) != 0 {
 		t.Errorf("selfcheck wrote into the data directory: %v", files)
 	}
-}
-
-// TestEveryRunsUntilCanceled: the ticker loop behind the download janitor and
-// the toggle watch calls its function repeatedly, never concurrently, and
-// returns once its context ends.
-func TestEveryRunsUntilCanceled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	calls := make(chan struct{})
-	done := make(chan struct{})
-	var running sync.Mutex
-	go func() {
-		every(ctx, time.Millisecond, func() {
-			if !running.TryLock() {
-				t.Error("two runs overlapped")
-				return
-			}
-			defer running.Unlock()
-			select {
-			case calls <- struct{}{}:
-			case <-ctx.Done():
-			}
-		})
-		close(done)
-	}()
-	for range 3 {
-		<-calls
-	}
-	cancel()
-	<-done
 }

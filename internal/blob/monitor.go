@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/defaults"
+	"github.com/precisiond/precisiond/internal/tick"
 )
 
 // DefaultCheckInterval is how often a Monitor pings its store.
@@ -78,16 +79,8 @@ func (m *Monitor) Known() bool {
 
 // Run pings the store now and then every interval until ctx ends.
 func (m *Monitor) Run(ctx context.Context) {
-	t := time.NewTicker(m.interval)
-	defer t.Stop()
-	for {
-		m.Check(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	m.Check(ctx)
+	tick.Every(ctx, m.interval, func() { m.Check(ctx) })
 }
 
 // Check pings the store now, records and returns the outcome. A ping cut
