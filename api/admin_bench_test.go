@@ -11,7 +11,7 @@ import (
 )
 
 func BenchmarkOpenAPI(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	reg := builtinRegistry()
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = OpenAPI(reg, "bench")
@@ -62,7 +62,7 @@ func BenchmarkInvokeObserved(b *testing.B) {
 }
 
 func BenchmarkAdminVerify(b *testing.B) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	reg := builtinRegistry()
 	srv := New(reg, Options{AdminToken: "t"})
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/invoke", strings.NewReader(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`)))
@@ -83,7 +83,7 @@ func BenchmarkAdminVerify(b *testing.B) {
 // /admin/tools/{name} never panic and always get a JSON answer with a known
 // status; verify never claims a forged body is verified unless it recomputes.
 func FuzzAdminVerifyAndPut(f *testing.F) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	reg := builtinRegistry()
 	srv := New(reg, Options{AdminToken: "t"})
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/invoke", strings.NewReader(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`)))

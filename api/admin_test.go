@@ -312,10 +312,7 @@ func TestConcurrentTogglesNeverTearTheCatalogue(t *testing.T) {
 		t.Error(err)
 	}
 	// The final state is consistent too.
-	resp, _ := http.Get(ts.URL + "/tools")
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err := checkCatalogHash(raw); err != nil {
+	if err := checkCatalogHash(testhttp.Get(t, ts.URL+"/tools")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -345,15 +342,10 @@ func checkCatalogHash(raw []byte) error {
 func TestAdminPage(t *testing.T) {
 	ts, reg, _ := newAdminServer(t, adminToken, nil)
 	reg.SetEnabled("hash_text", false)
-	resp, err := http.Get(ts.URL + "/admin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	page := string(raw)
-	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
-		t.Fatalf("status %d type %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	resp := testhttp.Do(t, http.MethodGet, ts.URL+"/admin", nil, nil)
+	page := string(resp.Body)
+	if resp.Status != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("status %d type %s", resp.Status, resp.Header.Get("Content-Type"))
 	}
 	csp := resp.Header.Get("Content-Security-Policy")
 	for _, want := range []string{"default-src 'none'", "script-src 'self'", "frame-ancestors 'none'"} {
@@ -390,11 +382,7 @@ func TestAdminPage(t *testing.T) {
 		t.Error("the disabled tool is not shown as disabled")
 	}
 	for _, f := range []string{"admin.js", "admin.css"} {
-		resp, err := http.Get(ts.URL + "/admin/static/" + f)
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("static %s: %v %v", f, err, resp.StatusCode)
-		}
-		resp.Body.Close()
+		testhttp.Get(t, ts.URL+"/admin/static/"+f)
 	}
 	if status, body, _ := doReq(t, "GET", ts.URL+"/admin/static/admin.html.tmpl", "", ""); status != 404 || body["error_code"] != CodeNotFound {
 		t.Fatalf("template served as static: %d", status)
@@ -404,13 +392,7 @@ func TestAdminPage(t *testing.T) {
 func TestAdminVerify(t *testing.T) {
 	ts, _, _ := newAdminServer(t, adminToken, nil)
 	invoke := func(body string) string {
-		resp, err := http.Post(ts.URL+"/invoke", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		raw, _ := io.ReadAll(resp.Body)
-		return string(raw)
+		return string(testhttp.PostJSON(t, ts.URL+"/invoke", []byte(body)).Body)
 	}
 	verify := func(body string) map[string]any {
 		_, m, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, body)

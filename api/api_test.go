@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -212,17 +211,12 @@ func TestSchemaErrorDetails(t *testing.T) {
 
 func TestRedactionAndRequestID(t *testing.T) {
 	ts, _, logs := newTestServer(t, nil)
-	req, _ := http.NewRequest(http.MethodPost, ts.URL+"/invoke", strings.NewReader(`{"tool":"behave","args":{"mode":"ok","secret":"päss"}}`))
-	req.Header.Set("X-Request-Id", "abc-123")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := testhttp.Do(t, http.MethodPost, ts.URL+"/invoke", map[string]string{"X-Request-Id": "abc-123"},
+		[]byte(`{"tool":"behave","args":{"mode":"ok","secret":"päss"}}`))
 	if got := resp.Header.Get("X-Request-Id"); got != "abc-123" {
 		t.Errorf("X-Request-Id = %q", got)
 	}
-	raw, _ := io.ReadAll(resp.Body)
+	raw := resp.Body
 	v, _ := evidence.ParseJSON(raw)
 	sr := v.(map[string]any)["structured_result"].(map[string]any)
 	in := sr["input_normalized"].(map[string]any)
@@ -237,13 +231,8 @@ func TestRedactionAndRequestID(t *testing.T) {
 		t.Error("request id missing from the access log")
 	}
 	// A hostile request id is replaced, not echoed.
-	req, _ = http.NewRequest(http.MethodPost, ts.URL+"/invoke", strings.NewReader(`{"tool":"behave","args":{"mode":"ok"}}`))
-	req.Header.Set("X-Request-Id", "evil\"id with spaces")
-	resp2, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp2.Body.Close()
+	resp2 := testhttp.Do(t, http.MethodPost, ts.URL+"/invoke", map[string]string{"X-Request-Id": "evil\"id with spaces"},
+		[]byte(`{"tool":"behave","args":{"mode":"ok"}}`))
 	if got := resp2.Header.Get("X-Request-Id"); got == "" || strings.Contains(got, " ") {
 		t.Errorf("hostile request id handled badly: %q", got)
 	}
@@ -264,13 +253,7 @@ func TestDisabledTool(t *testing.T) {
 	if reg.CatalogHash() == before {
 		t.Error("catalog_hash did not change when a tool was disabled")
 	}
-	resp, err := http.Get(ts.URL + "/tools/behave")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entry map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&entry)
-	resp.Body.Close()
+	entry := testhttp.GetJSON(t, ts.URL+"/tools/behave")
 	if entry["enabled"] != false {
 		t.Errorf("catalogue entry enabled = %v", entry["enabled"])
 	}
@@ -298,13 +281,7 @@ func TestOverloaded(t *testing.T) {
 
 func TestRoutes(t *testing.T) {
 	ts, reg, _ := newTestServer(t, nil)
-	resp, err := http.Get(ts.URL + "/health")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var h map[string]any
-	_ = json.NewDecoder(resp.Body).Decode(&h)
-	resp.Body.Close()
+	h := testhttp.GetJSON(t, ts.URL+"/health")
 	if h["status"] != "ok" || fmt.Sprint(h["tools"]) != "[gcd_lcm behave]" || h["catalog_hash"] != reg.CatalogHash() {
 		t.Errorf("health = %v", h)
 	}
@@ -314,16 +291,10 @@ func TestRoutes(t *testing.T) {
 	}{
 		{"GET", "/tools/nope", 404}, {"GET", "/nowhere", 404}, {"GET", "/invoke", 405}, {"GET", "/tools", 200},
 	} {
-		req, _ := http.NewRequest(c.method, ts.URL+c.path, nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
+		resp := testhttp.Do(t, c.method, ts.URL+c.path, nil, nil)
 		var body map[string]any
-		decErr := json.NewDecoder(resp.Body).Decode(&body)
-		resp.Body.Close()
-		if resp.StatusCode != c.status || decErr != nil {
-			t.Errorf("%s %s: %d (%v), want %d", c.method, c.path, resp.StatusCode, decErr, c.status)
+		if decErr := json.Unmarshal(resp.Body, &body); resp.Status != c.status || decErr != nil {
+			t.Errorf("%s %s: %d (%v), want %d", c.method, c.path, resp.Status, decErr, c.status)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
 )
@@ -61,9 +62,7 @@ func newEdge(o *AccessOptions, store *filestore.Store, log *slog.Logger) *edge {
 	if o == nil {
 		return nil
 	}
-	if o.LinkTTL <= 0 {
-		o.LinkTTL = time.Hour
-	}
+	defaults.Positive(&o.LinkTTL, time.Hour)
 	e := &edge{opts: *o, hosts: newHostPolicy(o.AllowedHosts), cors: map[string]bool{}, owners: o.Owners, store: store, log: log}
 	if e.owners == nil {
 		e.owners, _ = access.NewOwners("") // in memory: cannot fail
@@ -162,9 +161,8 @@ func (s *Server) accessControl(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		t, aerr := s.authenticate(w, r)
-		if aerr != nil {
-			s.refuseAccess(w, r, aerr, tokenLabel(t))
+		t, ok := s.authenticate(w, r)
+		if !ok {
 			return
 		}
 		if strings.HasPrefix(r.URL.Path, "/mcp") {
@@ -185,10 +183,22 @@ func tokenLabel(t *access.Token) string {
 	return t.Name
 }
 
-// authenticate checks the bearer token and its rate limit: 401 (with
-// WWW-Authenticate) for a missing or unknown token, 429 (with Retry-After)
-// past the budget. The token is returned with a 429, nil with a 401.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*access.Token, *apiError) {
+// authenticate checks the bearer token and its rate limit and returns the
+// token; when it refuses (401 with WWW-Authenticate for a missing or unknown
+// token, 429 with Retry-After past the budget) it has written the refusal and
+// ok is false.
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (t *access.Token, ok bool) {
+	t, aerr := s.checkToken(w, r)
+	if aerr != nil {
+		s.refuseAccess(w, r, aerr, tokenLabel(t))
+		return nil, false
+	}
+	return t, true
+}
+
+// checkToken is authenticate's decision: the token is returned with a 429,
+// nil with a 401.
+func (s *Server) checkToken(w http.ResponseWriter, r *http.Request) (*access.Token, *apiError) {
 	secret, ok := bearerToken(r)
 	if !ok {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond"`)
@@ -328,9 +338,8 @@ func (s *Server) downloadAccess(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		t, aerr := s.authenticate(w, r)
-		if aerr != nil {
-			s.refuseAccess(w, r, aerr, tokenLabel(t))
+		t, ok := s.authenticate(w, r)
+		if !ok {
 			return
 		}
 		if !e.owners.Owns(name, t.Name) {

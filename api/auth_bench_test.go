@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/precisiond/precisiond/internal/access"
-	"github.com/precisiond/precisiond/tools"
 )
 
 // BenchmarkInvokeAccess: a small /invoke call with no access control, with
@@ -39,7 +38,7 @@ func BenchmarkInvokeAccess(b *testing.B) {
 		{"token", &AccessOptions{Tokens: keys, GuardHosts: true}, "Bearer token-9"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			srv := New(tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{}), Options{Access: c.access})
+			srv := New(builtinRegistry(), Options{Access: c.access})
 			body := `{"tool":"gcd_lcm","args":{"a":391,"b":299}}`
 			b.ReportAllocs()
 			for b.Loop() {

@@ -20,7 +20,6 @@ import (
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/plans"
-	"github.com/precisiond/precisiond/tools"
 )
 
 // The tokens of the access tests: alice may call anything, bob only gcd_*
@@ -70,7 +69,7 @@ func newAccessEnv(t *testing.T, mutate func(*AccessOptions)) *accessEnv {
 	}
 	// The plan service runs over a registry of its own (the tools without a
 	// file store): enough for the scope checks of plan runs.
-	planReg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	planReg := builtinRegistry()
 	svc := plans.NewService(planReg, plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
 	e.mcpEnv = newMCPEnv(t, MCPOptions{}, Options{Access: ao, Metrics: e.metrics, Plans: svc, AdminToken: adminTok,
 		JWKS: func() []byte { return []byte(`{"keys":[]}`) }})
@@ -237,14 +236,7 @@ func TestAccessScope(t *testing.T) {
 	for _, kind := range []string{"streamable", "sse"} {
 		cs := e.connectAs(t, kind, "/mcp", bobToken)
 		ctx := ctxT(t)
-		list, err := cs.ListTools(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, tl := range list.Tools {
-			names = append(names, tl.Name)
-		}
+		names := testhttp.MCPToolNames(t, ctx, cs)
 		if strings.Join(names, ",") != "gcd_lcm,hash_text" {
 			t.Errorf("%s: bob's tools/list %v", kind, names)
 		}

@@ -20,13 +20,14 @@ import (
 	"testing"
 
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/tools"
 )
 
 // The download route's tests (moved here with the handler from
 // internal/filestore).
 
 // newDownloadStore opens a store in a temporary directory.
-func newDownloadStore(t *testing.T, dir string) *filestore.Store {
+func newDownloadStore(t testing.TB, dir string) *filestore.Store {
 	t.Helper()
 	if dir == "" {
 		dir = filepath.Join(t.TempDir(), "downloads")
@@ -36,6 +37,20 @@ func newDownloadStore(t *testing.T, dir string) *filestore.Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// builtinRegistry is the registry of the built-in tools without a download
+// store (generate_file refuses).
+func builtinRegistry() *tools.Registry {
+	return tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+}
+
+// builtinOnStore returns a download store in a temporary directory and the
+// built-in registry whose generate_file writes into it.
+func builtinOnStore(tb testing.TB) (*filestore.Store, *tools.Registry) {
+	tb.Helper()
+	store := newDownloadStore(tb, "")
+	return store, tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
 }
 
 func serveDownloads(t *testing.T, s *filestore.Store) *httptest.Server {
@@ -254,10 +269,7 @@ func TestHandlerDirectRequests(t *testing.T) {
 
 // BenchmarkServe measures GET of a stored 64 KB file through the handler.
 func BenchmarkServe(b *testing.B) {
-	s, err := filestore.Open(filestore.Config{Dir: filepath.Join(b.TempDir(), "dl")})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := newDownloadStore(b, "")
 	e, err := s.Put(context.Background(), "bench", "pdf", make([]byte, 64<<10))
 	if err != nil {
 		b.Fatal(err)
@@ -276,10 +288,7 @@ func BenchmarkServe(b *testing.B) {
 // FuzzHandlerPath: any request path reaches the handler without a panic, and
 // only the exact name of a stored file is ever served.
 func FuzzHandlerPath(f *testing.F) {
-	s, err := filestore.Open(filestore.Config{Dir: filepath.Join(f.TempDir(), "dl")})
-	if err != nil {
-		f.Fatal(err)
-	}
+	s := newDownloadStore(f, "")
 	e, err := s.Put(context.Background(), "ok", "txt", []byte("ok"))
 	if err != nil {
 		f.Fatal(err)

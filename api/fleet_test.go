@@ -11,7 +11,6 @@ import (
 
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
-	"github.com/precisiond/precisiond/internal/s3test"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -21,7 +20,7 @@ import (
 // Monitor that has checked it once.
 func unreachableStore(t *testing.T) (*filestore.Store, *blob.Monitor) {
 	t.Helper()
-	env := map[string]string{"AWS_ENDPOINT_URL": "http://" + s3test.FreeAddr(t), "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
+	env := map[string]string{"AWS_ENDPOINT_URL": "http://" + testhttp.FreeAddr(t), "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
 	b, err := blob.Open(blob.Location{Kind: "s3", Bucket: "fleet"}, blob.Options{
 		Getenv:   func(k string) string { return env[k] },
 		Timeouts: blob.Timeouts{Op: time.Second, Dial: time.Second, IO: time.Second},
@@ -110,7 +109,7 @@ func TestReadyAndHealthWithAWorkingStore(t *testing.T) {
 	}
 	mon := blob.NewMonitor(b, blob.MonitorOptions{})
 	mon.Check(context.Background())
-	srv := New(tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{}), Options{Store: mon})
+	srv := New(builtinRegistry(), Options{Store: mon})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	hb := testhttp.Do(t, "GET", ts.URL+"/health", nil, nil).JSON(t)
@@ -164,7 +163,7 @@ func TestStoreUpGauge(t *testing.T) {
 		mon  *blob.Monitor
 		want string
 	}{{down, `precisiond_store_up{kind="s3"} 0`}, {up, `precisiond_store_up{kind="file"} 1`}} {
-		reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+		reg := builtinRegistry()
 		ts := httptest.NewServer(New(reg, Options{Metrics: NewMetrics(MetricsOptions{Store: c.mon})}))
 		body := testhttp.Do(t, "GET", ts.URL+"/metrics", nil, nil).Body
 		ts.Close()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
@@ -138,18 +139,12 @@ func (opts MCPOptions) withDefaults() MCPOptions {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	if opts.PageSize <= 0 {
-		opts.PageSize = DefaultMCPPageSize
-	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = 1 << 20
-	}
+	defaults.Positive(&opts.PageSize, DefaultMCPPageSize)
+	defaults.Positive(&opts.MaxBodyBytes, 1<<20)
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	if opts.ListChangedInterval <= 0 {
-		opts.ListChangedInterval = DefaultListChangedInterval
-	}
+	defaults.Positive(&opts.ListChangedInterval, DefaultListChangedInterval)
 	return opts
 }
 

@@ -11,9 +11,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/precisiond/precisiond/internal/filestore"
-	"github.com/precisiond/precisiond/tools"
 )
 
 var (
@@ -25,11 +22,7 @@ var (
 // fuzz iterations; requests go straight to ServeHTTP.
 func fuzzServer(tb testing.TB) *Server {
 	fuzzOnce.Do(func() {
-		store, err := filestore.Open(filestore.Config{Dir: tb.TempDir()})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
+		store, reg := builtinOnStore(tb)
 		fuzzSrv = New(reg, Options{MCP: &MCPOptions{Files: store}, MaxBodyBytes: 64 << 10})
 	})
 	return fuzzSrv
@@ -113,11 +106,7 @@ func FuzzCursor(f *testing.F) {
 // session and stateless HTTP) on a small and a large input; compare with
 // BenchmarkInvoke-style REST figures to see the protocol overhead.
 func BenchmarkMCPCall(b *testing.B) {
-	store, err := filestore.Open(filestore.Config{Dir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
+	store, reg := builtinOnStore(b)
 	srv := New(reg, Options{MCP: &MCPOptions{Files: store}})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()

@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/precisiond/precisiond/internal/defaults"
 )
 
 // mcpMount is the MCP surface on the HTTP router: /mcp (Streamable HTTP,
@@ -35,9 +37,7 @@ func (s *Server) mountMCP(r chi.Router) {
 	if o.Logger == nil {
 		o.Logger = s.log
 	}
-	if o.MaxBodyBytes <= 0 {
-		o.MaxBodyBytes = s.opts.MaxBodyBytes
-	}
+	defaults.Positive(&o.MaxBodyBytes, s.opts.MaxBodyBytes)
 	if o.Version == "" {
 		o.Version = s.opts.Version
 	}

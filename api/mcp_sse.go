@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -28,15 +29,9 @@ type sseLimits struct {
 
 func newSSELimits(o MCPOptions) sseLimits {
 	l := sseLimits{max: o.MaxSSEStreams, idle: o.SSEIdleTimeout, lifetime: o.SSEMaxLifetime}
-	if l.max <= 0 {
-		l.max = DefaultMaxSSEStreams
-	}
-	if l.idle <= 0 {
-		l.idle = DefaultSSEIdleTimeout
-	}
-	if l.lifetime <= 0 {
-		l.lifetime = DefaultSSEMaxLifetime
-	}
+	defaults.Positive(&l.max, DefaultMaxSSEStreams)
+	defaults.Positive(&l.idle, DefaultSSEIdleTimeout)
+	defaults.Positive(&l.lifetime, DefaultSSEMaxLifetime)
 	return l
 }
 

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // openSSE opens a raw GET /mcp/sse and returns the response once the endpoint
@@ -53,11 +55,7 @@ func TestSSEStreamCap(t *testing.T) {
 	if err := json.NewDecoder(refused.Body).Decode(&body); err != nil || body["error_code"] != "overloaded" {
 		t.Fatalf("refusal body %v %v", body, err)
 	}
-	if resp, err := http.Get(env.ts.URL + "/health"); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("/health with the streams full: %v", err)
-	} else {
-		resp.Body.Close()
-	}
+	testhttp.Get(t, env.ts.URL+"/health") // answers with the streams full
 	open[0].Body.Close()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -77,9 +78,7 @@ type readItem struct {
 }
 
 func newStdioConn(in io.Reader, out io.Writer, maxLine int, drain time.Duration) *stdioConn {
-	if maxLine <= 0 {
-		maxLine = 1 << 20
-	}
+	defaults.Positive(&maxLine, 1<<20)
 	c := &stdioConn{
 		out: out, drain: drain,
 		lines:    make(chan readItem),

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -19,7 +20,7 @@ const stdioInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"prot
 // runStdio serves input (then EOF) and returns every output line, decoded.
 func runStdio(t *testing.T, opts MCPOptions, input string) []map[string]any {
 	t.Helper()
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	reg := builtinRegistry()
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
@@ -36,13 +37,8 @@ func runStdio(t *testing.T, opts MCPOptions, input string) []map[string]any {
 		}
 		out = append(out, m)
 	}
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("ServeMCPStdio: %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("ServeMCPStdio did not return after EOF")
+	if err := testhttp.Returned(t, done, "ServeMCPStdio (after EOF)"); err != nil {
+		t.Fatalf("ServeMCPStdio: %v", err)
 	}
 	return out
 }

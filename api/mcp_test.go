@@ -37,11 +37,7 @@ type mcpEnv struct {
 
 func newMCPEnv(t *testing.T, mcpOpts MCPOptions, opts Options) *mcpEnv {
 	t.Helper()
-	store, err := filestore.Open(filestore.Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
+	store, reg := builtinOnStore(t)
 	mcpOpts.Files = store
 	opts.MCP = &mcpOpts
 	opts.Downloads = store
@@ -86,38 +82,20 @@ func (e *mcpEnv) connect(t *testing.T, kind string, copts *mcp.ClientOptions) *m
 // structured_result.
 func (e *mcpEnv) invokeEnvelope(t *testing.T, tool string, args map[string]any) []byte {
 	t.Helper()
-	body, _ := evidence.Canonical(map[string]any{"tool": tool, "args": args})
-	resp, err := http.Post(e.ts.URL+"/invoke", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	v, err := evidence.ParseJSON(b)
-	if err != nil {
-		t.Fatalf("/invoke: %v", err)
-	}
-	sr, ok := v.(map[string]any)["structured_result"]
+	resp := testhttp.PostJSON(t, e.ts.URL+"/invoke", testhttp.Canonical(t, map[string]any{"tool": tool, "args": args}))
+	sr, ok := resp.JSON(t)["structured_result"]
 	if !ok {
-		t.Fatalf("/invoke %s: no structured_result: %s", tool, b)
+		t.Fatalf("/invoke %s: no structured_result: %s", tool, resp.Body)
 	}
-	out, err := evidence.Canonical(sr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return testhttp.Canonical(t, sr)
 }
 
 // loose round-trips v through encoding/json into generic values with float64
 // numbers: how the go-sdk client decodes structuredContent and schemas.
 func loose(t *testing.T, v any) any {
 	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
+	if err := json.Unmarshal(testhttp.Marshal(t, v), &out); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -613,11 +591,7 @@ func TestMCPBodyLimit(t *testing.T) {
 // TestMCPSSEOutlivesServerTimeouts: an SSE session keeps working after the
 // http.Server's read and write timeouts have passed.
 func TestMCPSSEOutlivesServerTimeouts(t *testing.T) {
-	store, err := filestore.Open(filestore.Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
+	store, reg := builtinOnStore(t)
 	srv := New(reg, Options{MCP: &MCPOptions{Files: store}})
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Config.ReadTimeout = 200 * time.Millisecond
@@ -667,11 +641,7 @@ func TestMCPLogsCalls(t *testing.T) {
 // outputSchema, so does an error body, and broken envelopes do not; local $refs
 // of the facts schema resolve inside the combined document.
 func TestEnvelopeSchema(t *testing.T) {
-	store, err := filestore.Open(filestore.Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
+	_, reg := builtinOnStore(t)
 	for _, name := range reg.Names() {
 		tool, hash, _ := reg.Lookup(name)
 		c := tool.Contract()

@@ -2,14 +2,15 @@ package api
 
 import (
 	"context"
-	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -60,7 +61,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 
 	callCtx := func(ctx context.Context, body string) {
 		t.Helper()
-		rec := &discardWriter{h: http.Header{}}
+		rec := httptest.NewRecorder()
 		req, _ := http.NewRequestWithContext(ctx, "POST", "/invoke", strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		srv.ServeHTTP(rec, req)
@@ -115,47 +116,22 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 		}
 	}
 	// The caller-chosen unknown name never becomes a label.
-	rec := &discardWriter{h: http.Header{}}
+	rec := httptest.NewRecorder()
 	req, _ := http.NewRequest("GET", "/metrics", nil)
 	srv.ServeHTTP(rec, req)
-	text := rec.body.String()
-	if rec.status != 200 || !strings.Contains(text, "precisiond_tool_calls_total{outcome=\"ok\",tool=\"gcd_lcm\"} 2") {
-		t.Fatalf("exposition (%d) lacks the gcd_lcm counter:\n%.2000s", rec.status, text)
+	text := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(text, "precisiond_tool_calls_total{outcome=\"ok\",tool=\"gcd_lcm\"} 2") {
+		t.Fatalf("exposition (%d) lacks the gcd_lcm counter:\n%.2000s", rec.Code, text)
 	}
 	if strings.Contains(text, "no_such_tool_42") {
 		t.Fatal("an unknown tool name became a label value")
 	}
 }
 
-type discardWriter struct {
-	h      http.Header
-	status int
-	body   strings.Builder
-}
-
-func (d *discardWriter) Header() http.Header { return d.h }
-func (d *discardWriter) WriteHeader(s int) {
-	if d.status == 0 {
-		d.status = s
-	}
-}
-func (d *discardWriter) Write(b []byte) (int, error) {
-	if d.status == 0 {
-		d.status = 200
-	}
-	return d.body.Write(b)
-}
-
 // TestMetricsRoute: without Metrics the route is absent.
 func TestMetricsRoute(t *testing.T) {
 	ts, _, _ := newAdminServer(t, "", nil)
-	resp, err := http.Get(ts.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 404 {
-		t.Fatalf("/metrics without Metrics: %d", resp.StatusCode)
+	if st := testhttp.Do(t, http.MethodGet, ts.URL+"/metrics", nil, nil).Status; st != 404 {
+		t.Fatalf("/metrics without Metrics: %d", st)
 	}
 }

@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -90,22 +88,10 @@ func TestOpenAPISchemasDescribeRealResponses(t *testing.T) {
 		ex := e["examples"].([]any)[0].(map[string]any)
 		body, _ := evidence.Canonical(map[string]any{"tool": name, "args": ex["args"]})
 		check(reqSchema, body, name+" request")
-		resp, err := http.Post(ts.URL+"/invoke", "application/json", strings.NewReader(string(body)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		check(respSchema, out, name+" response")
+		check(respSchema, testhttp.PostJSON(t, ts.URL+"/invoke", body).Body, name+" response")
 	}
 	for _, body := range []string{`{"tool":"gcd_lcm","args":{"a":"x"}}`, `{"tool":"nope"}`, `{"tool":"gcd_lcm","args":{"a":1,"b":0,"operation":"lcm"},"contract_hash":"00"}`} {
-		resp, err := http.Post(ts.URL+"/invoke", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		check(errSchema, out, "error for "+body)
+		check(errSchema, testhttp.PostJSON(t, ts.URL+"/invoke", []byte(body)).Body, "error for "+body)
 	}
 	// The schema is not vacuous: a response with a wrong result_hash shape or an
 	// extra key fails.

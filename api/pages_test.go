@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/precisiond/precisiond/tools"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // TestLandingPage: GET / is HTML under a policy without any script, with the
@@ -20,7 +19,7 @@ import (
 // to the reference, the catalogue, the description, health, metrics (when
 // served), admin and the MCP endpoints (when mounted).
 func TestLandingPage(t *testing.T) {
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	reg := builtinRegistry()
 	reg.SetEnabled("hash_text", false)
 	for _, full := range []bool{true, false} {
 		opts := Options{Version: "v9.8.7"}
@@ -29,17 +28,12 @@ func TestLandingPage(t *testing.T) {
 			opts.Metrics = NewMetrics(MetricsOptions{Version: "v9.8.7"})
 		}
 		ts := httptest.NewServer(New(reg, opts))
-		resp, err := http.Get(ts.URL + "/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp := testhttp.Do(t, http.MethodGet, ts.URL+"/", nil, nil)
 		ts.Close()
-		page := string(body)
+		page := string(resp.Body)
 		h := resp.Header
-		if resp.StatusCode != 200 || h.Get("Content-Type") != "text/html; charset=utf-8" || h.Get("X-Frame-Options") != "DENY" {
-			t.Fatalf("GET /: %d %v", resp.StatusCode, h)
+		if resp.Status != 200 || h.Get("Content-Type") != "text/html; charset=utf-8" || h.Get("X-Frame-Options") != "DENY" {
+			t.Fatalf("GET /: %d %v", resp.Status, h)
 		}
 		if csp := h.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "default-src 'none';") || strings.Contains(csp, "script-src") {
 			t.Errorf("CSP %q", csp)
@@ -75,15 +69,11 @@ func TestLandingPage(t *testing.T) {
 // the one embedded.
 func TestDocsPageAndAssets(t *testing.T) {
 	ts, _, _ := newTestServer(t, nil)
-	resp, err := http.Get(ts.URL + "/docs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	resp := testhttp.Do(t, http.MethodGet, ts.URL+"/docs", nil, nil)
+	body := resp.Body
 	csp := resp.Header.Get("Content-Security-Policy")
-	if resp.StatusCode != 200 || !strings.Contains(csp, "script-src 'self';") || strings.Contains(csp, "unsafe") {
-		t.Fatalf("/docs: %d CSP %q", resp.StatusCode, csp)
+	if resp.Status != 200 || !strings.Contains(csp, "script-src 'self';") || strings.Contains(csp, "unsafe") {
+		t.Fatalf("/docs: %d CSP %q", resp.Status, csp)
 	}
 	srcs := regexp.MustCompile(`(?:src|href)="([^"]+)"`).FindAllStringSubmatch(string(body), -1)
 	assets := map[string]string{
@@ -102,28 +92,21 @@ func TestDocsPageAndAssets(t *testing.T) {
 			t.Errorf("/docs does not load %s", path)
 		}
 		for _, method := range []string{http.MethodGet, http.MethodHead} {
-			req, _ := http.NewRequest(method, ts.URL+path, nil)
-			r, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, _ := io.Copy(io.Discard, r.Body)
-			r.Body.Close()
-			if r.StatusCode != 200 || r.Header.Get("Content-Type") != mediaType || r.Header.Get("X-Content-Type-Options") != "nosniff" ||
+			r := testhttp.Do(t, method, ts.URL+path, nil, nil)
+			n := len(r.Body)
+			if r.Status != 200 || r.Header.Get("Content-Type") != mediaType || r.Header.Get("X-Content-Type-Options") != "nosniff" ||
 				(method == http.MethodGet) != (n > 0) {
-				t.Errorf("%s %s: %d %q, %d bytes", method, path, r.StatusCode, r.Header.Get("Content-Type"), n)
+				t.Errorf("%s %s: %d %q, %d bytes", method, path, r.Status, r.Header.Get("Content-Type"), n)
 			}
 		}
 	}
-	r, _ := http.Get(ts.URL + "/docs/static/swagger-ui-bundle.js")
-	served, _ := io.ReadAll(r.Body)
-	r.Body.Close()
+	served := testhttp.Get(t, ts.URL+"/docs/static/swagger-ui-bundle.js")
 	vendored, _ := os.ReadFile("swaggerui/swagger-ui-bundle.js")
 	if string(served) != string(vendored) {
 		t.Error("the served bundle is not the vendored file")
 	}
-	if r, _ := http.Get(ts.URL + "/docs/static/other.js"); r.StatusCode != 404 {
-		t.Errorf("an unknown asset: %d", r.StatusCode)
+	if r := testhttp.Do(t, http.MethodGet, ts.URL+"/docs/static/other.js", nil, nil); r.Status != 404 {
+		t.Errorf("an unknown asset: %d", r.Status)
 	}
 }
 

@@ -320,7 +320,7 @@ func TestCompactMCP(t *testing.T) {
 		if in["type"] != "object" || out["type"] != "object" || tl.Description == "" {
 			t.Errorf("%s: schemas %v / %v", tl.Name, in["type"], out["type"])
 		}
-		outSchemas[tl.Name] = mustParse(t, string(mustJSON(t, tl.OutputSchema))).(map[string]any)
+		outSchemas[tl.Name] = mustParse(t, string(testhttp.Marshal(t, tl.OutputSchema))).(map[string]any)
 	}
 	slices.Sort(names)
 	if want := []string{"describe_tools", "list_tools", "rerun_plan", "run_plan"}; !slices.Equal(names, want) {
@@ -332,7 +332,7 @@ func TestCompactMCP(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		sc := mustParse(t, string(mustJSON(t, res.StructuredContent))).(map[string]any)
+		sc := mustParse(t, string(testhttp.Marshal(t, res.StructuredContent))).(map[string]any)
 		if err := contracts.ValidateAgainst(outSchemas[name], sc); err != nil {
 			t.Errorf("%s: structuredContent fails its outputSchema: %v", name, err)
 		}
@@ -396,15 +396,6 @@ func TestCompactMCP(t *testing.T) {
 	if !bytes.Contains(full, []byte(`"name":"gcd_lcm"`)) || bytes.Contains(full, []byte(`"name":"run_plan"`)) {
 		t.Error("/mcp does not serve the full surface")
 	}
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestOpenAPIDescribesPlanRoutes: /openapi.json lists the plan routes, and

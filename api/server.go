@@ -19,6 +19,7 @@ import (
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
@@ -75,18 +76,14 @@ func New(reg *tools.Registry, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = 1 << 20
-	}
+	defaults.Positive(&opts.MaxBodyBytes, 1<<20)
 	switch {
 	case opts.BodyBudget <= 0:
 		opts.BodyBudget = 2 * opts.MaxBodyBytes
 	case opts.BodyBudget < opts.MaxBodyBytes:
 		opts.BodyBudget = opts.MaxBodyBytes // a largest body must fit
 	}
-	if opts.QueueWait <= 0 {
-		opts.QueueWait = DefaultQueueWait
-	}
+	defaults.Positive(&opts.QueueWait, DefaultQueueWait)
 	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget),
 		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, edge: newEdge(opts.Access, opts.Downloads, opts.Logger)}
 	s.ops.authorize = s.authorizePlan

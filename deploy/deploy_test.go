@@ -816,35 +816,29 @@ func (m *manifests) decode(t *testing.T, file string) {
 		}
 		switch tm.Kind {
 		case "Deployment":
-			var d deployment
-			strict(&d)
-			m.deployments = append(m.deployments, d)
+			appendStrict(&m.deployments, strict)
 		case "Service":
-			var s service
-			strict(&s)
-			m.services = append(m.services, s)
+			appendStrict(&m.services, strict)
 		case "HorizontalPodAutoscaler":
-			var h hpa
-			strict(&h)
-			m.hpas = append(m.hpas, h)
+			appendStrict(&m.hpas, strict)
 		case "PodDisruptionBudget":
-			var p pdb
-			strict(&p)
-			m.pdbs = append(m.pdbs, p)
+			appendStrict(&m.pdbs, strict)
 		case "ConfigMap":
-			var c configMap
-			strict(&c)
-			m.configMaps = append(m.configMaps, c)
+			appendStrict(&m.configMaps, strict)
 		case "Secret":
-			var sec secret
-			strict(&sec)
-			m.secrets = append(m.secrets, sec)
+			appendStrict(&m.secrets, strict)
 		case "PersistentVolumeClaim":
-			var p persistentVolumeClaim
-			strict(&p)
-			m.pvcs = append(m.pvcs, p)
+			appendStrict(&m.pvcs, strict)
 		}
 	}
+}
+
+// appendStrict decodes a document strictly (by strict) as a T and appends it
+// to list.
+func appendStrict[T any](list *[]T, strict func(any)) {
+	var v T
+	strict(&v)
+	*list = append(*list, v)
 }
 
 func splitDocs(data []byte) [][]byte {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -29,6 +30,36 @@ func parse(t testing.TB, s string) any {
 		t.Fatalf("test JSON %s: %v", s, err)
 	}
 	return v
+}
+
+// decode decodes a plan written as JSON, failing the test when it is invalid.
+func decode(t testing.TB, plan string) *Plan {
+	t.Helper()
+	p, err := Decode(parse(t, plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// register registers a plan written as JSON with s, failing the test when it
+// is refused.
+func register(t testing.TB, s *Service, plan string) *Plan {
+	t.Helper()
+	p, err := s.Register(context.Background(), parse(t, plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// cities is a batch of n parameter sets naming city.
+func cities(n int, city string) []any {
+	sets := make([]any, n)
+	for i := range sets {
+		sets[i] = map[string]any{"city": city}
+	}
+	return sets
 }
 
 func readJSON(t testing.TB, path string) map[string]any {
@@ -201,10 +232,7 @@ func TestCheckAcceptsPlaceholdersWhereLiteralsWouldFail(t *testing.T) {
 		}
 	}
 	// A $literal is a literal: it is validated.
-	p, err := Decode(parse(t, `{"steps": [{"id": "g", "tool": "gcd_lcm", "args": {"a": {"$literal": "x"}, "b": 6}}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := decode(t, `{"steps": [{"id": "g", "tool": "gcd_lcm", "args": {"a": {"$literal": "x"}, "b": 6}}]}`)
 	if err := Check(p, reg); err == nil {
 		t.Error("a $literal of the wrong type passed the check")
 	}
@@ -234,10 +262,7 @@ func runJSON(t *testing.T, s *Service, p *Plan, sets []any, batch bool) map[stri
 func TestRunCitiesBatch(t *testing.T) {
 	reg := newRegistry(t, 4)
 	s := NewService(reg, NewMemoryStore(0), Options{})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := register(t, s, citiesPlan)
 	oracle := readJSON(t, "testdata/cities.json")
 	cities := oracle["cities"].([]any)
 	var sets []any
@@ -278,11 +303,11 @@ func TestRunCitiesBatch(t *testing.T) {
 			t.Errorf("%v: $ref gave %v", want["zone"], in)
 		}
 		// Each envelope is byte for byte what a direct call answers.
-		direct, err := reg.Call(context.Background(), "time_facts", mustCanonical(t, day["input_normalized"]), "")
+		direct, err := reg.Call(context.Background(), "time_facts", testhttp.Canonical(t, day["input_normalized"]), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := mustCanonical(t, day); string(got) != string(direct.EnvelopeJSON) {
+		if got := testhttp.Canonical(t, day); string(got) != string(direct.EnvelopeJSON) {
 			t.Errorf("%v: envelope differs from a direct call:\n%s\n%s", want["zone"], got, direct.EnvelopeJSON)
 		}
 		h, _ := evidence.Hash(map[string]any{"plan_id": p.ID, "params": params, "steps": []any{conv["result_hash"], day["result_hash"]}})
@@ -292,24 +317,12 @@ func TestRunCitiesBatch(t *testing.T) {
 	}
 }
 
-func mustCanonical(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := evidence.Canonical(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestFailingStepStopsOnlyItsRun: a city the zone database does not know
 // fails that run at its first step, with the tool's error; the runs before
 // and after it complete.
 func TestFailingStepStopsOnlyItsRun(t *testing.T) {
 	s := NewService(newRegistry(t, 4), NewMemoryStore(0), Options{})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := register(t, s, citiesPlan)
 	res := runJSON(t, s, p, []any{map[string]any{"city": "Asia/Tokyo"}, map[string]any{"city": "Mars/Olympus_Mons"}, map[string]any{"city": "Europe/Paris"}}, true)
 	runs := res["runs"].([]any)
 	for i, want := range []string{"completed", "failed", "completed"} {
@@ -364,18 +377,8 @@ func TestRefToAbsentFactFailsTheStep(t *testing.T) {
 func TestRunRefusals(t *testing.T) {
 	reg := newRegistry(t, 4)
 	s := NewService(reg, NewMemoryStore(0), Options{MaxCalls: 10})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
-	city := map[string]any{"city": "UTC"}
-	batch := func(n int) []any {
-		out := make([]any, n)
-		for i := range out {
-			out[i] = city
-		}
-		return out
-	}
+	p := register(t, s, citiesPlan)
+	batch := func(n int) []any { return cities(n, "UTC") }
 	for name, tc := range map[string]struct {
 		sets          []any
 		batch         bool
@@ -387,7 +390,7 @@ func TestRunRefusals(t *testing.T) {
 		"over max calls":    {batch(6), true, tools.CodeCostLimit, "", "plan_calls", "12 calls"},
 		"missing param":     {[]any{map[string]any{}}, false, tools.CodeInputSchemaInvalid, "/params/city", "params_invalid", ""},
 		"unknown param":     {[]any{map[string]any{"city": "UTC", "town": "x"}}, false, tools.CodeInputSchemaInvalid, "/params/town", "params_invalid", ""},
-		"wrong type":        {[]any{city, map[string]any{"city": 5}}, true, tools.CodeInputSchemaInvalid, "/params_batch/1/city", "params_invalid", ""},
+		"wrong type":        {[]any{map[string]any{"city": "UTC"}, map[string]any{"city": 5}}, true, tools.CodeInputSchemaInvalid, "/params_batch/1/city", "params_invalid", ""},
 		"set not object":    {[]any{"UTC"}, true, tools.CodeInputSchemaInvalid, "/params_batch/0", "params_invalid", ""},
 		"params not object": {[]any{[]any{}}, false, tools.CodeInputSchemaInvalid, "/params", "params_invalid", ""},
 	} {
@@ -410,16 +413,10 @@ func TestRunRefusals(t *testing.T) {
 // refused with tool_result_too_large; the same request fits a larger bound.
 func TestResponseSizeBound(t *testing.T) {
 	reg := newRegistry(t, 4)
-	p, err := Decode(parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sets := make([]any, 50)
-	for i := range sets {
-		sets[i] = map[string]any{"city": "Asia/Tokyo"}
-	}
+	p := decode(t, citiesPlan)
+	sets := cities(50, "Asia/Tokyo")
 	small := NewService(reg, NewMemoryStore(0), Options{MaxResponseBytes: 20_000})
-	_, err = small.Run(context.Background(), p, sets, true)
+	_, err := small.Run(context.Background(), p, sets, true)
 	var te *tools.Error
 	if !errors.As(err, &te) || te.Code != tools.CodeResultTooLarge || te.Reason != "plan_response_too_large" {
 		t.Fatalf("error %v, want tool_result_too_large", err)
@@ -435,10 +432,7 @@ func TestResponseSizeBound(t *testing.T) {
 // deadline fail with timeout (reason plan_deadline), each run on its own.
 func TestPlanDeadline(t *testing.T) {
 	s := NewService(newRegistry(t, 4), NewMemoryStore(0), Options{Timeout: time.Nanosecond})
-	p, err := Decode(parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := decode(t, citiesPlan)
 	res := runJSON(t, s, p, []any{map[string]any{"city": "UTC"}, map[string]any{"city": "Asia/Tokyo"}}, true)
 	for _, r := range res["runs"].([]any) {
 		run := r.(map[string]any)
@@ -458,14 +452,8 @@ func TestBatchStaysWithinItsShareOfSlots(t *testing.T) {
 	if got := s.Options().Parallelism; got != 2 {
 		t.Fatalf("parallelism %d, want half of 4 slots", got)
 	}
-	p, err := Decode(parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sets := make([]any, 200)
-	for i := range sets {
-		sets[i] = map[string]any{"city": "Europe/Berlin"}
-	}
+	p := decode(t, citiesPlan)
+	sets := cities(200, "Europe/Berlin")
 	res := runJSON(t, s, p, sets, true)
 	for _, r := range res["runs"].([]any) {
 		if r.(map[string]any)["status"] != "completed" {
@@ -483,10 +471,7 @@ func TestBatchStaysWithinItsShareOfSlots(t *testing.T) {
 func TestLoadChecksIntegrity(t *testing.T) {
 	store := NewMemoryStore(0)
 	s := NewService(newRegistry(t, 4), store, Options{})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := register(t, s, citiesPlan)
 	got, err := s.Load(context.Background(), p.ID)
 	if err != nil || got.ID != p.ID {
 		t.Fatalf("load: %v", err)
@@ -507,12 +492,9 @@ func TestLoadChecksIntegrity(t *testing.T) {
 func TestRerunRechecksTheRegistry(t *testing.T) {
 	reg := newRegistry(t, 4)
 	s := NewService(reg, NewMemoryStore(0), Options{})
-	p, err := s.Register(context.Background(), parse(t, citiesPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := register(t, s, citiesPlan)
 	reg.SetEnabled("time_facts", false)
-	_, err = s.Load(context.Background(), p.ID)
+	_, err := s.Load(context.Background(), p.ID)
 	var te *tools.Error
 	if !errors.As(err, &te) || te.Code != CodeInvalidPlan || te.Details[0].Keyword != KeyToolDisabled || te.Details[0].Path != "/steps/1/tool" {
 		t.Errorf("%v", err)
@@ -600,10 +582,7 @@ func TestOverloadedStepWaitsForASlot(t *testing.T) {
 	limiter := tools.NewLimiter(1, time.Millisecond, func() { refusals.Add(1) })
 	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), w), tools.Options{Limiter: limiter, DefaultTimeout: time.Minute})
 	s := NewService(reg, NewMemoryStore(0), Options{Timeout: time.Minute})
-	p, err := Decode(parse(t, `{"steps": [{"id": "g", "tool": "gcd_lcm", "args": {"a": 12, "b": 18}}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := decode(t, `{"steps": [{"id": "g", "tool": "gcd_lcm", "args": {"a": 12, "b": 18}}]}`)
 	held := make(chan error, 1)
 	go func() {
 		_, err := reg.Invoke(context.Background(), tools.Request{Tool: "wait"})

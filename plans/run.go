@@ -14,6 +14,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -63,15 +64,9 @@ type Service struct {
 
 // NewService returns the plan service of reg, keeping plans in store.
 func NewService(reg *tools.Registry, store Store, opts Options) *Service {
-	if opts.MaxCalls <= 0 {
-		opts.MaxCalls = DefaultMaxCalls
-	}
-	if opts.Timeout <= 0 {
-		opts.Timeout = DefaultTimeout
-	}
-	if opts.MaxResponseBytes <= 0 {
-		opts.MaxResponseBytes = DefaultMaxResponseBytes
-	}
+	defaults.Positive(&opts.MaxCalls, DefaultMaxCalls)
+	defaults.Positive(&opts.Timeout, DefaultTimeout)
+	defaults.Positive(&opts.MaxResponseBytes, DefaultMaxResponseBytes)
 	if opts.Parallelism <= 0 {
 		opts.Parallelism = 4
 		if l := reg.Limiter(); l != nil {

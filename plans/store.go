@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/defaults"
 )
 
 // Store keeps registered plans: the canonical JSON of a plan under its
@@ -56,9 +57,7 @@ const EntryOverhead = 128
 // NewMemoryStore returns an empty store holding at most maxBytes (plan bytes
 // plus EntryOverhead each); maxBytes <= 0 means DefaultStoreBytes.
 func NewMemoryStore(maxBytes int64) *MemoryStore {
-	if maxBytes <= 0 {
-		maxBytes = DefaultStoreBytes
-	}
+	defaults.Positive(&maxBytes, DefaultStoreBytes)
 	return &MemoryStore{maxBytes: maxBytes, order: list.New(), byID: map[string]*list.Element{}}
 }
 

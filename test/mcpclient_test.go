@@ -7,13 +7,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // TestTypeScriptMCPClient builds precisiond, serves it on loopback and runs
@@ -59,16 +59,7 @@ func nodeClient(t *testing.T) (node, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	node, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
-	if nodeErr != nil || modErr != nil {
-		msg := "node and test/mcp-client/node_modules are needed (cd test/mcp-client && npm ci)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return node, dir
+	return testhttp.NodePackage(t, dir, "@modelcontextprotocol/sdk"), dir
 }
 
 // serveBinary builds precisiond, serves it on a free loopback port with
@@ -80,12 +71,7 @@ func serveBinary(t *testing.T, extra ...string) (base, bin string, srvLog *bytes
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/precisiond").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := testhttp.FreeAddr(t)
 	args := append([]string{"serve", "--addr", addr, "--data-dir", t.TempDir(), "--log-level", "warn"}, extra...)
 	srv := exec.Command(bin, args...)
 	srvLog = &bytes.Buffer{}
@@ -98,15 +84,7 @@ func serveBinary(t *testing.T, extra ...string) (base, bin string, srvLog *bytes
 		_ = srv.Wait()
 	})
 	base = "http://" + addr
-	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if resp, err := http.Get(base + "/health"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server did not come up:\n%s", srvLog.String())
-		}
-	}
+	testhttp.WaitUp(t, base, srvLog)
 	return base, bin, srvLog
 }
 

@@ -40,14 +40,11 @@ func main() {
 }
 
 func runAll(binary string, deadline time.Duration, memory int64, only string, calls int) error {
-	dir, err := os.MkdirTemp("", "precisiond-isolation")
+	binary, dir, cleanup, err := benchbin.Prepare(binary, "isolation")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	if binary, err = benchbin.Binary(binary, dir); err != nil {
-		return err
-	}
+	defer cleanup()
 	newPool := func(mem int64) (*worker.Pool, error) {
 		return worker.NewPool(worker.Config{Size: 1, Command: []string{binary, "worker", "--data-dir", dir, "--worker-memory", fmt.Sprint(mem)}})
 	}

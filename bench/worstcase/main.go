@@ -48,14 +48,11 @@ type testCase struct {
 }
 
 func run(binary, only string, parallel int) error {
-	dir, err := os.MkdirTemp("", "precisiond-worstcase")
+	binary, dir, cleanup, err := benchbin.Prepare(binary, "worstcase")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	if binary, err = benchbin.Binary(binary, dir); err != nil {
-		return err
-	}
+	defer cleanup()
 	idle, err := measure(binary, dir, testCase{"idle", "gcd_lcm", map[string]any{"a": 1, "b": 2}}, 1)
 	if err != nil {
 		return err

@@ -302,7 +302,7 @@ func TestBinarySIGHUP(t *testing.T) {
 	dir := t.TempDir()
 	certFile, keyFile, der := selfSigned(t, dir, 10)
 	tokens := writeTokensFile(t, `{"tokens":[{"name":"a","sha256":"`+access.Hash("tok-a")+`"}]}`)
-	addr := freeAddr(t)
+	addr := testhttp.FreeAddr(t)
 	srv := exec.Command(bin, "serve", "--addr", addr, "--data-dir", t.TempDir(), "--tls-cert", certFile, "--tls-key", keyFile, "--api-tokens", tokens)
 	stderr := &syncBuffer{}
 	srv.Stderr = stderr

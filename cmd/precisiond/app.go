@@ -13,6 +13,7 @@ import (
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/tick"
 	"github.com/precisiond/precisiond/internal/toggles"
 	"github.com/precisiond/precisiond/internal/worker"
 	"github.com/precisiond/precisiond/plans"
@@ -201,6 +202,20 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	return reg, tg, nil
 }
 
+// processRegistry is the registry of a command that answers in its own
+// process (call, mcp): cfg's tools on store (isolated ones on pool when not
+// nil), every answer signed with a key that is not persisted.
+func processRegistry(cfg Config, log *slog.Logger, store *filestore.Store, pool *worker.Pool) (*tools.Registry, *toggles.Store, error) {
+	reg, tg, err := newRegistry(cfg, log, store, nil, pool)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := attachSigning(cfg, log, reg, nil, false, nil); err != nil {
+		return nil, nil, err
+	}
+	return reg, tg, nil
+}
+
 // startupSelfCheck is the example self-check of the long-running commands
 // (serve, mcp; SPEC §3): the examples of every read-only tool run through the
 // execution path, and a failure stops the start. The examples of tools that
@@ -322,20 +337,10 @@ func background(ctx context.Context, cfg Config, log *slog.Logger, store *filest
 // applied everywhere within it.
 const toggleWatchInterval = 2 * time.Second
 
-// every calls f every interval until ctx ends; f runs on the caller's
-// goroutine, so two runs never overlap.
-func every(ctx context.Context, interval time.Duration, f func()) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			f()
-		}
-	}
-}
+// every is the service's one periodic loop (tick.Every): the janitor, the
+// toggle and token watches and the key-ring refresh run on it, as the store
+// monitor does.
+var every = tick.Every
 
 // janitorInterval sweeps often enough that a file outlives its TTL by at most
 // a tenth of it (and at least every minute, at most every 10 minutes).

@@ -75,10 +75,7 @@ func cmdCall(c *command, args []string, e *cliEnv) int {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	reg, _, err := newRegistry(*cfg, log, store, nil, nil)
-	if err == nil {
-		_, err = attachSigning(*cfg, log, reg, nil, false, nil)
-	}
+	reg, _, err := processRegistry(*cfg, log, store, nil)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
@@ -480,10 +477,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 	if pool != nil {
 		defer pool.Close()
 	}
-	reg, tg, err := newRegistry(*cfg, log, store, nil, pool)
-	if err == nil {
-		_, err = attachSigning(*cfg, log, reg, nil, false, nil)
-	}
+	reg, tg, err := processRegistry(*cfg, log, store, pool)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1

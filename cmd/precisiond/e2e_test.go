@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -240,21 +238,11 @@ func checkoutVersion(t *testing.T) string {
 	return string(head[:12])
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
 // TestBinary runs the real binary: serve in a separate process with flags and env,
 // health, call, verify (good and tampered), version, and graceful SIGTERM.
 func TestBinary(t *testing.T) {
 	bin := buildBinary(t)
-	addr := freeAddr(t)
+	addr := testhttp.FreeAddr(t)
 	srv := exec.Command(bin, "serve", "--addr", addr)
 	data := t.TempDir() // the server and the CLI share it, so one signing key
 	srv.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+data, "PRECISIOND_ADDR=127.0.0.1:1")
@@ -265,21 +253,11 @@ func TestBinary(t *testing.T) {
 	}
 	defer srv.Process.Kill()
 	base := "http://" + addr
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if resp, err := http.Get(base + "/health"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server did not come up (the flag must override the env): %s", stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testhttp.WaitUp(t, base, &stderr) // at the flag's address: the flag overrides the env
 	if out, err := exec.Command(bin, "health", "--addr", addr).CombinedOutput(); err != nil {
 		t.Errorf("health: %v %s", err, out)
 	}
-	if err := exec.Command(bin, "health", "--addr", freeAddr(t)).Run(); err == nil {
+	if err := exec.Command(bin, "health", "--addr", testhttp.FreeAddr(t)).Run(); err == nil {
 		t.Error("health succeeded against a closed port")
 	}
 
@@ -339,13 +317,8 @@ func TestBinary(t *testing.T) {
 	}
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- srv.Wait() }()
-	select {
-	case err := <-waitErr:
-		if err != nil {
-			t.Errorf("server exit: %v\n%s", err, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("server did not stop on SIGINT")
+	if err := testhttp.Returned(t, waitErr, "the server (stopping on SIGINT)"); err != nil {
+		t.Errorf("server exit: %v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), `"msg":"stopped"`) {
 		t.Errorf("no orderly stop logged: %s", stderr.String())
@@ -470,33 +443,4 @@ func TestStartHasNoSideEffects(t *testing.T) {
 	if files := filesUnder(t, data); len(files) != 0 {
 		t.Errorf("selfcheck wrote into the data directory: %v", files)
 	}
-}
-
-// TestEveryRunsUntilCanceled: the ticker loop behind the download janitor and
-// the toggle watch calls its function repeatedly, never concurrently, and
-// returns once its context ends.
-func TestEveryRunsUntilCanceled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	calls := make(chan struct{})
-	done := make(chan struct{})
-	var running sync.Mutex
-	go func() {
-		every(ctx, time.Millisecond, func() {
-			if !running.TryLock() {
-				t.Error("two runs overlapped")
-				return
-			}
-			defer running.Unlock()
-			select {
-			case calls <- struct{}{}:
-			case <-ctx.Done():
-			}
-		})
-		close(done)
-	}()
-	for range 3 {
-		<-calls
-	}
-	cancel()
-	<-done
 }

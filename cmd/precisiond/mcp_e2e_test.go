@@ -192,17 +192,9 @@ func TestMCPHTTPThroughMain(t *testing.T) {
 		})
 	}
 	for host, want := range map[string]int{"precisiond.internal:8003": 200, "evil.example": 403} {
-		req, _ := http.NewRequest("POST", base+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
-		req.Host = host
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		hdr := map[string]string{"Host": host, "Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+		if st := testhttp.Do(t, "POST", base+"/mcp", hdr, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)).Status; st != want {
+			t.Errorf("Host %s: %d, want %d", host, st, want)
 		}
 	}
 }
@@ -232,13 +224,8 @@ func TestMCPShutdownWithOpenSSE(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("Run: %v (the open SSE session held up the shutdown)", err)
-		}
-	case <-time.After(25 * time.Second):
-		t.Fatal("Run did not return: the open SSE session held up the shutdown")
+	if err := testhttp.Returned(t, done, "Run (the open SSE session held up the shutdown)"); err != nil {
+		t.Errorf("Run: %v (the open SSE session held up the shutdown)", err)
 	}
 	sessionDone := make(chan struct{})
 	go func() { _ = cs.Wait(); close(sessionDone) }()
@@ -356,16 +343,9 @@ func TestMCPStdioFollowsToggles(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	req, _ := http.NewRequest("PUT", base+"/admin/tools/roman_numeral", strings.NewReader(`{"enabled":false}`))
-	req.Header.Set("Authorization", "Bearer secret-token")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("admin PUT: %d", resp.StatusCode)
+	hdr := map[string]string{"Authorization": "Bearer secret-token", "Content-Type": "application/json"}
+	if st := testhttp.Do(t, "PUT", base+"/admin/tools/roman_numeral", hdr, []byte(`{"enabled":false}`)).Status; st != 200 {
+		t.Fatalf("admin PUT: %d", st)
 	}
 	select {
 	case <-changed:

@@ -243,7 +243,7 @@ func startBinary(t *testing.T, flags ...string) (string, *exec.Cmd, *syncBuffer)
 func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.Cmd, *syncBuffer) {
 	t.Helper()
 	bin := buildBinary(t)
-	addr := freeAddr(t)
+	addr := testhttp.FreeAddr(t)
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data-dir", t.TempDir()}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "PRECISIOND_ADMIN_TOKEN="+opsToken), env...)
 	logs := &syncBuffer{}
@@ -253,16 +253,8 @@ func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
 	base := "http://" + addr
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		if resp, err := http.Get(base + "/health"); err == nil {
-			resp.Body.Close()
-			return base, cmd, logs
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server did not come up: %s", logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testhttp.WaitUp(t, base, logs)
+	return base, cmd, logs
 }
 
 // scrape reads one unlabelled or labelled sample from /metrics.

@@ -166,14 +166,7 @@ func TestToolsAllowlist(t *testing.T) {
 			t.Fatal(err)
 		}
 		if path == "/mcp" {
-			list, err := cs.ListTools(context.Background(), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, tl := range list.Tools {
-				got = append(got, tl.Name)
-			}
+			got := testhttp.MCPToolNames(t, context.Background(), cs)
 			if !slices.Equal(got, want) {
 				t.Errorf("/mcp tools/list %v", got)
 			}
@@ -260,14 +253,7 @@ func TestMCPStdioCompact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := cs.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range list.Tools {
-		names = append(names, tl.Name)
-	}
+	names := testhttp.MCPToolNames(t, context.Background(), cs)
 	slices.Sort(names)
 	if !slices.Equal(names, []string{"describe_tools", "list_tools", "rerun_plan", "run_plan"}) {
 		t.Fatalf("tools %v", names)

@@ -111,15 +111,6 @@ func forgeFact(t *testing.T, answer map[string]any, fact, value string) map[stri
 	return forged
 }
 
-func canonicalBytes(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := evidence.Canonical(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestVerifyAttestation: precisiond verify --jwks accepts a live answer and
 // names the key that signed it, and refuses a tampered fact (result_hash
 // recomputed, so only the signature can tell), a tampered result_hash, a
@@ -148,10 +139,10 @@ func TestVerifyAttestation(t *testing.T) {
 		t.Errorf("another required issuer: exit %d %q", code, out)
 	}
 	mcpResult := map[string]any{"structuredContent": sr, "_meta": map[string]any{"precisiond/attestation": answer["attestation"]}}
-	if code, out := runVerify(canonicalBytes(t, mcpResult), "--jwks", jwksFile); code != 0 || !strings.Contains(out, k1.KID()) {
+	if code, out := runVerify(testhttp.Canonical(t, mcpResult), "--jwks", jwksFile); code != 0 || !strings.Contains(out, k1.KID()) {
 		t.Errorf("an MCP result with the attestation in _meta: exit %d %q", code, out)
 	}
-	if code, out := runVerify(canonicalBytes(t, sr), "--jwks", jwksFile); code != 1 || !strings.Contains(out, "no attestation") {
+	if code, out := runVerify(testhttp.Canonical(t, sr), "--jwks", jwksFile); code != 1 || !strings.Contains(out, "no attestation") {
 		t.Errorf("a bare structured_result with --jwks: exit %d %q", code, out)
 	}
 
@@ -188,14 +179,14 @@ func TestVerifyAttestation(t *testing.T) {
 		{"signed by an unpublished key", jwksFile, "attestation unknown_kid", unpublished},
 		{"signed by a key past its retention", staleFile, "attestation key_expired", answer},
 	} {
-		code, out := runVerify(canonicalBytes(t, c.answer), "--jwks", c.jwks)
+		code, out := runVerify(testhttp.Canonical(t, c.answer), "--jwks", c.jwks)
 		if code != 1 || !strings.HasPrefix(out, "FAIL") || !strings.Contains(out, c.want) {
 			t.Errorf("%s: exit %d %q, want FAIL … %s", c.name, code, out, c.want)
 		}
 	}
 	// Without --jwks only the hashes are checked, as before: the forged fact
 	// passes, which is why the attestation exists.
-	if code, out := runVerify(canonicalBytes(t, forged)); code != 0 {
+	if code, out := runVerify(testhttp.Canonical(t, forged)); code != 0 {
 		t.Errorf("forged fact without --jwks: exit %d %q", code, out)
 	}
 
@@ -274,10 +265,10 @@ func liveAnswers(t *testing.T, base string) (jwksFile string, want map[string]st
 	step := run["steps"].([]any)[0].(map[string]any)
 	stepAnswer := map[string]any{"structured_result": step["structured_result"], "attestation": step["attestation"]}
 	return jwksFile, map[string]string{
-		write("answer.json", raw):                              "OK kid=" + kid,
-		write("plan-run.json", canonicalBytes(t, planRun)):     "OK kid=" + kid,
-		write("plan-step.json", canonicalBytes(t, stepAnswer)): "OK kid=" + kid,
-		write("forged.json", canonicalBytes(t, forged)):        "FAIL payload_mismatch",
+		write("answer.json", raw):                                  "OK kid=" + kid,
+		write("plan-run.json", testhttp.Canonical(t, planRun)):     "OK kid=" + kid,
+		write("plan-step.json", testhttp.Canonical(t, stepAnswer)): "OK kid=" + kid,
+		write("forged.json", testhttp.Canonical(t, forged)):        "FAIL payload_mismatch",
 	}
 }
 
@@ -327,16 +318,7 @@ func TestLiveAnswersVerifyWithJoseAndPython(t *testing.T) {
 	base, _ := startMain(t, nil)
 	jwksFile, want := liveAnswers(t, base)
 	t.Run("jose", func(t *testing.T) {
-		node, nodeErr := exec.LookPath("node")
-		_, modErr := os.Stat(filepath.Join(joseDir, "node_modules", "jose", "package.json"))
-		if nodeErr != nil || modErr != nil {
-			msg := "node and test/jose/node_modules are needed (cd test/jose && npm ci)"
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-		checkVerifierOutput(t, joseDir, jwksFile, want, node, "verify.mjs")
+		checkVerifierOutput(t, joseDir, jwksFile, want, testhttp.NodePackage(t, joseDir, "jose"), "verify.mjs")
 	})
 	t.Run("python", func(t *testing.T) {
 		py, err := exec.LookPath("python3")

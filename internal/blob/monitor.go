@@ -6,6 +6,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/defaults"
+	"github.com/precisiond/precisiond/internal/tick"
 )
 
 // DefaultCheckInterval is how often a Monitor pings its store.
@@ -52,9 +55,7 @@ type MonitorOptions struct {
 // NewMonitor wraps s. It contacts nothing: until the first check or operation
 // the store counts as up (Known reports false).
 func NewMonitor(s Store, opts MonitorOptions) *Monitor {
-	if opts.Interval <= 0 {
-		opts.Interval = DefaultCheckInterval
-	}
+	defaults.Positive(&opts.Interval, DefaultCheckInterval)
 	return &Monitor{Store: s, interval: opts.Interval, onChange: opts.OnChange,
 		last: Health{Kind: s.Kind(), OK: true}}
 }
@@ -78,16 +79,8 @@ func (m *Monitor) Known() bool {
 
 // Run pings the store now and then every interval until ctx ends.
 func (m *Monitor) Run(ctx context.Context) {
-	t := time.NewTicker(m.interval)
-	defer t.Stop()
-	for {
-		m.Check(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+	m.Check(ctx)
+	tick.Every(ctx, m.interval, func() { m.Check(ctx) })
 }
 
 // Check pings the store now, records and returns the outcome. A ping cut

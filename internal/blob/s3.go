@@ -21,6 +21,8 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
+
+	"github.com/precisiond/precisiond/internal/defaults"
 )
 
 // Timeouts bound how long an S3 store waits before it reports ErrUnavailable.
@@ -45,15 +47,9 @@ const (
 )
 
 func (t Timeouts) withDefaults() Timeouts {
-	if t.Op <= 0 {
-		t.Op = DefaultOpTimeout
-	}
-	if t.Dial <= 0 {
-		t.Dial = DefaultDialTimeout
-	}
-	if t.IO <= 0 {
-		t.IO = DefaultIOTimeout
-	}
+	defaults.Positive(&t.Op, DefaultOpTimeout)
+	defaults.Positive(&t.Dial, DefaultDialTimeout)
+	defaults.Positive(&t.IO, DefaultIOTimeout)
 	return t
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/s3test"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // The S3 tests run against a real S3 server, Versity Gateway, started per test
@@ -54,7 +55,7 @@ func (v versity) open(t *testing.T, loc Location, tm Timeouts) Store {
 }
 
 // closedAddr is a loopback address where nothing listens.
-func closedAddr(t *testing.T) string { return s3test.FreeAddr(t) }
+func closedAddr(t *testing.T) string { return testhttp.FreeAddr(t) }
 
 // shortTimeouts keep the unavailable tests brief; what they assert is the
 // error's kind, not how long it took.

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/defaults"
 )
 
 // Defaults of Config.
@@ -108,18 +109,10 @@ type Entry struct {
 
 // New returns the download store over s, its files under cfg.Prefix.
 func New(s blob.Store, cfg Config) *Store {
-	if cfg.TTL <= 0 {
-		cfg.TTL = DefaultTTL
-	}
-	if cfg.MaxBytes <= 0 {
-		cfg.MaxBytes = DefaultMaxBytes
-	}
-	if cfg.MaxFileBytes <= 0 {
-		cfg.MaxFileBytes = DefaultMaxFileBytes
-	}
-	if cfg.MaxContentBytes <= 0 {
-		cfg.MaxContentBytes = DefaultMaxContentBytes
-	}
+	defaults.Positive(&cfg.TTL, DefaultTTL)
+	defaults.Positive(&cfg.MaxBytes, DefaultMaxBytes)
+	defaults.Positive(&cfg.MaxFileBytes, DefaultMaxFileBytes)
+	defaults.Positive(&cfg.MaxContentBytes, DefaultMaxContentBytes)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

@@ -20,7 +20,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"go/build"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -30,6 +29,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // Credentials and bucket of every server this package starts.
@@ -96,7 +97,7 @@ func Start(t testing.TB) *Server {
 	if err := os.Mkdir(filepath.Join(dir, Bucket), 0o750); err != nil {
 		t.Fatal(err)
 	}
-	addr := FreeAddr(t)
+	addr := testhttp.FreeAddr(t)
 	s := &Server{Endpoint: "http://" + addr, Dir: dir, log: filepath.Join(dir, "versitygw.log")}
 	logf, err := os.Create(s.log)
 	if err != nil {
@@ -127,19 +128,6 @@ func Start(t testing.TB) *Server {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// FreeAddr is a loopback address with a port nothing listens on (at the
-// moment it was chosen).
-func FreeAddr(t testing.TB) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
 }
 
 func (s *Server) signal(t testing.TB, sig syscall.Signal) {

@@ -1,6 +1,7 @@
 package testhttp
 
 import (
+	"context"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,4 +20,19 @@ func MCPText(t testing.TB, res *mcp.CallToolResult) string {
 		t.Fatalf("content[0] is %T", res.Content[0])
 	}
 	return tc.Text
+}
+
+// MCPToolNames returns the names of the tools the session's first tools/list
+// page offers, in the server's order.
+func MCPToolNames(t testing.TB, ctx context.Context, cs *mcp.ClientSession) []string {
+	t.Helper()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(list.Tools))
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+	}
+	return names
 }

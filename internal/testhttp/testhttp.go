@@ -1,13 +1,17 @@
-// Package testhttp is the client side of the HTTP tests of api and
-// cmd/precisiond: one way to send a request to a real server on loopback and
-// read its answer, instead of a copy per test file. Transport errors fail the
-// test; statuses are the caller's to check.
+// Package testhttp is the client side of the HTTP tests of api,
+// cmd/precisiond and plans: one way to send a request to a real server on
+// loopback, read its answer and encode what is sent or compared, instead of a
+// copy per test file. Transport and encoding errors fail the test; statuses
+// are the caller's to check.
 package testhttp
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"sync"
 	"testing"
@@ -97,6 +101,70 @@ func GetJSON(t testing.TB, url string) map[string]any {
 func PostJSON(t testing.TB, url string, body []byte) Response {
 	t.Helper()
 	return Do(t, http.MethodPost, url, map[string]string{"Content-Type": "application/json"}, body)
+}
+
+// Marshal encodes v with encoding/json (a request body, a value to compare).
+func Marshal(t testing.TB, v any) []byte {
+	t.Helper()
+	return encode(t, json.Marshal, v)
+}
+
+// Canonical encodes v the way envelopes are hashed (evidence.Canonical).
+func Canonical(t testing.TB, v any) []byte {
+	t.Helper()
+	return encode(t, evidence.Canonical, v)
+}
+
+func encode(t testing.TB, enc func(any) ([]byte, error), v any) []byte {
+	t.Helper()
+	b, err := enc(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// FreeAddr returns a loopback address ("127.0.0.1:PORT") nothing listens on
+// right now: for a server the test starts, or for a store that does not answer.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return addr
+}
+
+// WaitUp waits until the server at base answers GET /health (with any
+// status), and fails the test with the server's log when it has not within
+// Timeout.
+func WaitUp(t testing.TB, base string, log fmt.Stringer) {
+	t.Helper()
+	for deadline := time.Now().Add(Timeout); ; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get(base + "/health"); err == nil {
+			resp.Body.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server at %s did not come up: %s", base, log)
+		}
+	}
+}
+
+// Returned waits for the error of something the test has stopped (a server's
+// Run, a process's Wait) and returns it; when nothing arrives within Timeout
+// the test fails with "<what> did not return".
+func Returned(t testing.TB, done <-chan error, what string) error {
+	t.Helper()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(Timeout):
+		t.Fatalf("%s did not return", what)
+		return nil
+	}
 }
 
 // SyncBuffer is a bytes.Buffer that concurrent writers (a server's logger, a

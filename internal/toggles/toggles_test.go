@@ -14,6 +14,7 @@ import (
 
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/s3test"
+	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -39,16 +40,20 @@ type backend struct {
 	put func(data []byte)
 }
 
+// openDir opens a directory store, closed when the test ends.
+func openDir(t testing.TB, dir string) blob.Store {
+	t.Helper()
+	s, err := blob.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
 func dirBackend(t *testing.T) backend {
 	dir := t.TempDir()
-	open := func() blob.Store {
-		s, err := blob.OpenDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		return s
-	}
+	open := func() blob.Store { return openDir(t, dir) }
 	return backend{name: "file", open: open,
 		raw: func() []byte {
 			b, err := os.ReadFile(filepath.Join(dir, FileName))
@@ -239,10 +244,7 @@ func TestLoadCorruptObjectIsAnError(t *testing.T) {
 // the object's place) is store_unavailable and leaves the registry as it was.
 func TestWriteFailureChangesNothing(t *testing.T) {
 	dir := t.TempDir()
-	bs, err := blob.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bs := openDir(t, dir)
 	reg := newReg(t)
 	s := New(bs, reg)
 	if _, err := s.Load(ctxT(t)); err != nil {
@@ -251,13 +253,21 @@ func TestWriteFailureChangesNothing(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, FileName), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = s.Set(ctxT(t), "gcd_lcm", false)
+	_, _, err := s.Set(ctxT(t), "gcd_lcm", false)
+	wantNotStored(t, reg, "Set", err, tools.ReasonStoreRefused)
+}
+
+// wantNotStored fails unless err (of op on gcd_lcm) is store_unavailable with
+// reason, and gcd_lcm is still enabled: the registry never takes a state the
+// store did not.
+func wantNotStored(t *testing.T, reg *tools.Registry, op string, err error, reason string) {
+	t.Helper()
 	var te *tools.Error
-	if !errors.As(err, &te) || te.Code != tools.CodeStoreUnavailable || te.Reason != tools.ReasonStoreRefused {
-		t.Fatalf("Set: %v, want store_unavailable refused", err)
+	if !errors.As(err, &te) || te.Code != tools.CodeStoreUnavailable || te.Reason != reason {
+		t.Fatalf("%s: %v, want store_unavailable %s", op, err, reason)
 	}
 	if !reg.Enabled("gcd_lcm") {
-		t.Fatal("registry kept a state that was not stored")
+		t.Fatalf("%s: the registry took a state the store did not", op)
 	}
 }
 
@@ -265,7 +275,7 @@ func TestWriteFailureChangesNothing(t *testing.T) {
 // service starts anyway, every tool enabled, not Loaded), a toggle is
 // store_unavailable and changes nothing.
 func TestUnreachableStore(t *testing.T) {
-	env := map[string]string{"AWS_ENDPOINT_URL": "http://" + s3test.FreeAddr(t), "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
+	env := map[string]string{"AWS_ENDPOINT_URL": "http://" + testhttp.FreeAddr(t), "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
 	bs, err := blob.Open(blob.Location{Kind: "s3", Bucket: "fleet"}, blob.Options{Getenv: func(k string) string { return env[k] },
 		Timeouts: blob.Timeouts{Op: time.Second, Dial: time.Second, IO: time.Second}})
 	if err != nil {
@@ -277,13 +287,7 @@ func TestUnreachableStore(t *testing.T) {
 		t.Fatalf("Load: %v (loaded %v), want ErrUnavailable", err, s.Loaded())
 	}
 	_, _, err = s.Toggle(ctxT(t), "gcd_lcm")
-	var te *tools.Error
-	if !errors.As(err, &te) || te.Code != tools.CodeStoreUnavailable || te.Reason != tools.ReasonStoreNotAnswering {
-		t.Fatalf("Toggle: %v, want store_unavailable not_answering", err)
-	}
-	if !reg.Enabled("gcd_lcm") {
-		t.Fatal("a toggle the store did not take changed the registry")
-	}
+	wantNotStored(t, reg, "Toggle", err, tools.ReasonStoreNotAnswering)
 }
 
 func TestReloadFollowsAnotherReplica(t *testing.T) {
@@ -429,11 +433,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func BenchmarkSet(b *testing.B) {
-	bs, err := blob.OpenDir(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := New(bs, newReg(b))
+	s := New(openDir(b, b.TempDir()), newReg(b))
 	ctx := context.Background()
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
@@ -446,11 +446,7 @@ func BenchmarkSet(b *testing.B) {
 // BenchmarkReloadUnchanged is the cost of one poll that finds nothing new
 // (a conditional read answered "not modified").
 func BenchmarkReloadUnchanged(b *testing.B) {
-	bs, err := blob.OpenDir(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := New(bs, newReg(b))
+	s := New(openDir(b, b.TempDir()), newReg(b))
 	ctx := context.Background()
 	if _, _, err := s.Set(ctx, "gcd_lcm", false); err != nil {
 		b.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -100,18 +101,10 @@ func NewPool(cfg Config) (*Pool, error) {
 	if len(cfg.Command) == 0 {
 		return nil, errors.New("worker: no command to start workers with")
 	}
-	if cfg.Size <= 0 {
-		cfg.Size = DefaultSize
-	}
-	if cfg.StartTimeout <= 0 {
-		cfg.StartTimeout = DefaultStartTimeout
-	}
-	if cfg.RecycleCPU <= 0 {
-		cfg.RecycleCPU = DefaultRecycleCPU
-	}
-	if cfg.MaxResponseBytes <= 0 {
-		cfg.MaxResponseBytes = DefaultMaxResponseBytes
-	}
+	defaults.Positive(&cfg.Size, DefaultSize)
+	defaults.Positive(&cfg.StartTimeout, DefaultStartTimeout)
+	defaults.Positive(&cfg.RecycleCPU, DefaultRecycleCPU)
+	defaults.Positive(&cfg.MaxResponseBytes, DefaultMaxResponseBytes)
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

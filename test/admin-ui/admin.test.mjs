@@ -5,7 +5,7 @@
 //   SCREENSHOT       where to save a full-page screenshot
 //   USER_DATA_DIR    a fresh, empty Chromium profile directory
 //   CHROMIUM         the browser binary (default /usr/bin/chromium)
-import { chromium } from 'playwright-core';
+import { launch, watchProblems } from './browser.mjs';
 import assert from 'node:assert/strict';
 
 const base = process.env.PRECISIOND_URL;
@@ -20,19 +20,11 @@ async function enabledOnServer(name) {
   return entry.enabled;
 }
 
-const context = await chromium.launchPersistentContext(process.env.USER_DATA_DIR, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  viewport: { width: 1280, height: 900 },
-});
+const context = await launch({ viewport: { width: 1280, height: 900 } });
 const problems = [];
 try {
   const page = context.pages()[0] || (await context.newPage());
-  page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.on('requestfailed', (r) => problems.push('request failed: ' + r.url()));
+  watchProblems(page, problems);
 
   const resp = await page.goto(base + '/admin');
   assert.equal(resp.status(), 200);

@@ -5,19 +5,13 @@
 //   SCREENSHOT       where to save a screenshot of /docs after the call
 //   USER_DATA_DIR    a fresh, empty Chromium profile directory
 //   CHROMIUM         the browser binary (default /usr/bin/chromium)
-import { chromium } from 'playwright-core';
+import { launch, watchProblems } from './browser.mjs';
 import assert from 'node:assert/strict';
 
 const base = process.env.PRECISIOND_URL;
 assert.ok(base && process.env.SCREENSHOT && process.env.USER_DATA_DIR, 'missing environment');
 
-const context = await chromium.launchPersistentContext(process.env.USER_DATA_DIR, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  viewport: { width: 1280, height: 900 },
-});
+const context = await launch({ viewport: { width: 1280, height: 900 } });
 const problems = [];
 const foreign = [];
 try {
@@ -29,9 +23,7 @@ try {
       console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
     });
   });
-  page.on('console', (m) => { if (m.type() === 'error') problems.push('console: ' + m.text()); });
-  page.on('pageerror', (e) => problems.push('page error: ' + e.message));
-  page.on('requestfailed', (r) => problems.push('request failed: ' + r.url()));
+  watchProblems(page, problems);
   page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('data:')) foreign.push(r.url()); });
 
   // The start page: no script at all, links to everything.

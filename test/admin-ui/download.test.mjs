@@ -8,7 +8,7 @@
 //   UNSIGNED_URL   the bare /downloads path (must be 401)
 //   USER_DATA_DIR  a fresh, empty Chromium profile directory
 //   CHROMIUM       the browser binary (default /usr/bin/chromium)
-import { chromium } from 'playwright-core';
+import { launch } from './browser.mjs';
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -18,13 +18,7 @@ for (const k of ['SIGNED_URL', 'TAMPERED_URL', 'EXPIRED_URL', 'UNSIGNED_URL', 'W
   assert.ok(env[k], 'missing ' + k);
 }
 
-const context = await chromium.launchPersistentContext(env.USER_DATA_DIR, {
-  executablePath: env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  acceptDownloads: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const context = await launch({ acceptDownloads: true });
 try {
   const page = context.pages()[0] || (await context.newPage());
   const sent = [];

@@ -1,22 +1,31 @@
 // Package benchbin gives the measurement programs under bench/ the precisiond
-// binary they measure.
+// binary they measure and a scratch directory to run it in.
 package benchbin
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 )
 
-// Binary returns given when it names a binary, else builds ./cmd/precisiond
-// (run from the repository root) into dir and returns its path.
-func Binary(given, dir string) (string, error) {
-	if given != "" {
-		return given, nil
+// Prepare makes a temporary directory (its name starts with
+// "precisiond-"+name) and returns it with the binary to measure: given when it
+// names one, else ./cmd/precisiond (run from the repository root) built into
+// the directory. cleanup removes the directory; on error nothing is left.
+func Prepare(given, name string) (binary, dir string, cleanup func(), err error) {
+	dir, err = os.MkdirTemp("", "precisiond-"+name)
+	if err != nil {
+		return "", "", nil, err
 	}
-	binary := filepath.Join(dir, "precisiond")
-	if out, err := exec.Command("go", "build", "-o", binary, "./cmd/precisiond").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	cleanup = func() { os.RemoveAll(dir) }
+	binary = given
+	if binary == "" {
+		binary = filepath.Join(dir, "precisiond")
+		if out, err := exec.Command("go", "build", "-o", binary, "./cmd/precisiond").CombinedOutput(); err != nil {
+			cleanup()
+			return "", "", nil, fmt.Errorf("go build: %v\n%s", err, out)
+		}
 	}
-	return binary, nil
+	return binary, dir, cleanup, nil
 }
