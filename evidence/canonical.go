@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/internal/pyrepr"
 )
 
 // Float is a float64 fact. It marshals in Python repr form (`100.0`, `1e-05`,
@@ -30,88 +32,11 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 		return nil, fmt.Errorf("evidence: float %v has no JSON form", float64(f))
 	}
-	return AppendPyFloat(nil, float64(f)), nil
+	return pyrepr.AppendFloat(nil, float64(f)), nil
 }
 
 // ErrNonFinite is returned for a number that is not a finite float64 (1e400).
 var ErrNonFinite = errors.New("number out of float range")
-
-// AppendPyFloat appends f in Python's repr form: shortest round-trip digits, plain
-// notation with at least one fractional digit when 1e-4 <= |f| < 1e16, otherwise
-// d[.ddd]e±XX with at least two exponent digits. f must be finite.
-func AppendPyFloat(b []byte, f float64) []byte {
-	if f == 0 {
-		if math.Signbit(f) {
-			return append(b, "-0.0"...)
-		}
-		return append(b, "0.0"...)
-	}
-	var buf [32]byte
-	s := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // -d.ddde±XX
-	if s[0] == '-' {
-		b = append(b, '-')
-		s = s[1:]
-	}
-	epos := bytes.IndexByte(s, 'e')
-	mant, expPart := s[:epos], s[epos+1:]
-	exp, _ := strconv.Atoi(string(expPart))
-	var dbuf [32]byte // shortest round-trip digits of a float64: at most 17
-	digits := dbuf[:0]
-	for _, c := range mant {
-		if c != '.' {
-			digits = append(digits, c)
-		}
-	}
-	if exp < -4 || exp >= 16 {
-		b = append(b, digits[0])
-		if len(digits) > 1 {
-			b = append(b, '.')
-			b = append(b, digits[1:]...)
-		}
-		b = append(b, 'e')
-		if exp < 0 {
-			b = append(b, '-')
-			exp = -exp
-		} else {
-			b = append(b, '+')
-		}
-		if exp < 10 {
-			b = append(b, '0')
-		}
-		return strconv.AppendInt(b, int64(exp), 10)
-	}
-	if exp < 0 {
-		b = append(b, "0."...)
-		for i := 0; i < -exp-1; i++ {
-			b = append(b, '0')
-		}
-		return append(b, digits...)
-	}
-	if len(digits) <= exp+1 {
-		b = append(b, digits...)
-		for i := len(digits); i < exp+1; i++ {
-			b = append(b, '0')
-		}
-		return append(b, ".0"...)
-	}
-	b = append(b, digits[:exp+1]...)
-	b = append(b, '.')
-	return append(b, digits[exp+1:]...)
-}
-
-// PyFloatRepr is Python's repr(float) as a string: AppendPyFloat for a finite
-// f, and "nan", "inf" or "-inf" (which JSON cannot carry) otherwise.
-func PyFloatRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return string(AppendPyFloat(nil, f))
-}
 
 // IsFloatLiteral reports whether a JSON number literal is a float in Python's
 // reading: written with '.', 'e' or 'E'.
@@ -233,13 +158,13 @@ func AppendCanonical(b []byte, v any) ([]byte, error) {
 		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 			return nil, ErrNonFinite
 		}
-		return AppendPyFloat(b, float64(x)), nil
+		return pyrepr.AppendFloat(b, float64(x)), nil
 	case float64:
 		// A bare float64 is a float in Python too.
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, ErrNonFinite
 		}
-		return AppendPyFloat(b, x), nil
+		return pyrepr.AppendFloat(b, x), nil
 	case int:
 		return strconv.AppendInt(b, int64(x), 10), nil
 	case int64:
@@ -302,7 +227,7 @@ func appendNumber(b []byte, n string) ([]byte, error) {
 		if err != nil || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("%w: %s", ErrNonFinite, n)
 		}
-		return AppendPyFloat(b, f), nil
+		return pyrepr.AppendFloat(b, f), nil
 	}
 	// An integer literal: normalise as Python's int() would ("-0" is 0). Literals
 	// already in normal form (what a JSON decoder and strconv produce) are copied

@@ -39,23 +39,6 @@ func TestCanonicalVectors(t *testing.T) {
 	}
 }
 
-func TestPyFloat(t *testing.T) {
-	cases := []struct {
-		f    float64
-		want string
-	}{
-		{100, "100.0"}, {1e16, "1e+16"}, {1e-5, "1e-05"}, {1e-4, "0.0001"},
-		{123456789012345.6, "123456789012345.6"}, {1.5e300, "1.5e+300"},
-		{math.Copysign(0, -1), "-0.0"}, {0, "0.0"}, {-2.5e-7, "-2.5e-07"},
-		{5e-324, "5e-324"}, {1e22, "1e+22"}, {0.1, "0.1"}, {-1234.5, "-1234.5"},
-	}
-	for _, c := range cases {
-		if got := string(AppendPyFloat(nil, c.f)); got != c.want {
-			t.Errorf("AppendPyFloat(%v) = %s, want %s", c.f, got, c.want)
-		}
-	}
-}
-
 func TestIntegerAndFloatHashDiffer(t *testing.T) {
 	a, _ := Hash(map[string]any{"v": json.Number("1")})
 	b, _ := Hash(map[string]any{"v": json.Number("1.0")})

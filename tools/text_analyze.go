@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/pyrepr"
 	"github.com/precisiond/precisiond/internal/textstats"
 )
 
@@ -69,10 +70,10 @@ func textAnalyze() Tool {
 		Legacy: func(_ textInput, f textFacts) string {
 			s := fmt.Sprintf("Words: %d (unique %d) | Characters: %d (%d without whitespace) | Sentences: %d | Paragraphs: %d | Reading time: %s min | Syllables: %d",
 				f.Words, f.UniqueWords, f.Characters, f.CharactersNoWhitespace, f.Sentences, f.Paragraphs,
-				string(evidence.AppendPyFloat(nil, float64(f.ReadingTimeMinutes))), f.Syllables)
+				pyrepr.Float(float64(f.ReadingTimeMinutes)), f.Syllables)
 			if f.FleschReadingEase != nil {
-				s += " | Flesch reading ease: " + string(evidence.AppendPyFloat(nil, float64(*f.FleschReadingEase))) +
-					" | Flesch-Kincaid grade: " + string(evidence.AppendPyFloat(nil, float64(*f.FleschKincaidGrade)))
+				s += " | Flesch reading ease: " + pyrepr.Float(float64(*f.FleschReadingEase)) +
+					" | Flesch-Kincaid grade: " + pyrepr.Float(float64(*f.FleschKincaidGrade))
 			}
 			return s
 		},

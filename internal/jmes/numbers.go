@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/pyrepr"
 	"github.com/precisiond/precisiond/internal/structured"
 )
 
@@ -114,4 +114,4 @@ func cmpOrdered[T int64 | float64](x, y T) int {
 // digits, plain notation with at least one fractional digit when
 // 1e-4 <= |f| < 1e16, otherwise d[.ddd]e±XX; "inf", "-inf" or "nan" for a
 // value outside the double range.
-func FormatFloat(f float64) string { return evidence.PyFloatRepr(f) }
+func FormatFloat(f float64) string { return pyrepr.Float(f) }

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/internal/pyrepr"
 )
 
 // The reference reads JSON with Python's json module and checks it with Python
@@ -106,7 +108,7 @@ func pyFloat(v any) (float64, bool) {
 func pyLen(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
-		if isWTF8Surrogate(s, i) {
+		if pyrepr.IsSurrogateAt(s, i) {
 			i += 3
 		} else {
 			_, size := utf8.DecodeRuneInString(s[i:])
@@ -117,16 +119,11 @@ func pyLen(s string) int {
 	return n
 }
 
-// isWTF8Surrogate reports a 3-byte encoded surrogate (U+D800..U+DFFF) at s[i].
-func isWTF8Surrogate(s string, i int) bool {
-	return i+2 < len(s) && s[i] == 0xED && s[i+1] >= 0xA0 && s[i+1] <= 0xBF && s[i+2] >= 0x80 && s[i+2] <= 0xBF
-}
-
 // pyRunes decodes a WTF-8 string into code points, surrogates included.
 func pyRunes(s string) []rune {
 	out := make([]rune, 0, len(s))
 	for i := 0; i < len(s); {
-		if isWTF8Surrogate(s, i) {
+		if pyrepr.IsSurrogateAt(s, i) {
 			out = append(out, rune(0xD000|rune(s[i+1]&0x3F)<<6|rune(s[i+2]&0x3F)))
 			i += 3
 			continue
@@ -151,7 +148,7 @@ func appendWTF8(b []byte, r rune) []byte {
 // hasSurrogate reports whether s holds a WTF-8 lone surrogate.
 func hasSurrogate(s string) bool {
 	for i := strings.IndexByte(s, 0xED); i >= 0 && i < len(s); {
-		if isWTF8Surrogate(s, i) {
+		if pyrepr.IsSurrogateAt(s, i) {
 			return true
 		}
 		j := strings.IndexByte(s[i+1:], 0xED)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/precisiond/precisiond/internal/pyrepr"
 	"github.com/precisiond/precisiond/internal/refusal"
 	"github.com/precisiond/precisiond/internal/vectors"
 )
@@ -99,7 +100,7 @@ func TestStructuredXMLNameChars(t *testing.T) {
 	}
 }
 
-// TestStructuredPyPrintable: pyPrintable is CPython 3.11's str.isprintable() on every
+// TestStructuredPyPrintable: pyrepr.Printable is CPython 3.11's str.isprintable() on every
 // code point (Python's repr escapes the others).
 func TestStructuredPyPrintable(t *testing.T) {
 	var file struct{ Ranges [][2]rune }
@@ -108,7 +109,7 @@ func TestStructuredPyPrintable(t *testing.T) {
 		if c >= 0xD800 && c <= 0xDFFF {
 			continue
 		}
-		if got, want := pyPrintable(c), inRanges(file.Ranges, c); got != want {
+		if got, want := pyrepr.Printable(c), inRanges(file.Ranges, c); got != want {
 			t.Errorf("U+%04X: printable %v, Python %v", c, got, want)
 		}
 	}

@@ -1118,3 +1118,20 @@ func asciiLower(s string) string {
 	}
 	return string(b)
 }
+
+// inRanges reports whether r lies in one of the sorted, disjoint ranges t.
+func inRanges(t [][2]rune, r rune) bool {
+	lo, hi := 0, len(t)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch {
+		case r < t[m][0]:
+			hi = m
+		case r > t[m][1]:
+			lo = m + 1
+		default:
+			return true
+		}
+	}
+	return false
+}
