@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/precisiond/precisiond/internal/pyrepr"
 	"github.com/precisiond/precisiond/internal/suggest"
 )
 
@@ -183,6 +183,8 @@ func keywordOf(e *jsonschema.ValidationError) string {
 	switch e.ErrorKind.(type) {
 	case *kind.FalseSchema:
 		return "invalid" // Python jsonschema names no validator for a false schema
+	case *kind.Not:
+		return "not" // the schema library gives "not" no keyword path
 	}
 	if kw := e.ErrorKind.KeywordPath(); len(kw) > 0 {
 		return kw[0]
@@ -291,9 +293,9 @@ func (f *failure) leaves(e *jsonschema.ValidationError) {
 		}
 		return
 	}
-	keyword := "schema"
-	if kw := e.ErrorKind.KeywordPath(); len(kw) > 0 {
-		keyword = kw[0]
+	keyword := keywordOf(e)
+	if keyword == "invalid" {
+		keyword = "schema"
 	}
 	loc := e.InstanceLocation
 	// A missing or an unknown property is reported at the property's own path,
@@ -415,16 +417,17 @@ func writePyRepr(b *strings.Builder, v any) {
 			if n, ok := new(big.Int).SetString(s, 10); ok {
 				s = n.String()
 			}
-		} else if fl, err := strconv.ParseFloat(s, 64); err == nil {
-			s = strconv.FormatFloat(fl, 'g', -1, 64)
+		} else if fl, err := strconv.ParseFloat(s, 64); err == nil || fl != 0 {
+			// Python's float() reads an overflowing literal as ±inf, as ParseFloat does.
+			s = pyrepr.Float(fl)
 		}
 		b.WriteString(s)
 	case float64:
-		b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+		b.WriteString(pyrepr.Float(x))
 	case int:
 		b.WriteString(strconv.Itoa(x))
 	case string:
-		writePyStr(b, x)
+		b.WriteString(pyrepr.String(x))
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
@@ -445,7 +448,7 @@ func writePyRepr(b *strings.Builder, v any) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			writePyStr(b, k)
+			b.WriteString(pyrepr.String(k))
 			b.WriteString(": ")
 			writePyRepr(b, x[k])
 		}
@@ -453,37 +456,4 @@ func writePyRepr(b *strings.Builder, v any) {
 	default:
 		fmt.Fprint(b, x)
 	}
-}
-
-// writePyStr writes s as Python's repr of a str: single quotes unless s holds
-// a single quote and no double quote, backslash escapes for the quote, the
-// backslash, \t \n \r and characters that are not printable.
-func writePyStr(b *strings.Builder, s string) {
-	quote := byte('\'')
-	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
-		quote = '"'
-	}
-	b.WriteByte(quote)
-	for _, r := range s {
-		switch {
-		case r == rune(quote) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r < 0x100:
-			fmt.Fprintf(b, `\x%02x`, r)
-		case r < 0x10000:
-			fmt.Fprintf(b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(b, `\U%08x`, r)
-		}
-	}
-	b.WriteByte(quote)
 }
