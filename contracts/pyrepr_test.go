@@ -1,15 +1,15 @@
 package contracts
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/precisiond/precisiond/internal/vectors"
 )
 
 // TestSchemaErrorPyRepr: for instances of every Python float repr regime,
@@ -20,46 +20,27 @@ import (
 // these reprs), and (3) the messages we order by, in our order, begin
 // Python jsonschema's messages in the reference's order. Vectors: testdata/gen_pyrepr.py.
 func TestSchemaErrorPyRepr(t *testing.T) {
-	data, err := os.ReadFile("testdata/pyrepr_errors.json")
-	if err != nil {
-		t.Fatal(err)
+	type pyError struct {
+		Path      []string `json:"path"`
+		Validator string   `json:"validator"`
+		Message   string   `json:"message"`
 	}
-	var doc struct {
-		Python     string `json:"python"`
-		Jsonschema string `json:"jsonschema"`
-		Cases      []struct {
-			Schema   map[string]any `json:"schema"`
-			Instance string         `json:"instance"`
-			Repr     string         `json:"repr"`
-			Error    string         `json:"error"`
-			Errors   []struct {
-				Path      []string `json:"path"`
-				Validator string   `json:"validator"`
-				Message   string   `json:"message"`
-			} `json:"errors"`
-		} `json:"cases"`
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	if len(doc.Cases) < 500 || doc.Python == "" || doc.Jsonschema == "" {
-		t.Fatalf("%d cases, python %q, jsonschema %q", len(doc.Cases), doc.Python, doc.Jsonschema)
-	}
-	for _, c := range doc.Cases {
-		d := json.NewDecoder(strings.NewReader(c.Instance))
-		d.UseNumber()
-		var inst any
-		if err := d.Decode(&inst); err != nil {
-			t.Fatalf("%s: %v", c.Instance, err)
-		}
+	cases := vectors.Cases[struct {
+		Schema   json.RawMessage `json:"schema"`
+		Instance string          `json:"instance"`
+		Repr     string          `json:"repr"`
+		Error    string          `json:"error"`
+		Errors   []pyError       `json:"errors"`
+	}](t, "testdata/pyrepr_errors.json", 500)
+	for _, c := range cases {
+		schema, _ := decodeNumbers(t, string(c.Schema)).(map[string]any)
+		inst := decodeNumbers(t, c.Instance)
 		if got := pyRepr(inst); got != c.Repr {
 			t.Errorf("repr(%s) = %s, Python %s", c.Instance, got, c.Repr)
 		}
 		args := map[string]any{"v": inst}
 		got := ""
-		if err := ValidateAgainst(c.Schema, args); err != nil {
+		if err := ValidateAgainst(schema, args); err != nil {
 			var ve *ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("%s: %T %v", c.Instance, err, err)
@@ -67,13 +48,12 @@ func TestSchemaErrorPyRepr(t *testing.T) {
 			got = ve.Error()
 		}
 		if got != c.Error {
-			sb, _ := json.Marshal(c.Schema["properties"])
-			t.Errorf("%s against %s: %q, reference %q", c.Instance, sb, got, c.Error)
+			t.Errorf("%s against %s: %q, reference %q", c.Instance, c.Schema, got, c.Error)
 		}
 		if c.Error == "" {
 			continue
 		}
-		s, err := compile("pyrepr", c.Schema)
+		s, err := compile("pyrepr", schema)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +61,7 @@ func TestSchemaErrorPyRepr(t *testing.T) {
 		if !errors.As(s.Validate(any(args)), &ve) {
 			t.Fatalf("%s: no schema error", c.Instance)
 		}
-		f := &failure{raw: c.Schema, instance: args}
+		f := &failure{raw: schema, instance: args}
 		f.reference(ve)
 		f.leaves(ve)
 		if !strings.HasPrefix(c.Errors[0].Message, f.first.message) {
@@ -104,4 +84,17 @@ func TestSchemaErrorPyRepr(t *testing.T) {
 			}
 		}
 	}
+}
+
+// decodeNumbers reads one JSON value with numbers as json.Number, as
+// requests are read.
+func decodeNumbers(t *testing.T, text string) any {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(text))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return v
 }
