@@ -56,6 +56,23 @@ def misspell(name):
     return name[:i] + name[i + 1] + name[i] + name[i + 2:]
 
 
+BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
+
+
+def out_of_bounds(p):
+    """Fractions and integers just outside, and fractions inside, the bounds."""
+    if not isinstance(p, dict) or not any(k in p for k in BOUNDS + ("multipleOf",)):
+        return []
+    out = [-0.5, 0.5, -2.5]
+    for k in BOUNDS:
+        if k in p:
+            b = p[k]
+            out += [b - 0.5, b + 0.5, b - 1.5, b + 1.5, b - 1, b + 1, float(b)]
+    if "multipleOf" in p:
+        out += [p["multipleOf"] * 1.5, p["multipleOf"] * 2 + 0.25]
+    return out
+
+
 def variants(schema, example):
     props = schema.get("properties", {})
     required = schema.get("required", [])
@@ -87,6 +104,18 @@ def variants(schema, example):
             a = dict(example)
             a[name] = "y" * (p["maxLength"] + 1)
             yield a
+        # A number outside the bounds of an integer property fails `type` and
+        # a bound together (Python reports both; the message order decides).
+        for v in out_of_bounds(p):
+            a = dict(example)
+            a[name] = v
+            yield a
+        # A value failing `enum` or `const` next to another keyword.
+        if isinstance(p, dict) and ("enum" in p or "const" in p):
+            for v in (True, False, 0.5, -1.5, 128, "Z" * 40):
+                a = dict(example)
+                a[name] = v
+                yield a
         if isinstance(p, dict) and p.get("type") == "array":
             a = dict(example)
             a[name] = [None, "z", 1.5]
