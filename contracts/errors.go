@@ -2,11 +2,13 @@ package contracts
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -122,6 +124,7 @@ type failure struct {
 // (validated against raw).
 func newValidationError(ve *jsonschema.ValidationError, raw map[string]any, instance any) *ValidationError {
 	f := &failure{raw: raw, instance: instance}
+	ve = f.expand(ve)
 	f.reference(ve)
 	f.leaves(ve)
 	idx := make([]int, len(f.details))
@@ -170,6 +173,130 @@ func (f *failure) reference(e *jsonschema.ValidationError) {
 		return
 	}
 	f.keep(refError{e.InstanceLocation, keywordOf(e), f.pyMessage(e)})
+}
+
+// expand adds, where the schema library stopped at a failing type, const or
+// enum, the errors of the keywords it skipped there, in the part of the tree
+// the reference reports (see reference): Python jsonschema checks every
+// keyword, so -0.5 at {"type": "integer", "minimum": 1} fails minimum too.
+func (f *failure) expand(e *jsonschema.ValidationError) *jsonschema.ValidationError {
+	switch e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		for i, c := range e.Causes {
+			e.Causes[i] = f.expand(c)
+		}
+		return e
+	}
+	more := f.skipped(e)
+	if len(more) == 0 {
+		return e
+	}
+	return &jsonschema.ValidationError{SchemaURL: e.SchemaURL, InstanceLocation: e.InstanceLocation,
+		ErrorKind: &kind.Group{}, Causes: append([]*jsonschema.ValidationError{e}, more...)}
+}
+
+// stopsAt lists the keywords the schema library checks first, in its order;
+// when one fails it checks nothing else of that schema.
+var stopsAt = []string{"type", "const", "enum"}
+
+// annotations are keywords that never fail.
+var annotations = []string{"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly"}
+
+// skipped validates the instance at e's path against each keyword the
+// library skipped after e's (a later one of stopsAt alone, the rest of the
+// schema together) and returns the failures, located as if the library had
+// reported them. It returns nil when e is not one of stopsAt or the schema
+// cannot be found or compiled on its own (a $ref into the rest of it).
+func (f *failure) skipped(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	at := slices.Index(stopsAt, keywordOf(e))
+	_, frag, ok := strings.Cut(e.SchemaURL, "#")
+	if at < 0 || !ok || f.raw == nil {
+		return nil
+	}
+	s, _ := valueAt(f.raw, unpointer(frag)).(map[string]any)
+	if s == nil {
+		return nil
+	}
+	rest := make(map[string]any, len(s))
+	for k, v := range s {
+		if !slices.Contains(stopsAt, k) && !slices.Contains(annotations, k) {
+			rest[k] = v
+		}
+	}
+	todo := []map[string]any{rest}
+	for _, k := range stopsAt[at+1:] {
+		if v, ok := s[k]; ok {
+			todo = append(todo, map[string]any{k: v})
+		}
+	}
+	inst := valueAt(f.instance, e.InstanceLocation)
+	var out []*jsonschema.ValidationError
+	for _, p := range todo {
+		if len(p) == 0 {
+			continue
+		}
+		sch := compilePart(p)
+		if sch == nil {
+			continue
+		}
+		var ve *jsonschema.ValidationError
+		if errors.As(sch.Validate(inst), &ve) {
+			rebase(ve, e.InstanceLocation, e.SchemaURL)
+			out = append(out, ve)
+		}
+	}
+	return out
+}
+
+// parts holds the compiled parts of schemas by their JSON text (nil: the
+// part does not compile on its own), at most maxParts of them: the contracts'
+// schemas have a few dozen, and ValidateAgainst may be handed others.
+var parts struct {
+	sync.Mutex
+	m map[string]*jsonschema.Schema
+}
+
+const maxParts = 1024
+
+// compilePart compiles a part of a schema, once; nil when it cannot be
+// compiled on its own.
+func compilePart(p map[string]any) *jsonschema.Schema {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil
+	}
+	key := string(b)
+	parts.Lock()
+	sch, ok := parts.m[key]
+	parts.Unlock()
+	if ok {
+		return sch
+	}
+	sch, err = compile("skipped", p)
+	if err != nil {
+		sch = nil
+	}
+	parts.Lock()
+	if parts.m == nil {
+		parts.m = make(map[string]*jsonschema.Schema)
+	}
+	if len(parts.m) < maxParts {
+		parts.m[key] = sch
+	}
+	parts.Unlock()
+	return sch
+}
+
+// rebase moves an error tree of a validation of the instance at loc against
+// the schema at url to where the whole validation would have reported it.
+func rebase(e *jsonschema.ValidationError, loc []string, url string) {
+	e.InstanceLocation = append(slices.Clone(loc), e.InstanceLocation...)
+	if _, frag, ok := strings.Cut(e.SchemaURL, "#"); ok {
+		e.SchemaURL = url + frag
+	}
+	for _, c := range e.Causes {
+		rebase(c, loc, url)
+	}
 }
 
 func (f *failure) keep(r refError) {

@@ -17,7 +17,8 @@ func FuzzValidationError(f *testing.F) {
 	names := Names()
 	for _, seed := range []string{`{}`, `{"a":"x","c":1}`, `{"operation":"GCD","a":1,"b":2}`,
 		`{"operands":["1",2,null],"operation":"add","currency":"eur"}`, `{"locale":"EN","date_str":"2026-01-01"}`,
-		`{"data":[1,"x",{"y":[]}],"operations":["meen"]}`, `{"n":{"x":1}}`, `{"value":[1,[2,[3]]]}`} {
+		`{"data":[1,"x",{"y":[]}],"operations":["meen"]}`, `{"n":{"x":1}}`, `{"value":[1,[2,[3]]]}`,
+		`{"precision":-0.5,"scale":12.5,"offset":-1.5,"days":1e9,"quantiles_n":true}`} {
 		for i := range names {
 			f.Add(uint8(i), []byte(seed))
 		}
