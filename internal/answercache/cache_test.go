@@ -206,7 +206,7 @@ func TestByteBudget(t *testing.T) {
 	}
 	big := New(1000, func() *attest.KeySet { return f.published }, time.Now)
 	resp := f.call(t, "prime_factorize", semiprime)
-	big.Store(tools.CacheKey{Digest: "x"}, resp)
+	big.Store(context.Background(), tools.CacheKey{Digest: "x"}, resp)
 	if s := big.Stats(); s.Entries != 0 {
 		t.Fatalf("an answer over a quarter of the budget was kept: %+v", s)
 	}
