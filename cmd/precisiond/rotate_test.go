@@ -40,11 +40,7 @@ func TestRotateKeyWhileServing(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("rotate-key: exit %d: %s%s", code, out, errOut)
 	}
-	ring, err := attest.ParseKeyring(mustRead(t, filepath.Join(dir, keyringKey)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	newKID := ring.Current().KID
+	newKID := storedKeyring(t, dir).Current().KID
 	if newKID == oldKID || !strings.Contains(out, "signing kid "+newKID+" (was "+oldKID+", published until ") {
 		t.Fatalf("rotate-key printed %q; keyring current %s, old %s", out, newKID, oldKID)
 	}
@@ -98,9 +94,8 @@ func TestReplacedKeyFileWhileServing(t *testing.T) {
 		}
 	}
 	c.refreshKeyring()
-	ring, err := attest.ParseKeyring(mustRead(t, filepath.Join(dir, keyringKey)))
-	if err != nil || ring.Current().KID != k2.KID() {
-		t.Fatalf("stored keyring %v: current %s, want %s", err, ring.Current().KID, k2.KID())
+	if kid := storedKeyring(t, dir).Current().KID; kid != k2.KID() {
+		t.Fatalf("stored keyring: current %s, want %s", kid, k2.KID())
 	}
 	// rotate-key leaves keys of --signing-key files alone.
 	if code, out, errOut := runRotateKey("--data-dir", dir); code != 1 || !strings.Contains(errOut, "replacing the file") {
@@ -111,13 +106,18 @@ func TestReplacedKeyFileWhileServing(t *testing.T) {
 	}
 }
 
-func mustRead(t *testing.T, path string) []byte {
+// storedKeyring is the keyring kept in the data directory dir.
+func storedKeyring(t *testing.T, dir string) *attest.Keyring {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	state, err := os.ReadFile(filepath.Join(dir, keyringKey))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	ring, err := attest.ParseKeyring(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ring
 }
 
 // TestAnswerCacheStoreTierAcrossReplicas: with --answer-cache-store, an

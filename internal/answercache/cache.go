@@ -69,14 +69,19 @@ func New(maxBytes int64, keys func() *attest.KeySet, now func() time.Time) *Cach
 
 var _ tools.AnswerCache = (*Cache)(nil)
 
-// Stats are the cache's counters.
+// Stats are the counters of one tier of the cache.
 type Stats struct {
 	Hits, Misses, Refused uint64
-	Entries               int
-	Bytes                 int64
+	// Errors counts reads and writes the store failed (unavailable,
+	// timeouts; store tier only): the call then runs, or its answer is not
+	// shared.
+	Errors  uint64
+	Entries int // memory tier only
+	// Bytes held: the memory tier's now, the store tier's at its last trim.
+	Bytes int64
 }
 
-// Count returns the counter named "hit", "miss" or "refused".
+// Count returns the counter named "hit", "miss", "refused" or "error".
 func (s Stats) Count(name string) uint64 {
 	switch name {
 	case "hit":
@@ -85,11 +90,13 @@ func (s Stats) Count(name string) uint64 {
 		return s.Misses
 	case "refused":
 		return s.Refused
+	case "error":
+		return s.Errors
 	}
 	return 0
 }
 
-// Stats returns the counters now.
+// Stats returns the memory tier's counters now.
 func (c *Cache) Stats() Stats {
 	c.mu.Lock()
 	n, used := c.order.Len(), c.used

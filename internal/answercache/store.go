@@ -71,38 +71,13 @@ func (c *Cache) WithStore(o StoreOptions) *Cache {
 	return c
 }
 
-// StoreStats are the store tier's counters.
-type StoreStats struct {
-	Hits, Misses, Refused uint64
-	// Errors counts reads and writes the store failed (unavailable,
-	// timeouts); the call then runs, or its answer is not shared.
-	Errors uint64
-	// Bytes is what the tier held at the last Trim.
-	Bytes int64
-}
-
-// Count returns the counter named "hit", "miss", "refused" or "error".
-func (s StoreStats) Count(name string) uint64 {
-	switch name {
-	case "hit":
-		return s.Hits
-	case "miss":
-		return s.Misses
-	case "refused":
-		return s.Refused
-	case "error":
-		return s.Errors
-	}
-	return 0
-}
-
 // StoreStats returns the store tier's counters; ok is false without one.
-func (c *Cache) StoreStats() (s StoreStats, ok bool) {
+func (c *Cache) StoreStats() (s Stats, ok bool) {
 	t := c.store
 	if t == nil {
-		return StoreStats{}, false
+		return Stats{}, false
 	}
-	return StoreStats{Hits: t.hits.Load(), Misses: t.misses.Load(), Refused: t.refused.Load(), Errors: t.failed.Load(),
+	return Stats{Hits: t.hits.Load(), Misses: t.misses.Load(), Refused: t.refused.Load(), Errors: t.failed.Load(),
 		Bytes: t.bytes.Load()}, true
 }
 

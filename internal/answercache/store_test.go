@@ -25,7 +25,7 @@ type replica struct {
 	published *attest.KeySet
 }
 
-func newReplica(t testing.TB, ring *attest.Keyring, store blob.Store, maxStore int64) *replica {
+func newReplica(t testing.TB, ring *attest.Keyring, maxMemory int64, store blob.Store, maxStore int64) *replica {
 	t.Helper()
 	r := &replica{ring: ring, reg: tools.NewRegistry(tools.ReadOnly(tools.Builtin(tools.Deps{})), tools.Options{}),
 		published: ring.KeySet(time.Now())}
@@ -33,12 +33,13 @@ func newReplica(t testing.TB, ring *attest.Keyring, store blob.Store, maxStore i
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.c = New(1<<20, func() *attest.KeySet { return r.published }, time.Now).
+	r.c = New(maxMemory, func() *attest.KeySet { return r.published }, time.Now).
 		WithStore(StoreOptions{Store: store, MaxBytes: maxStore, Render: r.reg.Render, Seal: s.SignCacheEntry})
 	r.reg.SetAttester(s)
 	r.reg.SetAnswerCache(r.c)
 	return r
 }
+
 
 func (r *replica) call(t *testing.T, tool, args string) *tools.Response {
 	t.Helper()
@@ -60,6 +61,18 @@ func (r *replica) storeStats(t *testing.T) [3]uint64 {
 		t.Fatalf("%d store errors", s.Errors)
 	}
 	return [3]uint64{s.Hits, s.Misses, s.Refused}
+}
+
+// dirStore is a directory store over a new temporary directory.
+func dirStore(t testing.TB) (string, blob.Store) {
+	t.Helper()
+	dir := t.TempDir()
+	store, err := blob.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return dir, store
 }
 
 func newRing(t testing.TB) *attest.Keyring {
@@ -97,14 +110,9 @@ func onlyObject(t *testing.T, dir string) string {
 // answer computed by one is a hit for the other, byte-identical (envelope,
 // attestation, legacy text), without running the tool there.
 func TestStoreTierSharedByReplicas(t *testing.T) {
-	dir := t.TempDir()
-	store, err := blob.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	dir, store := dirStore(t)
 	ring := newRing(t)
-	a, b := newReplica(t, ring, store, 1<<20), newReplica(t, ring, store, 1<<20)
+	a, b := newReplica(t, ring, 1<<20, store, 1<<20), newReplica(t, ring, 1<<20, store, 1<<20)
 	want := a.call(t, "prime_factorize", semiprime)
 	if got := a.storeStats(t); got != [3]uint64{0, 1, 0} {
 		t.Fatalf("replica A: store hits/misses/refused %v", got)
@@ -145,7 +153,7 @@ func TestStoreTierOnS3(t *testing.T) {
 		return s
 	}
 	ring := newRing(t)
-	a, b := newReplica(t, ring, open(), 1<<20), newReplica(t, ring, open(), 1<<20)
+	a, b := newReplica(t, ring, 1<<20, open(), 1<<20), newReplica(t, ring, 1<<20, open(), 1<<20)
 	want := a.call(t, "solve_equation", `{"equation":"x**3 - 6*x**2 + 11*x - 6 = 0"}`)
 	sameAnswer(t, b.call(t, "solve_equation", `{"equation":"x**3 - 6*x**2 + 11*x - 6 = 0"}`), want)
 	if s := b.storeStats(t); s != [3]uint64{1, 0, 0} {
@@ -232,14 +240,9 @@ func TestStoreEntryAlteredOnDisk(t *testing.T) {
 		{"cut short", func(t *testing.T, _ *replica, data []byte) []byte { return data[:len(data)/2] }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			store, err := blob.OpenDir(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { store.Close() })
+			dir, store := dirStore(t)
 			ring := newRing(t)
-			a, b := newReplica(t, ring, store, 1<<20), newReplica(t, ring, store, 1<<20)
+			a, b := newReplica(t, ring, 1<<20, store, 1<<20), newReplica(t, ring, 1<<20, store, 1<<20)
 			want := a.call(t, "prime_factorize", semiprime)
 			path := onlyObject(t, dir)
 			genuine, err := os.ReadFile(path)
@@ -268,13 +271,9 @@ func TestStoreEntryAlteredOnDisk(t *testing.T) {
 // TestStoreEntryOfUnpublishedKeyRefused: an entry signed by a key that the
 // service no longer publishes is refused.
 func TestStoreEntryOfUnpublishedKeyRefused(t *testing.T) {
-	store, err := blob.OpenDir(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	_, store := dirStore(t)
 	ring := newRing(t)
-	a, b := newReplica(t, ring, store, 1<<20), newReplica(t, ring, store, 1<<20)
+	a, b := newReplica(t, ring, 1<<20, store, 1<<20), newReplica(t, ring, 1<<20, store, 1<<20)
 	a.call(t, "prime_factorize", semiprime)
 	b.published = newRing(t).KeySet(time.Now())
 	b.call(t, "prime_factorize", semiprime)
@@ -287,14 +286,9 @@ func TestStoreEntryOfUnpublishedKeyRefused(t *testing.T) {
 // not by the hashes) is shared with its warnings, and warnings altered on
 // disk are refused.
 func TestStoreTierKeepsWarnings(t *testing.T) {
-	dir := t.TempDir()
-	store, err := blob.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	dir, store := dirStore(t)
 	ring := newRing(t)
-	a, b, c := newReplica(t, ring, store, 1<<20), newReplica(t, ring, store, 1<<20), newReplica(t, ring, store, 1<<20)
+	a, b, c := newReplica(t, ring, 1<<20, store, 1<<20), newReplica(t, ring, 1<<20, store, 1<<20), newReplica(t, ring, 1<<20, store, 1<<20)
 	const eq = `{"equation":"x**3 + x - 10**400 = 0"}`
 	want := a.call(t, "solve_equation", eq)
 	if len(want.Envelope.Warnings) == 0 {
@@ -321,15 +315,10 @@ func TestStoreTierKeepsWarnings(t *testing.T) {
 // TestTrimStore: the store tier is cut back to its budget, oldest entries
 // first, and no entry larger than a quarter of the budget is written.
 func TestTrimStore(t *testing.T) {
-	dir := t.TempDir()
-	store, err := blob.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
+	dir, store := dirStore(t)
 	const budget = 8 << 10
 	ring := newRing(t)
-	a := newReplica(t, ring, store, budget)
+	a := newReplica(t, ring, 1<<20, store, budget)
 	const n = 20
 	for i := range n {
 		a.call(t, "prime_factorize", fmt.Sprintf(`{"n":"%d"}`, 1000003+2*i))
@@ -359,7 +348,7 @@ func TestTrimStore(t *testing.T) {
 	}
 	// The newest answer survives in the store (a fresh replica hits it), the
 	// oldest does not.
-	b := newReplica(t, ring, store, budget)
+	b := newReplica(t, ring, 1<<20, store, budget)
 	b.call(t, "prime_factorize", fmt.Sprintf(`{"n":"%d"}`, 1000003+2*(n-1)))
 	b.call(t, "prime_factorize", `{"n":"1000003"}`)
 	if s := b.storeStats(t); s != [3]uint64{1, 1, 0} {
@@ -380,13 +369,8 @@ func decodeDoc(t *testing.T, data []byte) map[string]any {
 // from the store: it never panics, and whatever it serves is the genuine
 // answer byte for byte (envelope, attestation, legacy text).
 func FuzzStoreEntry(f *testing.F) {
-	dir := f.TempDir()
-	store, err := blob.OpenDir(dir)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { store.Close() })
-	r := newReplica(f, newRing(f), store, 1<<20)
+	dir, store := dirStore(f)
+	r := newReplica(f, newRing(f), 1<<20, store, 1<<20)
 	want, err := r.reg.Call(context.Background(), "solve_equation", []byte(`{"equation":"x**3 + x - 10**400 = 0"}`), "")
 	if err != nil {
 		f.Fatal(err)
