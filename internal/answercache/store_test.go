@@ -40,7 +40,6 @@ func newReplica(t testing.TB, ring *attest.Keyring, maxMemory int64, store blob.
 	return r
 }
 
-
 func (r *replica) call(t *testing.T, tool, args string) *tools.Response {
 	t.Helper()
 	resp, err := r.reg.Call(context.Background(), tool, []byte(args), "")
