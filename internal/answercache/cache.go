@@ -119,6 +119,9 @@ func (c *Cache) Store(ctx context.Context, key tools.CacheKey, resp *tools.Respo
 
 // keep puts resp in the memory tier.
 func (c *Cache) keep(key tools.CacheKey, resp *tools.Response) {
+	if c.max <= 0 {
+		return // no memory tier (--answer-cache-store alone)
+	}
 	data, err := encode(resp)
 	if err != nil {
 		return
