@@ -13,7 +13,7 @@ import (
 var cmdRotateKeySpec = &command{
 	name:     "rotate-key",
 	summary:  "make a new generated key sign the answers; running replicas follow",
-	synopsis: "[--data-dir DIR | --store s3://BUCKET/PREFIX] [--key-retention DURATION]",
+	synopsis: "[--data-dir DIR | --store s3://BUCKET/PREFIX]",
 	about: `Rotate the answer-signing key that the service generated and keeps in the
 store (the data directory, or the bucket with --store s3://...): a new key
 becomes the current key, and the old one stays published in
