@@ -7,8 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/precisiond/precisiond/internal/attest"
+	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/s3test"
 )
 
 // runRotateKey runs `precisiond rotate-key ARGS` in process.
@@ -149,5 +152,48 @@ func TestAnswerCacheStoreTierAcrossReplicas(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(dir, "answers", "*")); len(m) != 1 {
 		t.Errorf("store tier objects %v, want 1", m)
+	}
+}
+
+// TestRotateKeyOnS3: the same rotation on a real S3 bucket, each replica and
+// the rotating command with their own client: the running signer follows at
+// its refresh and the old key stays published.
+func TestRotateKeyOnS3(t *testing.T) {
+	srv := s3test.Start(t)
+	loc, err := blob.ParseLocation(srv.Location())
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() blob.Store {
+		s, err := blob.Open(loc, blob.Options{Getenv: srv.Getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+	ctx := context.Background()
+	sig, err := NewSigning(ctx, open(), nil, attest.DefaultRetention, "", time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var followed []string
+	sig.onSigner = func(s *attest.Signer) { followed = append(followed, s.KID()) }
+	old := sig.Signer().KID()
+	ring, err := rotateStoredKey(ctx, open(), time.Hour, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ring.Current().KID == old || ring.Retained()[0].KID != old {
+		t.Fatalf("rotated keyring: current %s, retained %+v; old %s", ring.Current().KID, ring.Retained(), old)
+	}
+	if changed, err := sig.Refresh(ctx); err != nil || !changed {
+		t.Fatalf("refresh: changed %v, %v", changed, err)
+	}
+	if got := sig.Signer().KID(); got != ring.Current().KID || len(followed) != 1 || followed[0] != got {
+		t.Fatalf("after the refresh the replica signs with %s (followed %v), want %s", got, followed, ring.Current().KID)
+	}
+	if keys := sig.KeySet().Keys(); len(keys) != 2 || keys[1].KID != old {
+		t.Fatalf("published %+v, want the new key and %s", keys, old)
 	}
 }
