@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 
@@ -24,10 +25,11 @@ type Attester interface {
 type AnswerCache interface {
 	// Lookup returns the stored answer for key, or nil when there is none or
 	// the stored entry does not verify (its hashes must recompute and its
-	// attestation verify against a current key).
-	Lookup(key CacheKey) *Response
-	// Store keeps a signed answer under key.
-	Store(key CacheKey, resp *Response)
+	// attestation verify against a current key). ctx bounds any I/O (a
+	// cache tier in the shared store).
+	Lookup(ctx context.Context, key CacheKey) *Response
+	// Store keeps a signed answer under key, within ctx.
+	Store(ctx context.Context, key CacheKey, resp *Response)
 }
 
 // CacheKey identifies one answer of a cacheable tool.

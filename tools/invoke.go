@@ -259,7 +259,7 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 		if key, err = cacheKey(c, e.contractHash, normalized); err != nil {
 			return fail(err)
 		}
-		if resp := hk.cache.Lookup(key); resp != nil {
+		if resp := hk.cache.Lookup(ctx, key); resp != nil {
 			return result{resp: resp}
 		}
 	}
@@ -310,7 +310,7 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 			return fail(&InternalError{Tool: c.Tool, Err: err})
 		}
 		if cacheable {
-			hk.cache.Store(key, resp)
+			hk.cache.Store(ctx, key, resp)
 		}
 	}
 	return result{resp: resp}

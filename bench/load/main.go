@@ -61,6 +61,8 @@ type mix struct {
 	body       []byte
 	headers    map[string]string
 	check      func(status int, body []byte) bool
+	// next, when set, gives each request its own body instead of body.
+	next func() []byte
 }
 
 func mixes() map[string]mix {
@@ -118,7 +120,12 @@ func mixes() map[string]mix {
 	mcpCall, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
 		"params": map[string]any{"name": "gcd_lcm", "arguments": map[string]any{"a": 391, "b": 299}}})
 	return map[string]mix{
-		"gcd_lcm":             {name: "gcd_lcm", path: "/invoke", body: []byte(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`), check: okResult},
+		"gcd_lcm": {name: "gcd_lcm", path: "/invoke", body: []byte(`{"tool":"gcd_lcm","args":{"a":391,"b":299}}`), check: okResult},
+		// A new answer every request: nothing repeats (the signature memo and
+		// any cache miss every time), the worst case for signing (issue 21).
+		"gcd_lcm_distinct": {name: "gcd_lcm, every answer new", path: "/invoke", check: okResult, next: func() []byte {
+			return fmt.Appendf(nil, `{"tool":"gcd_lcm","args":{"a":%d,"b":299}}`, distinctA.Add(1))
+		}},
 		"structured_validate": {name: "structured_validate (JSON + schema)", path: "/invoke", body: sv, check: okResult},
 		"prime_factorize": {name: "prime_factorize (30-digit semiprime)", path: "/invoke",
 			body: []byte(`{"tool":"prime_factorize","args":{"n":"` + semiprime + `"}}`), check: okResult},
@@ -130,6 +137,9 @@ func mixes() map[string]mix {
 			check:   okMCP},
 	}
 }
+
+// distinctA numbers the requests of the gcd_lcm_distinct mix.
+var distinctA atomic.Int64
 
 // semiprime is the 30-digit product 300000000000089 × 2000000000000021 of two
 // primes (sympy.isprime), computed rather than typed.
@@ -163,7 +173,11 @@ func drive(base string, m mix, concurrency int, warmup, d time.Duration) result 
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	defer tr.CloseIdleConnections()
 	send := func() (time.Duration, bool) {
-		req, _ := http.NewRequest(http.MethodPost, base+m.path, bytes.NewReader(m.body))
+		body := m.body
+		if m.next != nil {
+			body = m.next()
+		}
+		req, _ := http.NewRequest(http.MethodPost, base+m.path, bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		for k, v := range m.headers {
 			req.Header.Set(k, v)
@@ -173,9 +187,9 @@ func drive(base string, m mix, concurrency int, warmup, d time.Duration) result 
 		if err != nil {
 			return time.Since(start), false
 		}
-		body, _ := io.ReadAll(resp.Body)
+		answer, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		return time.Since(start), m.check(resp.StatusCode, body)
+		return time.Since(start), m.check(resp.StatusCode, answer)
 	}
 	loop := func(until time.Time, record bool) result {
 		var wg sync.WaitGroup

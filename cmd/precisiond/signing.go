@@ -33,8 +33,11 @@ type SigningConfig struct {
 	KeyRetention time.Duration
 	// Issuer is the iss claim; empty: defaultIssuer.
 	Issuer string
-	// AnswerCacheBytes is --answer-cache; 0: no answer cache.
+	// AnswerCacheBytes is --answer-cache; 0: no answer cache in memory.
 	AnswerCacheBytes int64
+	// AnswerCacheStoreBytes is --answer-cache-store: the bound of the answer
+	// cache's tier in the shared store; 0: none.
+	AnswerCacheStoreBytes int64
 }
 
 // defaultIssuer is the iss of an answer when --issuer is not given (the
@@ -66,6 +69,9 @@ var signingFlags = []configFlag{
 	{"answer-cache", "PRECISIOND_ANSWER_CACHE", "BYTES", "0 (off)", "bytes of verified answers kept for the tools whose contract allows it", func(fs *flag.FlagSet, c *Config, n, h string) {
 		fs.Int64Var(&c.Signing.AnswerCacheBytes, n, c.Signing.AnswerCacheBytes, h)
 	}},
+	{"answer-cache-store", "PRECISIOND_ANSWER_CACHE_STORE", "BYTES", "0 (off)", "bytes of verified answers kept in the store (answers/), shared by every replica on it", func(fs *flag.FlagSet, c *Config, n, h string) {
+		fs.Int64Var(&c.Signing.AnswerCacheStoreBytes, n, c.Signing.AnswerCacheStoreBytes, h)
+	}},
 }
 
 func (c SigningConfig) validate() error {
@@ -74,6 +80,8 @@ func (c SigningConfig) validate() error {
 		return errors.New("key-retention must not be negative")
 	case c.AnswerCacheBytes < 0:
 		return errors.New("answer-cache must not be negative")
+	case c.AnswerCacheStoreBytes < 0:
+		return errors.New("answer-cache-store must not be negative")
 	case len(c.Issuer) > attest.MaxIssuerBytes:
 		return fmt.Errorf("issuer has more than %d bytes", attest.MaxIssuerBytes)
 	}
@@ -83,14 +91,28 @@ func (c SigningConfig) validate() error {
 // Signing is the service's signing state: the keyring it reconciled at start
 // (refreshed from the store while it runs) and the signer of its current key.
 type Signing struct {
-	// Signer signs with the key this process reconciled at start.
-	Signer *attest.Signer
 	now    func() time.Time
+	signer atomic.Pointer[attest.Signer]
 
 	ring  atomic.Pointer[attest.Keyring] // the keyring last read from the store
 	store blob.Store                     // nil: nothing to refresh from
 	etag  string                         // of the keyring last read; used by Refresh only
+
+	// What Refresh needs to follow a rotation: the --signing-key file (re-read)
+	// and its key, --key-retention and the issuer; onSigner is called with
+	// every new signer (attachSigning: the registry's attester).
+	keyFile    string
+	configured *attest.Key
+	retention  time.Duration
+	issuer     string
+	onSigner   func(*attest.Signer)
+
+	// Cache is the verified answer cache, or nil (attachSigning).
+	Cache *answercache.Cache
 }
+
+// Signer returns the signer of the key this process signs with now.
+func (s *Signing) Signer() *attest.Signer { return s.signer.Load() }
 
 // Ring returns the keyring last read.
 func (s *Signing) Ring() *attest.Keyring { return s.ring.Load() }
@@ -101,16 +123,36 @@ func (s *Signing) JWKS() []byte { return s.Ring().JWKS(s.now()) }
 // KeySet returns the keys published now, for verifying cached answers.
 func (s *Signing) KeySet() *attest.KeySet { return s.Ring().KeySet(s.now()) }
 
-// Refresh re-reads the stored keyring, so that a key another replica rotated
-// in is published here too (a client fetching the key set through a load
-// balancer must find every key any replica signs with). This process keeps
-// signing with its own key, which the stored keyring keeps published for
-// --key-retention after a rotation; a restart picks up the new key. It
-// returns whether the keyring changed. Refresh is not safe for concurrent
-// use with itself (one background loop calls it).
+// Refresh follows a rotation while the service runs. It re-reads the
+// --signing-key file, if any: a file replaced by one with another key
+// rotates the stored keyring to it. It re-reads the stored keyring, so that
+// a key another replica rotated in is published here too (a client fetching
+// the key set through a load balancer must find every key any replica signs
+// with). And when the stored current key is not the one this process signs
+// with, it signs with it from then on if it holds its private half (a
+// generated key kept in the store, or the key of its --signing-key file);
+// otherwise it keeps its own key, which the stored keyring keeps published
+// for --key-retention after the rotation. It returns whether the keyring
+// changed. Refresh is not safe for concurrent use with itself (one
+// background loop calls it).
 func (s *Signing) Refresh(ctx context.Context) (bool, error) {
 	if s.store == nil {
 		return false, nil
+	}
+	if s.keyFile != "" {
+		k, err := attest.LoadPrivateKeyFile(s.keyFile)
+		if err != nil {
+			return false, err
+		}
+		if s.configured == nil || k.KID() != s.configured.KID() {
+			ring, etag, err := reconcileStored(ctx, s.store, k, s.retention, s.now)
+			if err != nil {
+				return false, err
+			}
+			s.configured, s.etag = k, etag
+			s.ring.Store(ring)
+			return true, s.follow(ring)
+		}
 	}
 	state, etag, err := readKeyring(ctx, s.store)
 	if err != nil || state == nil || etag == s.etag {
@@ -122,7 +164,40 @@ func (s *Signing) Refresh(ctx context.Context) (bool, error) {
 	}
 	s.etag = etag
 	s.ring.Store(ring)
-	return true, nil
+	return true, s.follow(ring)
+}
+
+// follow makes ring's current key sign from now on, when this process holds
+// its private half.
+func (s *Signing) follow(ring *attest.Keyring) error {
+	cur := ring.Current().KID
+	if old := s.Signer(); old != nil && old.KID() == cur {
+		return nil
+	}
+	if ring.SigningKey() == nil && s.configured != nil && s.configured.KID() == cur {
+		r, err := ring.WithSigningKey(s.configured)
+		if err != nil {
+			return err
+		}
+		ring = r
+	}
+	if ring.SigningKey() == nil {
+		return nil // not ours to sign with: keep the own key (still published)
+	}
+	signer, err := ring.Signer(s.issuer)
+	if err != nil {
+		return err
+	}
+	s.use(signer)
+	return nil
+}
+
+// use makes signer sign every later answer.
+func (s *Signing) use(signer *attest.Signer) {
+	s.signer.Store(signer)
+	if s.onSigner != nil {
+		s.onSigner(signer)
+	}
 }
 
 // Close releases the store.
@@ -144,10 +219,31 @@ func (m *Main) refreshKeyring() {
 	changed, err := m.Signing.Refresh(ctx)
 	switch {
 	case err != nil:
-		m.Log.Warn("signing keyring unreadable; keeping the published keys", "err", err.Error())
+		m.Log.Warn("signing keyring or key file unreadable; keeping the published keys and the signing key", "err", err.Error())
+	case changed && m.Signing.Ring().Current().KID != m.Signing.Signer().KID():
+		m.Log.Warn("signing keyring changed in the store to a key this replica does not hold: it keeps signing with its own key, published until its retention ends; give it the new --signing-key file",
+			"current_kid", m.Signing.Ring().Current().KID, "signing_kid", m.Signing.Signer().KID())
 	case changed:
 		m.Log.Info("signing keyring changed in the store; key set reloaded", "current_kid", m.Signing.Ring().Current().KID,
-			"signing_kid", m.Signing.Signer.KID())
+			"signing_kid", m.Signing.Signer().KID())
+	}
+}
+
+// answerStoreTrim is how often a running service trims the answer cache's
+// store tier to --answer-cache-store.
+const answerStoreTrim = time.Minute
+
+// trimAnswerStore is the background step that bounds the store tier.
+func (m *Main) trimAnswerStore() {
+	if m.Signing.Cache == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if n, err := m.Signing.Cache.TrimStore(ctx); err != nil {
+		m.Log.Warn("answer cache: trimming the store tier failed", "err", err.Error())
+	} else if n > 0 {
+		m.Log.Debug("answer cache: store tier trimmed", "removed", n)
 	}
 }
 
@@ -166,14 +262,32 @@ func NewSigning(ctx context.Context, store blob.Store, configured *attest.Key, r
 	if issuer == "" {
 		issuer = defaultIssuer
 	}
+	ring, etag, err := reconcileStored(ctx, store, configured, retention, now)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := ring.Signer(issuer)
+	if err != nil {
+		return nil, err
+	}
+	sig := &Signing{now: now, store: store, etag: etag, configured: configured, retention: retention, issuer: issuer}
+	sig.signer.Store(signer)
+	sig.ring.Store(ring)
+	return sig, nil
+}
+
+// reconcileStored reconciles the keyring kept in store with the configured
+// key (nil: none) at now, writes the result back and returns it with the
+// ETag of the stored state.
+func reconcileStored(ctx context.Context, store blob.Store, configured *attest.Key, retention time.Duration, now func() time.Time) (*attest.Keyring, string, error) {
 	for range maxReconcileRounds {
 		state, etag, err := readKeyring(ctx, store)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		ring, newState, err := attest.Reconcile(state, configured, now(), retention, nil)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		if newState != nil {
 			opts := blob.PutOptions{IfMatch: etag, IfNoneMatch: state == nil}
@@ -181,19 +295,13 @@ func NewSigning(ctx context.Context, store blob.Store, configured *attest.Key, r
 			if errors.Is(err, blob.ErrPreconditionFailed) || errors.Is(err, blob.ErrNotFound) {
 				continue // another replica wrote first: reconcile with its state
 			} else if err != nil {
-				return nil, fmt.Errorf("signing keyring: %w", err)
+				return nil, "", fmt.Errorf("signing keyring: %w", err)
 			}
 			etag = info.ETag
 		}
-		signer, err := ring.Signer(issuer)
-		if err != nil {
-			return nil, err
-		}
-		sig := &Signing{Signer: signer, now: now, store: store, etag: etag}
-		sig.ring.Store(ring)
-		return sig, nil
+		return ring, etag, nil
 	}
-	return nil, fmt.Errorf("signing keyring: %s kept changing under %d attempts to reconcile it", keyringKey, maxReconcileRounds)
+	return nil, "", fmt.Errorf("signing keyring: %s kept changing under %d attempts to reconcile it", keyringKey, maxReconcileRounds)
 }
 
 // readKeyring returns the stored keyring state and its ETag, or nil and ""
@@ -235,6 +343,9 @@ func openSigning(cfg Config, log *slog.Logger, persist bool, shared blob.Store) 
 		// The shared store belongs to Main, which closes it.
 		sig, err := NewSigning(ctx, unclosed{shared}, configured, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
 		if !errors.Is(err, blob.ErrUnavailable) {
+			if sig != nil {
+				sig.keyFile = cfg.Signing.KeyFile
+			}
 			return sig, err
 		}
 		// A replica starting while the store is down keeps answering (pure
@@ -263,6 +374,7 @@ func openSigning(cfg Config, log *slog.Logger, persist bool, shared blob.Store) 
 		store.Close()
 		return nil, err
 	}
+	sig.keyFile = cfg.Signing.KeyFile
 	return sig, nil
 }
 
@@ -289,7 +401,8 @@ func ephemeralSigning(cfg Config, log *slog.Logger, configured *attest.Key, leve
 	if err != nil {
 		return nil, err
 	}
-	sig := &Signing{Signer: signer, now: time.Now}
+	sig := &Signing{now: time.Now, issuer: issuerOf(cfg)}
+	sig.signer.Store(signer)
 	sig.ring.Store(ring)
 	return sig, nil
 }
@@ -301,19 +414,30 @@ func issuerOf(cfg Config) string {
 	return defaultIssuer
 }
 
-// attachSigning (persist: see openSigning) makes reg sign every answer and, with --answer-cache, serve
-// repeated answers of cacheable tools from the verified cache, counted in
-// metrics when not nil.
+// attachSigning (persist: see openSigning) makes reg sign every answer, and
+// sign with the new key after a rotation, and with --answer-cache or
+// --answer-cache-store serve repeated answers of cacheable tools from the
+// verified cache (its store tier on shared), counted in metrics when not
+// nil.
 func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *api.Metrics, persist bool, shared blob.Store) (*Signing, error) {
+	if cfg.Signing.AnswerCacheStoreBytes > 0 && shared == nil && persist {
+		return nil, errors.New("--answer-cache-store needs a store (--data-dir or --store)")
+	}
 	sig, err := openSigning(cfg, log, persist, shared)
 	if err != nil {
 		return nil, err
 	}
-	reg.SetAttester(sig.Signer.Memoized(signatureMemo))
-	log.Debug("signing answers", "kid", sig.Signer.KID(), "iss", sig.Signer.Issuer(),
+	sig.onSigner = func(s *attest.Signer) { reg.SetAttester(s.Memoized(signatureMemo)) }
+	sig.use(sig.Signer())
+	log.Debug("signing answers", "kid", sig.Signer().KID(), "iss", sig.Signer().Issuer(),
 		"retained_keys", len(sig.Ring().Retained()))
-	if cfg.Signing.AnswerCacheBytes > 0 {
+	if cfg.Signing.AnswerCacheBytes > 0 || (cfg.Signing.AnswerCacheStoreBytes > 0 && shared != nil) {
 		cache := answercache.New(cfg.Signing.AnswerCacheBytes, sig.KeySet, sig.now)
+		if shared != nil {
+			cache.WithStore(answercache.StoreOptions{Store: shared, MaxBytes: cfg.Signing.AnswerCacheStoreBytes, Render: reg.Render,
+				Seal: func(d string) (string, error) { return sig.Signer().SignCacheEntry(d) }})
+		}
+		sig.Cache = cache
 		reg.SetAnswerCache(cache)
 		if metrics != nil {
 			registerCacheMetrics(metrics.Registry(), cache)
@@ -322,22 +446,34 @@ func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *a
 	return sig, nil
 }
 
-// registerCacheMetrics exports the answer cache's counters:
+// registerCacheMetrics exports the answer cache's counters, per tier
+// ("memory", and "store" with a store tier):
 //
-//	precisiond_answer_cache_total{result="hit|miss|refused"}  counter
-//	precisiond_answer_cache_bytes                            gauge
+//	precisiond_answer_cache_total{tier,result="hit|miss|refused"}  counter
+//	precisiond_answer_cache_total{tier="store",result="error"}     counter
+//	precisiond_answer_cache_bytes{tier}                            gauge
 func registerCacheMetrics(reg prometheus.Registerer, c *answercache.Cache) {
+	const help = "Lookups in the verified answer cache per tier: hit (served after re-verification), miss, refused (a stored entry failed re-verification and was dropped), error (the store failed; the call ran)."
+	const bytesHelp = "Bytes held by the verified answer cache per tier (memory: --answer-cache is the cap; store: at the last trim, --answer-cache-store is the cap)."
 	for _, r := range []string{"hit", "miss", "refused"} {
 		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name:        "precisiond_answer_cache_total",
-			Help:        "Lookups in the verified answer cache: hit (served after re-verification), miss, refused (a stored entry failed re-verification and was dropped).",
-			ConstLabels: prometheus.Labels{"result": r},
+			Name: "precisiond_answer_cache_total", Help: help, ConstLabels: prometheus.Labels{"tier": "memory", "result": r},
 		}, func() float64 { return float64(c.Stats().Count(r)) }))
 	}
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "precisiond_answer_cache_bytes",
-		Help: "Bytes held by the verified answer cache (--answer-cache is the cap).",
+		Name: "precisiond_answer_cache_bytes", Help: bytesHelp, ConstLabels: prometheus.Labels{"tier": "memory"},
 	}, func() float64 { return float64(c.Stats().Bytes) }))
+	if _, ok := c.StoreStats(); !ok {
+		return
+	}
+	for _, r := range []string{"hit", "miss", "refused", "error"} {
+		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "precisiond_answer_cache_total", Help: help, ConstLabels: prometheus.Labels{"tier": "store", "result": r},
+		}, func() float64 { s, _ := c.StoreStats(); return float64(s.Count(r)) }))
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "precisiond_answer_cache_bytes", Help: bytesHelp, ConstLabels: prometheus.Labels{"tier": "store"},
+	}, func() float64 { s, _ := c.StoreStats(); return float64(s.Bytes) }))
 }
 
 // isURL reports whether a --jwks value names a URL rather than a file.

@@ -354,7 +354,7 @@ func TestReplicasAgreeOnOneKey(t *testing.T) {
 				errs <- err
 				return
 			}
-			kids[i] = sig.Signer.KID()
+			kids[i] = sig.Signer().KID()
 		}()
 	}
 	wg.Wait()
@@ -433,11 +433,11 @@ func TestAnswerCacheThroughTheService(t *testing.T) {
 	invokeRaw(t, base, []byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`))
 	invokeRaw(t, base, []byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`))
 	for result, want := range map[string]float64{"hit": 1, "miss": 1, "refused": 0} {
-		if got := scrape(t, base, `precisiond_answer_cache_total{result="`+result+`"}`); got != want {
+		if got := scrape(t, base, `precisiond_answer_cache_total{result="`+result+`",tier="memory"}`); got != want {
 			t.Errorf("answer cache %s = %v, want %v", result, got, want)
 		}
 	}
-	if got := scrape(t, base, "precisiond_answer_cache_bytes"); got <= 0 {
+	if got := scrape(t, base, `precisiond_answer_cache_bytes{tier="memory"}`); got <= 0 {
 		t.Errorf("answer cache bytes = %v", got)
 	}
 	v, err := evidence.ParseJSON(second)
@@ -448,7 +448,7 @@ func TestAnswerCacheThroughTheService(t *testing.T) {
 
 	off, _ := startMain(t, nil)
 	invokeRaw(t, off, body)
-	if got := scrape(t, off, `precisiond_answer_cache_total{result="miss"}`); got != -1 {
+	if got := scrape(t, off, `precisiond_answer_cache_total{result="miss",tier="memory"}`); got != -1 {
 		t.Errorf("without --answer-cache the cache metrics are exported (miss = %v)", got)
 	}
 }

@@ -49,7 +49,7 @@ var commands []*command
 
 func init() {
 	commands = []*command{cmdServeSpec, cmdMCPSpec, cmdCallSpec, cmdToolsSpec, cmdVerifySpec,
-		cmdHealthSpec, cmdSelfCheckSpec, cmdTokenSpec, cmdVersionSpec, cmdWorkerSpec}
+		cmdHealthSpec, cmdSelfCheckSpec, cmdTokenSpec, cmdRotateKeySpec, cmdVersionSpec, cmdWorkerSpec}
 }
 
 func commandNamed(name string) *command {

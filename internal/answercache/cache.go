@@ -11,13 +11,18 @@
 // call then runs.
 //
 // The legacy result text and the warnings are covered neither by result_hash
-// nor by the attestation (their format is the reference's); the cache holds
-// them in process memory only.
+// nor by the attestation (their format is the reference's); the memory tier
+// holds them in process memory only. The store tier (WithStore), shared by
+// the replicas of a fleet, keeps only what the hashes and the signature
+// cover and rebuilds the rest on every hit: the envelope's frame from the
+// contract, the legacy text re-rendered from the facts; answers with
+// warnings are not written there.
 package answercache
 
 import (
 	"bytes"
 	"container/list"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,6 +52,8 @@ type Cache struct {
 	byKey map[string]*list.Element
 
 	hits, misses, refused atomic.Uint64
+
+	store *storeTier // nil: memory only (WithStore)
 }
 
 type entry struct {
@@ -62,14 +69,19 @@ func New(maxBytes int64, keys func() *attest.KeySet, now func() time.Time) *Cach
 
 var _ tools.AnswerCache = (*Cache)(nil)
 
-// Stats are the cache's counters.
+// Stats are the counters of one tier of the cache.
 type Stats struct {
 	Hits, Misses, Refused uint64
-	Entries               int
-	Bytes                 int64
+	// Errors counts reads and writes the store failed (unavailable,
+	// timeouts; store tier only): the call then runs, or its answer is not
+	// shared.
+	Errors  uint64
+	Entries int // memory tier only
+	// Bytes held: the memory tier's now, the store tier's at its last trim.
+	Bytes int64
 }
 
-// Count returns the counter named "hit", "miss" or "refused".
+// Count returns the counter named "hit", "miss", "refused" or "error".
 func (s Stats) Count(name string) uint64 {
 	switch name {
 	case "hit":
@@ -78,11 +90,13 @@ func (s Stats) Count(name string) uint64 {
 		return s.Misses
 	case "refused":
 		return s.Refused
+	case "error":
+		return s.Errors
 	}
 	return 0
 }
 
-// Stats returns the counters now.
+// Stats returns the memory tier's counters now.
 func (c *Cache) Stats() Stats {
 	c.mu.Lock()
 	n, used := c.order.Len(), c.used
@@ -90,11 +104,23 @@ func (c *Cache) Stats() Stats {
 	return Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Refused: c.refused.Load(), Entries: n, Bytes: used}
 }
 
-// Store keeps a signed answer. An unsigned answer, or one larger than a
-// quarter of the budget, is not kept.
-func (c *Cache) Store(key tools.CacheKey, resp *tools.Response) {
+// Store keeps a signed answer in memory and, with a store tier, in the
+// shared store too. An unsigned answer, or one larger than a quarter of the
+// budget, is not kept.
+func (c *Cache) Store(ctx context.Context, key tools.CacheKey, resp *tools.Response) {
 	if resp.Attestation == "" || resp.EnvelopeJSON == nil {
 		return
+	}
+	c.keep(key, resp)
+	if c.store != nil {
+		c.store.put(ctx, key, resp)
+	}
+}
+
+// keep puts resp in the memory tier.
+func (c *Cache) keep(key tools.CacheKey, resp *tools.Response) {
+	if c.max <= 0 {
+		return // no memory tier (--answer-cache-store alone)
 	}
 	data, err := encode(resp)
 	if err != nil {
@@ -122,8 +148,23 @@ func (c *Cache) remove(el *list.Element) {
 	c.used -= int64(len(e.data)) + entryOverhead
 }
 
-// Lookup returns the stored answer for key after re-verifying it, or nil.
-func (c *Cache) Lookup(key tools.CacheKey) *tools.Response {
+// Lookup returns the stored answer for key after re-verifying it, or nil:
+// from memory, else from the store tier (kept in memory then).
+func (c *Cache) Lookup(ctx context.Context, key tools.CacheKey) *tools.Response {
+	if resp := c.lookupMemory(key); resp != nil {
+		return resp
+	}
+	if c.store == nil {
+		return nil
+	}
+	resp := c.store.lookup(ctx, key, c.keys(), c)
+	if resp != nil {
+		c.keep(key, resp)
+	}
+	return resp
+}
+
+func (c *Cache) lookupMemory(key tools.CacheKey) *tools.Response {
 	c.mu.Lock()
 	el, ok := c.byKey[key.Digest]
 	var data []byte

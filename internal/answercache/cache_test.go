@@ -14,42 +14,14 @@ import (
 )
 
 // fixture is a registry of the built-in read-only tools that signs with a
-// fresh key and caches in c.
-type fixture struct {
-	reg  *tools.Registry
-	c    *Cache
-	ring *attest.Keyring
-	// published is the key set the cache verifies against; a test may
-	// replace it (a key that stopped being published).
-	published *attest.KeySet
-}
+// fresh key and caches in memory only (f.c); a test may replace
+// f.published, the key set the cache verifies against (a key that stopped
+// being published).
+type fixture = replica
 
 func newFixture(t testing.TB, maxBytes int64) *fixture {
 	t.Helper()
-	k, err := attest.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{reg: tools.NewRegistry(tools.ReadOnly(tools.Builtin(tools.Deps{})), tools.Options{})}
-	f.ring = attest.NewKeyring(k, attest.External, time.Now())
-	f.published = f.ring.KeySet(time.Now())
-	s, err := f.ring.Signer("test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.c = New(maxBytes, func() *attest.KeySet { return f.published }, time.Now)
-	f.reg.SetAttester(s)
-	f.reg.SetAnswerCache(f.c)
-	return f
-}
-
-func (f *fixture) call(t *testing.T, tool, args string) *tools.Response {
-	t.Helper()
-	resp, err := f.reg.Call(context.Background(), tool, []byte(args), "")
-	if err != nil {
-		t.Fatalf("%s %s: %v", tool, args, err)
-	}
-	return resp
+	return newReplica(t, newRing(t), maxBytes, nil, 0)
 }
 
 func (f *fixture) stats() [3]uint64 {
@@ -206,7 +178,7 @@ func TestByteBudget(t *testing.T) {
 	}
 	big := New(1000, func() *attest.KeySet { return f.published }, time.Now)
 	resp := f.call(t, "prime_factorize", semiprime)
-	big.Store(tools.CacheKey{Digest: "x"}, resp)
+	big.Store(context.Background(), tools.CacheKey{Digest: "x"}, resp)
 	if s := big.Stats(); s.Entries != 0 {
 		t.Fatalf("an answer over a quarter of the budget was kept: %+v", s)
 	}

@@ -17,6 +17,9 @@ const Algorithm = "EdDSA"
 const (
 	TypeResult  = "precisiond-result+jws"
 	TypePlanRun = "precisiond-plan-run+jws"
+	// TypeCacheEntry seals an entry of the answer cache kept in the shared
+	// store (internal/answercache); it is never part of an answer.
+	TypeCacheEntry = "precisiond-cache-entry+jws"
 )
 
 // MaxAttestationBytes bounds an attestation string. A real one is about 450

@@ -1,7 +1,6 @@
 package attest
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/precisiond/precisiond/evidence"
@@ -19,44 +18,57 @@ type MemoSigner struct {
 	size int
 
 	mu        sync.Mutex
-	cur, prev map[string]string
+	cur, prev map[string]memoEntry // by result_hash
+}
+
+// memoEntry is an attestation and the claims it signed beside result_hash.
+// The map is keyed by result_hash, a string every envelope already holds, so
+// a lookup allocates nothing; a hit must match the other claims too.
+type memoEntry struct {
+	tool, contractID, contractVersion, contractHash string
+	jws                                             string
+}
+
+func (e *memoEntry) signs(env *evidence.Envelope) bool {
+	return e.tool == env.Tool && e.contractID == env.ContractID && e.contractVersion == env.ContractVersion &&
+		e.contractHash == env.ContractHash
 }
 
 // Memoized returns s remembering up to about 2 × size result attestations
 // (size < 1: 1).
 func (s *Signer) Memoized(size int) *MemoSigner {
 	size = max(size, 1)
-	return &MemoSigner{Signer: s, size: size, cur: make(map[string]string, size)}
+	return &MemoSigner{Signer: s, size: size, cur: make(map[string]memoEntry, size)}
 }
 
 // SignResult returns the attestation of env, from memory when the same
 // claims were signed recently.
 func (m *MemoSigner) SignResult(env *evidence.Envelope) (string, error) {
-	key := strings.Join([]string{env.Tool, env.ContractID, env.ContractVersion, env.ContractHash, env.ResultHash}, "\x00")
 	m.mu.Lock()
-	jws, ok := m.cur[key]
+	e, ok := m.cur[env.ResultHash]
 	if !ok {
-		if jws, ok = m.prev[key]; ok {
-			m.putLocked(key, jws)
+		if e, ok = m.prev[env.ResultHash]; ok && e.signs(env) {
+			m.putLocked(env.ResultHash, e)
 		}
 	}
 	m.mu.Unlock()
-	if ok {
-		return jws, nil
+	if ok && e.signs(env) {
+		return e.jws, nil
 	}
 	jws, err := m.Signer.SignResult(env)
 	if err != nil {
 		return "", err
 	}
 	m.mu.Lock()
-	m.putLocked(key, jws)
+	m.putLocked(env.ResultHash, memoEntry{tool: env.Tool, contractID: env.ContractID, contractVersion: env.ContractVersion,
+		contractHash: env.ContractHash, jws: jws})
 	m.mu.Unlock()
 	return jws, nil
 }
 
-func (m *MemoSigner) putLocked(key, jws string) {
+func (m *MemoSigner) putLocked(key string, e memoEntry) {
 	if len(m.cur) >= m.size {
-		m.prev, m.cur = m.cur, make(map[string]string, m.size)
+		m.prev, m.cur = m.cur, make(map[string]memoEntry, m.size)
 	}
-	m.cur[key] = jws
+	m.cur[key] = e
 }

@@ -62,3 +62,22 @@ func TestMemoSignerAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoHitAllocatesNothing: a repeated answer's attestation comes from
+// memory without a single allocation (the memo is keyed by the envelope's
+// own result_hash string).
+func TestMemoHitAllocatesNothing(t *testing.T) {
+	m := mustSigner(t, seededKey(t, "memo"), testIssuer).Memoized(8)
+	env := memoEnvelope(3)
+	want, err := m.SignResult(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if got, _ := m.SignResult(env); got != want {
+			t.Fatalf("hit %q, want %q", got, want)
+		}
+	}); n != 0 {
+		t.Fatalf("a memo hit allocates %v times, want 0", n)
+	}
+}

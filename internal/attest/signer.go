@@ -19,6 +19,7 @@ type Signer struct {
 	issuer       string
 	resultPrefix string // base64url(result header) + "."
 	planPrefix   string // base64url(plan-run header) + "."
+	entryPrefix  string // base64url(cache-entry header) + "."
 }
 
 // NewSigner returns a signer for key that writes iss = issuer. The issuer must
@@ -39,6 +40,7 @@ func NewSigner(key *Key, issuer string) (*Signer, error) {
 		issuer:       issuer,
 		resultPrefix: headerPrefix(key.kid, TypeResult),
 		planPrefix:   headerPrefix(key.kid, TypePlanRun),
+		entryPrefix:  headerPrefix(key.kid, TypeCacheEntry),
 	}, nil
 }
 
@@ -70,6 +72,23 @@ func (s *Signer) SignPlanRun(planID, runHash string) (string, error) {
 	}
 	var pbuf [512]byte
 	return s.sign(s.planPrefix, c.appendPayload(pbuf[:0])), nil
+}
+
+// SignCacheEntry returns a seal over a stored answer-cache entry: a JWS of
+// typ TypeCacheEntry over the canonical JSON of {"entry_sha256", "iss"},
+// where entrySHA256 is the hex SHA-256 of the entry's bytes without the seal.
+// It covers what an answer's attestation does not (the warnings), so that
+// an entry altered in the store is refused.
+func (s *Signer) SignCacheEntry(entrySHA256 string) (string, error) {
+	if err := validStrings(entrySHA256); err != nil {
+		return "", err
+	}
+	var pbuf [512]byte
+	b := append(pbuf[:0], `{"entry_sha256":`...)
+	b = appendJSONString(b, entrySHA256)
+	b = append(b, `,"iss":`...)
+	b = appendJSONString(b, s.issuer)
+	return s.sign(s.entryPrefix, append(b, '}')), nil
 }
 
 func (s *Signer) sign(prefix string, payload []byte) string {

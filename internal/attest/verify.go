@@ -21,6 +21,7 @@ type Verified struct {
 var (
 	resultKeys  = []string{"contract_hash", "contract_id", "contract_version", "iss", "result_hash", "tool"}
 	planRunKeys = []string{"iss", "plan_id", "run_hash"}
+	entryKeys   = []string{"entry_sha256", "iss"}
 )
 
 // VerifyResult checks a result attestation against the answer it travels with:
@@ -66,6 +67,20 @@ func (s *KeySet) VerifyPlanRun(jws string, want PlanRunClaims, now time.Time) (V
 		}
 	}
 	return v, checkIssuer(v.Issuer, want.Issuer)
+}
+
+// VerifyCacheEntry checks a seal made by SignCacheEntry against the hex
+// SHA-256 of an entry, with the checks of VerifyResult; any issuer is
+// accepted.
+func (s *KeySet) VerifyCacheEntry(jws, entrySHA256 string, now time.Time) (Verified, error) {
+	got, v, err := s.verify(jws, TypeCacheEntry, entryKeys, now)
+	if err != nil {
+		return Verified{}, err
+	}
+	if got["entry_sha256"] != entrySHA256 {
+		return Verified{}, mismatch("entry_sha256", got["entry_sha256"], entrySHA256)
+	}
+	return v, nil
 }
 
 // verify runs the checks common to both kinds and returns the signed claims.

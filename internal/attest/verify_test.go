@@ -323,3 +323,39 @@ func TestConcurrentSigning(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheEntrySeal: a cache-entry seal verifies for the digest it sealed
+// only, under a published key only, and is not taken for a result
+// attestation, nor the reverse.
+func TestCacheEntrySeal(t *testing.T) {
+	now := time.Now()
+	k := seededKey(t, "seal")
+	s := mustSigner(t, k, testIssuer)
+	ks := NewKeyring(k, External, now).KeySet(now)
+	digest := strings.Repeat("ab", 32)
+	seal, err := s.SignCacheEntry(digest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := ks.VerifyCacheEntry(seal, digest, now); err != nil || v.KID != k.KID() {
+		t.Fatalf("genuine seal: %+v, %v", v, err)
+	}
+	if _, err := ks.VerifyCacheEntry(seal, strings.Repeat("cd", 32), now); !errors.Is(err, ErrPayloadMismatch) {
+		t.Errorf("seal of another digest: %v, want payload_mismatch", err)
+	}
+	other := NewKeyring(seededKey(t, "other"), External, now).KeySet(now)
+	if _, err := other.VerifyCacheEntry(seal, digest, now); !errors.Is(err, ErrUnknownKey) {
+		t.Errorf("seal under an unpublished key: %v, want unknown_kid", err)
+	}
+	env := gcdEnvelope(t, "23", "5083")
+	att, err := s.SignResult(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ks.VerifyCacheEntry(att, digest, now); !errors.Is(err, ErrType) {
+		t.Errorf("a result attestation as a seal: %v, want wrong_typ", err)
+	}
+	if _, err := ks.VerifyResult(seal, ResultClaimsOf(env, ""), now); !errors.Is(err, ErrType) {
+		t.Errorf("a seal as a result attestation: %v, want wrong_typ", err)
+	}
+}

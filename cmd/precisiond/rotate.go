@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/precisiond/precisiond/internal/attest"
+	"github.com/precisiond/precisiond/internal/blob"
+)
+
+var cmdRotateKeySpec = &command{
+	name:     "rotate-key",
+	summary:  "make a new generated key sign the answers; running replicas follow",
+	synopsis: "[--data-dir DIR | --store s3://BUCKET/PREFIX]",
+	about: `Rotate the answer-signing key that the service generated and keeps in the
+store (the data directory, or the bucket with --store s3://...): a new key
+becomes the current key, and the old one stays published in
+/.well-known/jwks.json for --key-retention. Running replicas re-read the
+keyring every 30 seconds: they publish the new key and sign with it from
+then on, without a restart. Prints the new kid and the old kid with the
+last instant it stays published. A key given with --signing-key is not
+rotated here: replace the file on every replica instead (docs/attestation.md).
+`,
+	exit:     "0 rotated, 1 the keyring could not be rotated, 2 usage error",
+	examples: []string{"precisiond rotate-key --data-dir /var/lib/precisiond", "precisiond rotate-key --store s3://precisiond/prod --key-retention 2160h"},
+	config:   []string{"data-dir", "store", "store-timeout", "key-retention", "log-level"},
+	run:      cmdRotateKey,
+}
+
+// cmdRotateKey is `precisiond rotate-key`.
+func cmdRotateKey(c *command, args []string, e *cliEnv) int {
+	cfg, _, code, ok := c.start(args, e, 0, nil)
+	if !ok {
+		return code
+	}
+	store, err := keyringStore(*cfg)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "precisiond rotate-key: %v\n", err)
+		return 1
+	}
+	defer store.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ring, err := rotateStoredKey(ctx, store, cfg.Signing.KeyRetention, time.Now)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "precisiond rotate-key: %v\n", err)
+		return 1
+	}
+	old := ring.Retained()[0]
+	fmt.Fprintf(e.stdout, "signing kid %s (was %s, published until %s)\n", ring.Current().KID, old.KID,
+		old.NotAfter.UTC().Format(time.RFC3339))
+	return 0
+}
+
+// keyringStore opens the store that holds the signing keyring of cfg, as
+// serve finds it: the bucket of an S3 store, else the data directory.
+func keyringStore(cfg Config) (blob.Store, error) {
+	loc, ok, err := storeLocation(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if ok && loc.Kind == "s3" {
+		return blob.Open(loc, storeOptions(cfg))
+	}
+	if cfg.DataDir == "" {
+		return nil, errors.New("no keyring: give --data-dir or --store")
+	}
+	return blob.OpenDir(cfg.DataDir)
+}
+
+// rotateStoredKey replaces the current key of the keyring in store with a
+// newly generated one kept in the store, the old key retained for
+// retention, with a compare-and-swap write (retried when a replica wrote
+// in between). A keyring whose current key is a --signing-key file's is
+// refused: its replicas follow a replaced file instead.
+func rotateStoredKey(ctx context.Context, store blob.Store, retention time.Duration, now func() time.Time) (*attest.Keyring, error) {
+	for range maxReconcileRounds {
+		state, etag, err := readKeyring(ctx, store)
+		if err != nil {
+			return nil, err
+		}
+		if state == nil {
+			return nil, fmt.Errorf("no signing keyring in %s (start serve on it once)", store.Location())
+		}
+		ring, err := attest.ParseKeyring(state)
+		if err != nil {
+			return nil, fmt.Errorf("signing keyring: %w", err)
+		}
+		if ring.Custody() != attest.InStore {
+			return nil, fmt.Errorf("the current key %s comes from --signing-key files: rotate it by replacing the file on every replica", ring.Current().KID)
+		}
+		k, err := attest.GenerateKey(nil)
+		if err != nil {
+			return nil, err
+		}
+		next, err := ring.Rotate(k, attest.InStore, now(), retention)
+		if err != nil {
+			return nil, err
+		}
+		_, err = store.Put(ctx, keyringKey, next.Marshal(), blob.PutOptions{IfMatch: etag})
+		if errors.Is(err, blob.ErrPreconditionFailed) || errors.Is(err, blob.ErrNotFound) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("signing keyring: %w", err)
+		}
+		return next, nil
+	}
+	return nil, fmt.Errorf("signing keyring: %s kept changing under %d attempts to rotate it", keyringKey, maxReconcileRounds)
+}
