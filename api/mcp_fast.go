@@ -547,10 +547,15 @@ func writeRPC(w http.ResponseWriter, id []byte, result any, err error) {
 
 // plainToolResult reports whether res has the shape of every tools/call
 // answer except generate_file's: one text block and the canonical JSON as
-// structuredContent, nothing else.
+// structuredContent, and at most the attestation in _meta (attestationMeta).
 func plainToolResult(res *mcp.CallToolResult) bool {
-	if res.Meta != nil || res.InputRequests != nil || res.RequestState != "" || len(res.Content) != 1 {
+	if res.InputRequests != nil || res.RequestState != "" || len(res.Content) != 1 {
 		return false
+	}
+	if res.Meta != nil {
+		if _, ok := res.Meta[MetaAttestation].(string); !ok || len(res.Meta) != 1 {
+			return false
+		}
 	}
 	if _, ok := res.StructuredContent.(json.RawMessage); !ok {
 		return false
@@ -564,7 +569,17 @@ func plainToolResult(res *mcp.CallToolResult) bool {
 // MarshalJSON uses json.Marshal, which escapes <, >, &, U+2028 and U+2029 in
 // the text block and in the (already compact, canonical) structuredContent.
 func appendToolResult(buf *bytes.Buffer, res *mcp.CallToolResult) {
-	buf.WriteString(`{"content":[{"type":"text","text":`)
+	buf.WriteByte('{')
+	if res.Meta != nil {
+		// _meta first (CallToolResult's field order), its one key as
+		// encoding/json writes a map.
+		buf.WriteString(`"_meta":{`)
+		appendHTMLString(buf, MetaAttestation)
+		buf.WriteByte(':')
+		appendHTMLString(buf, res.Meta[MetaAttestation].(string))
+		buf.WriteString(`},`)
+	}
+	buf.WriteString(`"content":[{"type":"text","text":`)
 	appendHTMLString(buf, res.Content[0].(*mcp.TextContent).Text)
 	buf.WriteString(`}],"structuredContent":`)
 	json.HTMLEscape(buf, res.StructuredContent.(json.RawMessage))
