@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -176,7 +177,7 @@ func regexExtract() Tool {
 					b = append(b, ' ')
 					// Quoted as the facts quote it, so the text is never larger
 					// than the facts the page budget bounds.
-					b, _ = evidence.AppendCanonical(b, m.Match)
+					b = evidence.AppendString(b, m.Match)
 				}
 			}
 			if f.HasMore {
@@ -226,7 +227,7 @@ const regexFactsFixed = 160
 // refused (cost_limit_exceeded, match_too_large).
 func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit, budget int) (regexFacts, []Warning, error) {
 	text := []rune(s)
-	size := newSpanChars(text)
+	size := newSpanChars(s)
 	names := re.GroupNames()
 	nameChars := 0
 	for name := range names {
@@ -333,27 +334,43 @@ func matchChars(m regexpy.Match, names map[string]int, nameChars int, size spanC
 
 func digits(v int) int { return len(strconv.Itoa(v)) }
 
-// spanChars measures spans of a text as canonical JSON strings in O(1):
-// extra[i] is how many characters escaping adds to the runes before i (nil
-// when no rune of the text needs escaping).
-type spanChars struct{ extra []int32 }
+// spanChars measures spans of a text as canonical JSON strings: at holds
+// the positions (code points) of the characters escaping makes longer, in
+// order, and cum[k] how many characters escaping adds up to and including
+// at[k]. Texts escape few characters (newlines, quotes), so this is small
+// where a per-character table would be four bytes a character.
+type spanChars struct{ at, cum []int32 }
 
-func newSpanChars(text []rune) spanChars {
-	var extra []int32
-	for i, r := range text {
+// newSpanChars measures s, indexed by code point as []rune(s) is (a byte
+// that is not UTF-8 counts as one U+FFFD).
+func newSpanChars(s string) spanChars {
+	var z spanChars
+	var extra int32
+	i := 0
+	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+		if e := asciiChars[s[i]] - 1; e > 0 {
+			extra += int32(e)
+			z.at, z.cum = append(z.at, int32(i)), append(z.cum, extra)
+		}
+	}
+	k := int32(i) // the ASCII prefix is i code points
+	for _, r := range s[i:] {
 		if e := evidence.RuneChars(r) - 1; e > 0 {
-			if extra == nil {
-				extra = make([]int32, len(text)+1)
-			}
-			extra[i+1] = int32(e)
+			extra += int32(e)
+			z.at, z.cum = append(z.at, k), append(z.cum, extra)
 		}
+		k++
 	}
-	if extra != nil {
-		for i := 1; i < len(extra); i++ {
-			extra[i] += extra[i-1]
-		}
+	return z
+}
+
+// before is how many characters escaping adds to the code points before i.
+func (z spanChars) before(i int) int {
+	k, _ := slices.BinarySearch(z.at, int32(i))
+	if k == 0 {
+		return 0
 	}
-	return spanChars{extra}
+	return int(z.cum[k-1])
 }
 
 // of returns the canonical size of the span g ("null" when it did not take
@@ -363,17 +380,31 @@ func (z spanChars) of(g [2]int) int {
 		return 4
 	}
 	n := g[1] - g[0] + 2
-	if z.extra != nil {
-		n += int(z.extra[g[1]] - z.extra[g[0]])
+	if len(z.at) > 0 {
+		n += z.before(g[1]) - z.before(g[0])
 	}
 	return n
 }
 
+// asciiChars[c] is evidence.RuneChars of the ASCII character c.
+var asciiChars = func() (t [utf8.RuneSelf]int) {
+	for c := range t {
+		t[c] = evidence.RuneChars(rune(c))
+	}
+	return t
+}()
+
 // canonicalStringChars is the size of s as a canonical JSON string.
 func canonicalStringChars(s string) int {
 	n := 2
-	for _, r := range s {
-		n += evidence.RuneChars(r)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			for _, r := range s[i:] { // i is where a code point starts
+				n += evidence.RuneChars(r)
+			}
+			return n
+		}
+		n += asciiChars[s[i]]
 	}
 	return n
 }

@@ -139,13 +139,17 @@ func TestRegexMatchChars(t *testing.T) {
 		{`(.)(.)?`, "\u2028\u0000é"},
 		{`x*`, "\"\"xx\"\""},
 		{`(?s)(.*)`, "line\r\nline\f\b"},
+		{`(.)(\W)?`, "\xffa\"\xc3\n\xe2\x82b\\"}, // not UTF-8: each bad byte is one U+FFFD
 	} {
 		re, err := regexpy.Compile(tc.pattern, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := []rune(tc.text)
-		size := newSpanChars(text)
+		size := newSpanChars(tc.text)
+		if got, want := canonicalStringChars(tc.text), canonicalChars(t, string(text)); got != want {
+			t.Errorf("canonicalStringChars(%q) = %d, canonical %d", tc.text, got, want)
+		}
 		names := re.GroupNames()
 		nameChars := 0
 		for name := range names {
