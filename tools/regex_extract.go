@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/evidence"
@@ -226,7 +227,8 @@ const regexFactsFixed = 160
 // page_truncated warning; a page whose first match alone does not fit is
 // refused (cost_limit_exceeded, match_too_large).
 func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit, budget int) (regexFacts, []Warning, error) {
-	text := []rune(s)
+	text := runesOf(s)
+	defer putRunes(text)
 	size := newSpanChars(s)
 	names := re.GroupNames()
 	nameChars := 0
@@ -312,6 +314,36 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 		}
 	}
 	return out, warnings, nil
+}
+
+// runeBufs recycles the code points of regex_extract's texts (up to
+// maxPooledRunes), so that a long text is not a fresh allocation per call.
+var runeBufs sync.Pool
+
+const maxPooledRunes = 1 << 18
+
+// runesOf is []rune(s) in a buffer from runeBufs; give it back with putRunes
+// once nothing reads it (match strings are slices of s or copies).
+func runesOf(s string) []rune {
+	n := utf8.RuneCountInString(s)
+	var buf []rune
+	if p, _ := runeBufs.Get().(*[]rune); p != nil && cap(*p) >= n {
+		buf = (*p)[:n]
+	} else {
+		buf = make([]rune, n)
+	}
+	i := 0
+	for _, r := range s {
+		buf[i] = r
+		i++
+	}
+	return buf
+}
+
+func putRunes(buf []rune) {
+	if cap(buf) <= maxPooledRunes {
+		runeBufs.Put(&buf)
+	}
 }
 
 // matchChars is the canonical JSON size of the facts of one match:
