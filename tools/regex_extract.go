@@ -230,12 +230,19 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 	text := runesOf(s)
 	defer putRunes(text)
 	size := newSpanChars(s)
-	names := re.GroupNames()
+	// The named groups, once as a list (a map is slow to range over per match).
+	type namedGroup struct {
+		name string
+		k    int
+	}
+	var named []namedGroup
+	var nameKs []int
 	nameChars := 0
-	for name := range names {
+	for name, k := range re.GroupNames() {
+		named, nameKs = append(named, namedGroup{name, k}), append(nameKs, k)
 		nameChars += canonicalStringChars(name) + 1 // "name":
 	}
-	out := regexFacts{Matches: []regexMatch{}, Offset: offset, Limit: limit}
+	out := regexFacts{Matches: make([]regexMatch, 0, max(0, min(limit, 4))), Offset: offset, Limit: limit}
 	used := regexFactsFixed
 	cut, tooLarge := false, 0
 	// Match strings are slices of s, not copies: code-point spans become byte
@@ -274,7 +281,7 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 		if cut || i < offset || i >= offset+limit {
 			return true
 		}
-		n := matchChars(m, names, nameChars, size) + 1 // and a comma
+		n := matchChars(m, nameKs, nameChars, size) + 1 // and a comma
 		if used+n > budget {
 			if len(out.Matches) == 0 {
 				tooLarge = n
@@ -285,12 +292,12 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 		}
 		used += n
 		rm := regexMatch{Match: str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
-			Groups: make([]any, len(m.Groups)-1), Named: make(map[string]any, len(names))}
+			Groups: make([]any, len(m.Groups)-1), Named: make(map[string]any, len(named))}
 		for i, g := range m.Groups[1:] {
 			rm.Groups[i] = group(g)
 		}
-		for name, k := range names {
-			rm.Named[name] = rm.Groups[k-1] // a named group is one of groups 1..n
+		for _, ng := range named {
+			rm.Named[ng.name] = rm.Groups[ng.k-1] // a named group is one of groups 1..n
 		}
 		out.Matches = append(out.Matches, rm)
 		return true
@@ -348,7 +355,9 @@ func putRunes(buf []rune) {
 
 // matchChars is the canonical JSON size of the facts of one match:
 // {"end":E,"groups":[...],"match":"...","named":{...},"start":S}.
-func matchChars(m regexpy.Match, names map[string]int, nameChars int, size spanChars) int {
+// nameKs are the group numbers of the named groups, nameChars the size of
+// their keys ("name": each).
+func matchChars(m regexpy.Match, nameKs []int, nameChars int, size spanChars) int {
 	g0 := m.Groups[0]
 	n := len(`{"end":,"groups":[],"match":,"named":{},"start":}`) + digits(g0[1]) + digits(g0[0]) + size.of(g0)
 	for i, g := range m.Groups[1:] {
@@ -357,8 +366,8 @@ func matchChars(m regexpy.Match, names map[string]int, nameChars int, size spanC
 		}
 		n += size.of(g)
 	}
-	n += nameChars + max(len(names)-1, 0)
-	for _, k := range names {
+	n += nameChars + max(len(nameKs)-1, 0)
+	for _, k := range nameKs {
 		n += size.of(m.Groups[k])
 	}
 	return n

@@ -172,7 +172,11 @@ func TestRegexMatchChars(t *testing.T) {
 			}
 			want := canonicalChars(t, map[string]any{"match": span(m.Groups[0]), "start": m.Groups[0][0], "end": m.Groups[0][1],
 				"groups": groups, "named": named})
-			if got := matchChars(m, names, nameChars, size); got != want {
+			var nameKs []int
+			for _, k := range names {
+				nameKs = append(nameKs, k)
+			}
+			if got := matchChars(m, nameKs, nameChars, size); got != want {
 				t.Errorf("%s on %q at %v: matchChars %d, canonical %d", tc.pattern, tc.text, m.Groups[0], got, want)
 			}
 			return true
