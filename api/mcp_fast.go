@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -271,31 +272,28 @@ func parseRPC(b []byte) (rpcMessage, bool) {
 	if !json.Valid(b) || !depthAtMost(b, 1000) {
 		return m, false
 	}
-	var version []byte
-	ok := eachMember(b, func(key, val []byte) bool {
-		var dst *[]byte
-		switch string(key) {
-		case "jsonrpc":
-			dst = &version
-		case "id":
-			dst = &m.id
-		case "method":
-			dst = &m.method
-		case "params":
-			dst = &m.params
-		default:
-			return false
-		}
-		if *dst != nil {
-			return false // a key twice
-		}
-		*dst = val
-		return true
-	})
+	var v [4][]byte
+	ok := membersOf(b, v[:], "jsonrpc", "id", "method", "params")
+	version := v[0]
+	m.id, m.method, m.params = v[1], v[2], v[3]
 	if !ok || string(version) != `"2.0"` || m.method == nil || (m.id != nil && !plainID(m.id)) {
 		return m, false
 	}
 	return m, true
+}
+
+// membersOf reads the object b (valid JSON) whose keys are among keys, each
+// at most once and written without escapes: vals[i] is the raw value of
+// keys[i], nil when absent. It reports false for any other b.
+func membersOf(b []byte, vals [][]byte, keys ...string) bool {
+	return eachMember(b, func(key, val []byte) bool {
+		i := slices.Index(keys, string(key))
+		if i < 0 || vals[i] != nil {
+			return false // another key, or a key twice
+		}
+		vals[i] = val
+		return true
+	})
 }
 
 // plainID reports whether an id is echoed unchanged by the SDK: a plain

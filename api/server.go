@@ -308,25 +308,9 @@ func splitInvokeBody(body []byte) (invokeRequest, bool) {
 	if !json.Valid(body) {
 		return req, false
 	}
-	var tool, args, hash []byte
-	ok := eachMember(body, func(key, val []byte) bool {
-		var dst *[]byte
-		switch string(key) {
-		case "tool":
-			dst = &tool
-		case "args":
-			dst = &args
-		case "contract_hash":
-			dst = &hash
-		default:
-			return false
-		}
-		if *dst != nil {
-			return false
-		}
-		*dst = val
-		return true
-	})
+	var v [3][]byte
+	ok := membersOf(body, v[:], "tool", "args", "contract_hash")
+	tool, args, hash := v[0], v[1], v[2]
 	if !ok || tool == nil {
 		return req, false
 	}

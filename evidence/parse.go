@@ -119,18 +119,8 @@ func (p *genericParser) object(depth int) (any, bool) {
 			return nil, false
 		}
 		m[k] = v // a repeated key: the last value, as encoding/json
-		p.skipSpace()
-		if p.i >= len(p.data) {
-			return nil, false
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return m, true
-		default:
-			return nil, false
+		if more, ok := p.more('}'); !more {
+			return m, ok
 		}
 	}
 }
@@ -149,20 +139,27 @@ func (p *genericParser) array(depth int) (any, bool) {
 			return nil, false
 		}
 		a = append(a, v)
-		p.skipSpace()
-		if p.i >= len(p.data) {
-			return nil, false
+		if more, ok := p.more(']'); !more {
+			return a, ok
 		}
+	}
+}
+
+// more reads what follows a member or an element: ',' (more follows) or the
+// closing bracket; ok is false for anything else.
+func (p *genericParser) more(closing byte) (more, ok bool) {
+	p.skipSpace()
+	if p.i < len(p.data) {
 		switch p.data[p.i] {
 		case ',':
 			p.i++
-		case ']':
+			return true, true
+		case closing:
 			p.i++
-			return a, true
-		default:
-			return nil, false
+			return false, true
 		}
 	}
+	return false, false
 }
 
 // number reads a JSON number literal (RFC 8259 grammar) as json.Number.
