@@ -27,6 +27,17 @@ func newBodyBudget(limit int64) *bodyBudget {
 	return &bodyBudget{limit: limit, changed: make(chan struct{})}
 }
 
+// tryAcquire takes n bytes if they fit now; it reports whether it did.
+func (b *bodyBudget) tryAcquire(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n <= b.limit {
+		b.used += n
+		return true
+	}
+	return false
+}
+
 // acquire takes n bytes, waiting until ctx ends; it reports whether it did.
 func (b *bodyBudget) acquire(ctx context.Context, n int64) bool {
 	for {
@@ -55,8 +66,12 @@ func (b *bodyBudget) acquire(ctx context.Context, n int64) bool {
 func (b *bodyBudget) release(n int64) {
 	b.mu.Lock()
 	b.used -= n
-	close(b.changed)
-	b.changed = make(chan struct{})
+	if b.waiters > 0 {
+		// Only a waiter holds the channel (it counts itself in waiters
+		// before it lets go of the lock).
+		close(b.changed)
+		b.changed = make(chan struct{})
+	}
 	b.mu.Unlock()
 }
 
@@ -96,9 +111,12 @@ func (s *Server) admitBody(next http.Handler) http.Handler {
 		if r.ContentLength >= 0 {
 			n = r.ContentLength
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), s.opts.QueueWait)
-		ok := s.bodies.acquire(ctx, n)
-		cancel()
+		ok := s.bodies.tryAcquire(n)
+		if !ok {
+			ctx, cancel := context.WithTimeout(r.Context(), s.opts.QueueWait)
+			ok = s.bodies.acquire(ctx, n)
+			cancel()
+		}
 		if !ok {
 			if s.opts.Metrics != nil {
 				s.opts.Metrics.OnReject()

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -304,10 +305,19 @@ func TestRoutes(t *testing.T) {
 // text of an object, which Registry.Call parses.
 func FuzzInvokeBody(f *testing.F) {
 	for _, s := range []string{`{"tool":"gcd_lcm","args":{"a":1,"b":2}}`, `{"tool":"x"}`, `{`, `[]`, `{"tool":1}`,
-		`{"tool":"a","args":null,"contract_hash":"x"}`, `{"tool":"a","args":{"n":1e999}}`, `"\u0000"`} {
+		`{"tool":"a","args":null,"contract_hash":"x"}`, `{"tool":"a","args":{"n":1e999}}`, `"\u0000"`,
+		` {"args" : {"a":[1,{"b":"}"}]} , "tool":"gcd_lcm" ,"contract_hash":null} `, `{"tool":"a","tool":"b"}`,
+		`{"tool":"\u0061"}`, `{"tool":"a","args":[]}`, `{"tool":"a","contract_hash":7}`, `{"tool":"a","x":1}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if fast, ok := splitInvokeBody(data); ok {
+			// The one-pass split agrees with encoding/json where it answers.
+			if slow, aerr := decodeInvokeBody(data); aerr != nil || fast.Tool != slow.Tool ||
+				!bytes.Equal(fast.Args, slow.Args) || fast.ContractHash != slow.ContractHash {
+				t.Fatalf("split %q: %+v; encoding/json: %+v, %v", data, fast, slow, aerr)
+			}
+		}
 		req, aerr := parseInvokeBody(data)
 		if aerr != nil {
 			if aerr.Code != CodeInvalidRequest {

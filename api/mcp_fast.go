@@ -11,13 +11,15 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/precisiond/precisiond/evidence"
 )
 
 // The fast path of stateless Streamable HTTP (/mcp, /mcp/compact).
@@ -270,31 +272,28 @@ func parseRPC(b []byte) (rpcMessage, bool) {
 	if !json.Valid(b) || !depthAtMost(b, 1000) {
 		return m, false
 	}
-	var version []byte
-	ok := eachMember(b, func(key, val []byte) bool {
-		var dst *[]byte
-		switch string(key) {
-		case "jsonrpc":
-			dst = &version
-		case "id":
-			dst = &m.id
-		case "method":
-			dst = &m.method
-		case "params":
-			dst = &m.params
-		default:
-			return false
-		}
-		if *dst != nil {
-			return false // a key twice
-		}
-		*dst = val
-		return true
-	})
+	var v [4][]byte
+	ok := membersOf(b, v[:], "jsonrpc", "id", "method", "params")
+	version := v[0]
+	m.id, m.method, m.params = v[1], v[2], v[3]
 	if !ok || string(version) != `"2.0"` || m.method == nil || (m.id != nil && !plainID(m.id)) {
 		return m, false
 	}
 	return m, true
+}
+
+// membersOf reads the object b (valid JSON) whose keys are among keys, each
+// at most once and written without escapes: vals[i] is the raw value of
+// keys[i], nil when absent. It reports false for any other b.
+func membersOf(b []byte, vals [][]byte, keys ...string) bool {
+	return eachMember(b, func(key, val []byte) bool {
+		i := slices.Index(keys, string(key))
+		if i < 0 || vals[i] != nil {
+			return false // another key, or a key twice
+		}
+		vals[i] = val
+		return true
+	})
 }
 
 // plainID reports whether an id is echoed unchanged by the SDK: a plain
@@ -489,35 +488,21 @@ func depthAtMost(b []byte, max int) bool {
 	return true
 }
 
-// rpcBuffers are the response buffers of the fast path.
-var rpcBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
 // writeRPC writes the JSON-RPC response to a call with id: result, or err as
 // the error object. Its bytes are the SDK's: the result encoded by
 // encoding/json without HTML escaping, an error that is not a *jsonrpc.Error
 // as code 0 with its message, and the headers of the SDK's JSON answer.
 func writeRPC(w http.ResponseWriter, id []byte, result any, err error) {
-	buf := rpcBuffers.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			rpcBuffers.Put(buf)
-		}
-	}()
-	buf.Reset()
-	buf.WriteString(`{"jsonrpc":"2.0","id":`)
-	buf.Write(id)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
+	buf := evidence.GetBuffer()
+	defer evidence.PutBuffer(buf)
+	b := append(append((*buf)[:0], `{"jsonrpc":"2.0","id":`...), id...)
+	head := len(b)
 	if err == nil {
-		buf.WriteString(`,"result":`)
+		b = append(b, `,"result":`...)
 		if res, ok := result.(*mcp.CallToolResult); ok && plainToolResult(res) {
-			appendToolResult(buf, res)
-		} else if encErr := enc.Encode(result); encErr != nil {
-			buf.Truncate(len(`{"jsonrpc":"2.0","id":`) + len(id))
-			err = encErr
-		} else {
-			buf.Truncate(buf.Len() - 1) // Encode's newline
+			b = appendToolResult(b, res)
+		} else if b, err = appendEncoded(b, result); err != nil {
+			b = b[:head]
 		}
 	}
 	if err != nil {
@@ -531,26 +516,43 @@ func writeRPC(w http.ResponseWriter, id []byte, result any, err error) {
 			}
 			we = &jsonrpc.Error{Code: code, Message: err.Error()}
 		}
-		buf.WriteString(`,"error":`)
-		if enc.Encode(we) != nil {
+		if b, err = appendEncoded(append(b, `,"error":`...), we); err != nil {
 			http.Error(w, "internal error", http.StatusInternalServerError)
 			return
 		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
 	}
-	buf.WriteByte('}')
+	b = append(b, '}')
+	*buf = b
 	h := w.Header()
 	h.Set("Cache-Control", "no-cache, no-transform")
 	h.Set("Content-Type", "application/json")
-	w.Write(buf.Bytes())
+	w.Write(b)
+}
+
+// appendEncoded appends v as encoding/json writes it without HTML escaping
+// (no trailing newline); on failure b is returned as it was.
+func appendEncoded(b []byte, v any) ([]byte, error) {
+	w := bytes.NewBuffer(b)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return b, err
+	}
+	out := w.Bytes()
+	return out[:len(out)-1], nil // Encode's newline
 }
 
 // plainToolResult reports whether res has the shape of every tools/call
 // answer except generate_file's: one text block and the canonical JSON as
-// structuredContent, nothing else.
+// structuredContent, and at most the attestation in _meta (attestationMeta).
 func plainToolResult(res *mcp.CallToolResult) bool {
-	if res.Meta != nil || res.InputRequests != nil || res.RequestState != "" || len(res.Content) != 1 {
+	if res.InputRequests != nil || res.RequestState != "" || len(res.Content) != 1 {
 		return false
+	}
+	if res.Meta != nil {
+		if _, ok := res.Meta[MetaAttestation].(string); !ok || len(res.Meta) != 1 {
+			return false
+		}
 	}
 	if _, ok := res.StructuredContent.(json.RawMessage); !ok {
 		return false
@@ -563,50 +565,55 @@ func plainToolResult(res *mcp.CallToolResult) bool {
 // its three passes of encoding/json over the envelope: CallToolResult's
 // MarshalJSON uses json.Marshal, which escapes <, >, &, U+2028 and U+2029 in
 // the text block and in the (already compact, canonical) structuredContent.
-func appendToolResult(buf *bytes.Buffer, res *mcp.CallToolResult) {
-	buf.WriteString(`{"content":[{"type":"text","text":`)
-	appendHTMLString(buf, res.Content[0].(*mcp.TextContent).Text)
-	buf.WriteString(`}],"structuredContent":`)
-	json.HTMLEscape(buf, res.StructuredContent.(json.RawMessage))
-	if res.IsError {
-		buf.WriteString(`,"isError":true`)
+func appendToolResult(b []byte, res *mcp.CallToolResult) []byte {
+	b = append(b, '{')
+	if res.Meta != nil {
+		// _meta first (CallToolResult's field order), its one key as
+		// encoding/json writes a map.
+		b = append(appendHTMLString(append(b, `"_meta":{`...), MetaAttestation), ':')
+		b = append(appendHTMLString(b, res.Meta[MetaAttestation].(string)), "},"...)
 	}
-	buf.WriteByte('}')
+	b = appendHTMLString(append(b, `"content":[{"type":"text","text":`...), res.Content[0].(*mcp.TextContent).Text)
+	b = append(b, `}],"structuredContent":`...)
+	w := bytes.NewBuffer(b)
+	json.HTMLEscape(w, res.StructuredContent.(json.RawMessage))
+	b = w.Bytes()
+	if res.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	return append(b, '}')
 }
 
 // appendHTMLString writes s as a JSON string exactly as json.Marshal does:
 // \" \\ \b \f \n \r \t, other control characters, <, >, &, U+2028 and
 // U+2029 as \u00XX / \u20XX, invalid UTF-8 as \ufffd.
-func appendHTMLString(buf *bytes.Buffer, s string) {
+func appendHTMLString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
-	buf.WriteByte('"')
+	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if htmlSafe[c] {
 				i++
 				continue
 			}
-			buf.WriteString(s[start:i])
+			b = append(b, s[start:i]...)
 			switch c {
 			case '"', '\\':
-				buf.WriteByte('\\')
-				buf.WriteByte(c)
+				b = append(b, '\\', c)
 			case '\b':
-				buf.WriteString(`\b`)
+				b = append(b, '\\', 'b')
 			case '\f':
-				buf.WriteString(`\f`)
+				b = append(b, '\\', 'f')
 			case '\n':
-				buf.WriteString(`\n`)
+				b = append(b, '\\', 'n')
 			case '\r':
-				buf.WriteString(`\r`)
+				b = append(b, '\\', 'r')
 			case '\t':
-				buf.WriteString(`\t`)
+				b = append(b, '\\', 't')
 			default:
-				buf.WriteString(`\u00`)
-				buf.WriteByte(hex[c>>4])
-				buf.WriteByte(hex[c&0xf])
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}
 			i++
 			start = i
@@ -614,22 +621,28 @@ func appendHTMLString(buf *bytes.Buffer, s string) {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			buf.WriteString(s[start:i])
-			buf.WriteString(`\ufffd`)
+			b = append(append(b, s[start:i]...), `\ufffd`...)
 			i += size
 			start = i
 			continue
 		}
 		if r == '\u2028' || r == '\u2029' {
-			buf.WriteString(s[start:i])
-			buf.WriteString(`\u202`)
-			buf.WriteByte(hex[r&0xf])
+			b = append(append(b, s[start:i]...), `\u202`...)
+			b = append(b, hex[r&0xf])
 			i += size
 			start = i
 			continue
 		}
 		i += size
 	}
-	buf.WriteString(s[start:])
-	buf.WriteByte('"')
+	return append(append(b, s[start:]...), '"')
 }
+
+// htmlSafe marks the ASCII bytes json.Marshal writes as they are in a
+// string: printable, and not ", \, <, > or &.
+var htmlSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()

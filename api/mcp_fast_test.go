@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
@@ -34,6 +35,17 @@ func newFastPair(t testing.TB, maxBody int64) *fastPair {
 		t.Fatal(err)
 	}
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{})
+	// Answers are signed, as the service signs them: the attestation in
+	// _meta is on both paths' wire.
+	key, err := attest.NewKeyFromSeed(bytes.Repeat([]byte{7}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	signer, err := attest.NewSigner(key, "precisiond-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.SetAttester(signer.Memoized(64))
 	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
 	p := &fastPair{reg: reg}
 	mk := func(sdkOnly bool) (*Server, *httptest.Server) {
@@ -253,6 +265,7 @@ func TestMCPFastPathDifferential(t *testing.T) {
 	}
 	cases := append(fastCases(), fastCase{name: "disabled tool", hdr: mcpHeaders("2025-06-18"), body: call("70", "roman_numeral", `{"value":"XIV"}`), fast: true})
 	fastServed := func() int64 { return p.fastSrv.mcp.fast.served.Load() + p.fastSrv.mcp.fastCompact.served.Load() }
+	signed := 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path, method := c.path, c.method
@@ -282,7 +295,13 @@ func TestMCPFastPathDifferential(t *testing.T) {
 			if !bytes.Equal(batchSorted(got.body), batchSorted(want.body)) {
 				t.Errorf("body differs\nfast: %s\n sdk: %s", got.body, want.body)
 			}
+			if c.fast && bytes.Contains(got.body, []byte(`"_meta":{"precisiond/attestation":"ey`)) {
+				signed++
+			}
 		})
+	}
+	if signed == 0 {
+		t.Error("no fast-path answer carried an attestation in _meta")
 	}
 }
 
@@ -352,10 +371,8 @@ func FuzzAppendHTMLString(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var buf bytes.Buffer
-		appendHTMLString(&buf, s)
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Fatalf("%q: got %s, json.Marshal %s", s, buf.Bytes(), want)
+		if got := appendHTMLString([]byte("x"), s); !bytes.Equal(got[1:], want) || got[0] != 'x' {
+			t.Fatalf("%q: got %s, json.Marshal %s", s, got, want)
 		}
 	})
 }

@@ -245,6 +245,16 @@ func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
 			return req, ae
 		}
 	}
+	if req, ok := splitInvokeBody(body); ok {
+		return req, nil
+	}
+	return decodeInvokeBody(body)
+}
+
+// decodeInvokeBody is parseInvokeBody after the text check, by
+// encoding/json: every body, and the words of every error.
+func decodeInvokeBody(body []byte) (invokeRequest, *apiError) {
+	var req invokeRequest
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(body, &top); err != nil || top == nil {
 		// Describe the problem in the full parser's words.
@@ -282,6 +292,41 @@ func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
 		}
 	}
 	return req, nil
+}
+
+// splitInvokeBody is parseInvokeBody for the ordinary body, in one pass of
+// the JSON scanner and without decoding: valid JSON, an object with the keys
+// tool, args and contract_hash at most once each and written without escapes,
+// tool (and contract_hash, unless null) a string of printable ASCII without
+// escapes, args absent, null or an object. It reports false for any other
+// body, which parseInvokeBody then checks in full (and words the error of).
+func splitInvokeBody(body []byte) (invokeRequest, bool) {
+	var req invokeRequest
+	if !json.Valid(body) {
+		return req, false
+	}
+	var v [3][]byte
+	ok := membersOf(body, v[:], "tool", "args", "contract_hash")
+	tool, args, hash := v[0], v[1], v[2]
+	if !ok || tool == nil {
+		return req, false
+	}
+	if req.Tool, ok = plainString(tool); !ok || req.Tool == "" || len(req.Tool) > tools.MaxToolNameBytes {
+		return invokeRequest{}, false
+	}
+	switch {
+	case args == nil, string(args) == "null":
+	case args[0] == '{':
+		req.Args = args
+	default:
+		return invokeRequest{}, false
+	}
+	if hash != nil && string(hash) != "null" {
+		if req.ContractHash, ok = plainString(hash); !ok {
+			return invokeRequest{}, false
+		}
+	}
+	return req, true
 }
 
 func (s *Server) listTools(r *http.Request) (any, *apiError) {
@@ -391,12 +436,12 @@ func writeResponse(w http.ResponseWriter, resp *tools.Response) {
 	defer evidence.PutBuffer(buf)
 	b := append((*buf)[:0], '{')
 	if resp.Attestation != "" {
-		b, _ = evidence.AppendCanonical(append(b, `"attestation":`...), resp.Attestation)
+		b = evidence.AppendString(append(b, `"attestation":`...), resp.Attestation)
 		b = append(b, ',')
 	}
-	b, _ = evidence.AppendCanonical(append(b, `"result":`...), resp.Result)
+	b = evidence.AppendString(append(b, `"result":`...), resp.Result)
 	b = append(append(b, `,"structured_result":`...), resp.EnvelopeJSON...)
-	b, _ = evidence.AppendCanonical(append(b, `,"tool":`...), resp.Tool)
+	b = evidence.AppendString(append(b, `,"tool":`...), resp.Tool)
 	b = append(b, '}')
 	*buf = b
 	h := w.Header()

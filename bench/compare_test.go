@@ -53,6 +53,7 @@ func BenchmarkCompare(b *testing.B) {
 	for _, c := range loadCompare(b) {
 		b.Run(c.Name, func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				if _, err := reg.Invoke(context.Background(), tools.Request{Tool: c.Tool, Args: c.Args}); err != nil {
 					b.Fatal(err)
@@ -76,6 +77,7 @@ func BenchmarkCompareExecute(b *testing.B) {
 		args := t.Contract().ApplyDefaults(c.Args)
 		b.Run(c.Name, func(b *testing.B) {
 			b.ReportAllocs()
+			defer reportCPU(b)()
 			for b.Loop() {
 				if _, err := t.Execute(context.Background(), args); err != nil {
 					b.Fatal(err)

@@ -43,6 +43,26 @@ func newHandlerSigned(a tools.Attester) http.Handler {
 	return api.New(reg, api.Options{Logger: log, MCP: &api.MCPOptions{}})
 }
 
+// newServiceHandler is the handler as `precisiond serve` on loopback
+// configures it around a call: newHandler plus the Prometheus metrics (tool
+// calls and HTTP series), the Host guard and a memoized signer.
+func newServiceHandler(tb testing.TB) http.Handler {
+	metrics := api.NewMetrics(api.MetricsOptions{})
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{
+		Limiter: tools.NewLimiter(64, 0, metrics.OnReject), Observer: metrics.Observe})
+	metrics.Attach(reg)
+	reg.SetAttester(testSigner(tb).Memoized(2048))
+	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	return api.New(reg, api.Options{Logger: log, Metrics: metrics, MCP: &api.MCPOptions{},
+		Access: &api.AccessOptions{GuardHosts: true}})
+}
+
+// BenchmarkInvokeHTTPService is BenchmarkInvokeHTTP through the handler as
+// the service configures it (newServiceHandler).
+func BenchmarkInvokeHTTPService(b *testing.B) {
+	benchInvokeHTTP(b, newServiceHandler(b))
+}
+
 // testSigner is a signer over a fixed key (seed 0x01…).
 func testSigner(tb testing.TB) *attest.Signer {
 	tb.Helper()
@@ -187,7 +207,7 @@ func benchInvokeHTTP(b *testing.B, h http.Handler) {
 			defer reportCPU(b)()
 			for b.Loop() {
 				rec := httptest.NewRecorder()
-				req := httptest.NewRequest(http.MethodPost, "/invoke", bytes.NewReader(body))
+				req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/invoke", bytes.NewReader(body))
 				req.Header.Set("Content-Type", "application/json")
 				h.ServeHTTP(rec, req)
 				if rec.Code != http.StatusOK {
@@ -233,9 +253,14 @@ func BenchmarkRegistryInvoke(b *testing.B) {
 // through the real handler: what the load harness's mcp mix sends.
 // The handler is BenchmarkInvokeHTTP's, so the two compare directly.
 func BenchmarkMCPHTTP(b *testing.B) {
-	h := newHandler()
+	b.Run("bare-registry", func(b *testing.B) { benchMCPHTTP(b, newHandler()) })
+	b.Run("service", func(b *testing.B) { benchMCPHTTP(b, newServiceHandler(b)) })
+}
+
+func benchMCPHTTP(b *testing.B, h http.Handler) {
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}`)
 	b.ReportAllocs()
+	defer reportCPU(b)()
 	for b.Loop() {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", bytes.NewReader(body))

@@ -437,7 +437,9 @@ func (f *failure) leaves(e *jsonschema.ValidationError) {
 	case *kind.AdditionalProperties:
 		allowed := f.propertyNames(e.SchemaURL)
 		key := refError{loc, keyword, "Additional properties are not allowed"}
-		for _, p := range k.Properties {
+		// The library lists them in map order; sorted, the details are the
+		// same on every call (FuzzMCPFastPath compared two calls).
+		for _, p := range slices.Sorted(slices.Values(k.Properties)) {
 			path := pointer(append(slices.Clone(loc), p))
 			near := suggest.Closest(p, allowed, MaxSuggestions)
 			if len(near) == 0 {

@@ -63,7 +63,18 @@ func ParseJSON(data []byte) (any, error) {
 	return v, nil
 }
 
+// decodeGeneric decodes one JSON document as encoding/json (UseNumber) does:
+// the single-pass parseGeneric for the documents it handles, encoding/json
+// for the rest (and for the words of every error).
 func decodeGeneric(data []byte) (any, error) {
+	if v, ok := parseGeneric(data); ok {
+		return v, nil
+	}
+	return decodeGenericStd(data)
+}
+
+// decodeGenericStd is decodeGeneric by encoding/json alone.
+func decodeGenericStd(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -123,13 +134,16 @@ func CheckNumbers(v any) error {
 // JSON encoding. Unlike ParseJSON it puts no bound on integer size: facts may be
 // larger than what a request may carry.
 func ToGeneric(v any) (any, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := GetBuffer()
+	defer PutBuffer(buf)
+	w := bytes.NewBuffer(*buf)
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return decodeGeneric(buf.Bytes())
+	*buf = w.Bytes()
+	return decodeGeneric(*buf) // copies what it keeps
 }
 
 // Canonical returns canonical(v) of SPEC §2: exactly what Python's
@@ -271,6 +285,10 @@ var shortEscapes = [256]byte{'"': '"', '\\': '\\', '\b': 'b', '\t': 't', '\n': '
 // \t \n \f \r), which Python's json.dumps prefers to \u00XX, or 0 when c has
 // none.
 func ShortEscape(c byte) byte { return shortEscapes[c] }
+
+// AppendString appends canonical(s): AppendCanonical for a string, without
+// boxing it in an interface (an allocation on the hot path).
+func AppendString(b []byte, s string) []byte { return appendPyString(b, s) }
 
 func appendPyString(b []byte, s string) []byte {
 	b = append(b, '"')

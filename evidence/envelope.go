@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/contracts"
@@ -59,6 +60,15 @@ func (e *Envelope) AppendCanonical(b []byte) ([]byte, error) {
 		b, err = AppendCanonical(b, v)
 		return b
 	}
+	// One growth for the whole envelope: the cached parts, the strings and
+	// the fixed frame (about 200 bytes of keys and punctuation).
+	need := 256 + len(e.factsJSON) + len(e.inputJSON) + len(e.ContractHash) + len(e.ContractID) +
+		len(e.ContractVersion) + len(e.Determinism) + len(e.ResultHash) + len(e.Source.Kind) +
+		len(e.Source.Name) + len(e.Source.Version) + len(e.Status) + len(e.Tool)
+	for _, w := range e.Warnings {
+		need += 32 + len(w.Code) + len(w.Message)
+	}
+	b = slices.Grow(b, need)
 	// Keys in code-point order, as canonical JSON sorts them.
 	b = append(b, `{"contract_hash":`...)
 	b = appendPyString(b, e.ContractHash)

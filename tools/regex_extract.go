@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/evidence"
@@ -176,7 +178,7 @@ func regexExtract() Tool {
 					b = append(b, ' ')
 					// Quoted as the facts quote it, so the text is never larger
 					// than the facts the page budget bounds.
-					b, _ = evidence.AppendCanonical(b, m.Match)
+					b = evidence.AppendString(b, m.Match)
 				}
 			}
 			if f.HasMore {
@@ -225,14 +227,22 @@ const regexFactsFixed = 160
 // page_truncated warning; a page whose first match alone does not fit is
 // refused (cost_limit_exceeded, match_too_large).
 func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit, budget int) (regexFacts, []Warning, error) {
-	text := []rune(s)
-	size := newSpanChars(text)
-	names := re.GroupNames()
+	text := runesOf(s)
+	defer putRunes(text)
+	size := newSpanChars(s)
+	// The named groups, once as a list (a map is slow to range over per match).
+	type namedGroup struct {
+		name string
+		k    int
+	}
+	var named []namedGroup
+	var nameKs []int
 	nameChars := 0
-	for name := range names {
+	for name, k := range re.GroupNames() {
+		named, nameKs = append(named, namedGroup{name, k}), append(nameKs, k)
 		nameChars += canonicalStringChars(name) + 1 // "name":
 	}
-	out := regexFacts{Matches: []regexMatch{}, Offset: offset, Limit: limit}
+	out := regexFacts{Matches: make([]regexMatch, 0, max(0, min(limit, 4))), Offset: offset, Limit: limit}
 	used := regexFactsFixed
 	cut, tooLarge := false, 0
 	// Match strings are slices of s, not copies: code-point spans become byte
@@ -271,7 +281,7 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 		if cut || i < offset || i >= offset+limit {
 			return true
 		}
-		n := matchChars(m, names, nameChars, size) + 1 // and a comma
+		n := matchChars(m, nameKs, nameChars, size) + 1 // and a comma
 		if used+n > budget {
 			if len(out.Matches) == 0 {
 				tooLarge = n
@@ -282,12 +292,12 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 		}
 		used += n
 		rm := regexMatch{Match: str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
-			Groups: make([]any, len(m.Groups)-1), Named: make(map[string]any, len(names))}
+			Groups: make([]any, len(m.Groups)-1), Named: make(map[string]any, len(named))}
 		for i, g := range m.Groups[1:] {
 			rm.Groups[i] = group(g)
 		}
-		for name, k := range names {
-			rm.Named[name] = rm.Groups[k-1] // a named group is one of groups 1..n
+		for _, ng := range named {
+			rm.Named[ng.name] = rm.Groups[ng.k-1] // a named group is one of groups 1..n
 		}
 		out.Matches = append(out.Matches, rm)
 		return true
@@ -313,9 +323,41 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 	return out, warnings, nil
 }
 
+// runeBufs recycles the code points of regex_extract's texts (up to
+// maxPooledRunes), so that a long text is not a fresh allocation per call.
+var runeBufs sync.Pool
+
+const maxPooledRunes = 1 << 18
+
+// runesOf is []rune(s) in a buffer from runeBufs; give it back with putRunes
+// once nothing reads it (match strings are slices of s or copies).
+func runesOf(s string) []rune {
+	n := utf8.RuneCountInString(s)
+	var buf []rune
+	if p, _ := runeBufs.Get().(*[]rune); p != nil && cap(*p) >= n {
+		buf = (*p)[:n]
+	} else {
+		buf = make([]rune, n)
+	}
+	i := 0
+	for _, r := range s {
+		buf[i] = r
+		i++
+	}
+	return buf
+}
+
+func putRunes(buf []rune) {
+	if cap(buf) <= maxPooledRunes {
+		runeBufs.Put(&buf)
+	}
+}
+
 // matchChars is the canonical JSON size of the facts of one match:
 // {"end":E,"groups":[...],"match":"...","named":{...},"start":S}.
-func matchChars(m regexpy.Match, names map[string]int, nameChars int, size spanChars) int {
+// nameKs are the group numbers of the named groups, nameChars the size of
+// their keys ("name": each).
+func matchChars(m regexpy.Match, nameKs []int, nameChars int, size spanChars) int {
 	g0 := m.Groups[0]
 	n := len(`{"end":,"groups":[],"match":,"named":{},"start":}`) + digits(g0[1]) + digits(g0[0]) + size.of(g0)
 	for i, g := range m.Groups[1:] {
@@ -324,8 +366,8 @@ func matchChars(m regexpy.Match, names map[string]int, nameChars int, size spanC
 		}
 		n += size.of(g)
 	}
-	n += nameChars + max(len(names)-1, 0)
-	for _, k := range names {
+	n += nameChars + max(len(nameKs)-1, 0)
+	for _, k := range nameKs {
 		n += size.of(m.Groups[k])
 	}
 	return n
@@ -333,27 +375,43 @@ func matchChars(m regexpy.Match, names map[string]int, nameChars int, size spanC
 
 func digits(v int) int { return len(strconv.Itoa(v)) }
 
-// spanChars measures spans of a text as canonical JSON strings in O(1):
-// extra[i] is how many characters escaping adds to the runes before i (nil
-// when no rune of the text needs escaping).
-type spanChars struct{ extra []int32 }
+// spanChars measures spans of a text as canonical JSON strings: at holds
+// the positions (code points) of the characters escaping makes longer, in
+// order, and cum[k] how many characters escaping adds up to and including
+// at[k]. Texts escape few characters (newlines, quotes), so this is small
+// where a per-character table would be four bytes a character.
+type spanChars struct{ at, cum []int32 }
 
-func newSpanChars(text []rune) spanChars {
-	var extra []int32
-	for i, r := range text {
+// newSpanChars measures s, indexed by code point as []rune(s) is (a byte
+// that is not UTF-8 counts as one U+FFFD).
+func newSpanChars(s string) spanChars {
+	var z spanChars
+	var extra int32
+	i := 0
+	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+		if e := asciiChars[s[i]] - 1; e > 0 {
+			extra += int32(e)
+			z.at, z.cum = append(z.at, int32(i)), append(z.cum, extra)
+		}
+	}
+	k := int32(i) // the ASCII prefix is i code points
+	for _, r := range s[i:] {
 		if e := evidence.RuneChars(r) - 1; e > 0 {
-			if extra == nil {
-				extra = make([]int32, len(text)+1)
-			}
-			extra[i+1] = int32(e)
+			extra += int32(e)
+			z.at, z.cum = append(z.at, k), append(z.cum, extra)
 		}
+		k++
 	}
-	if extra != nil {
-		for i := 1; i < len(extra); i++ {
-			extra[i] += extra[i-1]
-		}
+	return z
+}
+
+// before is how many characters escaping adds to the code points before i.
+func (z spanChars) before(i int) int {
+	k, _ := slices.BinarySearch(z.at, int32(i))
+	if k == 0 {
+		return 0
 	}
-	return spanChars{extra}
+	return int(z.cum[k-1])
 }
 
 // of returns the canonical size of the span g ("null" when it did not take
@@ -363,17 +421,31 @@ func (z spanChars) of(g [2]int) int {
 		return 4
 	}
 	n := g[1] - g[0] + 2
-	if z.extra != nil {
-		n += int(z.extra[g[1]] - z.extra[g[0]])
+	if len(z.at) > 0 {
+		n += z.before(g[1]) - z.before(g[0])
 	}
 	return n
 }
 
+// asciiChars[c] is evidence.RuneChars of the ASCII character c.
+var asciiChars = func() (t [utf8.RuneSelf]int) {
+	for c := range t {
+		t[c] = evidence.RuneChars(rune(c))
+	}
+	return t
+}()
+
 // canonicalStringChars is the size of s as a canonical JSON string.
 func canonicalStringChars(s string) int {
 	n := 2
-	for _, r := range s {
-		n += evidence.RuneChars(r)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			for _, r := range s[i:] { // i is where a code point starts
+				n += evidence.RuneChars(r)
+			}
+			return n
+		}
+		n += asciiChars[s[i]]
 	}
 	return n
 }

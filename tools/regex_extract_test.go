@@ -139,13 +139,17 @@ func TestRegexMatchChars(t *testing.T) {
 		{`(.)(.)?`, "\u2028\u0000é"},
 		{`x*`, "\"\"xx\"\""},
 		{`(?s)(.*)`, "line\r\nline\f\b"},
+		{`(.)(\W)?`, "\xffa\"\xc3\n\xe2\x82b\\"}, // not UTF-8: each bad byte is one U+FFFD
 	} {
 		re, err := regexpy.Compile(tc.pattern, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := []rune(tc.text)
-		size := newSpanChars(text)
+		size := newSpanChars(tc.text)
+		if got, want := canonicalStringChars(tc.text), canonicalChars(t, string(text)); got != want {
+			t.Errorf("canonicalStringChars(%q) = %d, canonical %d", tc.text, got, want)
+		}
 		names := re.GroupNames()
 		nameChars := 0
 		for name := range names {
@@ -168,7 +172,11 @@ func TestRegexMatchChars(t *testing.T) {
 			}
 			want := canonicalChars(t, map[string]any{"match": span(m.Groups[0]), "start": m.Groups[0][0], "end": m.Groups[0][1],
 				"groups": groups, "named": named})
-			if got := matchChars(m, names, nameChars, size); got != want {
+			var nameKs []int
+			for _, k := range names {
+				nameKs = append(nameKs, k)
+			}
+			if got := matchChars(m, nameKs, nameChars, size); got != want {
 				t.Errorf("%s on %q at %v: matchChars %d, canonical %d", tc.pattern, tc.text, m.Groups[0], got, want)
 			}
 			return true

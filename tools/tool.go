@@ -238,8 +238,7 @@ func appendArgs(b []byte, v any) ([]byte, bool) {
 		}
 		return append(b, x...), true
 	case string:
-		b, _ = evidence.AppendCanonical(b, x)
-		return b, true
+		return evidence.AppendString(b, x), true
 	case map[string]any:
 		b = append(b, '{')
 		first := true
@@ -248,8 +247,7 @@ func appendArgs(b []byte, v any) ([]byte, bool) {
 				b = append(b, ',')
 			}
 			first = false
-			b, _ = evidence.AppendCanonical(b, k)
-			b = append(b, ':')
+			b = append(evidence.AppendString(b, k), ':')
 			var ok bool
 			if b, ok = appendArgs(b, e); !ok {
 				return b, false

@@ -7,7 +7,6 @@ import (
 	"regexp/syntax"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // matchesWith runs findAll with the chosen engine and collects the matches.
@@ -99,11 +98,8 @@ func FuzzBacktrackMatchesVM(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, pattern, flags, text string) {
-		if len(pattern) > 100 || len(text) > 200 || !utf8.ValidString(pattern) || !utf8.ValidString(text) {
-			return
-		}
-		re, err := Compile(pattern, flags)
-		if err != nil {
+		re := fuzzCompile(pattern, flags, text, 200)
+		if re == nil {
 			return
 		}
 		checkASCIISets(t, re)

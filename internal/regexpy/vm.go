@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -35,6 +36,9 @@ type Regexp struct {
 	// of a large Unicode class.
 	ascii      [][2]uint64
 	firstASCII [2]uint64
+	// firstOnlyASCII: no instruction of first accepts a character beyond
+	// ASCII, so firstASCII alone says where a match can begin.
+	firstOnlyASCII bool
 }
 
 // asciiSets computes Regexp.ascii and Regexp.firstASCII.
@@ -157,11 +161,30 @@ func compile(pattern, flags string) (*Regexp, error) {
 	}
 	first := firstInsts(prog)
 	ascii, firstASCII := asciiSets(prog, first)
+	firstOnlyASCII := first != nil
+	for _, inst := range first {
+		firstOnlyASCII = firstOnlyASCII && onlyASCII(inst)
+	}
 	return &Regexp{
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
-		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII,
+		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII, firstOnlyASCII: firstOnlyASCII,
 	}, nil
+}
+
+// onlyASCII reports whether a rune instruction accepts ASCII characters only:
+// its ranges end below 128 and it does not fold case (folding reaches beyond
+// ASCII: k to U+212A, s to U+017F).
+func onlyASCII(inst *syntax.Inst) bool {
+	if inst.Op == syntax.InstRune && syntax.Flags(inst.Arg)&syntax.FoldCase != 0 {
+		return false
+	}
+	for _, r := range inst.Rune {
+		if r >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // firstInsts follows the empty-width part of the program from its start
@@ -593,13 +616,9 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 		if matched == nil && m.re.first != nil && clist.live == 0 {
 			// No thread alive: skip to the next position where a match can begin.
 			m.clear(clist)
-			for pos < n && !m.re.canStart(m.text[pos]) {
-				pos++
-				if (pos-start)&1023 == 0 {
-					if err := m.ctx.Err(); err != nil {
-						return nil, err
-					}
-				}
+			var err error
+			if pos, err = m.skip(pos, start); err != nil {
+				return nil, err
 			}
 			if pos >= n {
 				break
@@ -672,6 +691,40 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 		return nil, &CostError{Msg: fmt.Sprintf("matching needs more than %d steps", m.lim.MaxSteps)}
 	}
 	return matched, nil
+}
+
+// skip returns the first position at or after pos where a match can begin
+// (len(text) when there is none), checking the context every 1024 positions
+// from start.
+//
+//go:norace
+func (m *machine) skip(pos, start int) (int, error) {
+	text, n := m.text, len(m.text)
+	if m.re.firstOnlyASCII {
+		// The test of canStart inline, for the common first sets (a
+		// literal, an ASCII class).
+		f := &m.re.firstASCII
+		for ; pos < n; pos++ {
+			if r := text[pos]; uint32(r) < utf8.RuneSelf && f[r>>6]&(1<<(r&63)) != 0 {
+				return pos, nil
+			}
+			if (pos+1-start)&1023 == 0 {
+				if err := m.ctx.Err(); err != nil {
+					return pos, err
+				}
+			}
+		}
+		return pos, nil
+	}
+	for pos < n && !m.re.canStart(text[pos]) {
+		pos++
+		if (pos-start)&1023 == 0 {
+			if err := m.ctx.Err(); err != nil {
+				return pos, err
+			}
+		}
+	}
+	return pos, nil
 }
 
 // String returns the translated Go pattern.
