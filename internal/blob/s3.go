@@ -361,7 +361,10 @@ func parseContentRange(v string) (first, last, total int64, ok bool) {
 	return first, last, total, true
 }
 
-// Delete is a DeleteObject request; S3 answers success for a missing key.
+// Delete is a DeleteObject request. S3 answers success for a missing key, but
+// a compatible server may answer NoSuchKey when another client deleted the
+// object a moment before (Versity Gateway does, under two janitors): that is
+// success too, as the Store contract says.
 func (s *S3Store) Delete(ctx context.Context, key string) error {
 	if !ValidKey(key) {
 		return newErr("delete", key, ErrInvalidKey, nil)
@@ -369,7 +372,9 @@ func (s *S3Store) Delete(ctx context.Context, key string) error {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeouts.Op)
 	defer cancel()
 	if err := s.core.RemoveObject(ctx, s.cfg.Bucket, s.name(key), minio.RemoveObjectOptions{}); err != nil {
-		return s3Err(ctx, "delete", key, err)
+		if err := s3Err(ctx, "delete", key, err); !errors.Is(err, ErrNotFound) {
+			return err
+		}
 	}
 	return nil
 }
