@@ -9,6 +9,7 @@ import (
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/plandb"
 	"github.com/precisiond/precisiond/internal/s3test"
+	"github.com/precisiond/precisiond/internal/s3test/s3store"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/plans/storetest"
 	"github.com/precisiond/precisiond/tools"
@@ -28,15 +29,9 @@ func TestObjectStoreDir(t *testing.T) {
 // plan in the local cache still reads, an uncached one is store_unavailable.
 func TestObjectStoreFleet(t *testing.T) {
 	srv := s3test.Start(t)
-	loc, err := blob.ParseLocation(srv.Location())
-	if err != nil {
-		t.Fatal(err)
-	}
+	open := s3store.Opener(t, srv)
 	replica := func() (plans.ReadThrough, blob.Store) {
-		b, err := blob.Open(loc, blob.Options{Getenv: srv.Getenv})
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := open()
 		cache, err := plandb.Open(t.TempDir(), 0)
 		if err != nil {
 			t.Fatal(err)
@@ -63,7 +58,7 @@ func TestObjectStoreFleet(t *testing.T) {
 	if got, err := b.Get(ctx, id); err != nil || !bytes.Equal(got, plan) {
 		t.Fatalf("a cached plan with the store down: %q %v", got, err)
 	}
-	_, err = b.Get(ctx, other)
+	_, err := b.Get(ctx, other)
 	var te *tools.Error
 	if !errors.As(err, &te) || te.Code != tools.CodeStoreUnavailable || te.Reason != tools.ReasonStoreNotAnswering {
 		t.Fatalf("an uncached plan with the store down: %v, want store_unavailable", err)

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/attest"
-	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/s3test"
+	"github.com/precisiond/precisiond/internal/s3test/s3store"
 )
 
 // runRotateKey runs `precisiond rotate-key ARGS` in process.
@@ -160,18 +160,7 @@ func TestAnswerCacheStoreTierAcrossReplicas(t *testing.T) {
 // its refresh and the old key stays published.
 func TestRotateKeyOnS3(t *testing.T) {
 	srv := s3test.Start(t)
-	loc, err := blob.ParseLocation(srv.Location())
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func() blob.Store {
-		s, err := blob.Open(loc, blob.Options{Getenv: srv.Getenv})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		return s
-	}
+	open := s3store.Opener(t, srv)
 	ctx := context.Background()
 	sig, err := NewSigning(ctx, open(), nil, attest.DefaultRetention, "", time.Now)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/s3test"
+	"github.com/precisiond/precisiond/internal/s3test/s3store"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -139,18 +140,7 @@ func TestStoreTierSharedByReplicas(t *testing.T) {
 // on one bucket of a real S3 server.
 func TestStoreTierOnS3(t *testing.T) {
 	srv := s3test.Start(t)
-	loc, err := blob.ParseLocation(srv.Location())
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func() blob.Store {
-		s, err := blob.Open(loc, blob.Options{Getenv: srv.Getenv})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		return s
-	}
+	open := s3store.Opener(t, srv)
 	ring := newRing(t)
 	a, b := newReplica(t, ring, 1<<20, open(), 1<<20), newReplica(t, ring, 1<<20, open(), 1<<20)
 	want := a.call(t, "solve_equation", `{"equation":"x**3 - 6*x**2 + 11*x - 6 = 0"}`)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/s3test"
+	"github.com/precisiond/precisiond/internal/s3test/s3store"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -70,18 +71,7 @@ func dirBackend(t *testing.T) backend {
 }
 
 func s3Backend(t *testing.T, srv *s3test.Server) backend {
-	loc, err := blob.ParseLocation(srv.Location())
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := func() blob.Store {
-		s, err := blob.Open(loc, blob.Options{Getenv: srv.Getenv})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		return s
-	}
+	open := s3store.Opener(t, srv)
 	direct := open()
 	return backend{name: "s3", open: open,
 		raw: func() []byte {
