@@ -17,7 +17,6 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
-
 	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/testhttp"
@@ -321,10 +320,7 @@ func TestLiveAnswersVerifyWithJoseAndPython(t *testing.T) {
 		checkVerifierOutput(t, joseDir, jwksFile, want, testhttp.NodePackage(t, joseDir, "jose"), "verify.mjs")
 	})
 	t.Run("python", func(t *testing.T) {
-		py, err := exec.LookPath("python3")
-		if err != nil || exec.Command(py, "-c", "import cryptography").Run() != nil {
-			t.Skip("python3 with the cryptography package is not available")
-		}
+		py := testhttp.PythonWith(t, "cryptography")
 		checkVerifierOutput(t, pythonDir, jwksFile, want, py, "verify_answer.py")
 	})
 }

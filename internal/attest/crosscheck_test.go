@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 var updateGoVectors = flag.Bool("update-go-vectors", false,
@@ -270,10 +271,7 @@ func TestPythonVerifierLive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: runs an external verifier (Python); runs without -short")
 	}
-	py, err := exec.LookPath("python3")
-	if err != nil || exec.Command(py, "-c", "import cryptography").Run() != nil {
-		t.Skip("python3 with the cryptography package is not available (TestGoSignedVectorsVerifiedByPython covers the checked-in vectors)")
-	}
+	py := testhttp.PythonWith(t, "cryptography")
 	cmd := exec.Command(py, "pyjose.py", "check")
 	cmd.Dir = crossDir
 	out, err := cmd.CombinedOutput()

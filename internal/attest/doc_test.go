@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // docPath is the user documentation of the format.
@@ -163,10 +165,7 @@ func TestDocWorkedExample(t *testing.T) {
 		if testing.Short() {
 			t.Skip("slow: runs the documented command with Python; runs without -short")
 		}
-		py, err := exec.LookPath("python3")
-		if err != nil || exec.Command(py, "-c", "import cryptography").Run() != nil {
-			t.Skip("python3 with the cryptography package is not available")
-		}
+		py := testhttp.PythonWith(t, "cryptography")
 		dir := exampleDir(t, files, filepath.Join(crossDir, "verify_answer.py"))
 		runDocCommand(t, dir, blocks["example:python"], py)
 	})

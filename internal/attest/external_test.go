@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // joseDir is the npm project whose verify.mjs checks attestations with jose.
@@ -122,10 +124,7 @@ func TestPythonVerifierCLI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: runs an external verifier (Python); runs without -short")
 	}
-	py, err := exec.LookPath("python3")
-	if err != nil || exec.Command(py, "-c", "import cryptography").Run() != nil {
-		t.Skip("python3 with the cryptography package is not available (TestGoSignedVectorsVerifiedByPython covers the checked-in vectors)")
-	}
+	py := testhttp.PythonWith(t, "cryptography")
 	runCLIVerifier(t, crossDir, py, "verify_answer.py")
 }
 

@@ -24,3 +24,16 @@ func NodePackage(t testing.TB, dir, pkg string) string {
 	}
 	return node
 }
+
+// PythonWith returns the path of python3 when it can import module, and skips
+// the test otherwise (skip names what is missing). Python packages are not
+// installed by .ci/run, so a missing one skips even under CI; the tests that
+// call this have a checked-in counterpart that always runs.
+func PythonWith(t testing.TB, module string) string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil || exec.Command(py, "-c", "import "+module).Run() != nil {
+		t.Skip("python3 with the " + module + " package is not available")
+	}
+	return py
+}
