@@ -21,6 +21,38 @@ type httpMetrics struct {
 	requests *prometheus.CounterVec
 	duration *prometheus.HistogramVec
 	refusals *prometheus.CounterVec
+
+	// routes caches the series of each route and status code (a routeKey →
+	// *routeSeries), so that a request does not look its labels up again
+	// (hashing them, and formatting the code) every time. Its size is bounded
+	// as the label values are: route patterns × status codes.
+	routes sync.Map
+}
+
+// routeKey names the series of one route and status code.
+type routeKey struct {
+	route string
+	code  int
+}
+
+// routeSeries are the series one request of a route and status code updates.
+type routeSeries struct {
+	requests prometheus.Counter
+	duration prometheus.Observer
+}
+
+// series returns the series of route and code, created on first use exactly
+// as WithLabelValues creates them.
+func (h *httpMetrics) series(route string, code int) *routeSeries {
+	k := routeKey{route, code}
+	if v, ok := h.routes.Load(k); ok {
+		return v.(*routeSeries)
+	}
+	v, _ := h.routes.LoadOrStore(k, &routeSeries{
+		requests: h.requests.WithLabelValues(route, strconv.Itoa(code)),
+		duration: h.duration.WithLabelValues(route),
+	})
+	return v.(*routeSeries)
 }
 
 func (m *Metrics) httpSeries() *httpMetrics {
@@ -68,8 +100,9 @@ func (s *Server) httpMetrics(next http.Handler) http.Handler {
 		if code == 0 {
 			code = http.StatusOK
 		}
-		h.requests.WithLabelValues(route, strconv.Itoa(code)).Inc()
-		h.duration.WithLabelValues(route).Observe(time.Since(start).Seconds())
+		rs := h.series(route, code)
+		rs.requests.Inc()
+		rs.duration.Observe(time.Since(start).Seconds())
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -133,5 +134,41 @@ func TestMetricsRoute(t *testing.T) {
 	ts, _, _ := newAdminServer(t, "", nil)
 	if st := testhttp.Do(t, http.MethodGet, ts.URL+"/metrics", nil, nil).Status; st != 404 {
 		t.Fatalf("/metrics without Metrics: %d", st)
+	}
+}
+
+// TestHTTPSeriesCachedPerRouteAndCode checks that the cached series of a
+// route and status code count every request, from concurrent requests too,
+// and that another code of the same route is a series of its own.
+func TestHTTPSeriesCachedPerRouteAndCode(t *testing.T) {
+	m := NewMetrics(MetricsOptions{})
+	h := m.httpSeries()
+	const workers, each = 8, 50
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range each {
+				rs := h.series("/invoke", http.StatusOK)
+				rs.requests.Inc()
+				rs.duration.Observe(0.001)
+			}
+		}()
+	}
+	wg.Wait()
+	h.series("/invoke", http.StatusBadRequest).requests.Inc()
+	first, again := h.series("/invoke", http.StatusOK), h.series("/invoke", http.StatusOK)
+	if first != again {
+		t.Error("the series of one route and code are not reused")
+	}
+	if n := metricValue(t, m, "precisiond_http_requests_total", map[string]string{"route": "/invoke", "code": "200"}); n != workers*each {
+		t.Errorf(`precisiond_http_requests_total{route="/invoke",code="200"} = %v, want %d`, n, workers*each)
+	}
+	if n := metricValue(t, m, "precisiond_http_requests_total", map[string]string{"route": "/invoke", "code": "400"}); n != 1 {
+		t.Errorf(`precisiond_http_requests_total{route="/invoke",code="400"} = %v, want 1`, n)
+	}
+	if n := metricValue(t, m, "precisiond_http_request_duration_seconds", map[string]string{"route": "/invoke"}); n != workers*each {
+		t.Errorf(`precisiond_http_request_duration_seconds{route="/invoke"} count = %v, want %d`, n, workers*each)
 	}
 }
