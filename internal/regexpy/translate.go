@@ -88,6 +88,9 @@ type translator struct {
 	// unsupported is the first construct found that RE2 cannot run. Parsing goes
 	// on, so that a syntax error anywhere (which CPython would report) wins.
 	unsupported *UnsupportedError
+	// notPython is CPython's error for the first extension of ours that the
+	// pattern uses ((?<name>...)); nil when CPython accepts the syntax.
+	notPython *SyntaxError
 }
 
 func (t *translator) refuse(construct string) {
@@ -647,7 +650,11 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 		case c == '<':
 			// (?<name>...) is accepted as in PCRE and Go: an extension of ours. CPython
 			// 3.11, the oracle, rejects it ("unknown extension ?<x"); regex_extract
-			// documents it, and structured_validate reports the difference as SV-5.
+			// documents it, and the callers that must be CPython exactly (schema
+			// patterns in structured_validate) refuse it through NotPython.
+			if t.notPython == nil {
+				t.notPython = &SyntaxError{Msg: fmt.Sprintf("unknown extension ?<%s at position %d", string(t.peekAt(1)), t.pos-1)}
+			}
 			t.pos++
 			n, err := t.readName('>')
 			if err != nil {

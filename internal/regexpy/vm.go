@@ -39,6 +39,8 @@ type Regexp struct {
 	// firstOnlyASCII: no instruction of first accepts a character beyond
 	// ASCII, so firstASCII alone says where a match can begin.
 	firstOnlyASCII bool
+	// notPython: see NotPython.
+	notPython *SyntaxError
 }
 
 // asciiSets computes Regexp.ascii and Regexp.firstASCII.
@@ -169,7 +171,20 @@ func compile(pattern, flags string) (*Regexp, error) {
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
 		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII, firstOnlyASCII: firstOnlyASCII,
+		notPython: t.notPython,
 	}, nil
+}
+
+// NotPython returns the error CPython 3.11's re.compile raises for the
+// pattern's syntax when it uses an extension of ours that CPython rejects
+// ((?<name>...)), and nil when CPython accepts the syntax. Compile accepts
+// such patterns; callers that must refuse exactly what CPython refuses check
+// this.
+func (re *Regexp) NotPython() error {
+	if re.notPython == nil {
+		return nil
+	}
+	return re.notPython
 }
 
 // onlyASCII reports whether a rune instruction accepts ASCII characters only:

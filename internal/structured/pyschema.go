@@ -195,6 +195,9 @@ type pyRegex struct {
 
 func (c *schemaCompiler) regex(p string) *pyRegex {
 	re, err := regexpy.Compile(p, "")
+	if err == nil {
+		err = re.NotPython() // Python's re refuses it when the pattern is used
+	}
 	if err != nil {
 		return &pyRegex{pattern: p, err: err}
 	}
@@ -620,10 +623,12 @@ func (r *schemaRun) keyword(n *snode, k *kw, inst any, m evalMode, at *pathFrame
 		}
 		if f, _ := k.val.(string); f == "regex" {
 			if s, ok := inst.(string); ok {
-				if _, err := regexpy.Compile(s, ""); err != nil {
-					if _, bad := err.(*regexpy.SyntaxError); bad {
-						return r.emit(m, at, repr{inst}, " is not a ", repr{"regex"})
-					}
+				re, err := regexpy.Compile(s, "")
+				if err == nil {
+					err = re.NotPython()
+				}
+				if _, bad := err.(*regexpy.SyntaxError); bad {
+					return r.emit(m, at, repr{inst}, " is not a ", repr{"regex"})
 				}
 			}
 		}
