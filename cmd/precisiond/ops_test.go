@@ -311,7 +311,8 @@ func checkSlowFacts(t *testing.T, raw []byte) {
 // never are, it signals after 30 s with the ones that are (at least one), so the
 // outcome does not depend on the machine's load, only the strength of the check.
 func TestShutdownFinishesInFlightCalls(t *testing.T) {
-	base, cmd, logs := startBinary(t, "--max-concurrency", "32", "--call-timeout", "120s")
+	// A long queue wait: on a busy machine no call may be refused for waiting.
+	base, cmd, logs := startBinary(t, "--max-concurrency", "32", "--call-timeout", "120s", "--queue-wait", "60s")
 	const n = 20
 	type answer struct {
 		status int
@@ -331,6 +332,10 @@ func TestShutdownFinishesInFlightCalls(t *testing.T) {
 		inFlight = scrape(t, base, "precisiond_tool_calls_in_flight")
 		if inFlight >= n || (inFlight >= 1 && time.Now().After(aim)) {
 			break
+		}
+		if len(answers) == n {
+			a := <-answers
+			t.Fatalf("all %d calls answered before one was seen in flight; one: %v %d %.300s", n, a.err, a.status, a.raw)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
