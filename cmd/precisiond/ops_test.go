@@ -224,14 +224,27 @@ func TestToggleFileAtStartup(t *testing.T) {
 // syncBuffer collects a child process's stderr for the test to read.
 type syncBuffer = testhttp.SyncBuffer
 
-// slowPrime is a genuinely expensive valid input: a 40-digit product of two
-// 20-digit primes, which ECM needs about a third of a second of CPU to split (it comes from
-// tools/testdata/prime_factorize/oracle_ecm.json; factors confirmed by sympy).
-const (
-	slowPrimeN  = "2079188486568532009545972717089118059693"
-	slowPrimeP1 = "27908337302279840261"
-	slowPrimeP2 = "74500621948505778313"
-)
+// slowPrimes are genuinely expensive valid inputs: 40-digit products of two
+// 20-digit primes, which ECM needs a third to half a second of CPU to split.
+// The first comes from tools/testdata/prime_factorize/oracle_ecm.json; the
+// others are sympy.nextprime of random 20-digit numbers (random.seed(1201)).
+// The calls that must overlap use distinct numbers: a repeated call would be
+// answered from the answer cache as soon as the first one finished.
+var slowPrimes = [...]struct{ n, p, q string }{
+	{"2079188486568532009545972717089118059693", "27908337302279840261", "74500621948505778313"},
+	{"3646251258798100945770889409088538884839", "50291241719624528159", "72502708903591646521"},
+	{"1787065331753507792936486432872587712007", "36467057408185050077", "49004922764961015091"},
+	{"4769415135293965761451965350457390761303", "51702254632516410379", "92247720514192064357"},
+	{"928811186771356459464529026322192796581", "28426562213874341021", "32674059556805128361"},
+	{"6078570646907379898946841212876315422463", "73867666622391298243", "82290004881036811541"},
+	{"2866057770516766597513115315664599555933", "43213248163015071101", "66323590388415649633"},
+	{"3656565551872707636199010983222345622863", "57480107876670444599", "63614451798146407337"},
+	{"5653935222495418933574290192269782359853", "69021893714739492061", "81915098502839715473"},
+	{"1808687635922740141876858912815095990819", "30491829628525531457", "59317123897041837667"},
+	{"3307925848974414258659422564279157883761", "50030256817868415061", "66118506267450966701"},
+	{"2823633811009635854863189313612622568051", "38040311100901951967", "74227411114487081453"},
+	{"4177712352881960401969035626142788204603", "54155396506319361181", "77143048013589294263"},
+}
 
 // startBinary runs the real binary as `serve` with extra flags and waits for /health.
 func startBinary(t *testing.T, flags ...string) (string, *exec.Cmd, *syncBuffer) {
@@ -277,8 +290,8 @@ func scrape(t *testing.T, base, sample string) float64 {
 	return -1
 }
 
-func slowCall(base string) (int, []byte, error) {
-	body := `{"tool":"prime_factorize","args":{"n":"` + slowPrimeN + `"}}`
+func slowCall(base string, i int) (int, []byte, error) {
+	body := `{"tool":"prime_factorize","args":{"n":"` + slowPrimes[i].n + `"}}`
 	resp, err := http.Post(base+"/invoke", "application/json", strings.NewReader(body))
 	if err != nil {
 		return 0, nil, err
@@ -288,8 +301,10 @@ func slowCall(base string) (int, []byte, error) {
 	return resp.StatusCode, raw, err
 }
 
-func checkSlowFacts(t *testing.T, raw []byte) {
+// checkSlowFacts checks the answer to slowCall(base, i) against sympy's factors.
+func checkSlowFacts(t *testing.T, i int, raw []byte) {
 	t.Helper()
+	want := slowPrimes[i]
 	v, err := evidence.ParseJSON(raw)
 	if err != nil {
 		t.Fatalf("%q: %v", raw, err)
@@ -299,46 +314,56 @@ func checkSlowFacts(t *testing.T, raw []byte) {
 		t.Fatalf("not a result: %s", raw)
 	}
 	factors := sr["facts"].(map[string]any)["factors"].([]any)
-	if len(factors) != 2 || fmt.Sprint(factors[0].(map[string]any)["prime"]) != slowPrimeP1 ||
-		fmt.Sprint(factors[1].(map[string]any)["prime"]) != slowPrimeP2 {
-		t.Fatalf("factors %v", factors)
+	if len(factors) != 2 || fmt.Sprint(factors[0].(map[string]any)["prime"]) != want.p ||
+		fmt.Sprint(factors[1].(map[string]any)["prime"]) != want.q {
+		t.Fatalf("factors of %s: %v, want %s × %s", want.n, factors, want.p, want.q)
 	}
 }
 
 // TestShutdownFinishesInFlightCalls: SIGTERM while expensive calls run lets
 // every call in flight finish with its correct answer, and the process exits 0.
-// It aims for all 20 calls in flight at once; on a machine so busy that they
-// never are, it signals after 30 s with the ones that are (at least one), so the
-// outcome does not depend on the machine's load, only the strength of the check.
+// It aims for all calls in flight at once; on a machine so busy that they
+// never are, it signals with the ones that are (at least one), so the outcome
+// does not depend on the machine's load, only the strength of the check.
 func TestShutdownFinishesInFlightCalls(t *testing.T) {
 	// A long queue wait: on a busy machine no call may be refused for waiting.
 	base, cmd, logs := startBinary(t, "--max-concurrency", "32", "--call-timeout", "120s", "--queue-wait", "60s")
-	const n = 20
+	n := len(slowPrimes)
 	type answer struct {
+		i      int
 		status int
 		raw    []byte
 		err    error
 	}
 	answers := make(chan answer, n)
-	for range n {
+	for i := range n {
 		go func() {
-			s, raw, err := slowCall(base)
-			answers <- answer{s, raw, err}
+			s, raw, err := slowCall(base, i)
+			answers <- answer{i, s, raw, err}
 		}()
 	}
-	aim := time.Now().Add(30 * time.Second)
+	// Each call needs a third of a second of CPU or more, and they are all
+	// different, so together they keep two cores busy for over two seconds:
+	// SIGTERM comes when all are in flight, or, on a machine too busy to start
+	// them all together, a second after the first was seen, with those in flight then.
+	var seen time.Time
 	inFlight := 0.0
 	for {
 		inFlight = scrape(t, base, "precisiond_tool_calls_in_flight")
-		if inFlight >= n || (inFlight >= 1 && time.Now().After(aim)) {
+		if inFlight >= 1 && seen.IsZero() {
+			seen = time.Now()
+		}
+		if inFlight >= float64(n) || (inFlight >= 1 && time.Since(seen) > time.Second) {
 			break
 		}
 		if len(answers) == n {
 			a := <-answers
-			t.Fatalf("all %d calls answered before one was seen in flight; one: %v %d %.300s", n, a.err, a.status, a.raw)
+			t.Fatalf("all %d calls answered before SIGTERM (in flight: %v, first seen %v); one: %v %d %.300s",
+				n, inFlight, seen, a.err, a.status, a.raw)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	t.Logf("SIGTERM with %v of %d calls in flight", inFlight, n)
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -347,9 +372,9 @@ func TestShutdownFinishesInFlightCalls(t *testing.T) {
 		a := <-answers
 		switch {
 		case a.err == nil && a.status == 200:
-			checkSlowFacts(t, a.raw)
+			checkSlowFacts(t, a.i, a.raw)
 			ok++
-		case inFlight < n && (a.err != nil || a.status == 503):
+		case inFlight < float64(n) && (a.err != nil || a.status == 503):
 			// Not yet admitted when the signal came: refused, never cut off mid-answer.
 		default:
 			t.Fatalf("call in flight at SIGTERM: %v %d %s", a.err, a.status, a.raw)
@@ -379,7 +404,7 @@ func TestOverloadAccountingInTheBinary(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			status, raw, err := slowCall(base)
+			status, raw, err := slowCall(base, 0)
 			if err != nil {
 				t.Error(err)
 				return
@@ -388,7 +413,7 @@ func TestOverloadAccountingInTheBinary(t *testing.T) {
 			defer mu.Unlock()
 			switch {
 			case status == 200 && bytes.Contains(raw, []byte(`"status":"completed"`)):
-				checkSlowFacts(t, raw)
+				checkSlowFacts(t, 0, raw)
 				ok++
 			case status == 503 && bytes.Contains(raw, []byte(`"error_code":"overloaded"`)):
 				overloaded++
