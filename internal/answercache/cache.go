@@ -77,7 +77,8 @@ type Stats struct {
 	// shared.
 	Errors  uint64
 	Entries int // memory tier only
-	// Bytes held: the memory tier's now, the store tier's at its last trim.
+	// Bytes held: the memory tier's now; the store tier's at its last trim,
+	// plus what this replica wrote and deleted since.
 	Bytes int64
 }
 

@@ -57,7 +57,7 @@ type storeTier struct {
 	maxEntry int64
 
 	hits, misses, refused, failed atomic.Uint64
-	bytes                         atomic.Int64 // under StorePrefix at the last Trim
+	bytes                         atomic.Int64 // under StorePrefix: at the last TrimStore, plus what this replica wrote and deleted since
 }
 
 // WithStore adds the store tier to c: a lookup that misses in memory reads
@@ -124,7 +124,10 @@ func (t *storeTier) put(ctx context.Context, key tools.CacheKey, resp *tools.Res
 		return
 	}
 	_, err = t.Store.Put(ctx, StorePrefix+key.Digest, data, blob.PutOptions{IfNoneMatch: true})
-	if err != nil && !errors.Is(err, blob.ErrPreconditionFailed) {
+	switch {
+	case err == nil:
+		t.bytes.Add(int64(len(data)))
+	case !errors.Is(err, blob.ErrPreconditionFailed):
 		t.failed.Add(1)
 	}
 }
@@ -153,6 +156,8 @@ func (t *storeTier) lookup(ctx context.Context, key tools.CacheKey, keys *attest
 		t.refused.Add(1)
 		if t.Store.Delete(ctx, name) != nil {
 			t.failed.Add(1)
+		} else {
+			t.bytes.Add(-int64(len(data)))
 		}
 		return nil
 	}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,6 +153,52 @@ func TestStoreTierOnS3(t *testing.T) {
 	n, err := b.c.TrimStore(context.Background())
 	if st, _ := b.c.StoreStats(); err != nil || n != 0 || st.Bytes <= 0 {
 		t.Fatalf("trim within the budget: removed %d (%v), %d bytes", n, err, st.Bytes)
+	}
+}
+
+// TestStoreBytesFollowWrites: the store tier's bytes count what a replica
+// writes from its first answer on, before any trim, and what it deletes: they
+// equal the sizes the store lists.
+func TestStoreBytesFollowWrites(t *testing.T) {
+	dir, store := dirStore(t)
+	r := newReplica(t, newRing(t), 1<<20, store, 1<<20)
+	listed := func() int64 {
+		var n int64
+		if err := store.List(context.Background(), StorePrefix, func(i blob.Info) error { n += i.Size; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	r.call(t, "solve_equation", `{"equation":"x**2 - 2 = 0"}`)
+	r.call(t, "solve_equation", `{"equation":"x**2 - 3 = 0"}`)
+	st, _ := r.c.StoreStats()
+	if want := listed(); want == 0 || st.Bytes != want {
+		t.Fatalf("store tier bytes %d, the store lists %d", st.Bytes, want)
+	}
+	// Another replica finds one entry altered on disk, refuses and deletes it.
+	var names []string
+	if err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(filepath.ToSlash(p), StorePrefix) {
+			names = append(names, p)
+		}
+		return err
+	}); err != nil || len(names) != 2 {
+		t.Fatalf("entries on disk: %v (%v)", names, err)
+	}
+	if err := os.WriteFile(names[0], []byte(`{"format":"not an entry"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := listed()
+	b := newReplica(t, r.ring, 1<<20, store, 1<<20)
+	b.call(t, "solve_equation", `{"equation":"x**2 - 2 = 0"}`)
+	b.call(t, "solve_equation", `{"equation":"x**2 - 3 = 0"}`)
+	if s := b.storeStats(t); s[2] != 1 {
+		t.Fatalf("replica B: store hits/misses/refused %v, want one refusal", s)
+	}
+	// B deleted the altered entry and wrote the true answer in its place.
+	st, _ = b.c.StoreStats()
+	if after := listed(); st.Bytes != after-before {
+		t.Fatalf("replica B's store tier bytes %d, the store changed by %d", st.Bytes, after-before)
 	}
 }
 
