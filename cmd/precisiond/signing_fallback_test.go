@@ -486,3 +486,38 @@ func TestFallbackWithoutADataDirectory(t *testing.T) {
 		t.Fatalf("%d warnings about the fallback key:\n%s", n, logs.String())
 	}
 }
+
+// TestFallbackCannotAdoptAKeyFileFleet: a replica without --signing-key that
+// fell back cannot sign with a fleet key that comes from --signing-key files
+// (its private half is not in the store): as a start would refuse, it stays
+// on its fallback key, warns once however often it retries, and leaves the
+// stored keyring alone.
+func TestFallbackCannotAdoptAKeyFileFleet(t *testing.T) {
+	dir := t.TempDir()
+	store, err := blob.OpenDir(filepath.Join(dir, "fleet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	fleetKey := newKey(t)
+	state := attest.NewKeyring(fleetKey, attest.External, time.Now()).Marshal()
+	if _, err := store.Put(context.Background(), keyringKey, state, blob.PutOptions{IfNoneMatch: true}); err != nil {
+		t.Fatal(err)
+	}
+	sig := fallbackOn(t, store, filepath.Join(dir, "replica"), time.Hour, time.Now)
+	fallbackKID := sig.Signer().KID()
+	logs := &syncBuffer{}
+	log := newLogger(logs, "debug")
+	for range 3 {
+		sig.refreshLogged(context.Background(), log)
+	}
+	if sig.Source() != sourceFallback || sig.Signer().KID() != fallbackKID {
+		t.Fatalf("the replica signs with %s (%s), want its fallback key %s", sig.Signer().KID(), sig.Source(), fallbackKID)
+	}
+	if w := logLines(logs, "WARN", "cannot be adopted yet"); len(w) != 1 || !strings.Contains(w[0], "--signing-key") {
+		t.Fatalf("warnings %q, want one naming --signing-key:\n%s", w, logs.String())
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "fleet", keyringKey)); !bytes.Equal(got, state) {
+		t.Fatal("the stored keyring was rewritten")
+	}
+}
