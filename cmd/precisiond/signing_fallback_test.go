@@ -385,6 +385,21 @@ func TestFallbackReplicasRecoverAtOnce(t *testing.T) {
 	}
 }
 
+// dirFleet is a directory store under dir/fleet holding the keyring state,
+// closed when the test ends, and the path of the keyring's file.
+func dirFleet(t *testing.T, dir string, state []byte) (blob.Store, string) {
+	t.Helper()
+	store, err := blob.OpenDir(filepath.Join(dir, "fleet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	if _, err := store.Put(context.Background(), keyringKey, state, blob.PutOptions{IfNoneMatch: true}); err != nil {
+		t.Fatal(err)
+	}
+	return store, filepath.Join(dir, "fleet", keyringKey)
+}
+
 // TestFallbackRecoveryRespectsTheRetainedLimit: when the fleet keyring
 // already retains MaxRetainedKeys live keys, a recovering replica does not
 // evict one to publish its fallback key: the stored keyring is unchanged,
@@ -392,11 +407,6 @@ func TestFallbackReplicasRecoverAtOnce(t *testing.T) {
 // once however often it retries, and recovers once a retained key expires.
 func TestFallbackRecoveryRespectsTheRetainedLimit(t *testing.T) {
 	dir := t.TempDir()
-	store, err := blob.OpenDir(filepath.Join(dir, "fleet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
 	t0 := time.Now().UTC().Truncate(time.Second)
 	cur, err := attest.GenerateKey(nil)
 	if err != nil {
@@ -414,9 +424,7 @@ func TestFallbackRecoveryRespectsTheRetainedLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := store.Put(context.Background(), keyringKey, full.Marshal(), blob.PutOptions{IfNoneMatch: true}); err != nil {
-		t.Fatal(err)
-	}
+	store, stored := dirFleet(t, dir, full.Marshal())
 	clock := t0
 	sig := fallbackOn(t, store, filepath.Join(dir, "replica"), time.Hour, func() time.Time { return clock })
 	fallbackKID := sig.Signer().KID()
@@ -428,7 +436,7 @@ func TestFallbackRecoveryRespectsTheRetainedLimit(t *testing.T) {
 	if sig.Source() != sourceFallback || sig.Signer().KID() != fallbackKID || sig.KeySet().Keys()[0].KID != fallbackKID {
 		t.Fatalf("with a full fleet keyring the replica signs with %s (%s)", sig.Signer().KID(), sig.Source())
 	}
-	if state, _ := os.ReadFile(filepath.Join(dir, "fleet", keyringKey)); !bytes.Equal(state, full.Marshal()) {
+	if state, _ := os.ReadFile(stored); !bytes.Equal(state, full.Marshal()) {
 		t.Fatal("the full fleet keyring was rewritten")
 	}
 	if w := logLines(logs, "WARN", "cannot be adopted yet"); len(w) != 1 || !strings.Contains(w[0], "at most 64") {
@@ -439,15 +447,7 @@ func TestFallbackRecoveryRespectsTheRetainedLimit(t *testing.T) {
 	if sig.Source() != sourceStore || sig.Signer().KID() != cur.KID() {
 		t.Fatalf("after an expiry the replica signs with %s (%s), want %s", sig.Signer().KID(), sig.Source(), cur.KID())
 	}
-	state, err := os.ReadFile(filepath.Join(dir, "fleet", keyringKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	after, err := attest.ParseKeyring(state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := after.Retained(); len(r) != attest.MaxRetainedKeys || r[0].KID != fallbackKID {
+	if r := storedKeyring(t, filepath.Dir(filepath.Dir(stored))).Retained(); len(r) != attest.MaxRetainedKeys || r[0].KID != fallbackKID {
 		t.Fatalf("the fleet keyring retains %d keys, first %s; want %d, first %s", len(r), r[0].KID, attest.MaxRetainedKeys, fallbackKID)
 	}
 	if n := len(logLines(logs, "INFO", "the shared store answers")); n != 1 {
@@ -494,16 +494,8 @@ func TestFallbackWithoutADataDirectory(t *testing.T) {
 // stored keyring alone.
 func TestFallbackCannotAdoptAKeyFileFleet(t *testing.T) {
 	dir := t.TempDir()
-	store, err := blob.OpenDir(filepath.Join(dir, "fleet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	fleetKey := newKey(t)
-	state := attest.NewKeyring(fleetKey, attest.External, time.Now()).Marshal()
-	if _, err := store.Put(context.Background(), keyringKey, state, blob.PutOptions{IfNoneMatch: true}); err != nil {
-		t.Fatal(err)
-	}
+	state := attest.NewKeyring(newKey(t), attest.External, time.Now()).Marshal()
+	store, stored := dirFleet(t, dir, state)
 	sig := fallbackOn(t, store, filepath.Join(dir, "replica"), time.Hour, time.Now)
 	fallbackKID := sig.Signer().KID()
 	logs := &syncBuffer{}
@@ -517,7 +509,7 @@ func TestFallbackCannotAdoptAKeyFileFleet(t *testing.T) {
 	if w := logLines(logs, "WARN", "cannot be adopted yet"); len(w) != 1 || !strings.Contains(w[0], "--signing-key") {
 		t.Fatalf("warnings %q, want one naming --signing-key:\n%s", w, logs.String())
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, "fleet", keyringKey)); !bytes.Equal(got, state) {
+	if got, _ := os.ReadFile(stored); !bytes.Equal(got, state) {
 		t.Fatal("the stored keyring was rewritten")
 	}
 }

@@ -32,10 +32,7 @@ func kidsOf(r *Keyring, now time.Time) string {
 func TestRetainFallbackKey(t *testing.T) {
 	t0 := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	a, b, f := seededKey(t, "a"), seededKey(t, "b"), seededKey(t, "fallback")
-	base, err := NewKeyring(a, InStore, t0).Rotate(b, InStore, t0.Add(time.Hour), DefaultRetention)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := rotatedOnce(t, t0, a, b)
 	before := base.Marshal()
 	env := gcdEnvelope(t, "23", "5083")
 	signed, err := mustSigner(t, f, testIssuer).SignResult(env)
@@ -87,10 +84,7 @@ func TestRetainFallbackKey(t *testing.T) {
 func TestRetainIsIdempotentAndCommutative(t *testing.T) {
 	t0 := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	a, b, f, g := seededKey(t, "a"), seededKey(t, "b"), seededKey(t, "f"), seededKey(t, "g")
-	base, err := NewKeyring(a, InStore, t0).Rotate(b, InStore, t0.Add(time.Hour), DefaultRetention)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := rotatedOnce(t, t0, a, b)
 	t1 := t0.Add(2 * time.Hour)
 	for _, c := range []struct {
 		name   string
