@@ -364,10 +364,12 @@ func (s *Signing) refreshLogged(ctx context.Context, log *slog.Logger) {
 		log.Warn("signing keyring or key file unreadable; keeping the published keys and the signing key", "err", err.Error())
 	case wasPending:
 		attrs := []any{"current_kid", cur, "signing_kid", signing}
+		msg := "signing keyring: the shared store answers; this replica signs with the fleet keyring's key from now on"
 		if s.retired != nil {
+			msg += ", and the fleet keyring publishes its fallback key until fallback_published_until"
 			attrs = append(attrs, "fallback_kid", before, "fallback_published_until", s.retired.NotAfter.UTC().Format(time.RFC3339))
 		}
-		log.Info("signing keyring: the shared store answers; this replica signs with the fleet keyring's key from now on, and the fleet keyring publishes the key it signed with meanwhile", attrs...)
+		log.Info(msg, attrs...)
 	case changed && cur != signing:
 		log.Warn("signing keyring changed in the store to a key this replica does not hold: it keeps signing with its own key, published until its retention ends; give it the new --signing-key file",
 			"current_kid", cur, "signing_kid", signing)
@@ -558,15 +560,12 @@ func fallbackSigning(ctx context.Context, cfg Config, log *slog.Logger, configur
 			sig, err = processSigning(k, issuerOf(cfg))
 		}
 	default:
-		local, err := blob.OpenDir(cfg.DataDir)
-		if err != nil {
+		var local *blob.DirStore
+		if local, err = blob.OpenDir(cfg.DataDir); err != nil {
 			return nil, fmt.Errorf("signing keyring: %w", err)
 		}
 		sig, err = NewSigning(ctx, local, nil, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
 		local.Close() // read (or created) once: the fleet's store is the one to refresh from
-		if err != nil {
-			return nil, err
-		}
 	}
 	if err != nil {
 		return nil, err

@@ -180,8 +180,8 @@ func TestFallbackKeyringRecoversWithoutRestart(t *testing.T) {
 		src, all := keyringSourceOf(t, baseA)
 		return fleetKID != fallbackKID && src == sourceStore, fmt.Sprintf("signed by %s (fallback %s), metrics %s", fleetKID, fallbackKID, all)
 	})
-	if n := len(logLines(logsA, "INFO", "the shared store answers; this replica signs with the fleet keyring's key")); n != 1 {
-		t.Errorf("%d recovery lines, want 1:\n%s", n, logsA.String())
+	if l := logLines(logsA, "INFO", "the shared store answers; this replica signs with the fleet keyring's key"); len(l) != 1 || !strings.Contains(l[0], `"fallback_kid":"`+fallbackKID+`"`) {
+		t.Errorf("recovery lines %q, want one naming %s:\n%s", l, fallbackKID, logsA.String())
 	}
 	if n := len(logLines(logsA, "WARN", "fallback key")); n != 1 {
 		t.Errorf("%d warnings about the fallback key after the recovery, want 1", n)
