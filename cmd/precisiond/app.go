@@ -254,8 +254,8 @@ func (m *Main) Run(ctx context.Context) error {
 	bctx, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
-	go every(bctx, keyringRefresh, m.refreshKeyring)   // signing.go
-	go every(bctx, answerStoreTrim, m.trimAnswerStore) // signing.go
+	go every(bctx, m.Config.Signing.refreshPeriod(), m.refreshKeyring) // signing.go
+	go every(bctx, answerStoreTrim, m.trimAnswerStore)                 // signing.go
 	m.watchEdge(bctx)
 	errc := make(chan error, 1)
 	go func() { errc <- m.server.Serve(m.listener()) }()

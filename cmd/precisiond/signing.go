@@ -10,7 +10,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,6 +40,18 @@ type SigningConfig struct {
 	// AnswerCacheStoreBytes is --answer-cache-store: the bound of the answer
 	// cache's tier in the shared store; 0: none.
 	AnswerCacheStoreBytes int64
+	// KeyringRefresh is how often a running service re-reads the keyring
+	// (and, after starting while the shared store was down, tries the store
+	// again); 0: keyringRefresh. Not a flag: tests shorten it.
+	KeyringRefresh time.Duration
+}
+
+// refreshPeriod is the keyring refresh period of c.
+func (c SigningConfig) refreshPeriod() time.Duration {
+	if c.KeyringRefresh > 0 {
+		return c.KeyringRefresh
+	}
+	return keyringRefresh
 }
 
 // defaultIssuer is the iss of an answer when --issuer is not given (the
@@ -88,15 +102,51 @@ func (c SigningConfig) validate() error {
 	return nil
 }
 
+// Where the keys a process signs with and publishes come from: the values of
+// the source label of precisiond_signing_keyring.
+const (
+	// sourceStore: the keyring in the store (the S3 bucket, or the data
+	// directory's store), shared by every replica on it.
+	sourceStore = "store"
+	// sourceFallback: the S3 store was down at start; the replica signs with
+	// its fallback key (its data directory's keyring, or a key of its own
+	// lifetime), which only it publishes until the store answers.
+	sourceFallback = "fallback"
+	// sourceKeyFile: the S3 store was down at start; the replica signs with
+	// its --signing-key, the fleet's key, and publishes only that key until
+	// the store answers.
+	sourceKeyFile = "key_file"
+	// sourceProcess: no data directory; a key for the life of the process.
+	sourceProcess = "process"
+)
+
+// keyringSources lists the sources; Signing.source indexes it.
+var keyringSources = []string{sourceStore, sourceFallback, sourceKeyFile, sourceProcess}
+
 // Signing is the service's signing state: the keyring it reconciled at start
 // (refreshed from the store while it runs) and the signer of its current key.
 type Signing struct {
 	now    func() time.Time
 	signer atomic.Pointer[attest.Signer]
+	source atomic.Int32 // index into keyringSources
 
-	ring  atomic.Pointer[attest.Keyring] // the keyring last read from the store
-	store blob.Store                     // nil: nothing to refresh from
-	etag  string                         // of the keyring last read; used by Refresh only
+	ring atomic.Pointer[attest.Keyring] // the keyring last read from the store
+
+	// mu serializes Refresh; it guards the fields below (up to Cache).
+	mu    sync.Mutex
+	store blob.Store // nil: nothing to refresh from
+	etag  string     // of the keyring last read
+
+	// pending: the shared store was down at start, so this process signs
+	// with fallback (its fallback key; nil with a --signing-key) and Refresh
+	// tries the store until it can adopt the fleet keyring. retired is the
+	// fallback key as then published in the fleet keyring (retired at the
+	// recovery, until --key-retention after it), which this process keeps
+	// publishing too; warned is the last refresh error logged meanwhile.
+	pending  bool
+	fallback *attest.PublicKey
+	retired  *attest.PublicKey
+	warned   string
 
 	// What Refresh needs to follow a rotation: the --signing-key file (re-read)
 	// and its key, --key-retention and the issuer; onSigner is called with
@@ -113,6 +163,14 @@ type Signing struct {
 
 // Signer returns the signer of the key this process signs with now.
 func (s *Signing) Signer() *attest.Signer { return s.signer.Load() }
+
+// Source says where the keys this process signs with and publishes come
+// from: sourceStore, sourceFallback, sourceKeyFile or sourceProcess.
+func (s *Signing) Source() string { return keyringSources[s.source.Load()] }
+
+func (s *Signing) setSource(src string) {
+	s.source.Store(int32(slices.Index(keyringSources, src)))
+}
 
 // Ring returns the keyring last read.
 func (s *Signing) Ring() *attest.Keyring { return s.ring.Load() }
@@ -133,11 +191,23 @@ func (s *Signing) KeySet() *attest.KeySet { return s.Ring().KeySet(s.now()) }
 // generated key kept in the store, or the key of its --signing-key file);
 // otherwise it keeps its own key, which the stored keyring keeps published
 // for --key-retention after the rotation. It returns whether the keyring
-// changed. Refresh is not safe for concurrent use with itself (one
-// background loop calls it).
+// changed.
+//
+// A process that started while the shared store was down (its keyring
+// source is fallback or key_file) tries the store instead, until it can
+// adopt the fleet keyring: see recover.
 func (s *Signing) Refresh(ctx context.Context) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refresh(ctx)
+}
+
+func (s *Signing) refresh(ctx context.Context) (bool, error) {
 	if s.store == nil {
 		return false, nil
+	}
+	if s.pending {
+		return s.recover(ctx)
 	}
 	if s.keyFile != "" {
 		k, err := attest.LoadPrivateKeyFile(s.keyFile)
@@ -145,12 +215,12 @@ func (s *Signing) Refresh(ctx context.Context) (bool, error) {
 			return false, err
 		}
 		if s.configured == nil || k.KID() != s.configured.KID() {
-			ring, etag, err := reconcileStored(ctx, s.store, k, s.retention, s.now)
+			ring, etag, err := reconcileStored(ctx, s.store, k, s.retention, s.now, nil)
 			if err != nil {
 				return false, err
 			}
 			s.configured, s.etag = k, etag
-			s.ring.Store(ring)
+			s.adopt(ring)
 			return true, s.follow(ring)
 		}
 	}
@@ -163,8 +233,60 @@ func (s *Signing) Refresh(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("signing keyring: %w", err)
 	}
 	s.etag = etag
-	s.ring.Store(ring)
+	s.adopt(ring)
 	return true, s.follow(ring)
+}
+
+// recover adopts the fleet keyring for a process that started while the
+// shared store was down, once the store answers: it reconciles the stored
+// keyring with its --signing-key as a start does (creating the keyring with a
+// create-only write when the store has none yet), publishes the public half
+// of its fallback key in it as a key retired now, until --key-retention
+// from now (a compare-and-swap write, retried when another replica wrote
+// first), and signs with the fleet's current key from then on. Until then
+// it keeps signing with its fallback key: also when the fleet keyring
+// already retains MaxRetainedKeys live keys (attest.ErrTooManyRetained),
+// rather than unpublishing one. The private half of the fallback key is
+// never written to the store.
+func (s *Signing) recover(ctx context.Context) (bool, error) {
+	configured := s.configured
+	if s.keyFile != "" {
+		k, err := attest.LoadPrivateKeyFile(s.keyFile)
+		if err != nil {
+			return false, err
+		}
+		configured = k
+	}
+	var retire *attest.PublicKey
+	if s.fallback != nil {
+		k := *s.fallback
+		now := s.now()
+		k.RetiredAt, k.NotAfter = now, now.Add(s.retention)
+		retire = &k
+	}
+	ring, etag, err := reconcileStored(ctx, s.store, configured, s.retention, s.now, retire)
+	if err != nil {
+		return false, err
+	}
+	s.configured, s.etag, s.pending, s.retired = configured, etag, false, retire
+	s.adopt(ring)
+	if err := s.follow(ring); err != nil {
+		return true, err
+	}
+	s.setSource(sourceStore)
+	return true, nil
+}
+
+// adopt publishes ring from now on, with the fallback key this process
+// published in the fleet keyring when it recovered, while that is retained
+// (a keyring written without it still leaves it published here).
+func (s *Signing) adopt(ring *attest.Keyring) {
+	if s.retired != nil {
+		if r, err := ring.Retain(*s.retired, s.now()); err == nil {
+			ring = r
+		}
+	}
+	s.ring.Store(ring)
 }
 
 // follow makes ring's current key sign from now on, when this process holds
@@ -216,16 +338,43 @@ const keyringRefresh = 30 * time.Second
 func (m *Main) refreshKeyring() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	changed, err := m.Signing.Refresh(ctx)
+	m.Signing.refreshLogged(ctx, m.Log)
+}
+
+// refreshLogged is Refresh, said in log. While the process waits for the
+// shared store it started without, the store still being down is logged at
+// debug only (the start warned, and the store monitor logs the store's
+// state), another error once at warn, and the recovery once at info.
+func (s *Signing) refreshLogged(ctx context.Context, log *slog.Logger) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	wasPending, before := s.pending, s.Signer().KID()
+	changed, err := s.refresh(ctx)
+	cur, signing := s.Ring().Current().KID, s.Signer().KID()
 	switch {
+	case err != nil && wasPending && errors.Is(err, blob.ErrUnavailable):
+		log.Debug("signing keyring: the shared store still does not answer; trying again at the next refresh", "err", err.Error())
+	case err != nil && wasPending:
+		if msg := err.Error(); msg != s.warned {
+			s.warned = msg
+			log.Warn("signing keyring: the fleet keyring cannot be adopted yet; this replica keeps signing with its key and tries again at every refresh",
+				"signing_kid", signing, "err", msg)
+		}
 	case err != nil:
-		m.Log.Warn("signing keyring or key file unreadable; keeping the published keys and the signing key", "err", err.Error())
-	case changed && m.Signing.Ring().Current().KID != m.Signing.Signer().KID():
-		m.Log.Warn("signing keyring changed in the store to a key this replica does not hold: it keeps signing with its own key, published until its retention ends; give it the new --signing-key file",
-			"current_kid", m.Signing.Ring().Current().KID, "signing_kid", m.Signing.Signer().KID())
+		log.Warn("signing keyring or key file unreadable; keeping the published keys and the signing key", "err", err.Error())
+	case wasPending:
+		attrs := []any{"current_kid", cur, "signing_kid", signing}
+		msg := "signing keyring: the shared store answers; this replica signs with the fleet keyring's key from now on"
+		if s.retired != nil {
+			msg += ", and the fleet keyring publishes its fallback key until fallback_published_until"
+			attrs = append(attrs, "fallback_kid", before, "fallback_published_until", s.retired.NotAfter.UTC().Format(time.RFC3339))
+		}
+		log.Info(msg, attrs...)
+	case changed && cur != signing:
+		log.Warn("signing keyring changed in the store to a key this replica does not hold: it keeps signing with its own key, published until its retention ends; give it the new --signing-key file",
+			"current_kid", cur, "signing_kid", signing)
 	case changed:
-		m.Log.Info("signing keyring changed in the store; key set reloaded", "current_kid", m.Signing.Ring().Current().KID,
-			"signing_kid", m.Signing.Signer().KID())
+		log.Info("signing keyring changed in the store; key set reloaded", "current_kid", cur, "signing_kid", signing)
 	}
 }
 
@@ -262,7 +411,7 @@ func NewSigning(ctx context.Context, store blob.Store, configured *attest.Key, r
 	if issuer == "" {
 		issuer = defaultIssuer
 	}
-	ring, etag, err := reconcileStored(ctx, store, configured, retention, now)
+	ring, etag, err := reconcileStored(ctx, store, configured, retention, now, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -277,9 +426,10 @@ func NewSigning(ctx context.Context, store blob.Store, configured *attest.Key, r
 }
 
 // reconcileStored reconciles the keyring kept in store with the configured
-// key (nil: none) at now, writes the result back and returns it with the
-// ETag of the stored state.
-func reconcileStored(ctx context.Context, store blob.Store, configured *attest.Key, retention time.Duration, now func() time.Time) (*attest.Keyring, string, error) {
+// key (nil: none) at now, publishes retire (nil: none) in it as a retired
+// key (Keyring.Retain), writes the result back and returns it with the ETag
+// of the stored state.
+func reconcileStored(ctx context.Context, store blob.Store, configured *attest.Key, retention time.Duration, now func() time.Time, retire *attest.PublicKey) (*attest.Keyring, string, error) {
 	for range maxReconcileRounds {
 		state, etag, err := readKeyring(ctx, store)
 		if err != nil {
@@ -288,6 +438,15 @@ func reconcileStored(ctx context.Context, store blob.Store, configured *attest.K
 		ring, newState, err := attest.Reconcile(state, configured, now(), retention, nil)
 		if err != nil {
 			return nil, "", err
+		}
+		if retire != nil {
+			merged, err := ring.Retain(*retire, now())
+			if err != nil {
+				return nil, "", fmt.Errorf("signing keyring: publishing the fallback key: %w", err)
+			}
+			if merged != ring {
+				ring, newState = merged, merged.Marshal()
+			}
 		}
 		if newState != nil {
 			opts := blob.PutOptions{IfMatch: etag, IfNoneMatch: state == nil}
@@ -324,10 +483,11 @@ func readKeyring(ctx context.Context, store blob.Store) ([]byte, string, error) 
 
 // openSigning is the signing state of a process with cfg: the keyring in the
 // shared store when that is S3 (so every replica of a fleet signs with one
-// key), else in a directory store over the data directory, or, without a
-// data directory, a key that lives only as long as the process. Without
-// persist (call, mcp: they write nothing until they must) a data directory
-// without a keyring also gives such a key.
+// key; while it is down at start, see fallbackSigning), else in a directory
+// store over the data directory, or, without a data directory, a key that
+// lives only as long as the process. Without persist (call, mcp: they write
+// nothing until they must) a data directory without a keyring also gives
+// such a key.
 func openSigning(cfg Config, log *slog.Logger, persist bool, shared blob.Store) (*Signing, error) {
 	var configured *attest.Key
 	if cfg.Signing.KeyFile != "" {
@@ -340,18 +500,15 @@ func openSigning(cfg Config, log *slog.Logger, persist bool, shared blob.Store) 
 	if persist && shared != nil && shared.Kind() == "s3" {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		// The shared store belongs to Main, which closes it.
-		sig, err := NewSigning(ctx, unclosed{shared}, configured, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
+		fleet := unclosed{shared} // the shared store belongs to Main, which closes it
+		sig, err := NewSigning(ctx, fleet, configured, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
 		if !errors.Is(err, blob.ErrUnavailable) {
 			if sig != nil {
 				sig.keyFile = cfg.Signing.KeyFile
 			}
 			return sig, err
 		}
-		// A replica starting while the store is down keeps answering (pure
-		// tools need no store): it signs from the data directory's keyring
-		// until it is restarted with the store up, and says so.
-		log.Warn("the shared store is down: answers are signed with this replica's own key (published at its /.well-known/jwks.json) until it restarts with the store up", "err", err.Error())
+		return fallbackSigning(ctx, cfg, log, configured, fleet, err)
 	}
 	if cfg.DataDir == "" {
 		return ephemeralSigning(cfg, log, configured, slog.LevelWarn)
@@ -378,6 +535,57 @@ func openSigning(cfg Config, log *slog.Logger, persist bool, shared blob.Store) 
 	return sig, nil
 }
 
+// fallbackSigning is the signing state of a replica whose shared store (fleet)
+// was down at start (cause). It keeps answering, since pure tools need no
+// store, and tries the store again at every keyring refresh (recover):
+//
+//   - with --signing-key it signs with the file's key, the fleet's key, and
+//     publishes only that key until the store answers: it never falls back;
+//   - otherwise it signs with its fallback key, the current key of its data
+//     directory's keyring (created there if absent; without a data
+//     directory, a key of its own lifetime), which only its own
+//     /.well-known/jwks.json publishes until the store answers. Then it
+//     signs with the fleet's key and publishes the fallback key in the fleet
+//     keyring as retired, so that what it signed meanwhile verifies against
+//     every replica's key set.
+func fallbackSigning(ctx context.Context, cfg Config, log *slog.Logger, configured *attest.Key, fleet blob.Store, cause error) (*Signing, error) {
+	var sig *Signing
+	var err error
+	switch {
+	case configured != nil:
+		sig, err = processSigning(configured, issuerOf(cfg))
+	case cfg.DataDir == "":
+		var k *attest.Key
+		if k, err = attest.GenerateKey(nil); err == nil {
+			sig, err = processSigning(k, issuerOf(cfg))
+		}
+	default:
+		var local *blob.DirStore
+		if local, err = blob.OpenDir(cfg.DataDir); err != nil {
+			return nil, fmt.Errorf("signing keyring: %w", err)
+		}
+		sig, err = NewSigning(ctx, local, nil, cfg.Signing.KeyRetention, issuerOf(cfg), time.Now)
+		local.Close() // read (or created) once: the fleet's store is the one to refresh from
+	}
+	if err != nil {
+		return nil, err
+	}
+	sig.store, sig.etag, sig.pending = fleet, "", true
+	sig.keyFile, sig.configured, sig.retention = cfg.Signing.KeyFile, configured, cfg.Signing.KeyRetention
+	if configured != nil {
+		sig.setSource(sourceKeyFile)
+		log.Warn("the shared store is down: answers are signed with the --signing-key key, the fleet's; until the store answers this replica publishes only that key and follows no rotation",
+			"signing_kid", configured.KID(), "err", cause.Error())
+		return sig, nil
+	}
+	fb := sig.Ring().Current()
+	sig.fallback = &fb
+	sig.setSource(sourceFallback)
+	log.Warn("the shared store is down: answers are signed with this replica's fallback key, which only its own /.well-known/jwks.json publishes; once the store answers it signs with the fleet's key and publishes the fallback key in the fleet keyring for --key-retention",
+		"fallback_kid", fb.KID, "err", cause.Error())
+	return sig, nil
+}
+
 // unclosed is a store whose Close does nothing: a view of a store its owner
 // closes.
 type unclosed struct{ blob.Store }
@@ -396,14 +604,20 @@ func ephemeralSigning(cfg Config, log *slog.Logger, configured *attest.Key, leve
 		}
 		log.Log(context.Background(), level, "no signing keyring: answers are signed with a key that lives only as long as this process (start serve once on the data directory, or give --signing-key)", "kid", k.KID())
 	}
+	return processSigning(k, issuerOf(cfg))
+}
+
+// processSigning signs with k, kept nowhere, and publishes only k.
+func processSigning(k *attest.Key, issuer string) (*Signing, error) {
 	ring := attest.NewKeyring(k, attest.External, time.Now())
-	signer, err := ring.Signer(issuerOf(cfg))
+	signer, err := ring.Signer(issuer)
 	if err != nil {
 		return nil, err
 	}
-	sig := &Signing{now: time.Now, issuer: issuerOf(cfg)}
+	sig := &Signing{now: time.Now, issuer: issuer}
 	sig.signer.Store(signer)
 	sig.ring.Store(ring)
+	sig.setSource(sourceProcess)
 	return sig, nil
 }
 
@@ -443,7 +657,28 @@ func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *a
 			registerCacheMetrics(metrics.Registry(), cache)
 		}
 	}
+	if metrics != nil {
+		registerKeyringMetrics(metrics.Registry(), sig)
+	}
 	return sig, nil
+}
+
+// registerKeyringMetrics exports where the keys this process signs with
+// come from, one series per source, 1 for the one in use:
+//
+//	precisiond_signing_keyring{source="store|fallback|key_file|process"}  gauge
+func registerKeyringMetrics(reg prometheus.Registerer, sig *Signing) {
+	const help = "1 for where the keys this replica signs with and publishes come from now, 0 for the others: store (the keyring every replica on the store shares), fallback (the shared store was down at start: a key only this replica publishes, until the store answers), key_file (the store was down at start: the --signing-key key, the fleet's, the fleet keyring not read yet), process (no data directory: a key of this process's lifetime)."
+	for _, src := range keyringSources {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "precisiond_signing_keyring", Help: help, ConstLabels: prometheus.Labels{"source": src},
+		}, func() float64 {
+			if sig.Source() == src {
+				return 1
+			}
+			return 0
+		}))
+	}
 }
 
 // registerCacheMetrics exports the answer cache's counters, per tier

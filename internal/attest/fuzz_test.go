@@ -3,6 +3,7 @@ package attest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -132,6 +133,66 @@ func FuzzParsePrivateKeyPEM(f *testing.F) {
 		back, err := ParsePrivateKeyPEM(k.MarshalPEM())
 		if err != nil || back.KID() != k.KID() {
 			t.Fatalf("re-encoded key: %v", err)
+		}
+	})
+}
+
+// FuzzRetain: merging a key (named by the seed of seededKey) retired at an
+// offset from t0, published for a retention, into any accepted keyring
+// state at now never panics and never unpublishes a key: it fails only with
+// ErrTooManyRetained, and otherwise the result publishes every key the
+// keyring published at now, and k until at least its not_after, retains at
+// most MaxRetainedKeys keys, round-trips through Marshal, and a second
+// merge of k changes nothing.
+func FuzzRetain(f *testing.F) {
+	t0 := goVectorsNow
+	ring, err := NewKeyring(seededKey(f, "a"), InStore, t0).Rotate(seededKey(f, "b"), InStore, t0.Add(time.Hour), DefaultRetention)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, name := range []string{"a", "b", "z"} {
+		f.Add(ring.Marshal(), name, int64(7200), int64(3600), int64(7200))
+		f.Add(ring.Marshal(), name, int64(-7200), int64(60), int64(DefaultRetention/time.Second))
+	}
+	f.Fuzz(func(t *testing.T, state []byte, name string, retiredOff, retention, nowOff int64) {
+		r, err := ParseKeyring(state)
+		if err != nil {
+			return
+		}
+		const bound = int64(1) << 34 // about 540 years either way
+		retiredAt := t0.Add(time.Duration(retiredOff%bound) * time.Second)
+		now := t0.Add(time.Duration(nowOff%bound) * time.Second)
+		k := seededKey(t, name)
+		pk := PublicKey{KID: k.KID(), Key: k.PublicKey(), Since: t0, RetiredAt: retiredAt,
+			NotAfter: retiredAt.Add(time.Duration(max(retention, 0)%bound) * time.Second)}
+		merged, err := r.Retain(pk, now)
+		if err != nil {
+			if !errors.Is(err, ErrTooManyRetained) {
+				t.Fatalf("refused with %v", err)
+			}
+			return
+		}
+		after := map[string]PublicKey{}
+		for _, p := range merged.Published(now) {
+			after[p.KID] = p
+		}
+		for _, p := range r.Published(now) {
+			if _, ok := after[p.KID]; !ok {
+				t.Fatalf("key %s unpublished", p.KID)
+			}
+		}
+		if p, ok := after[pk.KID]; pk.KID != r.Current().KID && !pk.ExpiredAt(now) && (!ok || p.NotAfter.Before(stamp(pk.NotAfter))) {
+			t.Fatalf("key %s published as %+v, want until %v", pk.KID, p, pk.NotAfter)
+		}
+		if len(merged.Retained()) > MaxRetainedKeys {
+			t.Fatalf("%d retained", len(merged.Retained()))
+		}
+		back, err := ParseKeyring(merged.Marshal())
+		if err != nil || !bytes.Equal(back.Marshal(), merged.Marshal()) {
+			t.Fatalf("merged state does not round-trip: %v\n%s", err, merged.Marshal())
+		}
+		if again, err := merged.Retain(pk, now); err != nil || again != merged {
+			t.Fatalf("a second merge changed the keyring (%v)", err)
 		}
 	})
 }

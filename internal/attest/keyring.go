@@ -20,6 +20,11 @@ const DefaultRetention = 30 * 24 * time.Hour
 // rotation beyond it is refused rather than unpublishing a key early.
 const MaxRetainedKeys = 64
 
+// ErrTooManyRetained is wrapped by the errors of Rotate and Retain when the
+// keyring would retain more than MaxRetainedKeys live keys: the change is
+// refused rather than unpublishing a key before its not_after.
+var ErrTooManyRetained = fmt.Errorf("attest: a keyring retains at most %d keys", MaxRetainedKeys)
+
 // maxStateBytes bounds a keyring state or a key set read from outside.
 const maxStateBytes = 1 << 20
 
@@ -151,11 +156,99 @@ func (r *Keyring) Rotate(next *Key, custody Custody, now time.Time, retention ti
 		}
 	}
 	if len(retained) > MaxRetainedKeys {
-		return nil, fmt.Errorf("attest: rotating would retain %d keys, more than %d; wait for older keys to pass their retention", len(retained), MaxRetainedKeys)
+		return nil, fmt.Errorf("%w: rotating would retain %d; wait for older keys to pass their retention", ErrTooManyRetained, len(retained))
 	}
 	n := NewKeyring(next, custody, now)
 	n.retained = retained
 	return n, nil
+}
+
+// Retain returns the keyring with k published as a retired key: a key that
+// signed outside this keyring (a replica's fallback key while the store was
+// down) and whose signatures must verify for anyone holding the keyring's
+// key set until k.NotAfter. Only k's public half is kept. k.RetiredAt and
+// k.NotAfter must be set (RetiredAt <= NotAfter); Since, if zero or later
+// than RetiredAt, becomes RetiredAt.
+//
+// The merge is idempotent and commutative, so replicas publishing their
+// keys at the same moment through compare-and-swap writes agree whatever
+// their order: if the keyring already retains k's kid, the entry keeps the
+// earlier since and the later retired_at and not_after of the two; if k is
+// the current key, nothing changes. Retained keys expired at now are
+// dropped. When the result would retain more than MaxRetainedKeys keys, the
+// merge is refused (ErrTooManyRetained) rather than unpublishing a live key.
+// r itself is returned when nothing changes.
+func (r *Keyring) Retain(k PublicKey, now time.Time) (*Keyring, error) {
+	if want := KeyID(k.Key); len(k.Key) != ed25519.PublicKeySize || k.KID != want {
+		return nil, fmt.Errorf("attest: retained key %.40q is not an Ed25519 public key with that key id", k.KID)
+	}
+	if k.RetiredAt.IsZero() || k.NotAfter.Before(k.RetiredAt) {
+		return nil, fmt.Errorf("attest: retained key %s: want retired_at <= not_after, got %v and %v", k.KID, k.RetiredAt, k.NotAfter)
+	}
+	if k.KID == r.current.KID {
+		return r, nil
+	}
+	now = stamp(now)
+	k = PublicKey{KID: k.KID, Key: slices.Clone(k.Key), Since: stamp(k.Since), RetiredAt: stamp(k.RetiredAt), NotAfter: stamp(k.NotAfter)}
+	if k.Since.IsZero() || k.Since.After(k.RetiredAt) {
+		k.Since = k.RetiredAt
+	}
+	kept := make([]PublicKey, 0, len(r.retained)+1)
+	changed := false // an expired key dropped, or k added or extended
+	found := false
+	for _, old := range r.retained {
+		switch {
+		case old.ExpiredAt(now):
+			changed = true
+		case old.KID == k.KID:
+			found = true
+			merged := PublicKey{KID: k.KID, Key: old.Key, Since: minTime(old.Since, k.Since),
+				RetiredAt: maxTime(old.RetiredAt, k.RetiredAt), NotAfter: maxTime(old.NotAfter, k.NotAfter)}
+			if !merged.Since.Equal(old.Since) || !merged.RetiredAt.Equal(old.RetiredAt) || !merged.NotAfter.Equal(old.NotAfter) {
+				changed = true
+			}
+			k = merged
+		default:
+			kept = append(kept, old)
+		}
+	}
+	switch {
+	case !changed && found:
+		return r, nil // published already, for at least as long
+	case k.ExpiredAt(now) && !changed:
+		return r, nil // its retention has ended: nothing to publish
+	case !k.ExpiredAt(now):
+		// Most recently retired first, keys retired in the same second in
+		// the order of their kids, so that merges in any order give the
+		// same state.
+		at := slices.IndexFunc(kept, func(o PublicKey) bool {
+			return o.RetiredAt.Before(k.RetiredAt) || (o.RetiredAt.Equal(k.RetiredAt) && o.KID > k.KID)
+		})
+		if at < 0 {
+			at = len(kept)
+		}
+		kept = slices.Insert(kept, at, k)
+	}
+	if len(kept) > MaxRetainedKeys {
+		return nil, fmt.Errorf("%w: publishing key %s would retain %d; wait for older keys to pass their retention", ErrTooManyRetained, k.KID, len(kept))
+	}
+	n := *r
+	n.retained = kept
+	return &n, nil
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // Prune returns the keyring without the retained keys expired at now, and

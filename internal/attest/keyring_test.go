@@ -264,14 +264,21 @@ func mutateState(t *testing.T, state []byte, f func(m map[string]any)) []byte {
 	return out
 }
 
-func TestParseKeyringRefusals(t *testing.T) {
-	t0 := time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)
-	a, b, c := seededKey(t, "a"), seededKey(t, "b"), seededKey(t, "c")
+// rotatedOnce is a keyring whose key a started signing at t0 and was
+// replaced by b an hour later, retained for DefaultRetention.
+func rotatedOnce(t *testing.T, t0 time.Time, a, b *Key) *Keyring {
+	t.Helper()
 	ring, err := NewKeyring(a, InStore, t0).Rotate(b, InStore, t0.Add(time.Hour), DefaultRetention)
 	if err != nil {
 		t.Fatal(err)
 	}
-	state := ring.Marshal()
+	return ring
+}
+
+func TestParseKeyringRefusals(t *testing.T) {
+	t0 := time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)
+	a, b, c := seededKey(t, "a"), seededKey(t, "b"), seededKey(t, "c")
+	state := rotatedOnce(t, t0, a, b).Marshal()
 	cur := func(m map[string]any) map[string]any { return m["current"].(map[string]any) }
 	ret := func(m map[string]any) map[string]any { return m["retained"].([]any)[0].(map[string]any) }
 	for _, tc := range []struct {

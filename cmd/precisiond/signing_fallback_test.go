@@ -1,0 +1,515 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/precisiond/precisiond/internal/attest"
+	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/s3test"
+	"github.com/precisiond/precisiond/internal/testhttp"
+)
+
+// fallbackDeadline bounds every wait of the fallback tests: far above the
+// refresh period the tests set, so that a slow machine decides nothing.
+const fallbackDeadline = 90 * time.Second
+
+// pollUntil calls probe until it reports done, and fails after
+// fallbackDeadline with what probe saw last.
+func pollUntil(t *testing.T, what string, probe func() (bool, string)) {
+	t.Helper()
+	start := time.Now()
+	for {
+		done, seen := probe()
+		if done {
+			return
+		}
+		if time.Since(start) > fallbackDeadline {
+			t.Fatalf("%s: not within %s; last seen: %s", what, fallbackDeadline, seen)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// storeEnv points the AWS variables of this process at srv.
+func storeEnv(t *testing.T, srv *s3test.Server) {
+	for k, v := range srv.Env() {
+		t.Setenv(k, v)
+	}
+}
+
+// fleetReplicaConfig is a replica on the S3 location loc with its own data
+// directory, a short store timeout and a keyring refresh of 100 ms.
+func fleetReplicaConfig(t *testing.T, loc string) Config {
+	cfg := DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.DataDir = t.TempDir()
+	cfg.Store, cfg.StoreTimeout = loc, time.Second
+	cfg.IsolateTools = nil
+	cfg.Signing.KeyringRefresh = 100 * time.Millisecond
+	return cfg
+}
+
+// startLogged starts cfg on loopback with its log (info and above) in the
+// returned buffer.
+func startLogged(t *testing.T, cfg Config) (string, *Main, *syncBuffer) {
+	t.Helper()
+	logs := &syncBuffer{}
+	m, _ := launchMain(t, cfg, newLogger(logs, "info"))
+	return "http://" + m.Addr(), m, logs
+}
+
+// logLines returns the JSON log lines of logs at level whose message
+// contains msg.
+func logLines(logs *syncBuffer, level, msg string) []string {
+	var out []string
+	for _, l := range strings.Split(logs.String(), "\n") {
+		var rec struct{ Level, Msg string }
+		if json.Unmarshal([]byte(l), &rec) == nil && rec.Level == level && strings.Contains(rec.Msg, msg) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// attestedKID is the kid in the header of an answer's attestation, read
+// without verifying it (the tests verify separately).
+func attestedKID(t *testing.T, answer map[string]any) string {
+	t.Helper()
+	jws, _ := answer["attestation"].(string)
+	head, _, _ := strings.Cut(jws, ".")
+	raw, err := base64.RawURLEncoding.DecodeString(head)
+	if err != nil {
+		t.Fatalf("attestation %q: %v", jws, err)
+	}
+	var h struct{ KID string }
+	if err := json.Unmarshal(raw, &h); err != nil || h.KID == "" {
+		t.Fatalf("header %s: %v", raw, err)
+	}
+	return h.KID
+}
+
+// keyringSourceOf is the source label whose precisiond_signing_keyring is
+// 1 at base, with every sample seen.
+func keyringSourceOf(t *testing.T, base string) (string, string) {
+	t.Helper()
+	var on []string
+	var all []string
+	for _, src := range keyringSources {
+		v := scrape(t, base, `precisiond_signing_keyring{source="`+src+`"}`)
+		all = append(all, fmt.Sprintf("%s=%v", src, v))
+		if v == 1 {
+			on = append(on, src)
+		}
+	}
+	if len(on) != 1 {
+		return "", strings.Join(all, " ")
+	}
+	return on[0], strings.Join(all, " ")
+}
+
+// readStoredKeyring reads the keyring state kept at the S3 location loc.
+func readStoredKeyring(t *testing.T, srv *s3test.Server, loc string) []byte {
+	t.Helper()
+	l, err := blob.ParseLocation(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := blob.Open(l, blob.Options{Getenv: srv.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	state, _, err := readKeyring(context.Background(), s)
+	if err != nil || state == nil {
+		t.Fatalf("stored keyring at %s: %v (present: %v)", loc, err, state != nil)
+	}
+	return state
+}
+
+// TestFallbackKeyringRecoversWithoutRestart: a replica that starts while its
+// S3 store does not answer (the real gateway, paused) signs with its data
+// directory's key, says so once in its log and in /metrics; once the store
+// answers it signs with the fleet's key within its refresh period, without
+// a restart, and has published its fallback key in the fleet keyring (the
+// public half only), so that a second replica on the store publishes it and
+// an answer signed during the outage verifies with `precisiond verify
+// --jwks` against that replica.
+func TestFallbackKeyringRecoversWithoutRestart(t *testing.T) {
+	srv := s3test.Start(t)
+	storeEnv(t, srv)
+	loc := srv.Location()
+	srv.Pause(t) // s3test's cleanup resumes it if the test stops early
+	cfgA := fleetReplicaConfig(t, loc)
+	baseA, _, logsA := startLogged(t, cfgA)
+
+	// During the outage: the data directory's key, published by A alone.
+	outageRaw, outage := gcdAnswer(t, baseA)
+	fallbackKID := attestedKID(t, outage)
+	local := storedKeyring(t, cfgA.DataDir)
+	if local.Current().KID != fallbackKID {
+		t.Fatalf("A signs with %s during the outage; its data directory's key is %s", fallbackKID, local.Current().KID)
+	}
+	if v := checkAttestation(t, fetchKeySet(t, baseA), outage); v.KID != fallbackKID {
+		t.Fatalf("A's key set verifies its answer as %s", v.KID)
+	}
+	if src, all := keyringSourceOf(t, baseA); src != sourceFallback {
+		t.Fatalf("during the outage /metrics says %s", all)
+	}
+	if n := len(logLines(logsA, "WARN", "fallback key")); n != 1 {
+		t.Fatalf("%d warnings about the fallback key, want 1:\n%s", n, logsA.String())
+	}
+
+	srv.Resume(t)
+	var fleetKID string
+	pollUntil(t, "replica A signs with the fleet's key after the store answers", func() (bool, string) {
+		_, ans := gcdAnswer(t, baseA)
+		fleetKID = attestedKID(t, ans)
+		src, all := keyringSourceOf(t, baseA)
+		return fleetKID != fallbackKID && src == sourceStore, fmt.Sprintf("signed by %s (fallback %s), metrics %s", fleetKID, fallbackKID, all)
+	})
+	if l := logLines(logsA, "INFO", "the shared store answers; this replica signs with the fleet keyring's key"); len(l) != 1 || !strings.Contains(l[0], `"fallback_kid":"`+fallbackKID+`"`) {
+		t.Errorf("recovery lines %q, want one naming %s:\n%s", l, fallbackKID, logsA.String())
+	}
+	if n := len(logLines(logsA, "WARN", "fallback key")); n != 1 {
+		t.Errorf("%d warnings about the fallback key after the recovery, want 1", n)
+	}
+
+	// The fleet keyring: a generated current key, the fallback key retired
+	// now and published for --key-retention; no private half but the
+	// current key's.
+	state := readStoredKeyring(t, srv, loc)
+	fleet, err := attest.ParseKeyring(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fleet.Current().KID != fleetKID || fleet.Custody() != attest.InStore {
+		t.Fatalf("stored keyring: current %s (%v), A signs with %s", fleet.Current().KID, fleet.Custody(), fleetKID)
+	}
+	ret := fleet.Retained()
+	if len(ret) != 1 || ret[0].KID != fallbackKID || ret[0].NotAfter.Sub(ret[0].RetiredAt) != cfgA.Signing.KeyRetention {
+		t.Fatalf("stored keyring retains %+v, want %s for %v", ret, fallbackKID, cfgA.Signing.KeyRetention)
+	}
+	if bytes.Contains(state, local.SigningKey().MarshalPEM()) || bytes.Count(state, []byte("BEGIN PRIVATE KEY")) != 1 {
+		t.Fatalf("the stored keyring holds a private key besides the current one:\n%s", state)
+	}
+
+	// A second replica on the store publishes the fallback key, and the
+	// answer signed during the outage verifies against it.
+	baseB, _ := startMain(t, func(c *Config) { *c = fleetReplicaConfig(t, loc) })
+	keysB := fetchKeySet(t, baseB)
+	if got := keysB.Keys(); len(got) != 2 || got[0].KID != fleetKID || got[1].KID != fallbackKID || got[1].NotAfter.IsZero() {
+		t.Fatalf("replica B publishes %+v, want %s then %s with a not_after", got, fleetKID, fallbackKID)
+	}
+	jwksB := filepath.Join(t.TempDir(), "jwks.json")
+	if err := os.WriteFile(jwksB, testhttp.Do(t, "GET", baseB+"/.well-known/jwks.json", nil, nil).OK(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{baseB, jwksB} {
+		code, out := runVerify(outageRaw, "--jwks", src)
+		if code != 0 || !strings.Contains(out, "signed by kid "+fallbackKID) {
+			t.Errorf("verify --jwks %s of the outage answer: exit %d: %s", src, code, out)
+		}
+	}
+	// A keeps publishing the fallback key too, and both replicas now sign
+	// the same answer byte for byte.
+	if got := fetchKeySet(t, baseA).Keys(); len(got) != 2 || got[1].KID != fallbackKID {
+		t.Errorf("replica A publishes %+v after the recovery", got)
+	}
+	rawA, _ := gcdAnswer(t, baseA)
+	if rawB, _ := gcdAnswer(t, baseB); !bytes.Equal(rawA, rawB) {
+		t.Errorf("the replicas answer differently:\n%s\n%s", rawA, rawB)
+	}
+}
+
+// TestKeyFileReplicaNeverFallsBack: a replica given --signing-key whose S3
+// store is down at start signs with the file's key, the fleet's, from the
+// first answer (never with a key of its own), writes no keyring into its
+// data directory, and once the store answers adopts the fleet keyring: it
+// creates it with the file's public half only.
+func TestKeyFileReplicaNeverFallsBack(t *testing.T) {
+	srv := s3test.Start(t)
+	storeEnv(t, srv)
+	loc := srv.Location()
+	k := newKey(t)
+	srv.Pause(t)
+	cfg := fleetReplicaConfig(t, loc)
+	cfg.Signing.KeyFile = writeKeyFile(t, k)
+	base, _, logs := startLogged(t, cfg)
+	_, ans := gcdAnswer(t, base)
+	if kid := attestedKID(t, ans); kid != k.KID() {
+		t.Fatalf("signed by %s during the outage, want the file's %s", kid, k.KID())
+	}
+	if keys := fetchKeySet(t, base).Keys(); len(keys) != 1 || keys[0].KID != k.KID() {
+		t.Fatalf("publishes %+v during the outage", keys)
+	}
+	if src, all := keyringSourceOf(t, base); src != sourceKeyFile {
+		t.Fatalf("during the outage /metrics says %s", all)
+	}
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, keyringKey)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a keyring in the data directory: %v", err)
+	}
+	if n := len(logLines(logs, "WARN", "fallback key")); n != 0 {
+		t.Fatalf("a key-file replica warned of a fallback key:\n%s", logs.String())
+	}
+
+	srv.Resume(t)
+	pollUntil(t, "the replica reads the fleet keyring after the store answers", func() (bool, string) {
+		src, all := keyringSourceOf(t, base)
+		return src == sourceStore, all
+	})
+	state := readStoredKeyring(t, srv, loc)
+	fleet, err := attest.ParseKeyring(state)
+	if err != nil || fleet.Current().KID != k.KID() || len(fleet.Retained()) != 0 || bytes.Contains(state, []byte("PRIVATE KEY")) {
+		t.Fatalf("stored keyring (%v):\n%s", err, state)
+	}
+	if _, ans := gcdAnswer(t, base); attestedKID(t, ans) != k.KID() {
+		t.Fatal("the replica switched keys after the recovery")
+	}
+}
+
+// fallbackOn is a replica's signing state after it started while its store
+// was down: its fallback key from its data directory dir ("" : a key of its
+// own lifetime), the store to recover on, its clock.
+func fallbackOn(t *testing.T, store blob.Store, dir string, retention time.Duration, now func() time.Time) *Signing {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.DataDir, cfg.Signing.KeyRetention = dir, retention
+	sig, err := fallbackSigning(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, store, blob.ErrUnavailable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig.now = now
+	if sig.Source() != sourceFallback {
+		t.Fatalf("source %s", sig.Source())
+	}
+	return sig
+}
+
+// TestFallbackReplicasRecoverAtOnce: two replicas that fell back recover at
+// the same moment on a real S3 store holding no keyring yet: one creates it
+// (create-only write), the other merges into the winner's (compare-and-swap);
+// both sign with the one fleet key and the fleet keyring retains both
+// fallback keys. A replica falling back to the same key in a later outage
+// extends that key's entry instead of adding one.
+func TestFallbackReplicasRecoverAtOnce(t *testing.T) {
+	srv := s3test.Start(t)
+	loc := srv.Location()
+	l, err := blob.ParseLocation(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	openAt := func() blob.Store {
+		s, err := blob.Open(l, blob.Options{Getenv: srv.Getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+	t0 := time.Now().UTC().Truncate(time.Second)
+	clock := func() time.Time { return t0 }
+	dirA, dirB := t.TempDir(), t.TempDir()
+	a := fallbackOn(t, openAt(), dirA, time.Hour, clock)
+	b := fallbackOn(t, openAt(), dirB, time.Hour, clock)
+	fa, fb := a.Signer().KID(), b.Signer().KID()
+	if fa == fb {
+		t.Fatal("two data directories gave one key")
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, s := range []*Signing{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.Refresh(context.Background())
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	fleet, err := attest.ParseKeyring(readStoredKeyring(t, srv, loc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := fleet.Current().KID
+	if a.Signer().KID() != cur || b.Signer().KID() != cur || a.Source() != sourceStore || b.Source() != sourceStore {
+		t.Fatalf("after recovering A signs with %s (%s), B with %s (%s); the fleet key is %s", a.Signer().KID(), a.Source(), b.Signer().KID(), b.Source(), cur)
+	}
+	retained := map[string]attest.PublicKey{}
+	for _, k := range fleet.Retained() {
+		retained[k.KID] = k
+	}
+	if len(retained) != 2 || !retained[fa].NotAfter.Equal(t0.Add(time.Hour)) || !retained[fb].NotAfter.Equal(t0.Add(time.Hour)) {
+		t.Fatalf("the fleet keyring retains %+v, want %s and %s until %s", fleet.Retained(), fa, fb, t0.Add(time.Hour))
+	}
+	// Each publishes both fallback keys after its next refresh.
+	for name, s := range map[string]*Signing{"A": a, "B": b} {
+		if _, err := s.Refresh(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if keys := s.KeySet().Keys(); len(keys) != 3 || keys[0].KID != cur {
+			t.Errorf("replica %s publishes %+v", name, keys)
+		}
+	}
+
+	// A later outage: A falls back to the same data-directory key and
+	// recovers 10 minutes later; its entry is extended, not repeated.
+	t1 := t0.Add(10 * time.Minute)
+	again := fallbackOn(t, openAt(), dirA, time.Hour, func() time.Time { return t1 })
+	if again.Signer().KID() != fa {
+		t.Fatalf("the data directory's key changed: %s, was %s", again.Signer().KID(), fa)
+	}
+	if _, err := again.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	fleet, err = attest.ParseKeyring(readStoredKeyring(t, srv, loc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := fleet.Retained(); len(r) != 2 || r[0].KID != fa || !r[0].RetiredAt.Equal(t1) || !r[0].NotAfter.Equal(t1.Add(time.Hour)) || fleet.Current().KID != cur {
+		t.Fatalf("after a second recovery the fleet keyring retains %+v (current %s)", r, fleet.Current().KID)
+	}
+}
+
+// dirFleet is a directory store under dir/fleet holding the keyring state,
+// closed when the test ends, and the path of the keyring's file.
+func dirFleet(t *testing.T, dir string, state []byte) (blob.Store, string) {
+	t.Helper()
+	store, err := blob.OpenDir(filepath.Join(dir, "fleet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	if _, err := store.Put(context.Background(), keyringKey, state, blob.PutOptions{IfNoneMatch: true}); err != nil {
+		t.Fatal(err)
+	}
+	return store, filepath.Join(dir, "fleet", keyringKey)
+}
+
+// TestFallbackRecoveryRespectsTheRetainedLimit: when the fleet keyring
+// already retains MaxRetainedKeys live keys, a recovering replica does not
+// evict one to publish its fallback key: the stored keyring is unchanged,
+// the replica keeps signing with (and publishing) its fallback key, warns
+// once however often it retries, and recovers once a retained key expires.
+func TestFallbackRecoveryRespectsTheRetainedLimit(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Now().UTC().Truncate(time.Second)
+	cur, err := attest.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := attest.NewKeyring(cur, attest.InStore, t0.Add(-time.Hour))
+	for i := range attest.MaxRetainedKeys {
+		k := newKey(t)
+		// The first expires a minute after t0, the others a day after.
+		until := t0.Add(24 * time.Hour)
+		if i == 0 {
+			until = t0.Add(time.Minute)
+		}
+		if full, err = full.Retain(attest.PublicKey{KID: k.KID(), Key: k.PublicKey(), RetiredAt: t0.Add(-time.Hour), NotAfter: until}, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store, stored := dirFleet(t, dir, full.Marshal())
+	clock := t0
+	sig := fallbackOn(t, store, filepath.Join(dir, "replica"), time.Hour, func() time.Time { return clock })
+	fallbackKID := sig.Signer().KID()
+	logs := &syncBuffer{}
+	log := newLogger(logs, "debug")
+	for range 3 {
+		sig.refreshLogged(context.Background(), log)
+	}
+	if sig.Source() != sourceFallback || sig.Signer().KID() != fallbackKID || sig.KeySet().Keys()[0].KID != fallbackKID {
+		t.Fatalf("with a full fleet keyring the replica signs with %s (%s)", sig.Signer().KID(), sig.Source())
+	}
+	if state, _ := os.ReadFile(stored); !bytes.Equal(state, full.Marshal()) {
+		t.Fatal("the full fleet keyring was rewritten")
+	}
+	if w := logLines(logs, "WARN", "cannot be adopted yet"); len(w) != 1 || !strings.Contains(w[0], "at most 64") {
+		t.Fatalf("warnings %q, want one naming the limit:\n%s", w, logs.String())
+	}
+	clock = t0.Add(2 * time.Minute)
+	sig.refreshLogged(context.Background(), log)
+	if sig.Source() != sourceStore || sig.Signer().KID() != cur.KID() {
+		t.Fatalf("after an expiry the replica signs with %s (%s), want %s", sig.Signer().KID(), sig.Source(), cur.KID())
+	}
+	if r := storedKeyring(t, filepath.Dir(filepath.Dir(stored))).Retained(); len(r) != attest.MaxRetainedKeys || r[0].KID != fallbackKID {
+		t.Fatalf("the fleet keyring retains %d keys, first %s; want %d, first %s", len(r), r[0].KID, attest.MaxRetainedKeys, fallbackKID)
+	}
+	if n := len(logLines(logs, "INFO", "the shared store answers")); n != 1 {
+		t.Fatalf("%d recovery lines:\n%s", n, logs.String())
+	}
+}
+
+// TestFallbackWithoutADataDirectory: with the S3 store unreachable (nothing
+// listens at its address) and no data directory, a replica signs with a key
+// of its own lifetime, counted as fallback; retrying the store while it
+// still does not answer logs at debug only.
+func TestFallbackWithoutADataDirectory(t *testing.T) {
+	t.Setenv("AWS_ENDPOINT_URL", "http://"+testhttp.FreeAddr(t))
+	t.Setenv("AWS_ACCESS_KEY_ID", "a")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "b")
+	cfg := DefaultConfig()
+	cfg.Addr, cfg.DataDir = "127.0.0.1:0", ""
+	cfg.Store, cfg.StoreTimeout, cfg.IsolateTools = "s3://fleet/x", time.Second, nil
+	cfg.Signing.KeyringRefresh = time.Hour // the test refreshes by hand
+	logs := &syncBuffer{}
+	m, _ := launchMain(t, cfg, newLogger(logs, "info"))
+	base := "http://" + m.Addr()
+	_, ans := gcdAnswer(t, base)
+	if v := checkAttestation(t, fetchKeySet(t, base), ans); v.KID != m.Signing.Signer().KID() {
+		t.Fatalf("signed by %s", v.KID)
+	}
+	if src, all := keyringSourceOf(t, base); src != sourceFallback {
+		t.Fatalf("/metrics says %s", all)
+	}
+	m.refreshKeyring()
+	m.refreshKeyring()
+	if n := len(logLines(logs, "WARN", "signing keyring")); n != 0 {
+		t.Fatalf("retrying a store still down warned:\n%s", logs.String())
+	}
+	if n := len(logLines(logs, "WARN", "fallback key")); n != 1 {
+		t.Fatalf("%d warnings about the fallback key:\n%s", n, logs.String())
+	}
+}
+
+// TestFallbackCannotAdoptAKeyFileFleet: a replica without --signing-key that
+// fell back cannot sign with a fleet key that comes from --signing-key files
+// (its private half is not in the store): as a start would refuse, it stays
+// on its fallback key, warns once however often it retries, and leaves the
+// stored keyring alone.
+func TestFallbackCannotAdoptAKeyFileFleet(t *testing.T) {
+	dir := t.TempDir()
+	state := attest.NewKeyring(newKey(t), attest.External, time.Now()).Marshal()
+	store, stored := dirFleet(t, dir, state)
+	sig := fallbackOn(t, store, filepath.Join(dir, "replica"), time.Hour, time.Now)
+	fallbackKID := sig.Signer().KID()
+	logs := &syncBuffer{}
+	log := newLogger(logs, "debug")
+	for range 3 {
+		sig.refreshLogged(context.Background(), log)
+	}
+	if sig.Source() != sourceFallback || sig.Signer().KID() != fallbackKID {
+		t.Fatalf("the replica signs with %s (%s), want its fallback key %s", sig.Signer().KID(), sig.Source(), fallbackKID)
+	}
+	if w := logLines(logs, "WARN", "cannot be adopted yet"); len(w) != 1 || !strings.Contains(w[0], "--signing-key") {
+		t.Fatalf("warnings %q, want one naming --signing-key:\n%s", w, logs.String())
+	}
+	if got, _ := os.ReadFile(stored); !bytes.Equal(got, state) {
+		t.Fatal("the stored keyring was rewritten")
+	}
+}
