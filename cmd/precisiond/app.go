@@ -255,7 +255,10 @@ func (m *Main) Run(ctx context.Context) error {
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
 	go every(bctx, m.Config.Signing.refreshPeriod(), m.refreshKeyring) // signing.go
-	go every(bctx, answerStoreTrim, m.trimAnswerStore)                 // signing.go
+	go func() {                                                        // signing.go; trimmed at start too, so that the tier's bytes are known from then on
+		m.trimAnswerStore()
+		every(bctx, answerStoreTrim, m.trimAnswerStore)
+	}()
 	m.watchEdge(bctx)
 	errc := make(chan error, 1)
 	go func() { errc <- m.server.Serve(m.listener()) }()

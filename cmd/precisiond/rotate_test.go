@@ -150,9 +150,25 @@ func TestAnswerCacheStoreTierAcrossReplicas(t *testing.T) {
 			t.Errorf("%s %s = %v, want %v", c.base, c.sample, got, c.want)
 		}
 	}
-	if m, _ := filepath.Glob(filepath.Join(dir, "answers", "*")); len(m) != 1 {
-		t.Errorf("store tier objects %v, want 1", m)
+	m, _ := filepath.Glob(filepath.Join(dir, "answers", "*"))
+	if len(m) != 1 {
+		t.Fatalf("store tier objects %v, want 1", m)
 	}
+	fi, err := os.Stat(m[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A replica started later knows what the tier holds before it writes
+	// anything: it trims (and so counts) the tier at start.
+	baseC, _ := startMain(t, cfg)
+	const sample = `precisiond_answer_cache_bytes{tier="store"}`
+	got := 0.0
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if got = scrape(t, baseC, sample); got == float64(fi.Size()) {
+			return
+		}
+	}
+	t.Fatalf("replica C: %s = %v, the store holds %d bytes", sample, got, fi.Size())
 }
 
 // TestRotateKeyOnS3: the same rotation on a real S3 bucket, each replica and
