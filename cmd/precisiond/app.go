@@ -255,7 +255,9 @@ func (m *Main) Run(ctx context.Context) error {
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
 	go every(bctx, m.Config.Signing.refreshPeriod(), m.refreshKeyring) // signing.go
-	go func() {                                                        // signing.go; trimmed at start too, so that the tier's bytes are known from then on
+	// signing.go; the store tier is trimmed at start too, so that its bytes
+	// are known from then on.
+	go func() {
 		m.trimAnswerStore()
 		every(bctx, answerStoreTrim, m.trimAnswerStore)
 	}()
