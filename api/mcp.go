@@ -527,7 +527,7 @@ func (m *mcpSurface) fileLink(facts map[string]any) *mcp.ResourceLink {
 func withMCPRequestID(ctx context.Context, req *mcp.CallToolRequest) context.Context {
 	if req.Extra != nil && req.Extra.Header != nil {
 		if id := req.Extra.Header.Get(mcpRequestIDHeader); id != "" {
-			ctx = context.WithValue(ctx, keyRequestID, id)
+			ctx = context.WithValue(ctx, keyRequest, id)
 		}
 	}
 	return ctx

@@ -63,6 +63,7 @@ type Server struct {
 	reg      *tools.Registry
 	opts     Options
 	log      *slog.Logger
+	fastLog  *LogHandler // log's handler when NewLogger made log: the access line writes itself (api/logline.go)
 	draining atomic.Bool
 	router   chi.Router
 	mcp      *mcpMount // nil unless Options.MCP is set
@@ -86,6 +87,7 @@ func New(reg *tools.Registry, opts Options) *Server {
 	defaults.Positive(&opts.QueueWait, DefaultQueueWait)
 	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget),
 		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, edge: newEdge(opts.Access, opts.Downloads, opts.Logger)}
+	s.fastLog, _ = opts.Logger.Handler().(*LogHandler)
 	s.ops.authorize = s.authorizePlan
 	s.router = s.routes()
 	return s
@@ -102,7 +104,7 @@ func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.requestID, s.accessLog, s.recoverer, s.httpMetrics, s.accessControl, s.admitBody)
+	r.Use(s.requestLog, s.recoverer, s.httpMetrics, s.accessControl, s.admitBody)
 	r.NotFound(s.wrap(func(r *http.Request) (any, *apiError) {
 		return nil, newError(CodeNotFound, "no such route: "+r.URL.Path)
 	}))

@@ -1,0 +1,200 @@
+package api
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// NewLogger is the service's logger: slog's JSON handler over w at level
+// (nil: info), with one addition. The access log (one line per HTTP request,
+// accessLog) writes its line itself, byte for byte what slog's JSON handler
+// writes for the same record, into a pooled buffer: no slog.Record, no
+// attributes, no caller lookup, no encoding/json for the duration. Every other
+// line goes through slog as before, and both kinds reach w one whole line per
+// Write, in turn. A logger derived with With or WithGroup is plain slog
+// (its lines carry more than the access line knows), and so is any logger not
+// made here: Options.Logger may be any *slog.Logger.
+func NewLogger(w io.Writer, level slog.Leveler) *slog.Logger {
+	if level == nil {
+		level = slog.LevelInfo
+	}
+	out := &lockedWriter{w: w}
+	return slog.New(&LogHandler{Handler: slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level}), out: out, level: level})
+}
+
+// LogHandler is NewLogger's handler: slog's JSON handler plus the writer the
+// access line goes to.
+type LogHandler struct {
+	slog.Handler // slog's JSON handler over out
+	out          *lockedWriter
+	level        slog.Leveler
+}
+
+// lockedWriter hands w one line at a time, from slog's handler and from the
+// access line alike.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// accessEntry is what the access line says about one request.
+type accessEntry struct {
+	requestID, method, path string
+	status, bytes           int
+	durationMS              float64
+	tool, errorCode         string // omitted when empty
+}
+
+// attrs are the entry's attributes for slog, in the line's order.
+func (e *accessEntry) attrs() []slog.Attr {
+	attrs := make([]slog.Attr, 0, 8)
+	attrs = append(attrs,
+		slog.String("request_id", e.requestID),
+		slog.String("method", e.method),
+		slog.String("path", e.path),
+		slog.Int("status", e.status),
+		slog.Int("bytes", e.bytes),
+		slog.Float64("duration_ms", e.durationMS),
+	)
+	if e.tool != "" {
+		attrs = append(attrs, slog.String("tool", e.tool))
+	}
+	if e.errorCode != "" {
+		attrs = append(attrs, slog.String("error_code", e.errorCode))
+	}
+	return attrs
+}
+
+// logAccess writes the access line of e at info level, if log writes info:
+// itself, with time at, when fast is log's handler (NewLogger), else through
+// slog (which takes the time itself).
+func logAccess(log *slog.Logger, fast *LogHandler, ctx context.Context, at time.Time, e *accessEntry) {
+	if fast != nil {
+		if fast.level.Level() > slog.LevelInfo {
+			return
+		}
+		bp := lineBufs.Get().(*[]byte)
+		line, ok := appendAccessLine((*bp)[:0], at, e)
+		if ok {
+			_, _ = fast.out.Write(line)
+			if cap(line) <= 16<<10 { // keep the pool's buffers small
+				*bp = line
+				lineBufs.Put(bp)
+			}
+			return
+		}
+		lineBufs.Put(bp)
+	}
+	if !log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	log.LogAttrs(ctx, slog.LevelInfo, "request", e.attrs()...)
+}
+
+var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// appendAccessLine appends the line slog's JSON handler (no options but the
+// level) writes for the record (t, info, "request", e.attrs()). It reports
+// false, having appended nothing, for what it does not write as slog would
+// (a year outside 0–9999, a duration that is not finite); the caller then
+// logs through slog.
+func appendAccessLine(b []byte, t time.Time, e *accessEntry) ([]byte, bool) {
+	if y := t.Year(); y < 0 || y >= 10000 || math.IsNaN(e.durationMS) || math.IsInf(e.durationMS, 0) {
+		return b, false
+	}
+	b = append(b, `{"time":"`...)
+	b = t.Round(0).AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","level":"INFO","msg":"request","request_id":`...)
+	b = appendLogString(b, e.requestID)
+	b = appendLogString(append(b, `,"method":`...), e.method)
+	b = appendLogString(append(b, `,"path":`...), e.path)
+	b = strconv.AppendInt(append(b, `,"status":`...), int64(e.status), 10)
+	b = strconv.AppendInt(append(b, `,"bytes":`...), int64(e.bytes), 10)
+	b = appendLogFloat(append(b, `,"duration_ms":`...), e.durationMS)
+	if e.tool != "" {
+		b = appendLogString(append(b, `,"tool":`...), e.tool)
+	}
+	if e.errorCode != "" {
+		b = appendLogString(append(b, `,"error_code":`...), e.errorCode)
+	}
+	return append(b, "}\n"...), true
+}
+
+// appendLogString appends s as slog's JSON handler quotes a string: the
+// quote, the backslash and the control characters escaped (\n, \r and \t by
+// name, the others as \u00XX), each byte that is not UTF-8 as \ufffd, U+2028
+// and U+2029 as \u2028 and \u2029; everything else (<, >, &, DEL, any other
+// character) as it is.
+func appendLogString(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	b = append(b, '"')
+	done := 0 // s[:done] is in b
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[done:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, `\n`...)
+			case '\r':
+				b = append(b, `\r`...)
+			case '\t':
+				b = append(b, `\t`...)
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			done = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(append(b, s[done:i]...), `\ufffd`...)
+		case r == '\u2028':
+			b = append(append(b, s[done:i]...), `\u2028`...)
+		case r == '\u2029':
+			b = append(append(b, s[done:i]...), `\u2029`...)
+		default:
+			i += size
+			continue
+		}
+		i += size
+		done = i
+	}
+	return append(append(b, s[done:]...), '"')
+}
+
+// appendLogFloat appends a finite f as encoding/json writes a float64 (which
+// is what slog's JSON handler calls): the shortest decimal that reads back as
+// f, in exponent form only below 1e-6 or from 1e21 on, with a one-digit
+// negative exponent not padded (1e-7, not 1e-07).
+func appendLogFloat(b []byte, f float64) []byte {
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		b = strconv.AppendFloat(b, f, 'e', -1, 64)
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+		return b
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
