@@ -137,51 +137,15 @@ func appendAccessLine(b []byte, t time.Time, e *accessEntry) ([]byte, bool) {
 // name, the others as \u00XX), each byte that is not UTF-8 as \ufffd, U+2028
 // and U+2029 as \u2028 and \u2029; everything else (<, >, &, DEL, any other
 // character) as it is.
-func appendLogString(b []byte, s string) []byte {
-	const hexDigits = "0123456789abcdef"
-	b = append(b, '"')
-	done := 0 // s[:done] is in b
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[done:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, `\n`...)
-			case '\r':
-				b = append(b, `\r`...)
-			case '\t':
-				b = append(b, `\t`...)
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			done = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[done:i]...), `\ufffd`...)
-		case r == '\u2028':
-			b = append(append(b, s[done:i]...), `\u2028`...)
-		case r == '\u2029':
-			b = append(append(b, s[done:i]...), `\u2029`...)
-		default:
-			i += size
-			continue
-		}
-		i += size
-		done = i
+func appendLogString(b []byte, s string) []byte { return appendJSONString(b, s, &logSafe, false) }
+
+// logSafe marks the ASCII bytes slog's JSON handler writes as they are.
+var logSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
 	}
-	return append(append(b, s[done:]...), '"')
-}
+	return t
+}()
 
 // appendLogFloat appends a finite f as encoding/json writes a float64 (which
 // is what slog's JSON handler calls): the shortest decimal that reads back as
