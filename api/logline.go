@@ -77,47 +77,13 @@ func (e *accessEntry) attrs() []slog.Attr {
 	return attrs
 }
 
-// logAccess writes the access line of e at info level, if log writes info:
-// itself, with time at, when fast is log's handler (NewLogger), else through
-// slog (which takes the time itself).
-func logAccess(log *slog.Logger, fast *LogHandler, ctx context.Context, at time.Time, e *accessEntry) {
-	if fast != nil {
-		if fast.level.Level() > slog.LevelInfo {
-			return
-		}
-		bp := lineBufs.Get().(*[]byte)
-		line, ok := appendAccessLine((*bp)[:0], at, e)
-		if ok {
-			_, _ = fast.out.Write(line)
-			if cap(line) <= 16<<10 { // keep the pool's buffers small
-				*bp = line
-				lineBufs.Put(bp)
-			}
-			return
-		}
-		lineBufs.Put(bp)
-	}
-	if !log.Enabled(ctx, slog.LevelInfo) {
-		return
-	}
-	log.LogAttrs(ctx, slog.LevelInfo, "request", e.attrs()...)
-}
-
-var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
-
-// appendAccessLine appends the line slog's JSON handler (no options but the
-// level) writes for the record (t, info, "request", e.attrs()). It reports
-// false, having appended nothing, for what it does not write as slog would
-// (a year outside 0–9999, a duration that is not finite); the caller then
-// logs through slog.
-func appendAccessLine(b []byte, t time.Time, e *accessEntry) ([]byte, bool) {
-	if y := t.Year(); y < 0 || y >= 10000 || math.IsNaN(e.durationMS) || math.IsInf(e.durationMS, 0) {
+// appendAttrs appends attrs as slog's JSON handler writes them; false for a
+// duration that is not finite (slog writes an error there).
+func (e *accessEntry) appendAttrs(b []byte) ([]byte, bool) {
+	if !finite(e.durationMS) {
 		return b, false
 	}
-	b = append(b, `{"time":"`...)
-	b = t.Round(0).AppendFormat(b, time.RFC3339Nano)
-	b = append(b, `","level":"INFO","msg":"request","request_id":`...)
-	b = appendLogString(b, e.requestID)
+	b = appendLogString(append(b, `,"request_id":`...), e.requestID)
 	b = appendLogString(append(b, `,"method":`...), e.method)
 	b = appendLogString(append(b, `,"path":`...), e.path)
 	b = strconv.AppendInt(append(b, `,"status":`...), int64(e.status), 10)
@@ -128,6 +94,96 @@ func appendAccessLine(b []byte, t time.Time, e *accessEntry) ([]byte, bool) {
 	}
 	if e.errorCode != "" {
 		b = appendLogString(append(b, `,"error_code":`...), e.errorCode)
+	}
+	return b, true
+}
+
+// mcpCallEntry is what the line of an MCP tool call says (logMCPCall).
+type mcpCallEntry struct {
+	requestID, surface, tool string
+	durationMS               float64
+	code                     any // the error code; nil: omitted
+}
+
+func (e *mcpCallEntry) attrs() []slog.Attr {
+	attrs := make([]slog.Attr, 0, 5)
+	attrs = append(attrs, slog.String("request_id", e.requestID), slog.String("surface", e.surface), slog.String("tool", e.tool),
+		slog.Float64("duration_ms", e.durationMS))
+	if e.code != nil {
+		attrs = append(attrs, slog.Any("error_code", e.code))
+	}
+	return attrs
+}
+
+// appendAttrs appends attrs as slog's JSON handler writes them; false for a
+// duration that is not finite or a code that is not a string.
+func (e *mcpCallEntry) appendAttrs(b []byte) ([]byte, bool) {
+	if !finite(e.durationMS) {
+		return b, false
+	}
+	b = appendLogString(append(b, `,"request_id":`...), e.requestID)
+	b = appendLogString(append(b, `,"surface":`...), e.surface)
+	b = appendLogString(append(b, `,"tool":`...), e.tool)
+	b = appendLogFloat(append(b, `,"duration_ms":`...), e.durationMS)
+	switch c := e.code.(type) {
+	case nil:
+	case string:
+		b = appendLogString(append(b, `,"error_code":`...), c)
+	default:
+		return b, false
+	}
+	return b, true
+}
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
+// logInfo writes one line at info level, if log writes info: with msg and
+// the attributes appendAttrs appends, at time at, when log's handler is
+// NewLogger's; else, or when appendAttrs declines, through slog with the
+// attributes attrs gives (slog takes the time itself).
+func logInfo(log *slog.Logger, ctx context.Context, at time.Time, msg string, appendAttrs func([]byte) ([]byte, bool), attrs func() []slog.Attr) {
+	if h, ok := log.Handler().(*LogHandler); ok {
+		if h.level.Level() > slog.LevelInfo {
+			return
+		}
+		bp := lineBufs.Get().(*[]byte)
+		line, ok := appendInfoLine((*bp)[:0], at, msg, appendAttrs)
+		if ok {
+			_, _ = h.out.Write(line)
+			if cap(line) > 16<<10 { // keep the pool's buffers small
+				return
+			}
+			*bp = line
+		}
+		lineBufs.Put(bp)
+		if ok {
+			return
+		}
+	}
+	if !log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	log.LogAttrs(ctx, slog.LevelInfo, msg, attrs()...)
+}
+
+var lineBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// appendInfoLine appends the line slog's JSON handler (no options but the
+// level) writes for a record at time t, info level, with msg and the
+// attributes appendAttrs appends. It reports false, having appended nothing,
+// for what it does not write as slog would: a year outside 0–9999, or what
+// appendAttrs declines.
+func appendInfoLine(b []byte, t time.Time, msg string, appendAttrs func([]byte) ([]byte, bool)) ([]byte, bool) {
+	if y := t.Year(); y < 0 || y >= 10000 {
+		return b, false
+	}
+	n := len(b)
+	b = append(b, `{"time":"`...)
+	b = t.Round(0).AppendFormat(b, time.RFC3339Nano)
+	b = appendLogString(append(b, `","level":"INFO","msg":`...), msg)
+	b, ok := appendAttrs(b)
+	if !ok {
+		return b[:n], false
 	}
 	return append(b, "}\n"...), true
 }

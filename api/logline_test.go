@@ -17,14 +17,14 @@ import (
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
-// slogAccessLine is the oracle: what slog's JSON handler (the service's
-// handler before NewLogger, and the access log's way for any other logger)
-// writes for the access record of e at t.
-func slogAccessLine(t *testing.T, at time.Time, e *accessEntry) []byte {
+// slogLine is the oracle: what slog's JSON handler (the service's handler
+// before NewLogger, and logInfo's way for any other logger) writes for the
+// record at time at, info level, with msg and attrs.
+func slogLine(t *testing.T, at time.Time, msg string, attrs []slog.Attr) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	r := slog.NewRecord(at, slog.LevelInfo, "request", 0)
-	r.AddAttrs(e.attrs()...)
+	r := slog.NewRecord(at, slog.LevelInfo, msg, 0)
+	r.AddAttrs(attrs...)
 	if err := slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}).Handle(context.Background(), r); err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +54,11 @@ func TestAccessLineMatchesSlog(t *testing.T) {
 	ints := []int{0, 1, 200, 503, -1, 1 << 40, math.MaxInt64, math.MinInt64}
 	check := func(at time.Time, e *accessEntry) {
 		t.Helper()
-		got, ok := appendAccessLine(nil, at, e)
+		got, ok := appendInfoLine(nil, at, "request", e.appendAttrs)
 		if !ok {
-			t.Fatalf("appendAccessLine declined %+v at %v", e, at)
+			t.Fatalf("appendInfoLine declined %+v at %v", e, at)
 		}
-		if want := slogAccessLine(t, at, e); !bytes.Equal(got, want) {
+		if want := slogLine(t, at, "request", e.attrs()); !bytes.Equal(got, want) {
 			t.Fatalf("access line differs from slog's\n got %q\nwant %q", got, want)
 		}
 	}
@@ -78,24 +78,57 @@ func TestAccessLineMatchesSlog(t *testing.T) {
 	}
 }
 
-// TestAccessLineDeclines: what the line cannot write as slog does goes back
-// to slog (logAccess then logs the record there).
-func TestAccessLineDeclines(t *testing.T) {
+// TestMCPCallLineMatchesSlog: the line of an MCP tool call, as
+// TestAccessLineMatchesSlog.
+func TestMCPCallLineMatchesSlog(t *testing.T) {
+	at := time.Now()
+	for _, s := range hostileStrings {
+		for _, code := range []any{nil, "tool_failed", s} {
+			e := &mcpCallEntry{requestID: s, surface: "mcp_compact", tool: s, durationMS: 0.25, code: code}
+			got, ok := appendInfoLine(nil, at, "mcp tool call", e.appendAttrs)
+			if !ok {
+				t.Fatalf("appendInfoLine declined %+v", e)
+			}
+			if want := slogLine(t, at, "mcp tool call", e.attrs()); !bytes.Equal(got, want) {
+				t.Fatalf("MCP line differs from slog's\n got %q\nwant %q", got, want)
+			}
+		}
+	}
+}
+
+// TestLinesDecline: what a line cannot write as slog does goes back to slog
+// (logInfo then logs the record there), having appended nothing.
+func TestLinesDecline(t *testing.T) {
 	e := &accessEntry{requestID: "r", method: "GET", path: "/"}
 	for _, at := range []time.Time{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)} {
-		if b, ok := appendAccessLine([]byte("x"), at, e); ok || string(b) != "x" {
+		if b, ok := appendInfoLine([]byte("x"), at, "request", e.appendAttrs); ok || string(b) != "x" {
 			t.Errorf("year %d: %q, %v; want declined, nothing appended", at.Year(), b, ok)
 		}
 	}
 	for _, d := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		e.durationMS = d
-		if _, ok := appendAccessLine(nil, time.Now(), e); ok {
-			t.Errorf("duration %v not declined", d)
+		if b, ok := appendInfoLine([]byte("x"), time.Now(), "request", e.appendAttrs); ok || string(b) != "x" {
+			t.Errorf("duration %v: %q, %v; want declined, nothing appended", d, b, ok)
 		}
+		m := &mcpCallEntry{durationMS: d}
+		if _, ok := appendInfoLine(nil, time.Now(), "mcp tool call", m.appendAttrs); ok {
+			t.Errorf("MCP line with duration %v not declined", d)
+		}
+	}
+	m := &mcpCallEntry{code: 42}
+	if b, ok := appendInfoLine([]byte("x"), time.Now(), "mcp tool call", m.appendAttrs); ok || string(b) != "x" {
+		t.Errorf("a code that is not a string: %q, %v; want declined", b, ok)
+	}
+	// Declined, the line goes through slog, in slog's words.
+	var logs testhttp.SyncBuffer
+	logMCPCall(NewLogger(&logs, nil), context.Background(), "mcp", "gcd_lcm", 42, time.Now())
+	if !strings.Contains(logs.String(), `"msg":"mcp tool call","request_id":"","surface":"mcp","tool":"gcd_lcm","duration_ms":`) ||
+		!strings.HasSuffix(logs.String(), `,"error_code":42}`+"\n") {
+		t.Errorf("declined MCP line: %q", logs.String())
 	}
 }
 
-func FuzzAccessLine(f *testing.F) {
+func FuzzLogLines(f *testing.F) {
 	for i, s := range hostileStrings {
 		f.Add(s, "POST", "gcd_lcm", int64(200+i), 0.5*float64(i), int64(1764577800123456789)+int64(i)*7)
 	}
@@ -106,12 +139,19 @@ func FuzzAccessLine(f *testing.F) {
 		}
 		at := time.Unix(0, unixNano).In(time.FixedZone("", int(n%(14*3600))))
 		e := &accessEntry{requestID: tool + path, method: method, path: path, status: int(n), bytes: int(n >> 3), durationMS: d, tool: tool, errorCode: method}
-		got, ok := appendAccessLine(nil, at, e)
+		got, ok := appendInfoLine(nil, at, "request", e.appendAttrs)
 		if !ok {
 			t.Fatalf("declined %+v at %v", e, at)
 		}
-		if want := slogAccessLine(t, at, e); !bytes.Equal(got, want) {
+		if want := slogLine(t, at, "request", e.attrs()); !bytes.Equal(got, want) {
 			t.Fatalf("access line differs from slog's\n got %q\nwant %q", got, want)
+		}
+		m := &mcpCallEntry{requestID: method, surface: path, tool: tool, durationMS: d, code: path}
+		if got, ok = appendInfoLine(nil, at, "mcp tool call", m.appendAttrs); !ok {
+			t.Fatalf("declined %+v at %v", m, at)
+		}
+		if want := slogLine(t, at, "mcp tool call", m.attrs()); !bytes.Equal(got, want) {
+			t.Fatalf("MCP line differs from slog's\n got %q\nwant %q", got, want)
 		}
 	})
 }

@@ -58,7 +58,7 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 		req := &request{id: id, rec: statusRecorder{ResponseWriter: w}}
 		next.ServeHTTP(&req.rec, r.WithContext(context.WithValue(r.Context(), keyRequest, req)))
 		end := time.Now() // the duration's end and the line's time
-		logAccess(s.log, s.fastLog, r.Context(), end, &accessEntry{
+		e := accessEntry{
 			requestID:  id,
 			method:     r.Method,
 			path:       r.URL.Path,
@@ -67,7 +67,8 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 			durationMS: float64(end.Sub(start).Microseconds()) / 1000,
 			tool:       req.tool,
 			errorCode:  req.errorCode,
-		})
+		}
+		logInfo(s.log, r.Context(), end, "request", e.appendAttrs, e.attrs)
 	})
 }
 

@@ -63,7 +63,6 @@ type Server struct {
 	reg      *tools.Registry
 	opts     Options
 	log      *slog.Logger
-	fastLog  *LogHandler // log's handler when NewLogger made log: the access line writes itself (api/logline.go)
 	draining atomic.Bool
 	router   chi.Router
 	mcp      *mcpMount // nil unless Options.MCP is set
@@ -87,7 +86,6 @@ func New(reg *tools.Registry, opts Options) *Server {
 	defaults.Positive(&opts.QueueWait, DefaultQueueWait)
 	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget),
 		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, edge: newEdge(opts.Access, opts.Downloads, opts.Logger)}
-	s.fastLog, _ = opts.Logger.Handler().(*LogHandler)
 	s.ops.authorize = s.authorizePlan
 	s.router = s.routes()
 	return s
