@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -85,17 +86,24 @@ func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Out
 
 func newTestServer(t *testing.T, limiter *tools.Limiter) (*httptest.Server, *tools.Registry, *syncBuf) {
 	t.Helper()
+	logs := &syncBuf{}
+	ts, reg := newTestServerWith(t, limiter, newBufLogger(logs))
+	return ts, reg, logs
+}
+
+// newTestServerWith is newTestServer logging to log.
+func newTestServerWith(t *testing.T, limiter *tools.Limiter, log *slog.Logger) (*httptest.Server, *tools.Registry) {
+	t.Helper()
 	c, err := contracts.Parse([]byte(fakeContract))
 	if err != nil {
 		t.Fatal(err)
 	}
 	gcd := tools.Builtin(tools.Deps{})[0]
 	reg := tools.NewRegistry([]tools.Tool{gcd, behaveTool{c}}, tools.Options{Limiter: limiter, DefaultTimeout: 100 * time.Millisecond})
-	logs := &syncBuf{}
-	srv := New(reg, Options{Logger: newBufLogger(logs), MaxBodyBytes: 1 << 20})
+	srv := New(reg, Options{Logger: log, MaxBodyBytes: 1 << 20})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
-	return ts, reg, logs
+	return ts, reg
 }
 
 func post(t *testing.T, url, contentType, body string) (int, map[string]any, http.Header) {

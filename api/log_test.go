@@ -9,6 +9,7 @@ import (
 // syncBuf lets concurrent handlers log into one test buffer that tests read.
 type syncBuf = testhttp.SyncBuffer
 
+// newBufLogger is the service's logger (NewLogger) at info level into buf.
 func newBufLogger(buf *syncBuf) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(buf, nil))
+	return NewLogger(buf, nil)
 }

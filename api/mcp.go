@@ -527,7 +527,7 @@ func (m *mcpSurface) fileLink(facts map[string]any) *mcp.ResourceLink {
 func withMCPRequestID(ctx context.Context, req *mcp.CallToolRequest) context.Context {
 	if req.Extra != nil && req.Extra.Header != nil {
 		if id := req.Extra.Header.Get(mcpRequestIDHeader); id != "" {
-			ctx = context.WithValue(ctx, keyRequestID, id)
+			ctx = context.WithValue(ctx, keyRequest, id)
 		}
 	}
 	return ctx
@@ -537,20 +537,13 @@ func (m *mcpSurface) logCall(ctx context.Context, tool string, code any, start t
 	logMCPCall(m.log, ctx, "mcp", tool, code, start)
 }
 
-// logMCPCall writes the one log line of an MCP tool call.
-// Typed attributes (LogAttrs) write the same record as Info(msg, k, v...)
-// without boxing every value.
+// logMCPCall writes the one log line of an MCP tool call (logInfo: written
+// by NewLogger's handler itself, or through slog).
 func logMCPCall(log *slog.Logger, ctx context.Context, surface, tool string, code any, start time.Time) {
-	if !log.Enabled(ctx, slog.LevelInfo) {
-		return
-	}
-	attrs := make([]slog.Attr, 0, 5)
-	attrs = append(attrs, slog.String("request_id", requestID(ctx)), slog.String("surface", surface), slog.String("tool", tool),
-		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
-	if code != nil {
-		attrs = append(attrs, slog.Any("error_code", code))
-	}
-	log.LogAttrs(ctx, slog.LevelInfo, "mcp tool call", attrs...)
+	end := time.Now()
+	e := mcpCallEntry{requestID: requestID(ctx), surface: surface, tool: tool,
+		durationMS: float64(end.Sub(start).Microseconds()) / 1000, code: code}
+	logInfo(log, ctx, end, "mcp tool call", e.appendAttrs, e.attrs)
 }
 
 // mcpTool describes one tool for MCP from its contract.

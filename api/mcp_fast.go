@@ -587,31 +587,37 @@ func appendToolResult(b []byte, res *mcp.CallToolResult) []byte {
 // appendHTMLString writes s as a JSON string exactly as json.Marshal does:
 // \" \\ \b \f \n \r \t, other control characters, <, >, &, U+2028 and
 // U+2029 as \u00XX / \u20XX, invalid UTF-8 as \ufffd.
-func appendHTMLString(b []byte, s string) []byte {
+func appendHTMLString(b []byte, s string) []byte { return appendJSONString(b, s, &htmlSafe, true) }
+
+// appendJSONString writes s as a JSON string: the ASCII bytes safe marks as
+// they are, \" \\ \n \r \t by name, \b and \f by name when named is set, the
+// other ASCII bytes as \u00XX, U+2028 and U+2029 as \u2028 and \u2029, each
+// byte that is not UTF-8 as \ufffd, every other character as it is.
+func appendJSONString(b []byte, s string, safe *[utf8.RuneSelf]bool, named bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if htmlSafe[c] {
+			if safe[c] {
 				i++
 				continue
 			}
 			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
+			switch {
+			case c == '"', c == '\\':
 				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
+			case c == '\n':
 				b = append(b, '\\', 'n')
-			case '\r':
+			case c == '\r':
 				b = append(b, '\\', 'r')
-			case '\t':
+			case c == '\t':
 				b = append(b, '\\', 't')
+			case c == '\b' && named:
+				b = append(b, '\\', 'b')
+			case c == '\f' && named:
+				b = append(b, '\\', 'f')
 			default:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}

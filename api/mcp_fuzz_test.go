@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -85,6 +86,20 @@ func FuzzHostPolicy(f *testing.F) {
 		_ = p.allowedOrigin("http://" + host)
 		if got && !p.allowed(strings.ToUpper(host)) {
 			t.Errorf("%q allowed but not its upper case", host)
+		}
+	})
+}
+
+// FuzzLoopbackIP: isLoopbackIP agrees with net.ParseIP's IsLoopback.
+func FuzzLoopbackIP(f *testing.F) {
+	for _, s := range []string{"127.0.0.1", "127.255.0.9", "::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::127.0.0.1", "0:0:0:0:0:0:0:1", "::1%lo", "fe80::1%eth0",
+		"127.0.0.01", "0127.0.0.1", "127.1", "1.2.3.4", "::", "", "[::1]", "::FFFF:127.0.0.1", "0000:0000:0000:0000:0000:0000:0000:0001"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		ip := net.ParseIP(s)
+		if got, want := isLoopbackIP(s), ip != nil && ip.IsLoopback(); got != want {
+			t.Errorf("isLoopbackIP(%q) = %v, net.ParseIP says %v", s, got, want)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -185,10 +186,17 @@ func (p hostPolicy) allowed(hostport string) bool {
 	if host == "localhost" {
 		return true
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if isLoopbackIP(host) {
 		return true
 	}
 	return p.names[host] || (port != "" && p.hostPorts[host+":"+port])
+}
+
+// isLoopbackIP reports whether s is a loopback address as net.ParseIP reads
+// it (no zone), without allocating.
+func isLoopbackIP(s string) bool {
+	a, err := netip.ParseAddr(s)
+	return err == nil && a.Zone() == "" && a.IsLoopback()
 }
 
 // allowedOrigin checks an Origin header: its host must be allowed. "null" and

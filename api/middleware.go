@@ -4,37 +4,77 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"log/slog"
 	"net/http"
-	"regexp"
 	"time"
 )
 
 type ctxKey int
 
 const (
-	keyRequestID ctxKey = iota
-	keyLogFields
+	keyRequest ctxKey = iota // *request, or the id alone (a string) in MCP handlers (withMCPRequestID)
 	keyAdminID
 )
 
-// safeRequestID accepts a caller's X-Request-Id only when it cannot inject
-// anything into logs or headers.
-var safeRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+// request is what requestLog keeps about one request, in one allocation and
+// one context value: its id, what the handlers learn for the access line
+// (setLogTool, setLogError) and the writer that records the answer's status
+// and size.
+type request struct {
+	id        string
+	tool      string
+	errorCode string
+	rec       statusRecorder
+}
 
-// requestID takes X-Request-Id from the request (when safe) or makes one, stores
-// it in the context and echoes it in the response.
-func (s *Server) requestID(next http.Handler) http.Handler {
+// validRequestID accepts a caller's X-Request-Id only when it cannot inject
+// anything into logs or headers: 1 to 128 of A-Z a-z 0-9 . _ : -.
+func validRequestID(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '_', c == ':', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// requestLog is the first middleware. It takes X-Request-Id from the request
+// (when safe) or makes one, echoes it in the response, keeps it in the
+// context with what the handlers learn, and writes the access line (one
+// structured line per request: never a body or argument) when the request is
+// done.
+func (s *Server) requestLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-Id")
-		if !safeRequestID.MatchString(id) {
+		if !validRequestID(id) {
 			id = newRequestID()
 		}
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyRequestID, id)))
+		w.Header()["X-Request-Id"] = []string{id} // Set, without canonicalizing a canonical key
+		start := time.Now()
+		req := &request{id: id, rec: statusRecorder{ResponseWriter: w}}
+		next.ServeHTTP(&req.rec, r.WithContext(context.WithValue(r.Context(), keyRequest, req)))
+		end := time.Now() // the duration's end and the line's time
+		e := accessEntry{
+			requestID:  id,
+			method:     r.Method,
+			path:       r.URL.Path,
+			status:     req.rec.status,
+			bytes:      req.rec.bytes,
+			durationMS: float64(end.Sub(start).Microseconds()) / 1000,
+			tool:       req.tool,
+			errorCode:  req.errorCode,
+		}
+		logInfo(s.log, r.Context(), end, "request", e.appendAttrs, e.attrs)
 	})
 }
 
+// newRequestID is 12 random bytes in hex. Only logs and headers use it, to
+// correlate; crypto/rand costs ~0.1 µs here, so there is nothing to gain from
+// anything weaker.
 func newRequestID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
@@ -45,25 +85,26 @@ func newRequestID() string {
 func RequestID(ctx context.Context) string { return requestID(ctx) }
 
 func requestID(ctx context.Context) string {
-	id, _ := ctx.Value(keyRequestID).(string)
-	return id
+	switch v := ctx.Value(keyRequest).(type) {
+	case *request:
+		return v.id
+	case string:
+		return v
+	}
+	return ""
 }
 
-// logFields collects what a handler learns (tool, error code) for the access log.
-type logFields struct {
-	tool      string
-	errorCode string
-}
-
+// setLogTool and setLogError record, for the access line, the tool a request
+// called and the error code it was answered with.
 func setLogTool(ctx context.Context, tool string) {
-	if f, ok := ctx.Value(keyLogFields).(*logFields); ok {
-		f.tool = tool
+	if req, ok := ctx.Value(keyRequest).(*request); ok {
+		req.tool = tool
 	}
 }
 
 func setLogError(ctx context.Context, code string) {
-	if f, ok := ctx.Value(keyLogFields).(*logFields); ok {
-		f.errorCode = code
+	if req, ok := ctx.Value(keyRequest).(*request); ok {
+		req.errorCode = code
 	}
 }
 
@@ -98,34 +139,3 @@ func (s *statusRecorder) Flush() {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
-// accessLog writes one structured line per request: never a body or argument.
-func (s *Server) accessLog(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		fields := &logFields{}
-		rec := &statusRecorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), keyLogFields, fields)))
-		if !s.log.Enabled(r.Context(), slog.LevelInfo) {
-			return
-		}
-		// Typed attributes (LogAttrs) write the same record as Info(msg, k, v...)
-		// without boxing every value.
-		attrs := make([]slog.Attr, 0, 8)
-		attrs = append(attrs,
-			slog.String("request_id", requestID(r.Context())),
-			slog.String("method", r.Method),
-			slog.String("path", r.URL.Path),
-			slog.Int("status", rec.status),
-			slog.Int("bytes", rec.bytes),
-			slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-		)
-		if fields.tool != "" {
-			attrs = append(attrs, slog.String("tool", fields.tool))
-		}
-		if fields.errorCode != "" {
-			attrs = append(attrs, slog.String("error_code", fields.errorCode))
-		}
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
-	})
-}

@@ -102,7 +102,7 @@ func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.requestID, s.accessLog, s.recoverer, s.httpMetrics, s.accessControl, s.admitBody)
+	r.Use(s.requestLog, s.recoverer, s.httpMetrics, s.accessControl, s.admitBody)
 	r.NotFound(s.wrap(func(r *http.Request) (any, *apiError) {
 		return nil, newError(CodeNotFound, "no such route: "+r.URL.Path)
 	}))

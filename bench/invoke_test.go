@@ -29,7 +29,8 @@ var hotPathBodies = []struct{ name, body string }{
 }
 
 // newHandler is the real HTTP surface (router, request id, access log at info
-// level into a discarding JSON handler, limiter, observer-free registry).
+// level into the service's JSON logger writing to io.Discard, limiter,
+// observer-free registry).
 func newHandler() http.Handler { return newHandlerSigned(nil) }
 
 // newHandlerSigned is newHandler whose registry signs every answer with a
@@ -39,8 +40,7 @@ func newHandlerSigned(a tools.Attester) http.Handler {
 	if a != nil {
 		reg.SetAttester(a)
 	}
-	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	return api.New(reg, api.Options{Logger: log, MCP: &api.MCPOptions{}})
+	return api.New(reg, api.Options{Logger: api.NewLogger(io.Discard, slog.LevelInfo), MCP: &api.MCPOptions{}})
 }
 
 // newServiceHandler is the handler as `precisiond serve` on loopback
@@ -52,8 +52,7 @@ func newServiceHandler(tb testing.TB) http.Handler {
 		Limiter: tools.NewLimiter(64, 0, metrics.OnReject), Observer: metrics.Observe})
 	metrics.Attach(reg)
 	reg.SetAttester(testSigner(tb).Memoized(2048))
-	log := slog.New(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	return api.New(reg, api.Options{Logger: log, Metrics: metrics, MCP: &api.MCPOptions{},
+	return api.New(reg, api.Options{Logger: api.NewLogger(io.Discard, slog.LevelInfo), Metrics: metrics, MCP: &api.MCPOptions{},
 		Access: &api.AccessOptions{GuardHosts: true}})
 }
 

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -154,6 +155,18 @@ type result struct {
 	seconds          float64
 	lat              []time.Duration
 	rssKiB           int64 // largest VmRSS of precisiond seen during the run
+	// serverCPU and clientCPU are the CPU time (user + system) the server
+	// process and this process (the load generator) used during the measured
+	// loop: unlike req/s they barely move when other work shares the machine.
+	serverCPU, clientCPU time.Duration
+}
+
+// cpuPerRequest is a CPU time per measured request in µs.
+func (r result) cpuPerRequest(d time.Duration) float64 {
+	if r.requests == 0 {
+		return 0
+	}
+	return float64(d.Microseconds()) / float64(r.requests)
 }
 
 func (r result) rps() float64 { return float64(r.requests) / r.seconds }
@@ -168,7 +181,8 @@ func (r result) pct(p float64) time.Duration {
 
 // drive runs a closed loop: each client sends the next request when the previous
 // answer has arrived.
-func drive(base string, m mix, concurrency int, warmup, d time.Duration) result {
+// pid is the server's process, whose CPU time is read around the measured loop.
+func drive(base string, pid int, m mix, concurrency int, warmup, d time.Duration) result {
 	tr := &http.Transport{MaxIdleConns: concurrency * 2, MaxIdleConnsPerHost: concurrency * 2, IdleConnTimeout: time.Minute}
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	defer tr.CloseIdleConnections()
@@ -221,7 +235,39 @@ func drive(base string, m mix, concurrency int, warmup, d time.Duration) result 
 		return r
 	}
 	loop(time.Now().Add(warmup), false)
-	return loop(time.Now().Add(d), true)
+	s0, c0 := processCPU(pid), selfCPU()
+	r := loop(time.Now().Add(d), true)
+	r.serverCPU, r.clientCPU = processCPU(pid)-s0, selfCPU()-c0
+	return r
+}
+
+// processCPU is the user + system CPU time of pid so far, all threads, from
+// /proc/PID/stat (fields 14 and 15, in USER_HZ ticks of 10 ms on Linux).
+func processCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')') // the command name may hold spaces
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:])) // f[0] is field 3 (state)
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// selfCPU is this process's user + system CPU time so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func runAll(concurrency int, d, warmup time.Duration, names []string, binary, out string, repeat int) error {
@@ -277,6 +323,8 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 	report.WriteString("| mix | server | req/s | p50 | p99 | p99.9 | errors | max RSS |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 	var ratios strings.Builder
 	ratios.WriteString("\n| mix | req/s ratio (precisiond ÷ bare), median | per repeat | p99 ratio, median | per repeat |\n|---|---:|---|---:|---|\n")
+	var cpu strings.Builder
+	cpu.WriteString("\n| mix | precisiond CPU µs/request, median | per repeat | bare CPU µs/request | load generator CPU µs/request (precisiond / bare runs) |\n|---|---:|---|---:|---:|\n")
 	for _, name := range names {
 		m, ok := all[strings.TrimSpace(name)]
 		if !ok {
@@ -289,11 +337,11 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 			var rp, rb result
 			measureP := func() {
 				stop := sampleRSS(pd.Process.Pid)
-				rp = drive("http://"+pAddr, m, concurrency, warmup, d)
+				rp = drive("http://"+pAddr, pd.Process.Pid, m, concurrency, warmup, d)
 				rp.rssKiB = stop()
 				rssMax = max(rssMax, rp.rssKiB)
 			}
-			measureB := func() { rb = drive("http://"+bAddr, m, concurrency, warmup, d) }
+			measureB := func() { rb = drive("http://"+bAddr, bare.Process.Pid, m, concurrency, warmup, d) }
 			if i%2 == 0 {
 				measureP()
 				measureB()
@@ -323,8 +371,18 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 				errs, x.rss)
 		}
 		fmt.Fprintf(&ratios, "| %s | %.2f | %s | %.2f | %s |\n", m.name, medianF(rpsRatios), joinF(rpsRatios), medianF(p99Ratios), joinF(p99Ratios))
+		pcpu := make([]float64, len(ps))
+		for i, r := range ps {
+			pcpu[i] = r.cpuPerRequest(r.serverCPU)
+		}
+		fmt.Fprintf(&cpu, "| %s | %.1f | %s | %.1f | %.1f / %.1f |\n", m.name, medianF(pcpu), joinF(pcpu),
+			median(bs, func(r result) float64 { return r.cpuPerRequest(r.serverCPU) }),
+			median(ps, func(r result) float64 { return r.cpuPerRequest(r.clientCPU) }),
+			median(bs, func(r result) float64 { return r.cpuPerRequest(r.clientCPU) }))
 	}
 	report.WriteString(ratios.String())
+	report.WriteString(cpu.String())
+	report.WriteString("\nCPU per request is the server process's user + system time (/proc/PID/stat) and this process's (the clients') during the measured loop, divided by the requests answered: it depends far less on what else runs on the machine than req/s does.\n")
 	fmt.Fprintf(&report, "\nerrors are summed over all repeats; max RSS is the largest VmRSS of precisiond sampled every 50 ms while it was loaded; peak resident memory over the whole life of the process (VmHWM): %s\n\n", peakRSS(pd.Process.Pid))
 	fmt.Print(report.String())
 	if out != "" {

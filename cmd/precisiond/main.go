@@ -25,18 +25,22 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+
+	"github.com/precisiond/precisiond/api"
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
-// newLogger is a command's JSON logger. It also becomes slog's default, so
-// that what an engine logs without a logger of its own (solve_equation's
-// withheld answers) is a JSON line in the same stream, not a text line.
+// newLogger is a command's JSON logger (slog's JSON handler; the access line
+// of the HTTP service writes itself, in the same bytes: api.NewLogger). It
+// also becomes slog's default, so that what an engine logs without a logger
+// of its own (solve_equation's withheld answers) is a JSON line in the same
+// stream, not a text line.
 func newLogger(w io.Writer, level string) *slog.Logger {
 	l, _ := parseLevel(level)
-	log := slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: l}))
+	log := api.NewLogger(w, l)
 	slog.SetDefault(log)
 	return log
 }
