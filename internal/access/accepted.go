@@ -42,7 +42,7 @@ type acceptedEntry struct {
 
 // ParseAccepted reads an accepted-keys object: {"keys":[{"key":HEX,
 // "until":RFC3339}]}, at most MaxAcceptedKeys keys of MinKeyBytes to 512
-// bytes, each with a non-zero until. Anything else is an error wrapping
+// bytes, each with an until in the years 1 to 9999 UTC. Anything else is an error wrapping
 // ErrAcceptedObject.
 func ParseAccepted(data []byte) ([]AcceptedKey, error) {
 	if len(data) > maxAcceptedBytes {
@@ -65,15 +65,23 @@ func ParseAccepted(data []byte) ([]AcceptedKey, error) {
 		if err != nil || len(k) < MinKeyBytes || len(k) > maxStoredKeyBytes {
 			return nil, fmt.Errorf("%w: key %d: want %d to %d bytes as hex", ErrAcceptedObject, i, MinKeyBytes, maxStoredKeyBytes)
 		}
-		if e.Until.IsZero() {
-			return nil, fmt.Errorf("%w: key %d: no until", ErrAcceptedObject, i)
+		if !validUntil(e.Until) {
+			return nil, fmt.Errorf("%w: key %d: until missing or outside the years 1 to 9999 UTC", ErrAcceptedObject, i)
 		}
 		out = append(out, AcceptedKey{Key: k, Until: e.Until})
 	}
 	return out, nil
 }
 
-// MarshalAccepted is the object ParseAccepted reads.
+// validUntil reports whether t is an until an accepted-keys object can
+// hold: not the zero time, in the years 1 to 9999 in UTC, as it is written.
+func validUntil(t time.Time) bool {
+	y := t.UTC().Year()
+	return !t.IsZero() && y >= 1 && y <= 9999
+}
+
+// MarshalAccepted is the object ParseAccepted reads (each until, in UTC,
+// within the years validUntil admits).
 func MarshalAccepted(keys []AcceptedKey) []byte {
 	doc := acceptedDoc{Keys: make([]acceptedEntry, 0, len(keys))}
 	for _, k := range keys {
@@ -122,6 +130,9 @@ func PublishAcceptedIn(ctx context.Context, s blob.Store, key string, a Accepted
 	}
 	if len(a.Key) > maxStoredKeyBytes {
 		return fmt.Errorf("download signing key has %d bytes; at most %d can be published", len(a.Key), maxStoredKeyBytes)
+	}
+	if !validUntil(a.Until) {
+		return fmt.Errorf("download signing key accepted until %v: outside the years 1 to 9999", a.Until)
 	}
 	for range maxPublishRounds {
 		keys, etag, err := ReadAcceptedIn(ctx, s, key, "")
