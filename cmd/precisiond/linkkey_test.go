@@ -64,9 +64,17 @@ func download(t *testing.T, base, signed string) (int, string) {
 // is 1 at base, with every sample seen.
 func linkKeySourceOf(t *testing.T, base string) (string, string) {
 	t.Helper()
+	return oneSourceOf(t, base, "precisiond_download_link_key", linkKeySources)
+}
+
+// oneSourceOf is the source label of the one series of metric (one a
+// label of sources) that is 1 at base, or "" when not exactly one is, and
+// every sample seen.
+func oneSourceOf(t *testing.T, base, metric string, sources []string) (string, string) {
+	t.Helper()
 	var on, all []string
-	for _, src := range linkKeySources {
-		v := scrape(t, base, `precisiond_download_link_key{source="`+src+`"}`)
+	for _, src := range sources {
+		v := scrape(t, base, metric+`{source="`+src+`"}`)
 		all = append(all, fmt.Sprintf("%s=%v", src, v))
 		if v == 1 {
 			on = append(on, src)
