@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -240,13 +241,15 @@ func TestFallbackLinkKeyRecoversWithoutRestart(t *testing.T) {
 	}
 }
 
-// checkLinkWith checks the signed path of a link with a signer of key.
-func checkLinkWith(t *testing.T, key []byte, signed string) error {
+// checkLinkWith checks the signed path of a link with a signer of key
+// whose clock reads at.
+func checkLinkWith(t *testing.T, key []byte, at time.Time, signed string) error {
 	t.Helper()
 	ref, err := access.NewSigner(key)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ref.SetClock(func() time.Time { return at })
 	rest, _ := strings.CutPrefix(signed, "/downloads/")
 	name, query, _ := strings.Cut(rest, "?")
 	q, err := url.ParseQuery(query)
@@ -279,7 +282,7 @@ func TestLinkKeyNeverFallsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, link := generateLinked(t, baseDir, "# On a data directory\n"); checkLinkWith(t, dirKey, link) != nil {
+	if _, link := generateLinked(t, baseDir, "# On a data directory\n"); checkLinkWith(t, dirKey, time.Now(), link) != nil {
 		t.Fatalf("%s is not signed with the data directory's key", link)
 	}
 	if n := len(logLines(logsDir, "WARN", "download links")); n != 0 {
@@ -298,7 +301,7 @@ func TestLinkKeyNeverFallsBack(t *testing.T) {
 		t.Fatalf("flag replica during the outage: /metrics says %s", all)
 	}
 	const name = "0123456789ab_links.md"
-	if err := checkLinkWith(t, []byte(flagKey), "/downloads/"+name+"?"+m.edge.links.signer.Query(name, time.Hour)); err != nil {
+	if err := checkLinkWith(t, []byte(flagKey), time.Now(), "/downloads/"+name+"?"+m.edge.links.signer.Query(name, time.Hour)); err != nil {
 		t.Fatalf("during the outage the flag replica signs with another key: %v", err)
 	}
 	srv.Resume(t)
@@ -311,7 +314,7 @@ func TestLinkKeyNeverFallsBack(t *testing.T) {
 	if src, all := linkKeySourceOf(t, base); src != linkKeyFlag {
 		t.Fatalf("flag replica after the outage: /metrics says %s", all)
 	}
-	if _, link := generateLinked(t, base, "# Flag key\n"); checkLinkWith(t, []byte(flagKey), link) != nil {
+	if _, link := generateLinked(t, base, "# Flag key\n"); checkLinkWith(t, []byte(flagKey), time.Now(), link) != nil {
 		t.Fatalf("after the outage %s is not signed with the flag's key", link)
 	}
 	if _, err := openStoreAt(t, srv, loc).Stat(context.Background(), access.KeyObject); !errors.Is(err, blob.ErrNotFound) {
@@ -319,5 +322,78 @@ func TestLinkKeyNeverFallsBack(t *testing.T) {
 	}
 	if n := len(logLines(logs, "WARN", "download links")); n != 0 {
 		t.Fatalf("a flag replica warned about download links:\n%s", logs.String())
+	}
+}
+
+// TestLinkKeyRecoveryWhenTheAcceptedKeysAreUnwritable: a replica that fell
+// back (its state as openLinkKeys leaves it) recovers onto a store (a
+// directory store here) whose accepted-keys object is malformed: it signs
+// with the fleet's key from the first refresh, keeps opening its outage
+// links, warns once however often it retries, and leaves the object alone;
+// once the object is gone it publishes its fallback key at the next
+// refresh, with the time it accepts it until.
+func TestLinkKeyRecoveryWhenTheAcceptedKeysAreUnwritable(t *testing.T) {
+	store, err := blob.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	if _, err := store.Put(ctx, access.AcceptedObject, []byte("{not json"), blob.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	fallback := []byte("this replica's fallback key")
+	signer, err := access.NewSigner(fallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(3_000_000, 0)
+	signer.SetClock(func() time.Time { return now })
+	l := &linkKeys{signer: signer, store: store, ttl: time.Hour, pending: true}
+	l.setSource(linkKeyFallback)
+	const name = "0123456789ab_x.md"
+	outage := "/downloads/" + name + "?" + signer.Query(name, time.Hour)
+
+	logs := &syncBuffer{}
+	log := newLogger(logs, "debug")
+	for range 3 {
+		l.refreshLogged(ctx, log)
+	}
+	fleet, err := access.LoadOrCreateKeyIn(ctx, store, access.KeyObject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := "/downloads/" + name + "?" + signer.Query(name, time.Hour)
+	if err := checkLinkWith(t, fleet, now, fresh); l.Source() != linkKeyStore || err != nil {
+		t.Fatalf("after the store answered: source %s, a new link checked with the fleet's key: %v", l.Source(), err)
+	}
+	rest, _ := strings.CutPrefix(outage, "/downloads/"+name+"?")
+	q, _ := url.ParseQuery(rest)
+	if err := signer.Check(name, q); err != nil {
+		t.Fatalf("the outage link on the replica: %v", err)
+	}
+	if w := logLines(logs, "WARN", "cannot be published"); len(w) != 1 || !strings.Contains(w[0], access.ErrAcceptedObject.Error()) {
+		t.Fatalf("warnings %q, want one naming the malformed object:\n%s", w, logs.String())
+	}
+	if n := len(logLines(logs, "INFO", "the shared store answers")); n != 1 {
+		t.Fatalf("%d recovery lines:\n%s", n, logs.String())
+	}
+	if obj, err := store.Get(ctx, access.AcceptedObject, blob.GetOptions{}); err != nil {
+		t.Fatal(err)
+	} else if b, _ := io.ReadAll(obj); obj.Close() != nil || string(b) != "{not json" {
+		t.Fatalf("the malformed object was rewritten: %q", b)
+	}
+
+	if err := store.Delete(ctx, access.AcceptedObject); err != nil {
+		t.Fatal(err)
+	}
+	l.refreshLogged(ctx, log)
+	keys, _, err := access.ReadAcceptedIn(ctx, store, access.AcceptedObject, "")
+	// Switched at 3_000_000: accepted until 3_003_600 + 1.
+	if err != nil || len(keys) != 1 || string(keys[0].Key) != string(fallback) || !keys[0].Until.Equal(time.Unix(3_003_601, 0)) {
+		t.Fatalf("the store accepts %v (%v), want the fallback key until %v", keys, err, time.Unix(3_003_601, 0))
+	}
+	if l.unpublished != nil {
+		t.Fatal("still waiting to publish")
 	}
 }
