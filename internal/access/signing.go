@@ -43,7 +43,7 @@ type keySet struct {
 }
 
 // AcceptedKey is a key a Signer no longer signs with but whose links open
-// until Until (exclusive; the links carry their own, earlier expiry).
+// until Until (exclusive; each link also carries its own expiry, no later).
 type AcceptedKey struct {
 	Key   []byte
 	Until time.Time
@@ -74,13 +74,12 @@ func NewSigner(key []byte) (*Signer, error) {
 	return s, nil
 }
 
-// SetClock replaces the signer's clock (tests).
+// SetClock replaces the signer's clock (tests; safe while the signer is in
+// use).
 func (s *Signer) SetClock(now func() time.Time) { s.clock.Store(&now) }
 
 // Now reads the signer's clock.
 func (s *Signer) Now() time.Time { return (*s.clock.Load())() }
-
-func (s *Signer) now() time.Time { return s.Now() }
 
 func mac(key []byte, name string, exp int64) string {
 	h := hmac.New(sha256.New, key)
@@ -93,7 +92,7 @@ func (s *Signer) Query(name string, ttl time.Duration) string {
 	// The clock is read before the keys: a link signed with a key that
 	// Switch retires at that moment read the clock before Switch did (see
 	// lastExpiry).
-	exp := s.now().Add(ttl).Unix()
+	exp := s.Now().Add(ttl).Unix()
 	return "exp=" + strconv.FormatInt(exp, 10) + "&sig=" + mac(s.keys.Load().current, name, exp)
 }
 
@@ -115,7 +114,7 @@ func (s *Signer) Check(name string, q url.Values) error {
 	if err != nil || sig == "" || len(q["exp"]) != 1 || len(q["sig"]) != 1 {
 		return ErrBadSignature
 	}
-	now, ks := s.now(), s.keys.Load()
+	now, ks := s.Now(), s.keys.Load()
 	ok := hmac.Equal([]byte(sig), []byte(mac(ks.current, name, exp)))
 	for _, a := range ks.accepted {
 		if ok {
@@ -154,7 +153,7 @@ func (s *Signer) Switch(key []byte, ttl time.Duration) (AcceptedKey, error) {
 		if bytes.Equal(old.current, key) {
 			return AcceptedKey{}, nil
 		}
-		now := s.now()
+		now := s.Now()
 		retired := AcceptedKey{Key: old.current, Until: lastExpiry(now, ttl)}
 		ks := &keySet{current: bytes.Clone(key), accepted: mergeAccepted(old.accepted, retired, key, now)}
 		if s.keys.CompareAndSwap(old, ks) {
@@ -173,7 +172,7 @@ func (s *Signer) Accept(a AcceptedKey) error {
 	a.Key = bytes.Clone(a.Key)
 	for {
 		old := s.keys.Load()
-		ks := &keySet{current: old.current, accepted: mergeAccepted(old.accepted, a, old.current, s.now())}
+		ks := &keySet{current: old.current, accepted: mergeAccepted(old.accepted, a, old.current, s.Now())}
 		if s.keys.CompareAndSwap(old, ks) {
 			return nil
 		}
@@ -183,7 +182,7 @@ func (s *Signer) Accept(a AcceptedKey) error {
 // Accepted returns the keys accepted besides the current one at now, in
 // the order their acceptance ends.
 func (s *Signer) Accepted() []AcceptedKey {
-	now := s.now()
+	now := s.Now()
 	var out []AcceptedKey
 	for _, a := range s.keys.Load().accepted {
 		if now.Before(a.Until) {
