@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -93,13 +92,14 @@ func checkExposure(cfg Config) error {
 type edgeState struct {
 	tokens *access.Keyring // nil: no API tokens
 	certs  *certReloader   // nil: plain HTTP
+	links  *linkKeys       // the key of signed download links; nil without API tokens
 }
 
 // accessOptions builds the API's access options from cfg (and the edge
 // state Main keeps to reload them). Without --download-signing-key the key
 // that signs download links is generated once and kept where every replica
 // finds it: in an S3 store shared (a link one replica made must open on the
-// next), else in the data directory.
+// next), else in the data directory (openLinkKeys).
 func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.AccessOptions, edgeState, error) {
 	var st edgeState // NewMain has refused an exposed address without tokens (checkExposure)
 	a := cfg.Access
@@ -116,32 +116,10 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 			return nil, st, fmt.Errorf("--api-tokens: %w", err)
 		}
 		st.tokens, o.Tokens = k, k
-		key := []byte(a.DownloadSigningKey)
-		switch {
-		case len(key) > 0:
-		case shared != nil && shared.Kind() == "s3":
-			ctx, cancel := context.WithTimeout(context.Background(), cfg.StoreTimeout)
-			key, err = access.LoadOrCreateKeyIn(ctx, shared, access.KeyObject)
-			cancel()
-			if err == nil {
-				break
-			}
-			if !errors.Is(err, blob.ErrUnavailable) {
-				return nil, st, fmt.Errorf("download signing key in the store (or give --download-signing-key): %w", err)
-			}
-			// A replica starting while the store is down keeps answering
-			// (pure tools need no store); its links open only on itself
-			// until it restarts with the store up.
-			log.Warn("the shared store is down: download links are signed with this replica's own key until it restarts with the store up (give every replica --download-signing-key to avoid this)", "err", err.Error())
-			fallthrough
-		default:
-			if key, err = access.LoadOrCreateKey(filepath.Join(cfg.DataDir, access.KeyFileName)); err != nil {
-				return nil, st, fmt.Errorf("download signing key: %w", err)
-			}
+		if st.links, err = openLinkKeys(cfg, shared, log); err != nil { // linkkey.go
+			return nil, st, err
 		}
-		if o.Signer, err = access.NewSigner(key); err != nil {
-			return nil, st, fmt.Errorf("--download-signing-key: %w", err)
-		}
+		o.Signer = st.links.signer
 		if o.Owners, err = access.NewOwners(filepath.Join(cfg.DataDir, access.OwnersFileName)); err != nil {
 			return nil, st, fmt.Errorf("owners of generated files: %w", err)
 		}
@@ -222,8 +200,9 @@ func reloadTokens(log *slog.Logger, k *access.Keyring, why string) {
 	}
 }
 
-// watchEdge reloads on SIGHUP, and the tokens file whenever it changes,
-// until ctx ends.
+// watchEdge reloads on SIGHUP, the tokens file whenever it changes, and
+// with an S3 store the download link keys at every keyring refresh
+// (linkKeys.refreshLogged), until ctx ends.
 func (m *Main) watchEdge(ctx context.Context) {
 	if m.edge.tokens == nil && m.edge.certs == nil {
 		return
@@ -243,6 +222,9 @@ func (m *Main) watchEdge(ctx context.Context) {
 	}()
 	if k := m.edge.tokens; k != nil {
 		go every(ctx, tokensWatchInterval, func() { reloadTokens(m.Log, k, "file changed") })
+	}
+	if l := m.edge.links; l != nil && l.store != nil {
+		go every(ctx, m.Config.Signing.refreshPeriod(), m.refreshLinkKeys)
 	}
 }
 

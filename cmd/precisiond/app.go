@@ -78,6 +78,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		return nil, err
 	}
 	metrics := api.NewMetrics(metricsOpts)
+	registerLinkKeyMetrics(metrics.Registry(), edge.links) // linkkey.go
 	reg, tg, err := newRegistry(cfg, log, store, metrics, pool)
 	if err != nil {
 		if pool != nil {

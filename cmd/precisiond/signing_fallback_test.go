@@ -105,34 +105,13 @@ func attestedKID(t *testing.T, answer map[string]any) string {
 // 1 at base, with every sample seen.
 func keyringSourceOf(t *testing.T, base string) (string, string) {
 	t.Helper()
-	var on []string
-	var all []string
-	for _, src := range keyringSources {
-		v := scrape(t, base, `precisiond_signing_keyring{source="`+src+`"}`)
-		all = append(all, fmt.Sprintf("%s=%v", src, v))
-		if v == 1 {
-			on = append(on, src)
-		}
-	}
-	if len(on) != 1 {
-		return "", strings.Join(all, " ")
-	}
-	return on[0], strings.Join(all, " ")
+	return oneSourceOf(t, base, "precisiond_signing_keyring", keyringSources)
 }
 
 // readStoredKeyring reads the keyring state kept at the S3 location loc.
 func readStoredKeyring(t *testing.T, srv *s3test.Server, loc string) []byte {
 	t.Helper()
-	l, err := blob.ParseLocation(loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := blob.Open(l, blob.Options{Getenv: srv.Getenv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	state, _, err := readKeyring(context.Background(), s)
+	state, _, err := readKeyring(context.Background(), openStoreAt(t, srv, loc))
 	if err != nil || state == nil {
 		t.Fatalf("stored keyring at %s: %v (present: %v)", loc, err, state != nil)
 	}

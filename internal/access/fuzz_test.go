@@ -1,7 +1,9 @@
 package access
 
 import (
+	"bytes"
 	"encoding/hex"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -36,13 +38,19 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzSignerCheck: no query made up without the key verifies, and Check
-// never panics.
+// FuzzSignerCheck: no query made up without a key the signer holds (its
+// current key, or a key it accepts) verifies, and Check never panics.
 func FuzzSignerCheck(f *testing.F) {
 	s, _ := NewSigner([]byte("fuzzing key of some length"))
 	s.SetClock(func() time.Time { return time.Unix(1000, 0) })
-	good := s.Query("0123456789ab_a.md", time.Hour)
+	other, _ := NewSigner([]byte("an accepted key, of another replica"))
+	other.SetClock(func() time.Time { return time.Unix(1000, 0) })
+	if err := s.Accept(AcceptedKey{Key: []byte("an accepted key, of another replica"), Until: time.Unix(1000+7200, 0)}); err != nil {
+		f.Fatal(err)
+	}
+	good, accepted := s.Query("0123456789ab_a.md", time.Hour), other.Query("0123456789ab_a.md", time.Hour)
 	f.Add("0123456789ab_a.md", good)
+	f.Add("0123456789ab_a.md", accepted)
 	f.Add("0123456789ab_a.md", "exp=99999999999&sig=AAAA")
 	f.Add("x", "exp=-1&sig=&sig=x")
 	f.Fuzz(func(t *testing.T, name, rawQuery string) {
@@ -50,8 +58,37 @@ func FuzzSignerCheck(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if s.Check(name, q) == nil && (name != "0123456789ab_a.md" || q.Get("sig") != mustQuery(t, good).Get("sig")) {
+		sig := q.Get("sig")
+		if s.Check(name, q) == nil && (name != "0123456789ab_a.md" || (sig != mustQuery(t, good).Get("sig") && sig != mustQuery(t, accepted).Get("sig"))) {
 			t.Fatalf("forged link verified: %q %q", name, rawQuery)
+		}
+	})
+}
+
+// FuzzParseAccepted: any store object either fails with ErrAcceptedObject
+// or parses to keys that marshal back to an object parsing to the same keys.
+func FuzzParseAccepted(f *testing.F) {
+	f.Add([]byte(`{"keys":[{"key":"30313233343536373839616263646566","until":"2026-12-01T09:00:00Z"}]}`))
+	f.Add([]byte(`{"keys":[{"key":"3031323334353637383961626364656630","until":"2026-12-01T09:00:00+02:00"},{"key":"30313233343536373839616263646566","until":"2026-12-01T09:00:00.5Z"}]}` + "\n"))
+	f.Add([]byte(`{"keys":null}`))
+	f.Add([]byte(`{"keys":[{"key":"zz","until":""}]}`))
+	f.Add([]byte(`{} []`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		keys, err := ParseAccepted(data)
+		if err != nil {
+			if !errors.Is(err, ErrAcceptedObject) {
+				t.Fatalf("error %v is not ErrAcceptedObject", err)
+			}
+			return
+		}
+		again, err := ParseAccepted(MarshalAccepted(keys))
+		if err != nil || len(again) != len(keys) {
+			t.Fatalf("%q: re-parsed %d of %d keys: %v", data, len(again), len(keys), err)
+		}
+		for i := range keys {
+			if !bytes.Equal(keys[i].Key, again[i].Key) || !keys[i].Until.Equal(again[i].Until) || len(keys[i].Key) < MinKeyBytes {
+				t.Fatalf("%q: key %d became %v, was %v", data, i, again[i], keys[i])
+			}
 		}
 	})
 }

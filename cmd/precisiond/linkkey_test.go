@@ -1,0 +1,399 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/s3test"
+	"github.com/precisiond/precisiond/internal/testhttp"
+)
+
+// linkToken is the API token of the link tests.
+const linkToken = "tok-links"
+
+// linkReplicaConfig is a fleet replica on the S3 location loc (see
+// fleetReplicaConfig: keyring and link key refresh every 100 ms) with the
+// API tokens file tokens and links valid for an hour.
+func linkReplicaConfig(t *testing.T, loc, tokens string) Config {
+	cfg := fleetReplicaConfig(t, loc)
+	cfg.Access.APITokens, cfg.DownloadTTL = tokens, time.Hour
+	return cfg
+}
+
+// generateLinked generates a file at base with linkToken and returns its
+// name, content and signed path (X-Download-Url).
+func generateLinked(t *testing.T, base, content string) (name, signed string) {
+	t.Helper()
+	r := testhttp.Do(t, "POST", base+"/v1/invoke", map[string]string{"Authorization": "Bearer " + linkToken, "Content-Type": "application/json"},
+		testhttp.Marshal(t, map[string]any{"tool": "generate_file", "args": map[string]any{"content": content, "filename": "links", "format": "md"}}))
+	if r.Status != 200 {
+		t.Fatalf("generate_file at %s: %d %s", base, r.Status, r.Body)
+	}
+	signed = r.Header.Get("X-Download-Url")
+	name, ok := strings.CutPrefix(signed, "/downloads/")
+	name, _, _ = strings.Cut(name, "?")
+	if !ok || !strings.Contains(signed, "sig=") {
+		t.Fatalf("X-Download-Url %q", signed)
+	}
+	return name, signed
+}
+
+// download GETs the signed path at base without a token: the status and
+// the body.
+func download(t *testing.T, base, signed string) (int, string) {
+	t.Helper()
+	r := testhttp.Do(t, "GET", base+signed, nil, nil)
+	return r.Status, string(r.Body)
+}
+
+// linkKeySourceOf is the source label whose precisiond_download_link_key
+// is 1 at base, with every sample seen.
+func linkKeySourceOf(t *testing.T, base string) (string, string) {
+	t.Helper()
+	return oneSourceOf(t, base, "precisiond_download_link_key", linkKeySources)
+}
+
+// oneSourceOf is the source label of the one series of metric (one a
+// label of sources) that is 1 at base, or "" when not exactly one is, and
+// every sample seen.
+func oneSourceOf(t *testing.T, base, metric string, sources []string) (string, string) {
+	t.Helper()
+	var on, all []string
+	for _, src := range sources {
+		v := scrape(t, base, metric+`{source="`+src+`"}`)
+		all = append(all, fmt.Sprintf("%s=%v", src, v))
+		if v == 1 {
+			on = append(on, src)
+		}
+	}
+	if len(on) != 1 {
+		return "", strings.Join(all, " ")
+	}
+	return on[0], strings.Join(all, " ")
+}
+
+// openStoreAt opens the S3 location loc of srv, closed when the test ends.
+func openStoreAt(t *testing.T, srv *s3test.Server, loc string) blob.Store {
+	t.Helper()
+	l, err := blob.ParseLocation(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := blob.Open(l, blob.Options{Getenv: srv.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// TestFallbackLinkKeyRecoversWithoutRestart: replica B runs on an S3 store
+// (the real gateway) and holds a generated file; the store is paused and
+// replica A starts: A signs links with its data directory's key (one
+// warning, /metrics says fallback), which A accepts and B refuses. Once the
+// store answers, A signs new links with the fleet's key within its refresh
+// period, without a restart (B opens them), and publishes its fallback key:
+// the link A signed during the outage opens on A and on B until it expires,
+// and is refused after. The clock of both signers is moved, not waited for.
+func TestFallbackLinkKeyRecoversWithoutRestart(t *testing.T) {
+	srv := s3test.Start(t)
+	storeEnv(t, srv)
+	loc := srv.Location()
+	tokens := writeTokensFile(t, `{"tokens":[{"name":"links","sha256":"`+access.Hash(linkToken)+`"}]}`)
+	var frozen atomic.Pointer[time.Time] // the signers' clocks: the real one until set
+	clock := func() time.Time {
+		if t := frozen.Load(); t != nil {
+			return *t
+		}
+		return time.Now()
+	}
+
+	baseB, mB, _ := startLogged(t, linkReplicaConfig(t, loc, tokens))
+	mB.edge.links.signer.SetClock(clock)
+	if src, all := linkKeySourceOf(t, baseB); src != linkKeyStore {
+		t.Fatalf("B: /metrics says %s", all)
+	}
+	name, _ := generateLinked(t, baseB, "# Made before the outage\n")
+
+	srv.Pause(t) // s3test's cleanup resumes it if the test stops early
+	cfgA := linkReplicaConfig(t, loc, tokens)
+	baseA, mA, logsA := startLogged(t, cfgA)
+	mA.edge.links.signer.SetClock(clock)
+	if src, all := linkKeySourceOf(t, baseA); src != linkKeyFallback {
+		t.Fatalf("A during the outage: /metrics says %s", all)
+	}
+	const warnLine = "download links are signed with this replica's fallback key"
+	if n := len(logLines(logsA, "WARN", warnLine)); n != 1 {
+		t.Fatalf("%d warnings about the link fallback key, want 1:\n%s", n, logsA.String())
+	}
+	fallbackKey, err := access.LoadOrCreateKey(filepath.Join(cfgA.DataDir, access.KeyFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The link A signs during the outage, as its API signs one (a file
+	// cannot be generated while the store is down: that one was made
+	// before). B refuses it; A accepts its signature, and then cannot read
+	// the file from the store.
+	outage := "/downloads/" + name + "?" + mA.edge.links.signer.Query(name, cfgA.DownloadTTL)
+	if code, body := download(t, baseB, outage); code != http.StatusForbidden || !strings.Contains(body, access.ErrBadSignature.Error()) {
+		t.Fatalf("B, the outage link: %d %s", code, body)
+	}
+	if code, body := download(t, baseA, outage); code == http.StatusForbidden || code == 200 {
+		t.Fatalf("A, the outage link while the store is down: %d %s", code, body)
+	}
+
+	srv.Resume(t)
+	pollUntil(t, "A signs links with the fleet's key after the store answers", func() (bool, string) {
+		src, all := linkKeySourceOf(t, baseA)
+		return src == linkKeyStore, all
+	})
+	_, fresh := generateLinked(t, baseA, "# Made after the outage\n")
+	if code, body := download(t, baseB, fresh); code != 200 || body != "# Made after the outage\n" {
+		t.Fatalf("B, a link A signed after the recovery: %d %s", code, body)
+	}
+	if code, body := download(t, baseA, outage); code != 200 || body != "# Made before the outage\n" {
+		t.Fatalf("A, the outage link after the recovery: %d %s", code, body)
+	}
+	pollUntil(t, "B opens the outage link after A published its fallback key", func() (bool, string) {
+		code, body := download(t, baseB, outage)
+		return code == 200 && body == "# Made before the outage\n", fmt.Sprintf("%d %s", code, body)
+	})
+
+	// One info line on A, naming when its fallback key stops being
+	// accepted; the store's accepted keys say the same.
+	info := logLines(logsA, "INFO", "download links: the shared store answers")
+	if len(info) != 1 {
+		t.Fatalf("%d recovery lines, want 1:\n%s", len(info), logsA.String())
+	}
+	var rec struct {
+		Until string `json:"fallback_accepted_until"`
+	}
+	if err := json.Unmarshal([]byte(info[0]), &rec); err != nil || rec.Until == "" {
+		t.Fatalf("recovery line %s: %v", info[0], err)
+	}
+	if n := len(logLines(logsA, "WARN", "download links")); n != 1 {
+		t.Errorf("%d warnings about download links, want the one at start:\n%s", n, logsA.String())
+	}
+	accepted, _, err := access.ReadAcceptedIn(context.Background(), openStoreAt(t, srv, loc), access.AcceptedObject, "")
+	if err != nil || len(accepted) != 1 || hex.EncodeToString(accepted[0].Key) != hex.EncodeToString(fallbackKey) ||
+		accepted[0].Until.UTC().Format(time.RFC3339) != rec.Until {
+		t.Fatalf("the store accepts %d keys (%v), want A's fallback key until %s", len(accepted), err, rec.Until)
+	}
+	fleetKey, err := access.LoadOrCreateKeyIn(context.Background(), openStoreAt(t, srv, loc), access.KeyObject)
+	if err != nil || string(fleetKey) == string(fallbackKey) {
+		t.Fatalf("the fleet key %x (%v) and the fallback key %x", fleetKey, err, fallbackKey)
+	}
+
+	// The outage link expires an hour after A signed it: from then on both
+	// refuse it as expired; from the end of the fallback key's acceptance
+	// (a second or more later), as signed with a key neither holds. Links
+	// with the fleet's key still open (the file lives in the store for the
+	// real hour). The clocks are frozen at those moments.
+	q, err := url.ParseQuery(outage[strings.IndexByte(outage, '?')+1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp, err := strconv.ParseInt(q.Get("exp"), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	until, err := time.Parse(time.RFC3339, rec.Until)
+	if err != nil || !until.After(time.Unix(exp, 0)) {
+		t.Fatalf("the fallback key is accepted until %s (%v), the outage link expires at %d", rec.Until, err, exp)
+	}
+	at := func(tm time.Time) { frozen.Store(&tm) }
+	at(time.Unix(exp, 0).Add(-time.Nanosecond))
+	for _, base := range []string{baseA, baseB} {
+		if code, body := download(t, base, outage); code != 200 {
+			t.Errorf("%s, the outage link just before its expiry: %d %s", base, code, body)
+		}
+	}
+	at(time.Unix(exp, 0))
+	for _, base := range []string{baseA, baseB} {
+		if code, body := download(t, base, outage); code != http.StatusForbidden || !strings.Contains(body, access.ErrExpired.Error()) {
+			t.Errorf("%s, the outage link at its expiry: %d %s", base, code, body)
+		}
+	}
+	at(until)
+	_, later := generateLinked(t, baseA, "# Made later\n")
+	for _, base := range []string{baseA, baseB} {
+		if code, body := download(t, base, outage); code != http.StatusForbidden || !strings.Contains(body, access.ErrBadSignature.Error()) {
+			t.Errorf("%s, the outage link past the fallback key's acceptance: %d %s", base, code, body)
+		}
+		if code, body := download(t, base, later); code != 200 || body != "# Made later\n" {
+			t.Errorf("%s, a link with the fleet's key: %d %s", base, code, body)
+		}
+	}
+}
+
+// checkLinkWith checks the signed path of a link with a signer of key
+// whose clock reads at.
+func checkLinkWith(t *testing.T, key []byte, at time.Time, signed string) error {
+	t.Helper()
+	ref, err := access.NewSigner(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref.SetClock(func() time.Time { return at })
+	rest, _ := strings.CutPrefix(signed, "/downloads/")
+	name, query, _ := strings.Cut(rest, "?")
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ref.Check(name, q)
+}
+
+// TestLinkKeyNeverFallsBack: a replica without an S3 store signs links with
+// its data directory's key (the data_dir source) and tries no store; a
+// replica given --download-signing-key whose S3 store is down at start
+// signs with that key (the flag source, no warning), keeps it once the
+// store answers and never writes the store's key.
+func TestLinkKeyNeverFallsBack(t *testing.T) {
+	tokens := writeTokensFile(t, `{"tokens":[{"name":"links","sha256":"`+access.Hash(linkToken)+`"}]}`)
+
+	dirCfg := DefaultConfig()
+	dirCfg.Addr, dirCfg.DataDir, dirCfg.IsolateTools = "127.0.0.1:0", t.TempDir(), nil
+	dirCfg.Access.APITokens = tokens
+	baseDir, mDir, logsDir := startLogged(t, dirCfg)
+	if src, all := linkKeySourceOf(t, baseDir); src != linkKeyDataDir || mDir.edge.links.store != nil {
+		t.Fatalf("data directory replica: /metrics says %s (store %v)", all, mDir.edge.links.store)
+	}
+	onDisk, err := os.ReadFile(filepath.Join(dirCfg.DataDir, access.KeyFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirKey, err := hex.DecodeString(strings.TrimSpace(string(onDisk)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, link := generateLinked(t, baseDir, "# On a data directory\n"); checkLinkWith(t, dirKey, time.Now(), link) != nil {
+		t.Fatalf("%s is not signed with the data directory's key", link)
+	}
+	if n := len(logLines(logsDir, "WARN", "download links")); n != 0 {
+		t.Fatalf("a data directory replica warned about download links:\n%s", logsDir.String())
+	}
+
+	srv := s3test.Start(t)
+	storeEnv(t, srv)
+	loc := srv.Location()
+	const flagKey = "the fleet's link key, from a Secret"
+	srv.Pause(t)
+	cfg := linkReplicaConfig(t, loc, tokens)
+	cfg.Access.DownloadSigningKey = flagKey
+	base, m, logs := startLogged(t, cfg)
+	if src, all := linkKeySourceOf(t, base); src != linkKeyFlag || m.edge.links.store != nil {
+		t.Fatalf("flag replica during the outage: /metrics says %s", all)
+	}
+	const name = "0123456789ab_links.md"
+	if err := checkLinkWith(t, []byte(flagKey), time.Now(), "/downloads/"+name+"?"+m.edge.links.signer.Query(name, time.Hour)); err != nil {
+		t.Fatalf("during the outage the flag replica signs with another key: %v", err)
+	}
+	srv.Resume(t)
+	// The keyring's refresh reading the store shows the store answers to
+	// this replica's refreshes.
+	pollUntil(t, "the flag replica's keyring reads the store", func() (bool, string) {
+		src, all := keyringSourceOf(t, base)
+		return src == sourceStore, all
+	})
+	if src, all := linkKeySourceOf(t, base); src != linkKeyFlag {
+		t.Fatalf("flag replica after the outage: /metrics says %s", all)
+	}
+	if _, link := generateLinked(t, base, "# Flag key\n"); checkLinkWith(t, []byte(flagKey), time.Now(), link) != nil {
+		t.Fatalf("after the outage %s is not signed with the flag's key", link)
+	}
+	if _, err := openStoreAt(t, srv, loc).Stat(context.Background(), access.KeyObject); !errors.Is(err, blob.ErrNotFound) {
+		t.Fatalf("a flag replica wrote the store's link key: %v", err)
+	}
+	if n := len(logLines(logs, "WARN", "download links")); n != 0 {
+		t.Fatalf("a flag replica warned about download links:\n%s", logs.String())
+	}
+}
+
+// TestLinkKeyRecoveryWhenTheAcceptedKeysAreUnwritable: a replica that fell
+// back (its state as openLinkKeys leaves it) recovers onto a store (a
+// directory store here) whose accepted-keys object is malformed: it signs
+// with the fleet's key from the first refresh, keeps opening its outage
+// links, warns once however often it retries, and leaves the object alone;
+// once the object is gone it publishes its fallback key at the next
+// refresh, with the time it accepts it until.
+func TestLinkKeyRecoveryWhenTheAcceptedKeysAreUnwritable(t *testing.T) {
+	store, err := blob.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	if _, err := store.Put(ctx, access.AcceptedObject, []byte("{not json"), blob.PutOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	fallback := []byte("this replica's fallback key")
+	signer, err := access.NewSigner(fallback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(3_000_000, 0)
+	signer.SetClock(func() time.Time { return now })
+	l := &linkKeys{signer: signer, store: store, ttl: time.Hour, pending: true}
+	l.setSource(linkKeyFallback)
+	const name = "0123456789ab_x.md"
+	outage := "/downloads/" + name + "?" + signer.Query(name, time.Hour)
+
+	logs := &syncBuffer{}
+	log := newLogger(logs, "debug")
+	for range 3 {
+		l.refreshLogged(ctx, log)
+	}
+	fleet, err := access.LoadOrCreateKeyIn(ctx, store, access.KeyObject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := "/downloads/" + name + "?" + signer.Query(name, time.Hour)
+	if err := checkLinkWith(t, fleet, now, fresh); l.Source() != linkKeyStore || err != nil {
+		t.Fatalf("after the store answered: source %s, a new link checked with the fleet's key: %v", l.Source(), err)
+	}
+	rest, _ := strings.CutPrefix(outage, "/downloads/"+name+"?")
+	q, _ := url.ParseQuery(rest)
+	if err := signer.Check(name, q); err != nil {
+		t.Fatalf("the outage link on the replica: %v", err)
+	}
+	if w := logLines(logs, "WARN", "cannot be published"); len(w) != 1 || !strings.Contains(w[0], access.ErrAcceptedObject.Error()) {
+		t.Fatalf("warnings %q, want one naming the malformed object:\n%s", w, logs.String())
+	}
+	if n := len(logLines(logs, "INFO", "the shared store answers")); n != 1 {
+		t.Fatalf("%d recovery lines:\n%s", n, logs.String())
+	}
+	if obj, err := store.Get(ctx, access.AcceptedObject, blob.GetOptions{}); err != nil {
+		t.Fatal(err)
+	} else if b, _ := io.ReadAll(obj); obj.Close() != nil || string(b) != "{not json" {
+		t.Fatalf("the malformed object was rewritten: %q", b)
+	}
+
+	if err := store.Delete(ctx, access.AcceptedObject); err != nil {
+		t.Fatal(err)
+	}
+	l.refreshLogged(ctx, log)
+	keys, _, err := access.ReadAcceptedIn(ctx, store, access.AcceptedObject, "")
+	// Switched at 3_000_000: accepted until 3_003_600 + 1.
+	if err != nil || len(keys) != 1 || string(keys[0].Key) != string(fallback) || !keys[0].Until.Equal(time.Unix(3_003_601, 0)) {
+		t.Fatalf("the store accepts %v (%v), want the fallback key until %v", keys, err, time.Unix(3_003_601, 0))
+	}
+	if l.unpublished != nil {
+		t.Fatal("still waiting to publish")
+	}
+}
