@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/regexpy"
@@ -161,7 +161,13 @@ func regexExtract() Tool {
 			return regexPage(ctx, re, in.Text, offset, in.Limit, budget)
 		},
 		Legacy: func(in regexInput, f regexFacts) string {
-			b := make([]byte, 0, 64)
+			// Sized for the common case (no escapes) up front, so that the text
+			// is one allocation.
+			n := 64
+			for _, m := range f.Matches {
+				n += len(m.Match) + 4
+			}
+			b := make([]byte, 0, n)
 			b = append(b, "Found "...)
 			b = strconv.AppendInt(b, int64(f.TotalMatches), 10)
 			b = append(b, " match(es)"...)
@@ -186,7 +192,9 @@ func regexExtract() Tool {
 				b = strconv.AppendInt(b, int64(*f.NextOffset), 10)
 				b = append(b, ')')
 			}
-			return string(b)
+			// b is never written again: it becomes the string without a
+			// copy, as strings.Builder does.
+			return unsafe.String(unsafe.SliceData(b), len(b))
 		},
 	})
 }
@@ -227,8 +235,8 @@ const regexFactsFixed = 160
 // page_truncated warning; a page whose first match alone does not fit is
 // refused (cost_limit_exceeded, match_too_large).
 func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit, budget int) (regexFacts, []Warning, error) {
-	text := runesOf(s)
-	defer putRunes(text)
+	text, buf := runesOf(s)
+	defer putRunes(buf)
 	size := newSpanChars(s)
 	// The named groups, once as a list (a map is slow to range over per match).
 	type namedGroup struct {
@@ -275,6 +283,15 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 		}
 		return str(g)
 	}
+	// The groups of the page's matches are cut from slabs, a few matches'
+	// worth at a time, not allocated match by match; each match's slice is
+	// capped, so that nothing appended to one reaches the next.
+	ng := re.NumGroups()
+	var slab []any
+	slabMatches := 4
+	// A pattern without named groups gives every match of the page the same
+	// empty "named" object (facts are never written once built).
+	var noNames map[string]any
 	err := re.FindAll(ctx, text, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
 		i := out.TotalMatches
 		out.TotalMatches++
@@ -291,13 +308,26 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 			return true
 		}
 		used += n
-		rm := regexMatch{Match: str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
-			Groups: make([]any, len(m.Groups)-1), Named: make(map[string]any, len(named))}
+		if len(slab) < ng || slab == nil { // nil: not an empty list (null) when ng is 0
+			k := min(slabMatches, offset+limit-i)
+			slab = make([]any, ng*k)
+			slabMatches = min(2*slabMatches, 256)
+		}
+		rm := regexMatch{Match: str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1], Groups: slab[:ng:ng]}
+		slab = slab[ng:]
 		for i, g := range m.Groups[1:] {
 			rm.Groups[i] = group(g)
 		}
-		for _, ng := range named {
-			rm.Named[ng.name] = rm.Groups[ng.k-1] // a named group is one of groups 1..n
+		if len(named) == 0 {
+			if noNames == nil {
+				noNames = map[string]any{}
+			}
+			rm.Named = noNames
+		} else {
+			rm.Named = make(map[string]any, len(named))
+			for _, ng := range named {
+				rm.Named[ng.name] = rm.Groups[ng.k-1] // a named group is one of groups 1..n
+			}
 		}
 		out.Matches = append(out.Matches, rm)
 		return true
@@ -329,27 +359,29 @@ var runeBufs sync.Pool
 
 const maxPooledRunes = 1 << 18
 
-// runesOf is []rune(s) in a buffer from runeBufs; give it back with putRunes
-// once nothing reads it (match strings are slices of s or copies).
-func runesOf(s string) []rune {
+// runesOf is []rune(s) in a buffer from runeBufs; give buf back with
+// putRunes once nothing reads the runes (match strings are slices of s or
+// copies).
+func runesOf(s string) (runes []rune, buf *[]rune) {
 	n := utf8.RuneCountInString(s)
-	var buf []rune
 	if p, _ := runeBufs.Get().(*[]rune); p != nil && cap(*p) >= n {
-		buf = (*p)[:n]
+		buf = p
 	} else {
-		buf = make([]rune, n)
+		b := make([]rune, n)
+		buf = &b
 	}
+	runes = (*buf)[:n]
 	i := 0
 	for _, r := range s {
-		buf[i] = r
+		runes[i] = r
 		i++
 	}
-	return buf
+	return runes, buf
 }
 
-func putRunes(buf []rune) {
-	if cap(buf) <= maxPooledRunes {
-		runeBufs.Put(&buf)
+func putRunes(buf *[]rune) {
+	if cap(*buf) <= maxPooledRunes {
+		runeBufs.Put(buf)
 	}
 }
 
@@ -373,32 +405,47 @@ func matchChars(m regexpy.Match, nameKs []int, nameChars int, size spanChars) in
 	return n
 }
 
-func digits(v int) int { return len(strconv.Itoa(v)) }
+// digits is len(strconv.Itoa(v)) for v >= 0, without building the string.
+func digits(v int) int {
+	n := 1
+	for ; v >= 10; v /= 10 {
+		n++
+	}
+	return n
+}
 
-// spanChars measures spans of a text as canonical JSON strings: at holds
-// the positions (code points) of the characters escaping makes longer, in
-// order, and cum[k] how many characters escaping adds up to and including
-// at[k]. Texts escape few characters (newlines, quotes), so this is small
-// where a per-character table would be four bytes a character.
-type spanChars struct{ at, cum []int32 }
+// spanChars measures spans of a text as canonical JSON strings: each entry
+// of esc is a position (code points) of a character escaping makes longer,
+// in order, and how many characters escaping adds up to and including it.
+// Texts escape few characters (newlines, quotes), so this is small where a
+// per-character table would be four bytes a character; one slice of pairs,
+// not two slices, so that a short text costs at most one allocation.
+type spanChars struct{ esc []spanEsc }
+
+type spanEsc struct{ at, cum int32 }
 
 // newSpanChars measures s, indexed by code point as []rune(s) is (a byte
 // that is not UTF-8 counts as one U+FFFD).
 func newSpanChars(s string) spanChars {
 	var z spanChars
 	var extra int32
+	add := func(at, e int32) {
+		if z.esc == nil {
+			z.esc = make([]spanEsc, 0, 8)
+		}
+		extra += e
+		z.esc = append(z.esc, spanEsc{at, extra})
+	}
 	i := 0
 	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
 		if e := asciiChars[s[i]] - 1; e > 0 {
-			extra += int32(e)
-			z.at, z.cum = append(z.at, int32(i)), append(z.cum, extra)
+			add(int32(i), int32(e))
 		}
 	}
 	k := int32(i) // the ASCII prefix is i code points
 	for _, r := range s[i:] {
 		if e := evidence.RuneChars(r) - 1; e > 0 {
-			extra += int32(e)
-			z.at, z.cum = append(z.at, k), append(z.cum, extra)
+			add(k, int32(e))
 		}
 		k++
 	}
@@ -407,11 +454,20 @@ func newSpanChars(s string) spanChars {
 
 // before is how many characters escaping adds to the code points before i.
 func (z spanChars) before(i int) int {
-	k, _ := slices.BinarySearch(z.at, int32(i))
-	if k == 0 {
+	// The first entry at or after i (slices.BinarySearch over the positions).
+	lo, hi := 0, len(z.esc)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if int(z.esc[mid].at) < i {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
 		return 0
 	}
-	return int(z.cum[k-1])
+	return int(z.esc[lo-1].cum)
 }
 
 // of returns the canonical size of the span g ("null" when it did not take
@@ -421,7 +477,7 @@ func (z spanChars) of(g [2]int) int {
 		return 4
 	}
 	n := g[1] - g[0] + 2
-	if len(z.at) > 0 {
+	if len(z.esc) > 0 {
 		n += z.before(g[1]) - z.before(g[0])
 	}
 	return n
