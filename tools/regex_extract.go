@@ -155,10 +155,12 @@ func regexExtract() Tool {
 			if err != nil {
 				return regexFacts{}, nil, regexError(err)
 			}
+			t := scanText(in.Text)
+			defer t.release()
 			// The envelope carries the input too (canonical), so the facts get
 			// what the input leaves of max_result_chars.
-			budget := maxChars - regexEnvelopeRoom - canonicalStringChars(in.Text) - canonicalStringChars(in.Pattern)
-			return regexPage(ctx, re, in.Text, offset, in.Limit, budget)
+			budget := maxChars - regexEnvelopeRoom - t.chars - canonicalStringChars(in.Pattern)
+			return t.page(ctx, re, offset, in.Limit, budget)
 		},
 		Legacy: func(in regexInput, f regexFacts) string {
 			// Sized for the common case (no escapes) up front, so that the text
@@ -235,9 +237,14 @@ const regexFactsFixed = 160
 // page_truncated warning; a page whose first match alone does not fit is
 // refused (cost_limit_exceeded, match_too_large).
 func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit, budget int) (regexFacts, []Warning, error) {
-	text, buf := runesOf(s)
-	defer putRunes(buf)
-	size := newSpanChars(s)
+	t := scanText(s)
+	defer t.release()
+	return t.page(ctx, re, offset, limit, budget)
+}
+
+// page is regexPage over the scanned text.
+func (t *regexText) page(ctx context.Context, re *regexpy.Regexp, offset, limit, budget int) (regexFacts, []Warning, error) {
+	s, text, size, valid := t.s, t.runes, t.size, t.valid
 	// The named groups, once as a list (a map is slow to range over per match).
 	type namedGroup struct {
 		name string
@@ -257,7 +264,6 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 	// offsets directly for ASCII text, else through a table built once. Text
 	// that is not valid UTF-8 (never from a JSON request) is copied from the
 	// runes, so that an invalid byte reads as U+FFFD as before.
-	valid := utf8.ValidString(s)
 	var byteAt []int32
 	if valid && len(s) != len(text) {
 		byteAt = make([]int32, 0, len(text)+1)
@@ -292,7 +298,11 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 	// A pattern without named groups gives every match of the page the same
 	// empty "named" object (facts are never written once built).
 	var noNames map[string]any
-	err := re.FindAll(ctx, text, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
+	var ascii string
+	if t.ascii {
+		ascii = s
+	}
+	err := re.FindAllText(ctx, text, ascii, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
 		i := out.TotalMatches
 		out.TotalMatches++
 		if cut || i < offset || i >= offset+limit {
@@ -359,30 +369,73 @@ var runeBufs sync.Pool
 
 const maxPooledRunes = 1 << 18
 
-// runesOf is []rune(s) in a buffer from runeBufs; give buf back with
-// putRunes once nothing reads the runes (match strings are slices of s or
-// copies).
-func runesOf(s string) (runes []rune, buf *[]rune) {
-	n := utf8.RuneCountInString(s)
-	if p, _ := runeBufs.Get().(*[]rune); p != nil && cap(*p) >= n {
-		buf = p
-	} else {
-		b := make([]rune, n)
-		buf = &b
-	}
-	runes = (*buf)[:n]
-	i := 0
-	for _, r := range s {
-		runes[i] = r
-		i++
-	}
-	return runes, buf
+// regexText is a text scanned once for a search: its code points (in a
+// buffer from runeBufs), its escapes (spanChars), its canonical JSON size and
+// whether it is valid UTF-8 and all ASCII — what five passes over the text
+// computed before (utf8.RuneCountInString, []rune, utf8.ValidString,
+// newSpanChars, canonicalStringChars); TestScanText compares them.
+type regexText struct {
+	s     string
+	runes []rune
+	buf   *[]rune
+	size  spanChars
+	chars int  // canonicalStringChars(s)
+	valid bool // utf8.ValidString(s)
+	ascii bool // every byte of s is ASCII
 }
 
-func putRunes(buf *[]rune) {
-	if cap(*buf) <= maxPooledRunes {
-		runeBufs.Put(buf)
+// scanText scans s; give the buffer back with release once nothing reads
+// the runes (match strings are slices of s or copies).
+func scanText(s string) regexText {
+	t := regexText{s: s, valid: true}
+	// A text has at most as many code points as bytes.
+	if p, _ := runeBufs.Get().(*[]rune); p != nil && cap(*p) >= len(s) {
+		t.buf = p
+	} else {
+		b := make([]rune, len(s))
+		t.buf = &b
 	}
+	runes := (*t.buf)[:len(s)]
+	var esc []spanEsc
+	var extra int32
+	k := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		var r rune
+		var e int
+		if c < utf8.RuneSelf {
+			r, e = rune(c), asciiChars[c]-1
+			i++
+		} else {
+			var size int
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				t.valid = false // []rune(s) reads the byte as U+FFFD too
+			}
+			e = evidence.RuneChars(r) - 1
+			i += size
+		}
+		runes[k] = r
+		if e > 0 {
+			if esc == nil {
+				esc = make([]spanEsc, 0, 8)
+			}
+			extra += int32(e)
+			esc = append(esc, spanEsc{int32(k), extra})
+		}
+		k++
+	}
+	t.runes, t.size = runes[:k], spanChars{esc}
+	t.chars = 2 + k + int(extra)
+	t.ascii = k == len(s) && t.valid
+	return t
+}
+
+func (t *regexText) release() {
+	if cap(*t.buf) <= maxPooledRunes {
+		runeBufs.Put(t.buf)
+	}
+	t.runes = nil
 }
 
 // matchChars is the canonical JSON size of the facts of one match:
@@ -423,34 +476,6 @@ func digits(v int) int {
 type spanChars struct{ esc []spanEsc }
 
 type spanEsc struct{ at, cum int32 }
-
-// newSpanChars measures s, indexed by code point as []rune(s) is (a byte
-// that is not UTF-8 counts as one U+FFFD).
-func newSpanChars(s string) spanChars {
-	var z spanChars
-	var extra int32
-	add := func(at, e int32) {
-		if z.esc == nil {
-			z.esc = make([]spanEsc, 0, 8)
-		}
-		extra += e
-		z.esc = append(z.esc, spanEsc{at, extra})
-	}
-	i := 0
-	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
-		if e := asciiChars[s[i]] - 1; e > 0 {
-			add(int32(i), int32(e))
-		}
-	}
-	k := int32(i) // the ASCII prefix is i code points
-	for _, r := range s[i:] {
-		if e := evidence.RuneChars(r) - 1; e > 0 {
-			add(k, int32(e))
-		}
-		k++
-	}
-	return z
-}
 
 // before is how many characters escaping adds to the code points before i.
 func (z spanChars) before(i int) int {

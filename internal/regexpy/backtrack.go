@@ -83,8 +83,9 @@ func (m *machine) backtrack(start int, mustAdvance bool) ([]int, error) {
 			break
 		}
 		if re.first != nil {
-			for s < n && !re.canStart(m.text[s]) {
-				s++
+			var err error
+			if s, err = m.skip(s, start); err != nil {
+				return nil, err
 			}
 			if s >= n {
 				break

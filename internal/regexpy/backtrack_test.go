@@ -13,7 +13,7 @@ import (
 func matchesWith(t testing.TB, re *Regexp, text []rune, lim Limits, backtrack bool) ([]Match, error) {
 	t.Helper()
 	var ms []Match
-	err := re.findAll(context.Background(), text, lim, func(m Match) bool {
+	err := re.findAll(context.Background(), text, "", lim, func(m Match) bool {
 		ms = append(ms, Match{Groups: append([][2]int(nil), m.Groups...)})
 		return true
 	}, backtrack)
@@ -83,7 +83,7 @@ func TestBacktrackCancelled(t *testing.T) {
 	re, _ := Compile(`(a|aa)*c`, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := re.findAll(ctx, []rune(strings.Repeat("a", 500)), Limits{}, func(Match) bool { return true }, true)
+	err := re.findAll(ctx, []rune(strings.Repeat("a", 500)), "", Limits{}, func(Match) bool { return true }, true)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v, want context.Canceled", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"regexp/syntax"
 	"strings"
 	"sync"
@@ -39,6 +40,11 @@ type Regexp struct {
 	// firstOnlyASCII: no instruction of first accepts a character beyond
 	// ASCII, so firstASCII alone says where a match can begin.
 	firstOnlyASCII bool
+	// firstByte is the one character that can begin a match when
+	// firstOnlyASCII and firstASCII has a single member (a literal such as
+	// the E of ^ERROR), else -1: in ASCII text (FindAllText) the search
+	// finds it with strings.IndexByte.
+	firstByte int
 	// notPython: see NotPython.
 	notPython *SyntaxError
 }
@@ -167,10 +173,18 @@ func compile(pattern, flags string) (*Regexp, error) {
 	for _, inst := range first {
 		firstOnlyASCII = firstOnlyASCII && onlyASCII(inst)
 	}
+	firstByte := -1
+	if firstOnlyASCII && bits.OnesCount64(firstASCII[0])+bits.OnesCount64(firstASCII[1]) == 1 {
+		if firstASCII[0] != 0 {
+			firstByte = bits.TrailingZeros64(firstASCII[0])
+		} else {
+			firstByte = 64 + bits.TrailingZeros64(firstASCII[1])
+		}
+	}
 	return &Regexp{
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
-		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII, firstOnlyASCII: firstOnlyASCII,
+		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII, firstOnlyASCII: firstOnlyASCII, firstByte: firstByte,
 		notPython: t.notPython,
 	}, nil
 }
@@ -287,14 +301,26 @@ type Limits struct {
 // returns false to stop early. It returns ctx.Err() when the context ends and a
 // *CostError when a limit is reached.
 func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit func(Match) bool) error {
-	// The backtracker gives the same answers, faster on short texts
-	// (backtrack.go).
-	return re.findAll(ctx, text, lim, visit, re.useBacktrack(len(text), lim))
+	return re.FindAllText(ctx, text, "", lim, visit)
 }
 
-// findAll is FindAll with the engine chosen: the backtracker or the VM.
-func (re *Regexp) findAll(ctx context.Context, text []rune, lim Limits, visit func(Match) bool, backtrack bool) error {
+// FindAllText is FindAll with the text also as bytes when it is all ASCII:
+// ascii is then the same text (ascii[i] == byte(text[i]) for every i), else
+// "". It gives the same matches; an ASCII text lets the search find the
+// possible starts of a match with strings.IndexByte.
+func (re *Regexp) FindAllText(ctx context.Context, text []rune, ascii string, lim Limits, visit func(Match) bool) error {
+	if len(ascii) != len(text) {
+		ascii = "" // not the same text: ignored
+	}
+	// The backtracker gives the same answers, faster on short texts
+	// (backtrack.go).
+	return re.findAll(ctx, text, ascii, lim, visit, re.useBacktrack(len(text), lim))
+}
+
+// findAll is FindAllText with the engine chosen: the backtracker or the VM.
+func (re *Regexp) findAll(ctx context.Context, text []rune, ascii string, lim Limits, visit func(Match) bool, backtrack bool) error {
 	m := re.machine(ctx, text, lim)
+	m.ascii = ascii
 	defer re.release(m)
 	search := m.search
 	if backtrack {
@@ -378,6 +404,7 @@ func (q *queue) insert(pc uint32) *entry {
 type machine struct {
 	re     *Regexp
 	text   []rune
+	ascii  string // text as bytes when it is all ASCII, else "" (FindAllText)
 	lim    Limits
 	ctx    context.Context
 	q0, q1 *queue
@@ -413,7 +440,7 @@ func (re *Regexp) machine(ctx context.Context, text []rune, lim Limits) *machine
 // release returns m to the pool once its FindAll call is over; it keeps no
 // reference to the call's text or context.
 func (re *Regexp) release(m *machine) {
-	m.ctx, m.text = nil, nil
+	m.ctx, m.text, m.ascii = nil, nil, ""
 	re.machines.Put(m)
 }
 
@@ -715,6 +742,18 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 //go:norace
 func (m *machine) skip(pos, start int) (int, error) {
 	text, n := m.text, len(m.text)
+	if m.re.firstByte >= 0 && m.ascii != "" && pos < n {
+		// One possible first character in ASCII text: memchr. The context
+		// is checked once per skip, as the loops below check it every 1024
+		// positions.
+		if err := m.ctx.Err(); err != nil {
+			return pos, err
+		}
+		if i := strings.IndexByte(m.ascii[pos:], byte(m.re.firstByte)); i >= 0 {
+			return pos + i, nil
+		}
+		return n, nil
+	}
 	if m.re.firstOnlyASCII {
 		// The test of canStart inline, for the common first sets (a
 		// literal, an ASCII class).
