@@ -312,9 +312,18 @@ func (re *Regexp) FindAllText(ctx context.Context, text []rune, ascii string, li
 	if len(ascii) != len(text) {
 		ascii = "" // not the same text: ignored
 	}
-	// The backtracker gives the same answers, faster on short texts
-	// (backtrack.go).
-	return re.findAll(ctx, text, ascii, lim, visit, re.useBacktrack(len(text), lim))
+	// The backtracker gives the same answers, faster (backtrack.go): on
+	// short texts directly, on longer ones when the VM could not have run
+	// out of steps.
+	if re.useBacktrack(len(text), lim) {
+		return re.findAll(ctx, text, ascii, lim, visit, true)
+	}
+	if re.useBuffered(len(text)) {
+		if done, err := re.findAllBuffered(ctx, text, ascii, lim, visit); done {
+			return err
+		}
+	}
+	return re.findAll(ctx, text, ascii, lim, visit, false)
 }
 
 // findAll is FindAllText with the engine chosen: the backtracker or the VM.
@@ -421,6 +430,13 @@ type machine struct {
 	// The backtracker's state (backtrack.go).
 	visited []uint32
 	jobs    []btJob
+	// dirty: the words of visited from dirty on are all zero.
+	dirty int
+	// firstTry and maxPos describe the last backtrack search: the first
+	// start it tried (-1: none) and the last position it visited.
+	firstTry, maxPos int
+	// spans buffers the matches of findAllBuffered.
+	spans []int
 }
 
 // machine returns a machine for one FindAll call: a pooled one of this
