@@ -400,6 +400,20 @@ func scanText(s string) regexText {
 	var extra int32
 	k := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && k+8 <= len(runes) {
+			// Eight bytes at a time while they are ASCII that escaping
+			// leaves alone (most text): no table, no decoding.
+			b := s[i : i+8]
+			x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+			if plainASCII(x) {
+				r := runes[k : k+8 : k+8]
+				r[0], r[1], r[2], r[3] = rune(b[0]), rune(b[1]), rune(b[2]), rune(b[3])
+				r[4], r[5], r[6], r[7] = rune(b[4]), rune(b[5]), rune(b[6]), rune(b[7])
+				i, k = i+8, k+8
+				continue
+			}
+		}
 		c := s[i]
 		var r rune
 		var e int
@@ -429,6 +443,20 @@ func scanText(s string) regexText {
 	t.chars = 2 + k + int(extra)
 	t.ascii = k == len(s) && t.valid
 	return t
+}
+
+// plainASCII reports whether the eight bytes of x are ASCII characters that
+// canonical JSON writes as themselves: none has its high bit set, none is a
+// control character (below 0x20), a quote or a backslash.
+func plainASCII(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	if x&highs != 0 {
+		return false
+	}
+	// Below 0x20: subtracting 0x20 borrows into the high bit (no byte has
+	// it set here).
+	return (x-0x20*ones)&highs == 0 && hasZero(x^('"'*ones)) == 0 && hasZero(x^('\\'*ones)) == 0
 }
 
 func (t *regexText) release() {

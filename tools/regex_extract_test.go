@@ -193,7 +193,8 @@ func TestRegexMatchChars(t *testing.T) {
 // without escapes, multi-byte text, control characters, bytes that are not
 // UTF-8.
 var scanTextSeeds = []string{"", "a", `user=alice id=42 note="hello world" ok=true`, "line\r\nline\f\b\t\\",
-	"héllo \"wörld\"\n\x01\x1f", "\u2028\u0000é日本", "\xffa\"\xc3\n\xe2\x82b\\", "\xc3", "a\x80", strings.Repeat("ab\n", 100)}
+	"héllo \"wörld\"\n\x01\x1f", "\u2028\u0000é日本", "\xffa\"\xc3\n\xe2\x82b\\", "\xc3", "a\x80", strings.Repeat("ab\n", 100),
+	"abcdefg\"hijklmn\\opqrstu\x01vwxyzA\u00e9CDEFGH\x7f\x20\x1f\x21IJKLMNOPQRS\xe6"}
 
 // checkScanText compares one scan of s with what the separate passes give:
 // []rune(s), utf8.ValidString, canonicalStringChars, the canonical size of
