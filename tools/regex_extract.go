@@ -34,7 +34,7 @@ type regexInput struct {
 	Cursor  *string `json:"cursor"`
 }
 
-// readArgs reads validated arguments without a JSON round trip (argsReader
+// readArgs reads validated arguments without a JSON round trip (Def.ReadArgs
 // in tool.go); anything but the types the schema admits is left to
 // decodeStrict. TestRegexFastConversions compares the two.
 func (in *regexInput) readArgs(args map[string]any) bool {
@@ -97,7 +97,7 @@ type regexFacts struct {
 	NextCursor   *string      `json:"next_cursor"`
 }
 
-// generic builds the facts' generic JSON form directly (genericFacts in
+// generic builds the facts' generic JSON form directly (Def.Generic in
 // tool.go): what evidence.ToGeneric gives, compared by
 // TestRegexFastConversions. The groups and named groups of the matches are
 // shared, not copied.
@@ -143,6 +143,12 @@ func regexExtract() Tool {
 	maxChars := contractLimit("regex_extract", "max_result_chars")
 	return Define(Def[regexInput, regexFacts]{
 		Name: "regex_extract",
+		ReadArgs: func(args map[string]any) (regexInput, bool) {
+			var in regexInput
+			ok := in.readArgs(args)
+			return in, ok
+		},
+		Generic: regexFacts.generic,
 		Run: func(ctx context.Context, in regexInput) (regexFacts, []Warning, error) {
 			if len(in.Text) > regexMaxTextBytes {
 				return regexFacts{}, nil, TooCostly("text_too_large", "text is %d UTF-8 bytes; the limit is %d", len(in.Text), regexMaxTextBytes)
