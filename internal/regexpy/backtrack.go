@@ -205,11 +205,18 @@ func (m *machine) backtrack(start int, mustAdvance bool) ([]int, error) {
 				break
 			}
 		}
-		if err := m.ctx.Err(); err != nil {
-			return nil, err
-		}
 		if m.firstTry < 0 {
 			m.firstTry = s
+		}
+		if pc := re.startPC; pc != 0 {
+			// Every path from the start reaches (startPC, s): visited in this
+			// search already, it failed, and so would this try.
+			if bit := uint32(s)*uint32(nprog) + pc; m.visited[bit/32]&(1<<(bit%32)) != 0 {
+				continue
+			}
+		}
+		if err := m.ctx.Err(); err != nil {
+			return nil, err
 		}
 		if m.try(s, start, mustAdvance) {
 			return m.matchBuf, nil

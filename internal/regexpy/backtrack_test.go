@@ -292,3 +292,22 @@ func FuzzBufferedMatchesVM(f *testing.F) {
 		checkBuffered(t, re, text, int64(steps), int(maxMatches))
 	})
 }
+
+// TestStartPC: the instruction every path from the start reaches is found
+// past captures and assertions, and there is none where the start branches.
+func TestStartPC(t *testing.T) {
+	for p, want := range map[string]syntax.InstOp{`(?P<user>\w+)@`: syntax.InstRune, `\b(x)`: syntax.InstRune1,
+		`(\w+)=`: syntax.InstRune, `ab|cd`: syntax.InstFail, `x*`: syntax.InstFail} {
+		re, err := Compile(p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := syntax.InstFail // 0: none
+		if re.startPC != 0 {
+			got = re.prog.Inst[re.startPC].Op
+		}
+		if got != want {
+			t.Errorf("%q: start instruction %v, want %v", p, got, want)
+		}
+	}
+}

@@ -45,6 +45,10 @@ type Regexp struct {
 	// the E of ^ERROR), else -1: in ASCII text (FindAllText) the search
 	// finds it with strings.IndexByte.
 	firstByte int
+	// startPC is the first instruction every path from the program's start
+	// reaches (past captures, no-ops and assertions), or 0; the backtracker
+	// skips a start position whose (startPC, position) it has visited.
+	startPC uint32
 	// notPython: see NotPython.
 	notPython *SyntaxError
 }
@@ -185,6 +189,7 @@ func compile(pattern, flags string) (*Regexp, error) {
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
 		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII, firstOnlyASCII: firstOnlyASCII, firstByte: firstByte,
+		startPC: startPC(prog),
 		notPython: t.notPython,
 	}, nil
 }
@@ -199,6 +204,25 @@ func (re *Regexp) NotPython() error {
 		return nil
 	}
 	return re.notPython
+}
+
+// startPC follows the program from its start over instructions with one way
+// on (captures, no-ops, assertions) and returns the first other one, or 0
+// when that is the start itself.
+func startPC(prog *syntax.Prog) uint32 {
+	pc := uint32(prog.Start)
+	for range prog.Inst { // a straight line visits each instruction once
+		switch prog.Inst[pc].Op {
+		case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
+			pc = prog.Inst[pc].Out
+		default:
+			if pc == uint32(prog.Start) {
+				return 0
+			}
+			return pc
+		}
+	}
+	return 0
 }
 
 // onlyASCII reports whether a rune instruction accepts ASCII characters only:
