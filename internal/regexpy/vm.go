@@ -189,7 +189,7 @@ func compile(pattern, flags string) (*Regexp, error) {
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
 		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII, firstOnlyASCII: firstOnlyASCII, firstByte: firstByte,
-		startPC: startPC(prog),
+		startPC:   startPC(prog),
 		notPython: t.notPython,
 	}, nil
 }
