@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -404,18 +405,18 @@ func scanText(s string) regexText {
 	runes := (*t.buf)[:len(s)]
 	var esc []spanEsc
 	var extra int32
+	// s's bytes, read (never written) without a copy.
+	bytes := unsafe.Slice(unsafe.StringData(s), len(s))
 	k := 0
 	for i := 0; i < len(s); {
 		if i+8 <= len(s) && k+8 <= len(runes) {
-			// Eight bytes at a time while they are ASCII that escaping
-			// leaves alone (most text): no table, no decoding.
-			b := s[i : i+8]
-			x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+			// Eight bytes at a time (one load) while they are ASCII that
+			// escaping leaves alone (most text): no table, no decoding.
+			x := binary.LittleEndian.Uint64(bytes[i:])
 			if plainASCII(x) {
 				r := runes[k : k+8 : k+8]
-				r[0], r[1], r[2], r[3] = rune(b[0]), rune(b[1]), rune(b[2]), rune(b[3])
-				r[4], r[5], r[6], r[7] = rune(b[4]), rune(b[5]), rune(b[6]), rune(b[7])
+				r[0], r[1], r[2], r[3] = rune(x&0xff), rune(x>>8&0xff), rune(x>>16&0xff), rune(x>>24&0xff)
+				r[4], r[5], r[6], r[7] = rune(x>>32&0xff), rune(x>>40&0xff), rune(x>>48&0xff), rune(x>>56)
 				i, k = i+8, k+8
 				continue
 			}
