@@ -95,7 +95,11 @@ func (re *Regexp) findAllBuffered(ctx context.Context, text []rune, ascii string
 	perPos := int64(len(re.prog.Inst)) * (2 + int64(re.ncap)/32)
 	var charged int64
 	spans := m.spans[:0]
-	defer func() { m.spans = spans[:0] }()
+	defer func() {
+		if cap(spans) <= 1<<16 { // a pooled machine keeps a small buffer only
+			m.spans = spans[:0]
+		}
+	}()
 	nspan := 2 * len(re.groupCap)
 	count, tooMany := 0, false
 	pos, mustAdvance := 0, false
