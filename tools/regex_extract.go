@@ -2,14 +2,15 @@ package tools
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/regexpy"
@@ -34,7 +35,7 @@ type regexInput struct {
 	Cursor  *string `json:"cursor"`
 }
 
-// readArgs reads validated arguments without a JSON round trip (argsReader
+// readArgs reads validated arguments without a JSON round trip (Def.ReadArgs
 // in tool.go); anything but the types the schema admits is left to
 // decodeStrict. TestRegexFastConversions compares the two.
 func (in *regexInput) readArgs(args map[string]any) bool {
@@ -97,7 +98,7 @@ type regexFacts struct {
 	NextCursor   *string      `json:"next_cursor"`
 }
 
-// generic builds the facts' generic JSON form directly (genericFacts in
+// generic builds the facts' generic JSON form directly (Def.Generic in
 // tool.go): what evidence.ToGeneric gives, compared by
 // TestRegexFastConversions. The groups and named groups of the matches are
 // shared, not copied.
@@ -143,6 +144,12 @@ func regexExtract() Tool {
 	maxChars := contractLimit("regex_extract", "max_result_chars")
 	return Define(Def[regexInput, regexFacts]{
 		Name: "regex_extract",
+		ReadArgs: func(args map[string]any) (regexInput, bool) {
+			var in regexInput
+			ok := in.readArgs(args)
+			return in, ok
+		},
+		Generic: regexFacts.generic,
 		Run: func(ctx context.Context, in regexInput) (regexFacts, []Warning, error) {
 			if len(in.Text) > regexMaxTextBytes {
 				return regexFacts{}, nil, TooCostly("text_too_large", "text is %d UTF-8 bytes; the limit is %d", len(in.Text), regexMaxTextBytes)
@@ -155,13 +162,21 @@ func regexExtract() Tool {
 			if err != nil {
 				return regexFacts{}, nil, regexError(err)
 			}
+			t := scanText(in.Text)
+			defer t.release()
 			// The envelope carries the input too (canonical), so the facts get
 			// what the input leaves of max_result_chars.
-			budget := maxChars - regexEnvelopeRoom - canonicalStringChars(in.Text) - canonicalStringChars(in.Pattern)
-			return regexPage(ctx, re, in.Text, offset, in.Limit, budget)
+			budget := maxChars - regexEnvelopeRoom - t.chars - canonicalStringChars(in.Pattern)
+			return t.page(ctx, re, offset, in.Limit, budget)
 		},
 		Legacy: func(in regexInput, f regexFacts) string {
-			b := make([]byte, 0, 64)
+			// Sized for the common case (no escapes) up front, so that the text
+			// is one allocation.
+			n := 64
+			for _, m := range f.Matches {
+				n += len(m.Match) + 4
+			}
+			b := make([]byte, 0, n)
 			b = append(b, "Found "...)
 			b = strconv.AppendInt(b, int64(f.TotalMatches), 10)
 			b = append(b, " match(es)"...)
@@ -186,7 +201,9 @@ func regexExtract() Tool {
 				b = strconv.AppendInt(b, int64(*f.NextOffset), 10)
 				b = append(b, ')')
 			}
-			return string(b)
+			// b is never written again: it becomes the string without a
+			// copy, as strings.Builder does.
+			return unsafe.String(unsafe.SliceData(b), len(b))
 		},
 	})
 }
@@ -227,9 +244,14 @@ const regexFactsFixed = 160
 // page_truncated warning; a page whose first match alone does not fit is
 // refused (cost_limit_exceeded, match_too_large).
 func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit, budget int) (regexFacts, []Warning, error) {
-	text := runesOf(s)
-	defer putRunes(text)
-	size := newSpanChars(s)
+	t := scanText(s)
+	defer t.release()
+	return t.page(ctx, re, offset, limit, budget)
+}
+
+// page is regexPage over the scanned text.
+func (t *regexText) page(ctx context.Context, re *regexpy.Regexp, offset, limit, budget int) (regexFacts, []Warning, error) {
+	s, text, size, valid := t.s, t.runes, t.size, t.valid
 	// The named groups, once as a list (a map is slow to range over per match).
 	type namedGroup struct {
 		name string
@@ -249,7 +271,6 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 	// offsets directly for ASCII text, else through a table built once. Text
 	// that is not valid UTF-8 (never from a JSON request) is copied from the
 	// runes, so that an invalid byte reads as U+FFFD as before.
-	valid := utf8.ValidString(s)
 	var byteAt []int32
 	if valid && len(s) != len(text) {
 		byteAt = make([]int32, 0, len(text)+1)
@@ -275,7 +296,20 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 		}
 		return str(g)
 	}
-	err := re.FindAll(ctx, text, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
+	// The groups of the page's matches are cut from slabs, a few matches'
+	// worth at a time, not allocated match by match; each match's slice is
+	// capped, so that nothing appended to one reaches the next.
+	ng := re.NumGroups()
+	var slab []any
+	slabMatches := 4
+	// A pattern without named groups gives every match of the page the same
+	// empty "named" object (facts are never written once built).
+	var noNames map[string]any
+	var ascii string
+	if t.ascii {
+		ascii = s
+	}
+	err := re.FindAllText(ctx, text, ascii, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
 		i := out.TotalMatches
 		out.TotalMatches++
 		if cut || i < offset || i >= offset+limit {
@@ -291,13 +325,26 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 			return true
 		}
 		used += n
-		rm := regexMatch{Match: str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1],
-			Groups: make([]any, len(m.Groups)-1), Named: make(map[string]any, len(named))}
+		if len(slab) < ng || slab == nil { // nil: not an empty list (null) when ng is 0
+			k := min(slabMatches, offset+limit-i)
+			slab = make([]any, ng*k)
+			slabMatches = min(2*slabMatches, 256)
+		}
+		rm := regexMatch{Match: str(m.Groups[0]), Start: m.Groups[0][0], End: m.Groups[0][1], Groups: slab[:ng:ng]}
+		slab = slab[ng:]
 		for i, g := range m.Groups[1:] {
 			rm.Groups[i] = group(g)
 		}
-		for _, ng := range named {
-			rm.Named[ng.name] = rm.Groups[ng.k-1] // a named group is one of groups 1..n
+		if len(named) == 0 {
+			if noNames == nil {
+				noNames = map[string]any{}
+			}
+			rm.Named = noNames
+		} else {
+			rm.Named = make(map[string]any, len(named))
+			for _, ng := range named {
+				rm.Named[ng.name] = rm.Groups[ng.k-1] // a named group is one of groups 1..n
+			}
 		}
 		out.Matches = append(out.Matches, rm)
 		return true
@@ -329,28 +376,101 @@ var runeBufs sync.Pool
 
 const maxPooledRunes = 1 << 18
 
-// runesOf is []rune(s) in a buffer from runeBufs; give it back with putRunes
-// once nothing reads it (match strings are slices of s or copies).
-func runesOf(s string) []rune {
-	n := utf8.RuneCountInString(s)
-	var buf []rune
-	if p, _ := runeBufs.Get().(*[]rune); p != nil && cap(*p) >= n {
-		buf = (*p)[:n]
-	} else {
-		buf = make([]rune, n)
-	}
-	i := 0
-	for _, r := range s {
-		buf[i] = r
-		i++
-	}
-	return buf
+// regexText is a text scanned once for a search: its code points (in a
+// buffer from runeBufs), its escapes (spanChars), its canonical JSON size and
+// whether it is valid UTF-8 and all ASCII — what five passes over the text
+// computed before (utf8.RuneCountInString, []rune, utf8.ValidString,
+// newSpanChars, canonicalStringChars); TestScanText compares them.
+type regexText struct {
+	s     string
+	runes []rune
+	buf   *[]rune
+	size  spanChars
+	chars int  // canonicalStringChars(s)
+	valid bool // utf8.ValidString(s)
+	ascii bool // every byte of s is ASCII
 }
 
-func putRunes(buf []rune) {
-	if cap(buf) <= maxPooledRunes {
-		runeBufs.Put(&buf)
+// scanText scans s; give the buffer back with release once nothing reads
+// the runes (match strings are slices of s or copies).
+func scanText(s string) regexText {
+	t := regexText{s: s, valid: true}
+	// A text has at most as many code points as bytes.
+	if p, _ := runeBufs.Get().(*[]rune); p != nil && cap(*p) >= len(s) {
+		t.buf = p
+	} else {
+		b := make([]rune, len(s))
+		t.buf = &b
 	}
+	runes := (*t.buf)[:len(s)]
+	var esc []spanEsc
+	var extra int32
+	// s's bytes, read (never written) without a copy.
+	bytes := unsafe.Slice(unsafe.StringData(s), len(s))
+	k := 0
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) && k+8 <= len(runes) {
+			// Eight bytes at a time (one load) while they are ASCII that
+			// escaping leaves alone (most text): no table, no decoding.
+			x := binary.LittleEndian.Uint64(bytes[i:])
+			if plainASCII(x) {
+				r := runes[k : k+8 : k+8]
+				r[0], r[1], r[2], r[3] = rune(x&0xff), rune(x>>8&0xff), rune(x>>16&0xff), rune(x>>24&0xff)
+				r[4], r[5], r[6], r[7] = rune(x>>32&0xff), rune(x>>40&0xff), rune(x>>48&0xff), rune(x>>56)
+				i, k = i+8, k+8
+				continue
+			}
+		}
+		c := s[i]
+		var r rune
+		var e int
+		if c < utf8.RuneSelf {
+			r, e = rune(c), asciiChars[c]-1
+			i++
+		} else {
+			var size int
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				t.valid = false // []rune(s) reads the byte as U+FFFD too
+			}
+			e = evidence.RuneChars(r) - 1
+			i += size
+		}
+		runes[k] = r
+		if e > 0 {
+			if esc == nil {
+				esc = make([]spanEsc, 0, 8)
+			}
+			extra += int32(e)
+			esc = append(esc, spanEsc{int32(k), extra})
+		}
+		k++
+	}
+	t.runes, t.size = runes[:k], spanChars{esc}
+	t.chars = 2 + k + int(extra)
+	t.ascii = k == len(s) && t.valid
+	return t
+}
+
+// plainASCII reports whether the eight bytes of x are ASCII characters that
+// canonical JSON writes as themselves: none has its high bit set, none is a
+// control character (below 0x20), a quote or a backslash.
+func plainASCII(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) & ^v & highs }
+	if x&highs != 0 {
+		return false
+	}
+	// Below 0x20: subtracting 0x20 borrows into the high bit (no byte has
+	// it set here).
+	return (x-0x20*ones)&highs == 0 && hasZero(x^('"'*ones)) == 0 && hasZero(x^('\\'*ones)) == 0
+}
+
+func (t *regexText) release() {
+	if cap(*t.buf) <= maxPooledRunes {
+		runeBufs.Put(t.buf)
+	}
+	t.runes = nil
 }
 
 // matchChars is the canonical JSON size of the facts of one match:
@@ -373,45 +493,41 @@ func matchChars(m regexpy.Match, nameKs []int, nameChars int, size spanChars) in
 	return n
 }
 
-func digits(v int) int { return len(strconv.Itoa(v)) }
-
-// spanChars measures spans of a text as canonical JSON strings: at holds
-// the positions (code points) of the characters escaping makes longer, in
-// order, and cum[k] how many characters escaping adds up to and including
-// at[k]. Texts escape few characters (newlines, quotes), so this is small
-// where a per-character table would be four bytes a character.
-type spanChars struct{ at, cum []int32 }
-
-// newSpanChars measures s, indexed by code point as []rune(s) is (a byte
-// that is not UTF-8 counts as one U+FFFD).
-func newSpanChars(s string) spanChars {
-	var z spanChars
-	var extra int32
-	i := 0
-	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
-		if e := asciiChars[s[i]] - 1; e > 0 {
-			extra += int32(e)
-			z.at, z.cum = append(z.at, int32(i)), append(z.cum, extra)
-		}
+// digits is len(strconv.Itoa(v)) for v >= 0, without building the string.
+func digits(v int) int {
+	n := 1
+	for ; v >= 10; v /= 10 {
+		n++
 	}
-	k := int32(i) // the ASCII prefix is i code points
-	for _, r := range s[i:] {
-		if e := evidence.RuneChars(r) - 1; e > 0 {
-			extra += int32(e)
-			z.at, z.cum = append(z.at, k), append(z.cum, extra)
-		}
-		k++
-	}
-	return z
+	return n
 }
+
+// spanChars measures spans of a text as canonical JSON strings: each entry
+// of esc is a position (code points) of a character escaping makes longer,
+// in order, and how many characters escaping adds up to and including it.
+// Texts escape few characters (newlines, quotes), so this is small where a
+// per-character table would be four bytes a character; one slice of pairs,
+// not two slices, so that a short text costs at most one allocation.
+type spanChars struct{ esc []spanEsc }
+
+type spanEsc struct{ at, cum int32 }
 
 // before is how many characters escaping adds to the code points before i.
 func (z spanChars) before(i int) int {
-	k, _ := slices.BinarySearch(z.at, int32(i))
-	if k == 0 {
+	// The first entry at or after i (slices.BinarySearch over the positions).
+	lo, hi := 0, len(z.esc)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if int(z.esc[mid].at) < i {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
 		return 0
 	}
-	return int(z.cum[k-1])
+	return int(z.esc[lo-1].cum)
 }
 
 // of returns the canonical size of the span g ("null" when it did not take
@@ -421,7 +537,7 @@ func (z spanChars) of(g [2]int) int {
 		return 4
 	}
 	n := g[1] - g[0] + 2
-	if len(z.at) > 0 {
+	if len(z.esc) > 0 {
 		n += z.before(g[1]) - z.before(g[0])
 	}
 	return n

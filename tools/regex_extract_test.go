@@ -146,7 +146,8 @@ func TestRegexMatchChars(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := []rune(tc.text)
-		size := newSpanChars(tc.text)
+		scanned := scanText(tc.text)
+		size := scanned.size
 		if got, want := canonicalStringChars(tc.text), canonicalChars(t, string(text)); got != want {
 			t.Errorf("canonicalStringChars(%q) = %d, canonical %d", tc.text, got, want)
 		}
@@ -181,10 +182,70 @@ func TestRegexMatchChars(t *testing.T) {
 			}
 			return true
 		})
+		scanned.release()
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// scanTextSeeds are texts for TestScanText and FuzzScanText: ASCII with and
+// without escapes, multi-byte text, control characters, bytes that are not
+// UTF-8.
+var scanTextSeeds = []string{"", "a", `user=alice id=42 note="hello world" ok=true`, "line\r\nline\f\b\t\\",
+	"héllo \"wörld\"\n\x01\x1f", "\u2028\u0000é日本", "\xffa\"\xc3\n\xe2\x82b\\", "\xc3", "a\x80", strings.Repeat("ab\n", 100),
+	"abcdefg\"hijklmn\\opqrstu\x01vwxyzA\u00e9CDEFGH\x7f\x20\x1f\x21IJKLMNOPQRS\xe6"}
+
+// checkScanText compares one scan of s with what the separate passes give:
+// []rune(s), utf8.ValidString, canonicalStringChars, the canonical size of
+// the text, and for every position how many characters escaping adds
+// before it, summed code point by code point.
+func checkScanText(t *testing.T, s string) {
+	t.Helper()
+	sc := scanText(s)
+	defer sc.release()
+	runes := []rune(s)
+	if !reflect.DeepEqual(sc.runes, runes) && !(len(runes) == 0 && len(sc.runes) == 0) {
+		t.Fatalf("%q: runes %q, want %q", s, sc.runes, runes)
+	}
+	if sc.valid != utf8.ValidString(s) {
+		t.Fatalf("%q: valid %v", s, sc.valid)
+	}
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		ascii = ascii && s[i] < utf8.RuneSelf
+	}
+	if sc.ascii != ascii {
+		t.Fatalf("%q: ascii %v, want %v", s, sc.ascii, ascii)
+	}
+	if sc.chars != canonicalStringChars(s) || sc.chars != canonicalChars(t, string(runes)) {
+		t.Fatalf("%q: %d characters, canonicalStringChars %d, canonical %d", s, sc.chars, canonicalStringChars(s), canonicalChars(t, string(runes)))
+	}
+	extra := 0
+	for i, r := range runes {
+		if got := sc.size.before(i); got != extra {
+			t.Fatalf("%q: %d characters of escapes before %d, want %d", s, got, i, extra)
+		}
+		extra += evidence.RuneChars(r) - 1
+	}
+	if got := sc.size.before(len(runes)); got != extra {
+		t.Fatalf("%q: %d characters of escapes in all, want %d", s, got, extra)
+	}
+}
+
+// TestScanText: scanText's one pass gives what five passes gave.
+func TestScanText(t *testing.T) {
+	for _, s := range scanTextSeeds {
+		checkScanText(t, s)
+	}
+}
+
+// FuzzScanText is TestScanText on any text.
+func FuzzScanText(f *testing.F) {
+	for _, s := range scanTextSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkScanText)
 }
 
 // TestRegexPageBudget: with a budget that fits exactly k matches, a page

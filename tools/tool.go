@@ -54,6 +54,16 @@ type Def[In, Out any] struct {
 	// every spelling the reference sidecar answers as it is, and any value it
 	// cannot resolve, for Run to refuse.
 	Canonical func(args map[string]any)
+	// ReadArgs, when set, reads validated arguments into In without a JSON
+	// round trip: the value decodeStrict would give, or false to leave them
+	// to decodeStrict (regex_extract, so that a short call is not dominated
+	// by a JSON round trip of its text). A function, not an interface on In,
+	// so that In is not moved to the heap to call it.
+	ReadArgs func(args map[string]any) (In, bool)
+	// Generic, when set, builds the facts' generic JSON form directly: the
+	// value evidence.ToGeneric would give, without encoding and decoding
+	// every match (regex_extract). Nil: evidence.ToGeneric.
+	Generic func(out Out) map[string]any
 }
 
 // Define turns a typed function into a Tool. Input is decoded strictly from the
@@ -92,23 +102,14 @@ type Canonicalizer interface {
 	Canonicalize(args map[string]any)
 }
 
-// argsReader is implemented by a tool input (pointer) that reads its
-// validated arguments itself: into the value decodeStrict would give, or it
-// reports false and decodeStrict does. regex_extract's input does, so that a
-// short call is not dominated by a JSON round trip of its text.
-type argsReader interface {
-	readArgs(args map[string]any) bool
-}
-
-// genericFacts is implemented by facts that build their generic JSON form
-// themselves: the value evidence.ToGeneric would give, without encoding and
-// decoding every match (regex_extract's facts).
-type genericFacts interface{ generic() map[string]any }
-
 func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
 	var in In
 	var err error
-	if r, ok := any(&in).(argsReader); !ok || !r.readArgs(args) {
+	ok := false
+	if t.def.ReadArgs != nil {
+		in, ok = t.def.ReadArgs(args)
+	}
+	if !ok {
 		in, err = decodeInput[In](args)
 	}
 	if err != nil {
@@ -121,8 +122,8 @@ func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (
 		return Output{}, err
 	}
 	var obj map[string]any
-	if g, ok := any(out).(genericFacts); ok {
-		obj = g.generic()
+	if t.def.Generic != nil {
+		obj = t.def.Generic(out)
 	} else {
 		facts, err := evidence.ToGeneric(out)
 		if err != nil {

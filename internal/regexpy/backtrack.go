@@ -1,6 +1,8 @@
 package regexpy
 
 import (
+	"context"
+	"fmt"
 	"regexp/syntax"
 )
 
@@ -50,6 +52,110 @@ func (re *Regexp) useBacktrack(n int, lim Limits) bool {
 	return int64(n+2)*int64(n+1)*perPos <= lim.MaxSteps
 }
 
+// Longer texts, whose searches could together exceed the step budget, take
+// the backtracker too when the visited set stays within maxBufferedStates
+// (findAllBuffered): it finds the matches first, keeping them, and charges
+// each search what the VM could at most have spent on it; only when those
+// charges stay within the budget — so the VM would have reached no
+// CostError either — are the matches handed on, else the VM runs the call
+// from the start. The VM's search from start s0 (the first position where
+// the skip lets a thread start, which is where the backtracker's first try
+// is) holds, at any position, only (instruction, position) pairs that the
+// backtracker visits in its search too: threads of a higher priority than
+// the match it finds, which the backtracker explores and which fail, or the
+// match's own path; lower-priority threads are cut where the match is found.
+// So the VM's search ends by the backtracker's last visited position
+// maxPos + 1 and takes at most (maxPos - s0 + 2) × perPos steps, perPos as in
+// useBacktrack; a search without a match can run to the end of the text:
+// (len(text) - s0 + 2) × perPos. FuzzBufferedMatchesVM compares the answers
+// (matches and errors) with the VM's under random step budgets.
+
+// maxBufferedStates bounds the visited set of findAllBuffered (1 MiB), and
+// maxBufferedSpans the matches it keeps (group spans, 8 MiB); beyond either
+// the VM runs.
+const (
+	maxBufferedStates = 8 << 20
+	maxBufferedSpans  = 1 << 20
+)
+
+// useBuffered reports whether findAllBuffered may run on a text of n code
+// points.
+func (re *Regexp) useBuffered(n int) bool {
+	return !re.loops && int64(n+1)*int64(len(re.prog.Inst)) <= maxBufferedStates
+}
+
+// findAllBuffered is findAll with the backtracker on a longer text (see
+// above). It reports done false, having called visit for no match, when the
+// VM must run the call instead.
+func (re *Regexp) findAllBuffered(ctx context.Context, text []rune, ascii string, lim Limits, visit func(Match) bool) (done bool, err error) {
+	m := re.machine(ctx, text, lim)
+	m.ascii = ascii
+	defer re.release(m)
+	n := len(text)
+	perPos := int64(len(re.prog.Inst)) * (2 + int64(re.ncap)/32)
+	var charged int64
+	spans := m.spans[:0]
+	defer func() {
+		if cap(spans) <= 1<<16 { // a pooled machine keeps a small buffer only
+			m.spans = spans[:0]
+		}
+	}()
+	nspan := 2 * len(re.groupCap)
+	count, tooMany := 0, false
+	pos, mustAdvance := 0, false
+	for pos <= n {
+		caps, err := m.backtrack(pos, mustAdvance)
+		if err != nil {
+			// The context ended (the backtracker has no budget): the VM
+			// would end with the same error.
+			return true, err
+		}
+		if m.firstTry >= 0 {
+			last := n
+			if caps != nil {
+				last = m.maxPos
+			}
+			charged += int64(last-m.firstTry+2) * perPos
+		}
+		if lim.MaxSteps > 0 && charged > lim.MaxSteps {
+			return false, nil // the VM might have run out of steps: it decides
+		}
+		if caps == nil {
+			break
+		}
+		count++
+		if lim.MaxMatches > 0 && count > lim.MaxMatches {
+			tooMany = true // after the matches before it, as findAll
+			break
+		}
+		if len(spans)+nspan > maxBufferedSpans {
+			return false, nil
+		}
+		for _, c := range re.groupCap {
+			s, e := caps[2*c], caps[2*c+1]
+			if s < 0 || e < 0 {
+				s, e = -1, -1
+			}
+			spans = append(spans, s, e)
+		}
+		mustAdvance = caps[0] == caps[1]
+		pos = caps[1]
+	}
+	g := m.groups
+	for i := 0; i < len(spans); i += nspan {
+		for k := range g {
+			g[k] = [2]int{spans[i+2*k], spans[i+2*k+1]}
+		}
+		if !visit(Match{Groups: g}) {
+			return true, nil
+		}
+	}
+	if tooMany {
+		return true, &CostError{Msg: fmt.Sprintf("more than %d matches", lim.MaxMatches)}
+	}
+	return true, nil
+}
+
 // btJob is a unit of pending work: explore (pc, pos), or, with restore, put
 // the old value pos back into capture slot pc.
 type btJob struct {
@@ -61,7 +167,11 @@ type btJob struct {
 // backtrack finds the leftmost-first match starting at or after start, like
 // search. The visited set holds a bit per (position, instruction), position
 // major, so that the bits of positions from start on — the only ones one
-// search can set — are one range to clear.
+// search can set — are one range to clear; only the part earlier searches
+// (of this call or of the pooled machine's previous calls) may have set, up
+// to m.dirty, is cleared, so that a search costs what it explores, not the
+// rest of the text. It leaves in m.firstTry the first start it tried and in
+// m.maxPos the last position it visited (for findAllBuffered).
 //
 //go:norace
 func (m *machine) backtrack(start int, mustAdvance bool) ([]int, error) {
@@ -69,25 +179,44 @@ func (m *machine) backtrack(start int, mustAdvance bool) ([]int, error) {
 	n := len(m.text)
 	nprog := len(re.prog.Inst)
 	words := ((n+1)*nprog + 31) / 32
-	if cap(m.visited) < words {
+	if len(m.visited) < words {
 		m.visited = make([]uint32, words)
+		m.dirty = 0
 	}
-	m.visited = m.visited[:words]
-	clear(m.visited[start*nprog/32:])
+	if lo := start * nprog / 32; lo < m.dirty {
+		clear(m.visited[lo:m.dirty])
+		m.dirty = lo
+	}
 	if m.scratch == nil {
 		m.scratch = make([]int, re.ncap)
 		m.matchBuf = make([]int, re.ncap)
 	}
+	m.firstTry, m.maxPos = -1, start
+	defer func() {
+		// Every bit set is of a position in [start, maxPos].
+		m.dirty = max(m.dirty, min(((m.maxPos+1)*nprog+31)/32, len(m.visited)))
+	}()
 	for s := start; s <= n; s++ {
 		if re.anchored && s > 0 {
 			break
 		}
 		if re.first != nil {
-			for s < n && !re.canStart(m.text[s]) {
-				s++
+			var err error
+			if s, err = m.skip(s, start); err != nil {
+				return nil, err
 			}
 			if s >= n {
 				break
+			}
+		}
+		if m.firstTry < 0 {
+			m.firstTry = s
+		}
+		if pc := re.startPC; pc != 0 {
+			// Every path from the start reaches (startPC, s): visited in this
+			// search already, it failed, and so would this try.
+			if bit := uint32(s)*uint32(nprog) + pc; m.visited[bit/32]&(1<<(bit%32)) != 0 {
+				continue
 			}
 		}
 		if err := m.ctx.Err(); err != nil {
@@ -129,6 +258,9 @@ func (m *machine) try(s, start int, mustAdvance bool) bool {
 		pc, pos := j.pc, j.pos
 	thread:
 		for pc != 0 {
+			if pos > m.maxPos {
+				m.maxPos = pos
+			}
 			bit := uint32(pos)*nprog + pc
 			if m.visited[bit/32]&(1<<(bit%32)) != 0 {
 				break

@@ -1,6 +1,7 @@
 package regexpy
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"sync"
@@ -61,6 +62,57 @@ func checkSkip(t *testing.T, re *Regexp, text string) {
 	want, err2 := matchesWith(t, noSkip(re), rs, lim, false)
 	if (err1 == nil) != (err2 == nil) || !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s on %q:\n with skip %v %v\n without %v %v", re.GoPattern, text, got, err1, want, err2)
+	}
+	checkASCIISkip(t, re, text, want, err2)
+}
+
+// checkASCIISkip: FindAllText with the text as ASCII bytes (the
+// strings.IndexByte skip) gives the matches of the VM without any skip,
+// with either engine; on text that is not ASCII the bytes are ignored.
+func checkASCIISkip(t *testing.T, re *Regexp, text string, want []Match, wantErr error) {
+	t.Helper()
+	rs := []rune(text)
+	ascii := text
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			ascii = ""
+		}
+	}
+	for _, bt := range []bool{false, true} {
+		if bt && (re.loops || int64(len(rs)+1)*int64(len(re.prog.Inst)) > maxBacktrackStates) {
+			continue
+		}
+		var got []Match
+		err := re.findAll(context.Background(), rs, ascii, Limits{MaxMatches: 1000}, func(m Match) bool {
+			got = append(got, Match{Groups: append([][2]int(nil), m.Groups...)})
+			return true
+		}, bt)
+		if (err == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s on %q (backtracker %v, ASCII %v):\n with the IndexByte skip %v %v\n without any skip %v %v",
+				re.GoPattern, text, bt, ascii != "", got, err, want, wantErr)
+		}
+	}
+}
+
+// TestASCIISkip: the patterns that begin with one ASCII character get the
+// IndexByte skip, and it finds what the VM without a skip finds, on long
+// texts with the character rare, absent, at the ends and not ASCII.
+func TestASCIISkip(t *testing.T) {
+	for p, want := range map[string]int{`^ERROR (\d+): (.*)$`: 'E', `E`: 'E', `x|y\d`: -1, `(?i)k`: -1, `[K]`: 'K',
+		`\x7f+`: 0x7f, `a*`: -1, `é`: -1, `(?:@|@@)x`: '@', `\bq`: 'q'} {
+		re, err := Compile(p, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if re.firstByte != want {
+			t.Errorf("%q: firstByte %d, want %d", p, re.firstByte, want)
+		}
+		for _, text := range append(skipTexts, strings.Repeat("INFO 1: ok\n", 300)+"ERROR 7: x\nE", "E"+strings.Repeat("z", 3000),
+			strings.Repeat("a@x q", 400), "K\u212a") {
+			rs := []rune(text)
+			want, err := matchesWith(t, noSkip(re), rs, Limits{MaxMatches: 1000}, false)
+			checkASCIISkip(t, re, text, want, err)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"regexp/syntax"
 	"strings"
 	"sync"
@@ -39,6 +40,15 @@ type Regexp struct {
 	// firstOnlyASCII: no instruction of first accepts a character beyond
 	// ASCII, so firstASCII alone says where a match can begin.
 	firstOnlyASCII bool
+	// firstByte is the one character that can begin a match when
+	// firstOnlyASCII and firstASCII has a single member (a literal such as
+	// the E of ^ERROR), else -1: in ASCII text (FindAllText) the search
+	// finds it with strings.IndexByte.
+	firstByte int
+	// startPC is the first instruction every path from the program's start
+	// reaches (past captures, no-ops and assertions), or 0; the backtracker
+	// skips a start position whose (startPC, position) it has visited.
+	startPC uint32
 	// notPython: see NotPython.
 	notPython *SyntaxError
 }
@@ -167,10 +177,19 @@ func compile(pattern, flags string) (*Regexp, error) {
 	for _, inst := range first {
 		firstOnlyASCII = firstOnlyASCII && onlyASCII(inst)
 	}
+	firstByte := -1
+	if firstOnlyASCII && bits.OnesCount64(firstASCII[0])+bits.OnesCount64(firstASCII[1]) == 1 {
+		if firstASCII[0] != 0 {
+			firstByte = bits.TrailingZeros64(firstASCII[0])
+		} else {
+			firstByte = 64 + bits.TrailingZeros64(firstASCII[1])
+		}
+	}
 	return &Regexp{
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
-		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII, firstOnlyASCII: firstOnlyASCII,
+		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII, firstOnlyASCII: firstOnlyASCII, firstByte: firstByte,
+		startPC:   startPC(prog),
 		notPython: t.notPython,
 	}, nil
 }
@@ -185,6 +204,25 @@ func (re *Regexp) NotPython() error {
 		return nil
 	}
 	return re.notPython
+}
+
+// startPC follows the program from its start over instructions with one way
+// on (captures, no-ops, assertions) and returns the first other one, or 0
+// when that is the start itself.
+func startPC(prog *syntax.Prog) uint32 {
+	pc := uint32(prog.Start)
+	for range prog.Inst { // a straight line visits each instruction once
+		switch prog.Inst[pc].Op {
+		case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
+			pc = prog.Inst[pc].Out
+		default:
+			if pc == uint32(prog.Start) {
+				return 0
+			}
+			return pc
+		}
+	}
+	return 0
 }
 
 // onlyASCII reports whether a rune instruction accepts ASCII characters only:
@@ -287,14 +325,35 @@ type Limits struct {
 // returns false to stop early. It returns ctx.Err() when the context ends and a
 // *CostError when a limit is reached.
 func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit func(Match) bool) error {
-	// The backtracker gives the same answers, faster on short texts
-	// (backtrack.go).
-	return re.findAll(ctx, text, lim, visit, re.useBacktrack(len(text), lim))
+	return re.FindAllText(ctx, text, "", lim, visit)
 }
 
-// findAll is FindAll with the engine chosen: the backtracker or the VM.
-func (re *Regexp) findAll(ctx context.Context, text []rune, lim Limits, visit func(Match) bool, backtrack bool) error {
+// FindAllText is FindAll with the text also as bytes when it is all ASCII:
+// ascii is then the same text (ascii[i] == byte(text[i]) for every i), else
+// "". It gives the same matches; an ASCII text lets the search find the
+// possible starts of a match with strings.IndexByte.
+func (re *Regexp) FindAllText(ctx context.Context, text []rune, ascii string, lim Limits, visit func(Match) bool) error {
+	if len(ascii) != len(text) {
+		ascii = "" // not the same text: ignored
+	}
+	// The backtracker gives the same answers, faster (backtrack.go): on
+	// short texts directly, on longer ones when the VM could not have run
+	// out of steps.
+	if re.useBacktrack(len(text), lim) {
+		return re.findAll(ctx, text, ascii, lim, visit, true)
+	}
+	if re.useBuffered(len(text)) {
+		if done, err := re.findAllBuffered(ctx, text, ascii, lim, visit); done {
+			return err
+		}
+	}
+	return re.findAll(ctx, text, ascii, lim, visit, false)
+}
+
+// findAll is FindAllText with the engine chosen: the backtracker or the VM.
+func (re *Regexp) findAll(ctx context.Context, text []rune, ascii string, lim Limits, visit func(Match) bool, backtrack bool) error {
 	m := re.machine(ctx, text, lim)
+	m.ascii = ascii
 	defer re.release(m)
 	search := m.search
 	if backtrack {
@@ -378,6 +437,7 @@ func (q *queue) insert(pc uint32) *entry {
 type machine struct {
 	re     *Regexp
 	text   []rune
+	ascii  string // text as bytes when it is all ASCII, else "" (FindAllText)
 	lim    Limits
 	ctx    context.Context
 	q0, q1 *queue
@@ -394,6 +454,13 @@ type machine struct {
 	// The backtracker's state (backtrack.go).
 	visited []uint32
 	jobs    []btJob
+	// dirty: the words of visited from dirty on are all zero.
+	dirty int
+	// firstTry and maxPos describe the last backtrack search: the first
+	// start it tried (-1: none) and the last position it visited.
+	firstTry, maxPos int
+	// spans buffers the matches of findAllBuffered.
+	spans []int
 }
 
 // machine returns a machine for one FindAll call: a pooled one of this
@@ -413,7 +480,7 @@ func (re *Regexp) machine(ctx context.Context, text []rune, lim Limits) *machine
 // release returns m to the pool once its FindAll call is over; it keeps no
 // reference to the call's text or context.
 func (re *Regexp) release(m *machine) {
-	m.ctx, m.text = nil, nil
+	m.ctx, m.text, m.ascii = nil, nil, ""
 	re.machines.Put(m)
 }
 
@@ -715,6 +782,18 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 //go:norace
 func (m *machine) skip(pos, start int) (int, error) {
 	text, n := m.text, len(m.text)
+	if m.re.firstByte >= 0 && m.ascii != "" && pos < n {
+		// One possible first character in ASCII text: memchr. The context
+		// is checked once per skip, as the loops below check it every 1024
+		// positions.
+		if err := m.ctx.Err(); err != nil {
+			return pos, err
+		}
+		if i := strings.IndexByte(m.ascii[pos:], byte(m.re.firstByte)); i >= 0 {
+			return pos + i, nil
+		}
+		return n, nil
+	}
 	if m.re.firstOnlyASCII {
 		// The test of canStart inline, for the common first sets (a
 		// literal, an ASCII class).
