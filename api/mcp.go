@@ -459,7 +459,7 @@ func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawM
 		StructuredContent: json.RawMessage(b),
 		Meta:              attestationMeta(resp.Attestation),
 	}
-	if link := m.fileLink(resp.Envelope.Facts); link != nil {
+	if link := m.fileLink(resp.Envelope.Facts()); link != nil {
 		res.Content = append(res.Content, link)
 		// The store has a new file, or an old one with a renewed lifetime.
 		m.resourcesChanged.trigger()

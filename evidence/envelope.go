@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/contracts"
@@ -33,16 +34,63 @@ type Envelope struct {
 	ContractVersion string         `json:"contract_version"`
 	ContractHash    string         `json:"contract_hash"`
 	InputNormalized map[string]any `json:"input_normalized"`
-	Facts           map[string]any `json:"facts"`
-	Determinism     string         `json:"determinism"`
-	Source          Source         `json:"source"`
-	Warnings        []Warning      `json:"warnings"`
-	ResultHash      string         `json:"result_hash"`
+	// facts are the facts, read with Facts: generic JSON, or a tool's typed
+	// form turned into generic JSON when first asked for (BuildTyped).
+	facts       *factsHolder
+	Determinism string    `json:"determinism"`
+	Source      Source    `json:"source"`
+	Warnings    []Warning `json:"warnings"`
+	ResultHash  string    `json:"result_hash"`
 
-	// inputJSON and factsJSON are canonical(InputNormalized) and canonical(Facts),
+	// inputJSON and factsJSON are canonical(InputNormalized) and canonical(Facts()),
 	// written once by Build for the result hash and reused by AppendCanonical.
 	inputJSON, factsJSON []byte
 }
+
+// TypedFacts are facts in a tool's own Go form, for tools whose facts are
+// cheaper to check and encode as they are than as generic JSON
+// (tools.Def.Typed): the envelope writes their canonical bytes directly and
+// builds the generic form only when someone asks for it.
+type TypedFacts interface {
+	// AppendCanonical appends canonical(Generic()) to b.
+	AppendCanonical(b []byte) []byte
+	// Generic returns the facts as generic JSON (a new value each call).
+	Generic() map[string]any
+}
+
+// factsHolder holds an envelope's facts: generic, or typed and made generic
+// once, on first use. A pointer, so that an envelope stays copyable.
+type factsHolder struct {
+	once    sync.Once
+	typed   TypedFacts
+	generic map[string]any
+}
+
+func (h *factsHolder) get() map[string]any {
+	if h == nil {
+		return nil
+	}
+	h.once.Do(func() {
+		if h.typed != nil {
+			h.generic = h.typed.Generic()
+		}
+	})
+	return h.generic
+}
+
+// Facts returns the envelope's facts as generic JSON. Callers must not modify
+// them.
+func (e *Envelope) Facts() map[string]any { return e.facts.get() }
+
+// SetFacts sets the facts of an envelope rebuilt from its JSON (facts as
+// generic JSON); envelopes made by Build and BuildTyped have theirs.
+func (e *Envelope) SetFacts(facts map[string]any) {
+	e.facts = &factsHolder{generic: facts}
+	e.factsJSON = nil
+}
+
+// MarshalJSON encodes the envelope as canonical JSON (SPEC §2).
+func (e *Envelope) MarshalJSON() ([]byte, error) { return e.AppendCanonical(nil) }
 
 // AppendCanonical appends canonical(e.Generic()) to b. An envelope made by Build
 // reuses the canonical bytes of its input and facts computed for the result
@@ -79,7 +127,7 @@ func (e *Envelope) AppendCanonical(b []byte) ([]byte, error) {
 	b = append(b, `,"determinism":`...)
 	b = appendPyString(b, e.Determinism)
 	b = append(b, `,"facts":`...)
-	b = appendRaw(b, e.factsJSON, e.Facts)
+	b = appendRaw(b, e.factsJSON, e.Facts())
 	b = append(b, `,"input_normalized":`...)
 	b = appendRaw(b, e.inputJSON, e.InputNormalized)
 	if err != nil {
@@ -136,7 +184,7 @@ func (e *Envelope) Generic() map[string]any {
 		"contract_version": e.ContractVersion,
 		"contract_hash":    e.ContractHash,
 		"input_normalized": e.InputNormalized,
-		"facts":            e.Facts,
+		"facts":            e.Facts(),
 		"determinism":      e.Determinism,
 		"source": map[string]any{
 			"kind": e.Source.Kind, "name": e.Source.Name,
@@ -255,6 +303,21 @@ func SourceFor(c *contracts.Contract, asOf any) Source {
 // Build assembles the envelope of a successful call. normalized are the arguments
 // after defaults (before redaction); facts have passed the outputSchema.
 func Build(c *contracts.Contract, contractHash string, normalized, facts map[string]any, warnings []Warning) (*Envelope, error) {
+	var asOf any
+	if v, ok := facts["as_of"]; ok {
+		asOf = v
+	}
+	return build(c, contractHash, normalized, &factsHolder{generic: facts}, asOf, warnings)
+}
+
+// BuildTyped is Build for facts in a tool's typed form that have passed a
+// check equal to the outputSchema's verdict; their facts have no as_of
+// (tools.Define refuses a typed form for a schema that has one).
+func BuildTyped(c *contracts.Contract, contractHash string, normalized map[string]any, facts TypedFacts, warnings []Warning) (*Envelope, error) {
+	return build(c, contractHash, normalized, &factsHolder{typed: facts}, nil, warnings)
+}
+
+func build(c *contracts.Contract, contractHash string, normalized map[string]any, facts *factsHolder, asOf any, warnings []Warning) (*Envelope, error) {
 	input := Redact(c, normalized)
 	// canonical({contract_hash, facts, input_normalized}) is written by hand so
 	// that the canonical bytes of input and facts can be kept for the response.
@@ -264,8 +327,10 @@ func Build(c *contracts.Contract, contractHash string, normalized, facts map[str
 	b = appendPyString(b, contractHash)
 	b = append(b, `,"facts":`...)
 	fStart := len(b)
-	b, err := AppendCanonical(b, facts)
-	if err != nil {
+	var err error
+	if facts.typed != nil {
+		b = facts.typed.AppendCanonical(b)
+	} else if b, err = AppendCanonical(b, facts.generic); err != nil {
 		return nil, err
 	}
 	fEnd := len(b)
@@ -285,10 +350,6 @@ func Build(c *contracts.Contract, contractHash string, normalized, facts map[str
 	if warnings == nil {
 		warnings = []Warning{}
 	}
-	var asOf any
-	if v, ok := facts["as_of"]; ok {
-		asOf = v
-	}
 	return &Envelope{
 		Status:          "completed",
 		Tool:            c.Tool,
@@ -296,7 +357,7 @@ func Build(c *contracts.Contract, contractHash string, normalized, facts map[str
 		ContractVersion: c.ContractVersion,
 		ContractHash:    contractHash,
 		InputNormalized: input,
-		Facts:           facts,
+		facts:           facts,
 		Determinism:     c.Determinism,
 		Source:          SourceFor(c, asOf),
 		Warnings:        warnings,

@@ -270,7 +270,7 @@ func (s *Service) runOne(ctx context.Context, p *Plan, params map[string]any) []
 			failed = true
 			break
 		}
-		facts[i] = resp.Envelope.Facts
+		facts[i] = resp.Envelope.Facts()
 		hashes = append(hashes, resp.Envelope.ResultHash)
 		steps = append(steps, '{')
 		if resp.Attestation != "" {

@@ -163,7 +163,7 @@ func TestAbandonedExecutionKeepsItsSlot(t *testing.T) {
 		runtime.Gosched()
 	}
 	resp, err := reg.Call(context.Background(), "gcd_lcm", []byte(`{"a":4,"b":6}`), "")
-	if err != nil || resp.Envelope.Facts["gcd"] == nil {
+	if err != nil || resp.Envelope.Facts()["gcd"] == nil {
 		t.Fatalf("after the tool stopped: %v", err)
 	}
 	if reg.PeakRunning() != 1 {

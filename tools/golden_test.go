@@ -201,7 +201,7 @@ func runGolden(t *testing.T, reg *Registry, tool string, c goldenCase) {
 		t.Errorf("%s: unexpected error %v", c.Name, err)
 		return
 	}
-	got, _ := evidence.Canonical(resp.Envelope.Facts)
+	got, _ := evidence.Canonical(resp.Envelope.Facts())
 	want, err := evidence.Canonical(c.Facts)
 	if err != nil {
 		t.Fatalf("%s: expected facts: %v", c.Name, err)
@@ -258,7 +258,7 @@ func TestRenderMatchesExecute(t *testing.T) {
 		t.Fatal(err)
 	}
 	facts := map[string]any{}
-	for k, v := range resp.Envelope.Facts {
+	for k, v := range resp.Envelope.Facts() {
 		facts[k] = v
 	}
 	facts["lcm"] = json.Number("9999")

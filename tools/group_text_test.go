@@ -16,7 +16,7 @@ func textInvoke(t testing.TB, tool string, args map[string]any) (map[string]any,
 	if err != nil {
 		return nil, err
 	}
-	return resp.Envelope.Facts, nil
+	return resp.Envelope.Facts(), nil
 }
 
 func wantToolError(t *testing.T, err error, code, reason string) {

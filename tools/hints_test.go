@@ -113,8 +113,8 @@ func TestTimeFactsZoneCase(t *testing.T) {
 	exact := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": "Europe/Berlin"})
 	for _, z := range []string{"europe/berlin", "EUROPE/BERLIN", "eUrOpE/bErLiN"} {
 		resp := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": z})
-		a, _ := evidence.Canonical(exact.Envelope.Facts)
-		b, _ := evidence.Canonical(resp.Envelope.Facts)
+		a, _ := evidence.Canonical(exact.Envelope.Facts())
+		b, _ := evidence.Canonical(resp.Envelope.Facts())
 		if string(a) != string(b) || resp.Result != exact.Result {
 			t.Errorf("%s: facts %s, want %s", z, b, a)
 		}
@@ -141,9 +141,9 @@ func TestTimeFactsZoneCase(t *testing.T) {
 // Fixed offsets within the pattern answer as the IANA Etc zone with the same
 // offset, under the name UTC±HHMM; forms the pattern refuses stay refused.
 func TestTimeFactsFixedOffsets(t *testing.T) {
-	etc := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": "Etc/GMT-5"}).Envelope.Facts
+	etc := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": "Etc/GMT-5"}).Envelope.Facts()
 	for _, z := range []string{"UTC+5", "UTC+05", "UTC+0500", "utc+0500"} {
-		f := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": z}).Envelope.Facts
+		f := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": z}).Envelope.Facts()
 		if f["timezone"] != "UTC+0500" || f["timezone_abbreviation"] != "UTC+0500" {
 			t.Errorf("%s: timezone %v, abbreviation %v", z, f["timezone"], f["timezone_abbreviation"])
 		}
@@ -153,7 +153,7 @@ func TestTimeFactsFixedOffsets(t *testing.T) {
 			}
 		}
 	}
-	f := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": "UTC-0930"}).Envelope.Facts
+	f := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": "UTC-0930"}).Envelope.Facts()
 	if f["local_datetime"] != "2026-07-29T02:30:00-09:30" || f["utc_offset"] != "-09:30" {
 		t.Errorf("UTC-0930: %v", f)
 	}
@@ -172,7 +172,7 @@ func TestTimeFactsFixedOffsets(t *testing.T) {
 		if len(e.Details) != 2 || !reflect.DeepEqual(e.Details[1:], want) || !strings.HasSuffix(e.Details[0].Message, `(did you mean "`+hint+`"?)`) {
 			t.Errorf("%s: details %v, want the hint %s", z, e.Details, hint)
 		}
-		f := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": hint}).Envelope.Facts
+		f := invokeOK(t, "time_facts", map[string]any{"instant": "2026-07-29T12:00:00Z", "timezone_name": hint}).Envelope.Facts()
 		if f["utc_offset"] != c.offset {
 			t.Errorf("%s: the hint %s answers offset %v", z, hint, f["utc_offset"])
 		}
@@ -222,7 +222,7 @@ func TestTimeZoneHints(t *testing.T) {
 
 // timezone_convert names both zones canonically; a fixed offset has no gap.
 func TestTimezoneConvertZoneForms(t *testing.T) {
-	f := invokeOK(t, "timezone_convert", map[string]any{"local_datetime": "2026-03-29T02:30:00", "from_timezone": "UTC+0530", "to_timezone": "europe/berlin"}).Envelope.Facts
+	f := invokeOK(t, "timezone_convert", map[string]any{"local_datetime": "2026-03-29T02:30:00", "from_timezone": "UTC+0530", "to_timezone": "europe/berlin"}).Envelope.Facts()
 	want := map[string]any{"from_timezone": "UTC+0530", "to_timezone": "Europe/Berlin", "utc_instant": "2026-03-28T21:00:00+00:00",
 		"target_datetime": "2026-03-28T22:00:00+01:00", "source_utc_offset": "+05:30", "ambiguous": false}
 	for k, v := range want {

@@ -45,7 +45,7 @@ func FuzzPrimeFactorizeArgs(f *testing.F) {
 		if !ok {
 			t.Fatalf("%q accepted but is not a decimal integer", s)
 		}
-		facts := resp.Envelope.Facts
+		facts := resp.Envelope.Facts()
 		if got := fmt.Sprint(facts["n"]); got != want.String() {
 			t.Fatalf("%q: n = %s", s, got)
 		}

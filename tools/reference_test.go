@@ -197,7 +197,7 @@ func replayReference(t *testing.T, s refSpec) {
 		resp, err := reg.Invoke(context.Background(), Request{Tool: s.Tool, Args: c.Args})
 		switch {
 		case err == nil:
-			o.Got = refAnswer{Facts: resp.Envelope.Facts, Result: resp.Result}
+			o.Got = refAnswer{Facts: resp.Envelope.Facts(), Result: resp.Result}
 		case errors.As(err, &o.Err):
 			o.Got = refAnswer{ErrorCode: o.Err.Code, Error: o.Err.Message}
 		default:

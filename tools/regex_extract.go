@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,9 +78,11 @@ func numberInt(v any) (int, bool) {
 	return i, err == nil
 }
 
-// regexMatch is one match of the facts. Groups and Named hold a string or
-// nil (a group that did not take part) already in their generic JSON form, so
-// that generic hands them on without a copy.
+// regexMatch is one match of the facts. Groups hold a string or nil (a
+// group that did not take part) already in their generic JSON form, so that
+// the generic form hands them on without a copy. Named is filled only when
+// facts are decoded from JSON (Render); a page's matches leave it nil and
+// their named groups are read from regexFacts.names.
 type regexMatch struct {
 	Match  string         `json:"match"`
 	Start  int            `json:"start"`
@@ -96,16 +99,64 @@ type regexFacts struct {
 	HasMore      bool         `json:"has_more"`
 	NextOffset   *int         `json:"next_offset"`
 	NextCursor   *string      `json:"next_cursor"`
+
+	// names are the pattern's named groups in canonical key order (code
+	// points): a match's "named" object is built from them and its groups.
+	names []regexName
 }
 
-// generic builds the facts' generic JSON form directly (Def.Generic in
-// tool.go): what evidence.ToGeneric gives, compared by
-// TestRegexFastConversions. The groups and named groups of the matches are
+// regexName is a named group: its name and group number (1..n).
+type regexName struct {
+	name string
+	k    int
+}
+
+// regexSchemaHash is evidence.Hash of regex_extract's outputSchema, the one
+// regexTyped was written for (Define refuses any other).
+const regexSchemaHash = "3e2cf256573d1ad04f8f02d93053f1ad194eb4623df84e88d3fc5b50e94c623d"
+
+// regexTyped is regex_extract's typed facts path (Def.Typed in tool.go):
+// short calls no longer build one map per match for the schema validator
+// and the canonical encoder. TestRegexTypedFacts and FuzzRegexTypedFacts
+// hold it to the generic path.
+var regexTyped = &Typed[regexFacts]{
+	SchemaHash:      regexSchemaHash,
+	Check:           (*regexFacts).check,
+	AppendCanonical: (*regexFacts).appendCanonical,
+	Generic:         (*regexFacts).generic,
+}
+
+// named is match m's "named" object.
+func (f *regexFacts) named(m *regexMatch) map[string]any {
+	if m.Named != nil {
+		return m.Named
+	}
+	named := make(map[string]any, len(f.names))
+	for _, n := range f.names {
+		named[n.name] = m.Groups[n.k-1]
+	}
+	return named
+}
+
+// generic builds the facts' generic JSON form directly: what
+// evidence.ToGeneric gives of the facts with every match's Named filled,
+// compared by TestRegexFastConversions. The groups of the matches are
 // shared, not copied.
-func (f regexFacts) generic() map[string]any {
+func (f *regexFacts) generic() map[string]any {
 	ms := make([]any, len(f.Matches))
-	for i, m := range f.Matches {
-		ms[i] = map[string]any{"match": m.Match, "start": jsonNumber(m.Start), "end": jsonNumber(m.End), "groups": m.Groups, "named": m.Named}
+	var noNames map[string]any // shared by the matches of a pattern without names
+	for i := range f.Matches {
+		m := &f.Matches[i]
+		named := m.Named
+		if named == nil && len(f.names) == 0 {
+			if noNames == nil {
+				noNames = map[string]any{}
+			}
+			named = noNames
+		} else if named == nil {
+			named = f.named(m)
+		}
+		ms[i] = map[string]any{"match": m.Match, "start": jsonNumber(m.Start), "end": jsonNumber(m.End), "groups": m.Groups, "named": named}
 	}
 	out := map[string]any{"matches": ms, "total_matches": jsonNumber(f.TotalMatches), "offset": jsonNumber(f.Offset),
 		"limit": jsonNumber(f.Limit), "has_more": f.HasMore, "next_offset": nil, "next_cursor": nil}
@@ -116,6 +167,121 @@ func (f regexFacts) generic() map[string]any {
 		out["next_cursor"] = *f.NextCursor
 	}
 	return out
+}
+
+// check is the outputSchema's verdict on generic(): the schema fixes every
+// key and type, which the Go types already give; what is left are the
+// minimums and the types of group values.
+func (f *regexFacts) check() error {
+	for i := range f.Matches {
+		m := &f.Matches[i]
+		if m.Start < 0 || m.End < 0 {
+			return fmt.Errorf("/matches/%d: negative offset %d..%d", i, m.Start, m.End)
+		}
+		for j, g := range m.Groups {
+			if !stringOrNull(g) {
+				return fmt.Errorf("/matches/%d/groups/%d: %T is not a string or null", i, j, g)
+			}
+		}
+		for k, g := range m.Named {
+			if !stringOrNull(g) {
+				return fmt.Errorf("/matches/%d/named/%s: %T is not a string or null", i, k, g)
+			}
+		}
+		for _, n := range f.names {
+			if m.Named == nil && (n.k < 1 || n.k > len(m.Groups)) {
+				return fmt.Errorf("/matches/%d/named/%s: group %d of %d", i, n.name, n.k, len(m.Groups))
+			}
+		}
+	}
+	switch {
+	case f.TotalMatches < 0:
+		return fmt.Errorf("/total_matches: %d < 0", f.TotalMatches)
+	case f.Offset < 0:
+		return fmt.Errorf("/offset: %d < 0", f.Offset)
+	case f.Limit < 1:
+		return fmt.Errorf("/limit: %d < 1", f.Limit)
+	}
+	return nil
+}
+
+func stringOrNull(v any) bool {
+	switch v.(type) {
+	case nil, string:
+		return true
+	}
+	return false
+}
+
+// appendCanonical appends canonical(generic()) to b: keys in code-point
+// order, strings as evidence.AppendString writes them.
+func (f *regexFacts) appendCanonical(b []byte) []byte {
+	b = append(b, `{"has_more":`...)
+	b = strconv.AppendBool(b, f.HasMore)
+	b = append(b, `,"limit":`...)
+	b = strconv.AppendInt(b, int64(f.Limit), 10)
+	b = append(b, `,"matches":[`...)
+	for i := range f.Matches {
+		m := &f.Matches[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"end":`...)
+		b = strconv.AppendInt(b, int64(m.End), 10)
+		b = append(b, `,"groups":[`...)
+		for j, g := range m.Groups {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendStringOrNull(b, g)
+		}
+		b = append(b, `],"match":`...)
+		b = evidence.AppendString(b, m.Match)
+		b = append(b, `,"named":`...)
+		if m.Named != nil {
+			// Decoded facts (never a page's): check accepts only strings
+			// and nulls, which always encode.
+			b, _ = evidence.AppendCanonical(b, m.Named)
+		} else {
+			b = append(b, '{')
+			for j, n := range f.names {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = append(evidence.AppendString(b, n.name), ':')
+				b = appendStringOrNull(b, m.Groups[n.k-1])
+			}
+			b = append(b, '}')
+		}
+		b = append(b, `,"start":`...)
+		b = strconv.AppendInt(b, int64(m.Start), 10)
+		b = append(b, '}')
+	}
+	b = append(b, `],"next_cursor":`...)
+	if f.NextCursor != nil {
+		b = evidence.AppendString(b, *f.NextCursor)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"next_offset":`...)
+	if f.NextOffset != nil {
+		b = strconv.AppendInt(b, int64(*f.NextOffset), 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"offset":`...)
+	b = strconv.AppendInt(b, int64(f.Offset), 10)
+	b = append(b, `,"total_matches":`...)
+	b = strconv.AppendInt(b, int64(f.TotalMatches), 10)
+	return append(b, '}')
+}
+
+// appendStringOrNull writes a group's value (check has refused any other).
+func appendStringOrNull(b []byte, v any) []byte {
+	if s, ok := v.(string); ok {
+		return evidence.AppendString(b, s)
+	}
+	return append(b, "null"...)
 }
 
 // smallNumbers holds json.Number values 0..1023 as interfaces, so that the
@@ -149,7 +315,7 @@ func regexExtract() Tool {
 			ok := in.readArgs(args)
 			return in, ok
 		},
-		Generic: regexFacts.generic,
+		Typed: regexTyped,
 		Run: func(ctx context.Context, in regexInput) (regexFacts, []Warning, error) {
 			if len(in.Text) > regexMaxTextBytes {
 				return regexFacts{}, nil, TooCostly("text_too_large", "text is %d UTF-8 bytes; the limit is %d", len(in.Text), regexMaxTextBytes)
@@ -252,19 +418,17 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 // page is regexPage over the scanned text.
 func (t *regexText) page(ctx context.Context, re *regexpy.Regexp, offset, limit, budget int) (regexFacts, []Warning, error) {
 	s, text, size, valid := t.s, t.runes, t.size, t.valid
-	// The named groups, once as a list (a map is slow to range over per match).
-	type namedGroup struct {
-		name string
-		k    int
-	}
-	var named []namedGroup
+	// The named groups, once as a list in canonical key order (a map is slow
+	// to range over per match).
+	var named []regexName
 	var nameKs []int
 	nameChars := 0
 	for name, k := range re.GroupNames() {
-		named, nameKs = append(named, namedGroup{name, k}), append(nameKs, k)
+		named, nameKs = append(named, regexName{name, k}), append(nameKs, k)
 		nameChars += canonicalStringChars(name) + 1 // "name":
 	}
-	out := regexFacts{Matches: make([]regexMatch, 0, max(0, min(limit, 4))), Offset: offset, Limit: limit}
+	slices.SortFunc(named, func(a, b regexName) int { return strings.Compare(a.name, b.name) })
+	out := regexFacts{Matches: make([]regexMatch, 0, max(0, min(limit, 4))), Offset: offset, Limit: limit, names: named}
 	used := regexFactsFixed
 	cut, tooLarge := false, 0
 	// Match strings are slices of s, not copies: code-point spans become byte
@@ -302,9 +466,6 @@ func (t *regexText) page(ctx context.Context, re *regexpy.Regexp, offset, limit,
 	ng := re.NumGroups()
 	var slab []any
 	slabMatches := 4
-	// A pattern without named groups gives every match of the page the same
-	// empty "named" object (facts are never written once built).
-	var noNames map[string]any
 	var ascii string
 	if t.ascii {
 		ascii = s
@@ -334,17 +495,6 @@ func (t *regexText) page(ctx context.Context, re *regexpy.Regexp, offset, limit,
 		slab = slab[ng:]
 		for i, g := range m.Groups[1:] {
 			rm.Groups[i] = group(g)
-		}
-		if len(named) == 0 {
-			if noNames == nil {
-				noNames = map[string]any{}
-			}
-			rm.Named = noNames
-		} else {
-			rm.Named = make(map[string]any, len(named))
-			for _, ng := range named {
-				rm.Named[ng.name] = rm.Groups[ng.k-1] // a named group is one of groups 1..n
-			}
 		}
 		out.Matches = append(out.Matches, rm)
 		return true

@@ -88,7 +88,7 @@ func TestRegexExtractPagesBySize(t *testing.T) {
 		if n := utf8.RuneCountInString(resp.Result); n > maxChars {
 			t.Fatalf("page %d: legacy text is %d characters", page, n)
 		}
-		f := resp.Envelope.Facts
+		f := resp.Envelope.Facts()
 		ms := f["matches"].([]any)
 		t.Logf("page %d: %d matches, envelope %d characters", page, len(ms), utf8.RuneCount(env))
 		for _, m := range ms {
@@ -261,7 +261,7 @@ func TestRegexPageBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := 1; k < len(full.Matches); k++ {
-		budget := regexFactsFixed + canonicalChars(t, full.Matches[:k]) - 2 + k // brackets out, commas in
+		budget := regexFactsFixed + canonicalChars(t, withNamed(full).Matches[:k]) - 2 + k // brackets out, commas in
 		page, warnings, err := regexPage(context.Background(), re, text, 0, 1000, budget)
 		if err != nil {
 			t.Fatal(err)
@@ -297,12 +297,12 @@ func TestRegexCursor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := evidence.Canonical(byOffset.Envelope.Facts)
-	b, _ := evidence.Canonical(byCursor.Envelope.Facts)
+	a, _ := evidence.Canonical(byOffset.Envelope.Facts())
+	b, _ := evidence.Canonical(byCursor.Envelope.Facts())
 	if string(a) != string(b) {
 		t.Fatalf("offset page %s, cursor page %s", a, b)
 	}
-	if got := byCursor.Envelope.Facts["next_cursor"]; got != "4" {
+	if got := byCursor.Envelope.Facts()["next_cursor"]; got != "4" {
 		t.Fatalf("next_cursor %v, want \"4\"", got)
 	}
 	_, err = invokeUnhurried(t, "regex_extract", with(map[string]any{"cursor": "2", "offset": json.Number("3")}))
@@ -313,10 +313,23 @@ func TestRegexCursor(t *testing.T) {
 	}
 }
 
+// withNamed is f with every match's Named filled from the page's named
+// groups, as its JSON encoding must show them.
+func withNamed(f regexFacts) regexFacts {
+	ms := make([]regexMatch, len(f.Matches))
+	for i, m := range f.Matches {
+		m.Named = f.named(&m)
+		ms[i] = m
+	}
+	f.Matches = ms
+	return f
+}
+
 // TestRegexFastConversions: regex_extract's own argument reader and facts
 // builder (readArgs, generic) give exactly what the generic paths give
-// (decodeStrict, evidence.ToGeneric), over every oracle case and arguments
-// the reader must hand back to decodeStrict.
+// (decodeStrict, evidence.ToGeneric of the facts with their named groups
+// filled in), over every oracle case and arguments the reader must hand
+// back to decodeStrict.
 func TestRegexFastConversions(t *testing.T) {
 	cases := loadGolden(t, "testdata/regex_extract/oracle_re.json")
 	args := make([]map[string]any, 0, len(cases)+8)
@@ -363,7 +376,7 @@ func TestRegexFastConversions(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		want, err := evidence.ToGeneric(f)
+		want, err := evidence.ToGeneric(withNamed(f))
 		if err != nil {
 			t.Fatal(err)
 		}

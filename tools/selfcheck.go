@@ -27,7 +27,7 @@ func CheckExamples(ctx context.Context, list []Tool) error {
 			if err != nil {
 				return fmt.Errorf("%s example %q: %v", e.contract.Tool, ex.Title, err)
 			}
-			got, err1 := evidence.Canonical(resp.Envelope.Facts)
+			got, err1 := evidence.Canonical(resp.Envelope.Facts())
 			want, err2 := evidence.Canonical(ex.Facts)
 			if err1 != nil || err2 != nil || !bytes.Equal(got, want) {
 				return fmt.Errorf("%s example %q: facts %s, documented %s", e.contract.Tool, ex.Title, got, want)

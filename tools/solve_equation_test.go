@@ -35,8 +35,8 @@ func TestSolveEquationLegacyAndWarnings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(resp.Envelope.Warnings) != 0 || resp.Envelope.Facts["solution_count"].(interface{ String() string }).String() != "3" {
-		t.Errorf("x**3 - 2: got %v solutions, warnings %v; want 3 and none", resp.Envelope.Facts["solution_count"], resp.Envelope.Warnings)
+	if len(resp.Envelope.Warnings) != 0 || resp.Envelope.Facts()["solution_count"].(interface{ String() string }).String() != "3" {
+		t.Errorf("x**3 - 2: got %v solutions, warnings %v; want 3 and none", resp.Envelope.Facts()["solution_count"], resp.Envelope.Warnings)
 	}
 	resp, err = reg.Invoke(context.Background(), solveReq("x**3 + x - 10**400 = 0"))
 	if err != nil {
@@ -45,7 +45,7 @@ func TestSolveEquationLegacyAndWarnings(t *testing.T) {
 	if n := len(resp.Envelope.Warnings); n != 1 || resp.Envelope.Warnings[0].Code != "nonreal_roots_omitted" {
 		t.Errorf("warnings: got %v, want one nonreal_roots_omitted", resp.Envelope.Warnings)
 	}
-	if got := resp.Envelope.Facts["nonreal_roots_omitted"]; got == nil || got.(interface{ String() string }).String() != "2" {
+	if got := resp.Envelope.Facts()["nonreal_roots_omitted"]; got == nil || got.(interface{ String() string }).String() != "2" {
 		t.Errorf("nonreal_roots_omitted: got %v, want 2", got)
 	}
 }

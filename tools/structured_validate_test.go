@@ -36,13 +36,13 @@ func TestStructuredValidateRedaction(t *testing.T) {
 		if strings.Contains(string(in), secret) {
 			t.Errorf("input_normalized holds the payload: %s", in)
 		}
-		facts, _ := json.Marshal(resp.Envelope.Facts)
+		facts, _ := json.Marshal(resp.Envelope.Facts())
 		if strings.Contains(string(facts), secret) != tc.echoed {
 			t.Errorf("%v: facts %s; quoting the payload: got %v, want %v", tc.args["format_name"], facts, !tc.echoed, tc.echoed)
 		}
 		payload := resp.Envelope.InputNormalized["payload"].(map[string]any)
-		if payload["sha256"] != resp.Envelope.Facts["payload_hash"] {
-			t.Errorf("payload_hash %v differs from the redaction hash %v", resp.Envelope.Facts["payload_hash"], payload["sha256"])
+		if payload["sha256"] != resp.Envelope.Facts()["payload_hash"] {
+			t.Errorf("payload_hash %v differs from the redaction hash %v", resp.Envelope.Facts()["payload_hash"], payload["sha256"])
 		}
 	}
 }

@@ -158,7 +158,7 @@ func TestTimezoneConvertNewYearGrid(t *testing.T) {
 					local := days[0] + "T" + g.Times[0]
 					resp, err := reg.Invoke(context.Background(), Request{Tool: "timezone_convert", Args: map[string]any{
 						"local_datetime": local, "from_timezone": c.Zone, "to_timezone": "UTC"}})
-					if err != nil || resp.Envelope.Facts["input_local_datetime"] != local {
+					if err != nil || resp.Envelope.Facts()["input_local_datetime"] != local {
 						t.Errorf("%s %s via the registry: %v", c.Zone, local, err)
 					}
 					full++

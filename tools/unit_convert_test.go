@@ -43,8 +43,8 @@ func TestUnitConvertLegacyText(t *testing.T) {
 		if resp.Result != c.want {
 			t.Errorf("got %q, want %q", resp.Result, c.want)
 		}
-		if resp.Envelope.Facts["rendered"] != c.want {
-			t.Errorf("rendered %v, want %q", resp.Envelope.Facts["rendered"], c.want)
+		if resp.Envelope.Facts()["rendered"] != c.want {
+			t.Errorf("rendered %v, want %q", resp.Envelope.Facts()["rendered"], c.want)
 		}
 	}
 }
@@ -78,7 +78,7 @@ func TestUnitConvertUnderflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := resp.Envelope.Facts["exact_value"]; got != "1e-348" {
+	if got := resp.Envelope.Facts()["exact_value"]; got != "1e-348" {
 		t.Errorf("exact_value %v, want 1e-348", got)
 	}
 	if len(resp.Envelope.Warnings) != 1 || resp.Envelope.Warnings[0].Code != "float_underflow" {

@@ -290,7 +290,14 @@ func sameFrame(key tools.CacheKey, sr, facts map[string]any) error {
 // envelopeOf rebuilds an envelope from its generic JSON.
 func envelopeOf(sr map[string]any) (*evidence.Envelope, error) {
 	var env evidence.Envelope
-	b, err := evidence.Canonical(sr)
+	// The facts are set from the verified map below (Facts is a method).
+	frame := make(map[string]any, len(sr))
+	for k, v := range sr {
+		if k != "facts" {
+			frame[k] = v
+		}
+	}
+	b, err := evidence.Canonical(frame)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +310,8 @@ func envelopeOf(sr map[string]any) (*evidence.Envelope, error) {
 	// Keep the exact values (json.Number, nested generic JSON) of the
 	// verified map rather than the decoder's copies.
 	env.InputNormalized, _ = sr["input_normalized"].(map[string]any)
-	env.Facts, _ = sr["facts"].(map[string]any)
+	facts, _ := sr["facts"].(map[string]any)
+	env.SetFacts(facts)
 	env.Source.AsOf = nil
 	if src, ok := sr["source"].(map[string]any); ok {
 		env.Source.AsOf = src["as_of"]

@@ -88,7 +88,7 @@ func (t *storeTier) storable(key tools.CacheKey, resp *tools.Response) bool {
 	if t.Render == nil || t.Seal == nil || env == nil || key.Contract == nil || len(key.Contract.RedactFields()) != 0 {
 		return false
 	}
-	text, err := t.Render(key.Tool, env.InputNormalized, env.Facts)
+	text, err := t.Render(key.Tool, env.InputNormalized, env.Facts())
 	return err == nil && text == resp.Result
 }
 
@@ -105,7 +105,7 @@ func (t *storeTier) put(ctx context.Context, key tools.CacheKey, resp *tools.Res
 	doc := map[string]any{
 		"attestation":      resp.Attestation,
 		"contract_hash":    key.ContractHash,
-		"facts":            resp.Envelope.Facts,
+		"facts":            resp.Envelope.Facts(),
 		"format":           storedFormat,
 		"input_normalized": resp.Envelope.InputNormalized,
 		"result_hash":      resp.Envelope.ResultHash,

@@ -53,12 +53,14 @@ func vectorEnvelope(t testing.TB, gcd, lcm string) *evidence.Envelope {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &evidence.Envelope{
+	env := &evidence.Envelope{
 		Status: "completed", Tool: "gcd_lcm", ContractID: "precisiond.gcd_lcm", ContractVersion: "1.0.0",
-		ContractHash: contractHash, InputNormalized: in, Facts: facts, Determinism: "input_only",
+		ContractHash: contractHash, InputNormalized: in, Determinism: "input_only",
 		Source:   evidence.Source{Kind: "go_stdlib", Name: "math/big", Version: "go1.26.8"},
 		Warnings: []evidence.Warning{}, ResultHash: rh,
 	}
+	env.SetFacts(facts)
+	return env
 }
 
 // seededKey derives a fixed test key from a name.
