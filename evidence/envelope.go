@@ -34,9 +34,10 @@ type Envelope struct {
 	ContractVersion string         `json:"contract_version"`
 	ContractHash    string         `json:"contract_hash"`
 	InputNormalized map[string]any `json:"input_normalized"`
-	// facts are the facts, read with Facts: generic JSON, or a tool's typed
-	// form turned into generic JSON when first asked for (BuildTyped).
-	facts       *factsHolder
+	// facts are the facts as generic JSON, read with Facts; typed, when
+	// set (BuildTyped), holds them instead until first asked for.
+	facts       map[string]any
+	typed       *typedHolder
 	Determinism string    `json:"determinism"`
 	Source      Source    `json:"source"`
 	Warnings    []Warning `json:"warnings"`
@@ -58,38 +59,33 @@ type TypedFacts interface {
 	Generic() map[string]any
 }
 
-// factsHolder holds an envelope's facts: generic, or typed and made generic
-// once, on first use. A pointer, so that an envelope stays copyable.
-type factsHolder struct {
+// typedHolder holds typed facts and their generic form, made once, on first
+// use. A pointer, so that an envelope stays copyable.
+type typedHolder struct {
 	once    sync.Once
 	typed   TypedFacts
 	generic map[string]any
 }
 
-func (h *factsHolder) get() map[string]any {
-	if h == nil {
-		return nil
-	}
-	h.once.Do(func() {
-		if h.typed != nil {
-			h.generic = h.typed.Generic()
-		}
-	})
-	return h.generic
-}
-
 // Facts returns the envelope's facts as generic JSON. Callers must not modify
 // them.
-func (e *Envelope) Facts() map[string]any { return e.facts.get() }
+func (e *Envelope) Facts() map[string]any {
+	if h := e.typed; h != nil {
+		h.once.Do(func() { h.generic = h.typed.Generic() })
+		return h.generic
+	}
+	return e.facts
+}
 
 // SetFacts sets the facts of an envelope rebuilt from its JSON (facts as
 // generic JSON); envelopes made by Build and BuildTyped have theirs.
 func (e *Envelope) SetFacts(facts map[string]any) {
-	e.facts = &factsHolder{generic: facts}
-	e.factsJSON = nil
+	e.facts, e.typed, e.factsJSON = facts, nil, nil
 }
 
-// MarshalJSON encodes the envelope as canonical JSON (SPEC §2).
+// MarshalJSON encodes the envelope as canonical JSON (SPEC §2); json.Marshal
+// then escapes <, > and & as it does everywhere (an Encoder with
+// SetEscapeHTML(false) keeps the canonical bytes).
 func (e *Envelope) MarshalJSON() ([]byte, error) { return e.AppendCanonical(nil) }
 
 // AppendCanonical appends canonical(e.Generic()) to b. An envelope made by Build
@@ -307,17 +303,18 @@ func Build(c *contracts.Contract, contractHash string, normalized, facts map[str
 	if v, ok := facts["as_of"]; ok {
 		asOf = v
 	}
-	return build(c, contractHash, normalized, &factsHolder{generic: facts}, asOf, warnings)
+	return build(c, contractHash, normalized, facts, nil, asOf, warnings)
 }
 
 // BuildTyped is Build for facts in a tool's typed form that have passed a
 // check equal to the outputSchema's verdict; their facts have no as_of
 // (tools.Define refuses a typed form for a schema that has one).
 func BuildTyped(c *contracts.Contract, contractHash string, normalized map[string]any, facts TypedFacts, warnings []Warning) (*Envelope, error) {
-	return build(c, contractHash, normalized, &factsHolder{typed: facts}, nil, warnings)
+	return build(c, contractHash, normalized, nil, &typedHolder{typed: facts}, nil, warnings)
 }
 
-func build(c *contracts.Contract, contractHash string, normalized map[string]any, facts *factsHolder, asOf any, warnings []Warning) (*Envelope, error) {
+// build is Build for generic facts, BuildTyped for typed ones (facts nil).
+func build(c *contracts.Contract, contractHash string, normalized, facts map[string]any, typed *typedHolder, asOf any, warnings []Warning) (*Envelope, error) {
 	input := Redact(c, normalized)
 	// canonical({contract_hash, facts, input_normalized}) is written by hand so
 	// that the canonical bytes of input and facts can be kept for the response.
@@ -328,9 +325,9 @@ func build(c *contracts.Contract, contractHash string, normalized map[string]any
 	b = append(b, `,"facts":`...)
 	fStart := len(b)
 	var err error
-	if facts.typed != nil {
-		b = facts.typed.AppendCanonical(b)
-	} else if b, err = AppendCanonical(b, facts.generic); err != nil {
+	if typed != nil {
+		b = typed.typed.AppendCanonical(b)
+	} else if b, err = AppendCanonical(b, facts); err != nil {
 		return nil, err
 	}
 	fEnd := len(b)
@@ -358,6 +355,7 @@ func build(c *contracts.Contract, contractHash string, normalized map[string]any
 		ContractHash:    contractHash,
 		InputNormalized: input,
 		facts:           facts,
+		typed:           typed,
 		Determinism:     c.Determinism,
 		Source:          SourceFor(c, asOf),
 		Warnings:        warnings,

@@ -1,8 +1,11 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/precisiond/precisiond/contracts"
@@ -142,6 +145,20 @@ func TestRegexTypedFacts(t *testing.T) {
 			continue
 		}
 		env := resp.Envelope
+		// The generic facts are made once, whoever asks first.
+		done := make(chan map[string]any)
+		for range 2 {
+			go func() { done <- env.Facts() }()
+		}
+		if a, b := <-done, <-done; reflect.ValueOf(a).Pointer() != reflect.ValueOf(b).Pointer() {
+			t.Errorf("%s: two readers got two generic forms", tc.Name)
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(env); err != nil || strings.TrimSuffix(buf.String(), "\n") != string(resp.EnvelopeJSON) {
+			t.Errorf("%s: the JSON encoding of the envelope differs from its bytes (%v)", tc.Name, err)
+		}
 		rh, err := evidence.ResultHash(env.ContractHash, env.InputNormalized, env.Facts())
 		if err != nil || rh != env.ResultHash {
 			t.Errorf("%s: result_hash %s, generic facts hash to %s (%v)", tc.Name, env.ResultHash, rh, err)
