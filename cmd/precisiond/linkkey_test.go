@@ -39,8 +39,15 @@ func linkReplicaConfig(t *testing.T, loc, tokens string) Config {
 // name, content and signed path (X-Download-Url).
 func generateLinked(t *testing.T, base, content string) (name, signed string) {
 	t.Helper()
-	r := testhttp.Do(t, "POST", base+"/v1/invoke", map[string]string{"Authorization": "Bearer " + linkToken, "Content-Type": "application/json"},
-		testhttp.Marshal(t, map[string]any{"tool": "generate_file", "args": map[string]any{"content": content, "filename": "links", "format": "md"}}))
+	var r testhttp.Response
+	// A store that does not answer within the replica's store timeout (a
+	// just-resumed or busy gateway) is store_unavailable: retried, as a
+	// client retries it.
+	pollUntil(t, "generate_file at "+base, func() (bool, string) {
+		r = testhttp.Do(t, "POST", base+"/v1/invoke", map[string]string{"Authorization": "Bearer " + linkToken, "Content-Type": "application/json"},
+			testhttp.Marshal(t, map[string]any{"tool": "generate_file", "args": map[string]any{"content": content, "filename": "links", "format": "md"}}))
+		return !strings.Contains(string(r.Body), `"store_unavailable"`), fmt.Sprintf("%d %s", r.Status, r.Body)
+	})
 	if r.Status != 200 {
 		t.Fatalf("generate_file at %s: %d %s", base, r.Status, r.Body)
 	}
@@ -59,6 +66,22 @@ func download(t *testing.T, base, signed string) (int, string) {
 	t.Helper()
 	r := testhttp.Do(t, "GET", base+signed, nil, nil)
 	return r.Status, string(r.Body)
+}
+
+// downloadAnswered is download once the store answers: a 503
+// store_unavailable (the store did not answer within the replica's store
+// timeout, as a just-resumed or busy gateway may not) is what a client
+// retries after Retry-After, so it is retried here too, until
+// fallbackDeadline; any other answer is returned at once.
+func downloadAnswered(t *testing.T, base, signed string) (int, string) {
+	t.Helper()
+	var code int
+	var body string
+	pollUntil(t, "the store answers a download at "+base, func() (bool, string) {
+		code, body = download(t, base, signed)
+		return code != http.StatusServiceUnavailable || !strings.Contains(body, `"store_unavailable"`), fmt.Sprintf("%d %s", code, body)
+	})
+	return code, body
 }
 
 // linkKeySourceOf is the source label whose precisiond_download_link_key
@@ -163,10 +186,10 @@ func TestFallbackLinkKeyRecoversWithoutRestart(t *testing.T) {
 		return src == linkKeyStore, all
 	})
 	_, fresh := generateLinked(t, baseA, "# Made after the outage\n")
-	if code, body := download(t, baseB, fresh); code != 200 || body != "# Made after the outage\n" {
+	if code, body := downloadAnswered(t, baseB, fresh); code != 200 || body != "# Made after the outage\n" {
 		t.Fatalf("B, a link A signed after the recovery: %d %s", code, body)
 	}
-	if code, body := download(t, baseA, outage); code != 200 || body != "# Made before the outage\n" {
+	if code, body := downloadAnswered(t, baseA, outage); code != 200 || body != "# Made before the outage\n" {
 		t.Fatalf("A, the outage link after the recovery: %d %s", code, body)
 	}
 	pollUntil(t, "B opens the outage link after A published its fallback key", func() (bool, string) {
@@ -219,23 +242,23 @@ func TestFallbackLinkKeyRecoversWithoutRestart(t *testing.T) {
 	at := func(tm time.Time) { frozen.Store(&tm) }
 	at(time.Unix(exp, 0).Add(-time.Nanosecond))
 	for _, base := range []string{baseA, baseB} {
-		if code, body := download(t, base, outage); code != 200 {
+		if code, body := downloadAnswered(t, base, outage); code != 200 {
 			t.Errorf("%s, the outage link just before its expiry: %d %s", base, code, body)
 		}
 	}
 	at(time.Unix(exp, 0))
 	for _, base := range []string{baseA, baseB} {
-		if code, body := download(t, base, outage); code != http.StatusForbidden || !strings.Contains(body, access.ErrExpired.Error()) {
+		if code, body := downloadAnswered(t, base, outage); code != http.StatusForbidden || !strings.Contains(body, access.ErrExpired.Error()) {
 			t.Errorf("%s, the outage link at its expiry: %d %s", base, code, body)
 		}
 	}
 	at(until)
 	_, later := generateLinked(t, baseA, "# Made later\n")
 	for _, base := range []string{baseA, baseB} {
-		if code, body := download(t, base, outage); code != http.StatusForbidden || !strings.Contains(body, access.ErrBadSignature.Error()) {
+		if code, body := downloadAnswered(t, base, outage); code != http.StatusForbidden || !strings.Contains(body, access.ErrBadSignature.Error()) {
 			t.Errorf("%s, the outage link past the fallback key's acceptance: %d %s", base, code, body)
 		}
-		if code, body := download(t, base, later); code != 200 || body != "# Made later\n" {
+		if code, body := downloadAnswered(t, base, later); code != 200 || body != "# Made later\n" {
 			t.Errorf("%s, a link with the fleet's key: %d %s", base, code, body)
 		}
 	}
