@@ -144,19 +144,9 @@ func (f *regexFacts) named(m *regexMatch) map[string]any {
 // shared, not copied.
 func (f *regexFacts) generic() map[string]any {
 	ms := make([]any, len(f.Matches))
-	var noNames map[string]any // shared by the matches of a pattern without names
 	for i := range f.Matches {
 		m := &f.Matches[i]
-		named := m.Named
-		if named == nil && len(f.names) == 0 {
-			if noNames == nil {
-				noNames = map[string]any{}
-			}
-			named = noNames
-		} else if named == nil {
-			named = f.named(m)
-		}
-		ms[i] = map[string]any{"match": m.Match, "start": jsonNumber(m.Start), "end": jsonNumber(m.End), "groups": m.Groups, "named": named}
+		ms[i] = map[string]any{"match": m.Match, "start": jsonNumber(m.Start), "end": jsonNumber(m.End), "groups": m.Groups, "named": f.named(m)}
 	}
 	out := map[string]any{"matches": ms, "total_matches": jsonNumber(f.TotalMatches), "offset": jsonNumber(f.Offset),
 		"limit": jsonNumber(f.Limit), "has_more": f.HasMore, "next_offset": nil, "next_cursor": nil}
@@ -188,8 +178,11 @@ func (f *regexFacts) check() error {
 				return fmt.Errorf("/matches/%d/named/%s: %T is not a string or null", i, k, g)
 			}
 		}
+		if m.Named != nil {
+			continue
+		}
 		for _, n := range f.names {
-			if m.Named == nil && (n.k < 1 || n.k > len(m.Groups)) {
+			if n.k < 1 || n.k > len(m.Groups) {
 				return fmt.Errorf("/matches/%d/named/%s: group %d of %d", i, n.name, n.k, len(m.Groups))
 			}
 		}
