@@ -3,6 +3,8 @@ package expr
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -232,3 +234,47 @@ func BenchmarkCalculateLarge(b *testing.B) {
 }
 
 func BenchmarkCalculateBigExact(b *testing.B) { benchEval(b, "factorial(5000) / 3**2000", 34) }
+
+// BenchmarkCalculateHugeProduct is a 1000-digit result near 2^99999: each
+// factor is asked for its leading 3400 bits or so (it needed every integer
+// bit of the first product, 1.6 s, before 2026-12-02).
+func BenchmarkCalculateHugeProduct(b *testing.B) {
+	benchEval(b, "sin(10**300)*exp(69314)*sin(10**300+1)", 1000)
+}
+
+// BenchmarkCalculateHugeRefused is refused with result_too_large after a
+// probe of each product's leading bits (2.7 s before 2026-12-02).
+func BenchmarkCalculateHugeRefused(b *testing.B) {
+	var terms []string
+	for k := range 70 {
+		terms = append(terms, fmt.Sprintf("sin(10**300+%d)*exp(%d)", k, 69314-k))
+	}
+	src := strings.Join(terms, "*")
+	b.ReportAllocs()
+	for b.Loop() {
+		var e *Error
+		if _, err := Eval(context.Background(), src, 1000); !errors.As(err, &e) || e.Reason != ReasonResultTooLarge {
+			b.Fatalf("want result_too_large, got %v", err)
+		}
+	}
+}
+
+// BenchmarkSinKernel compares sin's fixed-point kernel (halving the argument,
+// then doubling back) with the plain Taylor series it replaced, at the
+// precisions calculate's decisions reach near 2^100000.
+func BenchmarkSinKernel(b *testing.B) {
+	for _, w := range []int{3500, 20000, 60000} {
+		r := new(big.Int).Lsh(big.NewInt(7), uint(w))
+		r.Quo(r, big.NewInt(10))
+		b.Run(fmt.Sprintf("halving/w=%d", w), func(b *testing.B) {
+			for b.Loop() {
+				sinCosFixed(r, w, false, func() {})
+			}
+		})
+		b.Run(fmt.Sprintf("series/w=%d", w), func(b *testing.B) {
+			for b.Loop() {
+				sinCosSeries(r, w, false, func() {})
+			}
+		})
+	}
+}

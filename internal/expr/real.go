@@ -29,6 +29,13 @@ type real struct {
 	lowOK   bool
 	lowK    int
 	lowSign int
+	// ub, when ubOK, is e with |x| <= 2^e, known when the node was built (a
+	// rational, a product, a sum, exp); it may be far below 0. magE, when
+	// magOK, is what mag returned.
+	ubOK  bool
+	ub    int
+	magOK bool
+	magE  int
 }
 
 func (ev *evaluator) newReal(f func(p int) *big.Int) *real {
@@ -51,22 +58,76 @@ func (x *real) approx(p int) *big.Int {
 }
 
 // magProbes are the precisions of coarse magnitude probes, coarsest first:
-// approximating a huge value (e^69000 ≈ 2^99547) to within 2^65536 is cheap,
-// while approximating it to within 1 needs all of its integer bits. A probe that
-// returns |m| >= 2 bounds |x| to within a factor of about 3.
+// approximating a huge value (e^69000 ≈ 2^99547) to within 2^65536 is cheaper
+// than to within 1, which needs all of its integer bits. A probe that returns
+// |m| >= 2 bounds |x| to within a factor of about 3.
 var magProbes = []int{-65536, -16384, -4096, -1024, -256, -64, 0}
+
+// boundLead is how many leading bits the first magnitude probe of a node
+// with a bound asks for: |x| <= 2^ub, so 2^-(boundLead-ub) resolves those
+// bits of a value near its bound, and nothing more.
+const boundLead = 32
 
 // mag returns e >= 1 with |x| <= 2^e.
 func (x *real) mag() int {
-	for _, p := range magProbes {
-		m := x.approx(p)
-		if m.CmpAbs(big2) >= 0 || p == 0 {
-			t := new(big.Int).Abs(m)
-			t.Add(t, big1)
-			return max(t.BitLen()-p, 1)
+	if !x.magOK {
+		x.magE, x.magOK = x.probeMag(), true
+	}
+	return x.magE
+}
+
+func (x *real) probeMag() int {
+	if x.ubOK {
+		if x.ub <= 1 {
+			return 1
+		}
+		// Probes coarser than 2^(ub-boundLead) could not tell more than that
+		// the value is below its bound. From there, finer steps, growing
+		// as the value turns out to be further below it (a cancellation,
+		// a tiny factor).
+		for p, step := boundLead-x.ub, 64; p < 0; p, step = p+step, step*4 {
+			if e, ok := x.magAt(p); ok {
+				return e
+			}
+		}
+	} else {
+		for _, p := range magProbes[:len(magProbes)-1] {
+			if e, ok := x.magAt(p); ok {
+				return e
+			}
 		}
 	}
-	panic("unreachable")
+	m := x.approx(0)
+	t := new(big.Int).Abs(m)
+	t.Add(t, big1)
+	return max(t.BitLen(), 1)
+}
+
+// magAt is mag from one probe at 2^-p: |x| <= (|m|+1)·2^-p; ok is false when
+// |m| < 2, which bounds |x| only loosely.
+func (x *real) magAt(p int) (int, bool) {
+	m := x.approx(p)
+	if m.CmpAbs(big2) < 0 {
+		return 0, false
+	}
+	t := new(big.Int).Abs(m)
+	t.Add(t, big1)
+	return max(t.BitLen()-p, 1), true
+}
+
+// withBound records |x| <= 2^e and returns x.
+func (x *real) withBound(e int) *real {
+	x.ubOK, x.ub = true, e
+	return x
+}
+
+// bound returns e with |x| <= 2^e: the bound known from the node's
+// construction, which may be far below 1, or else mag.
+func (x *real) bound() int {
+	if x.ubOK {
+		return x.ub
+	}
+	return x.mag()
 }
 
 // decide finds the sign of x and a lower bound 2^-k on |x|; it fails with
@@ -85,7 +146,7 @@ func (x *real) lowerBound(limit int) (sign, k int, ok bool) {
 	if x.lowOK {
 		return x.lowSign, x.lowK, true
 	}
-	p := min(32-x.mag(), limit)
+	p := min(32-x.bound(), limit)
 	for step := 64; ; step *= 4 {
 		m := x.approx(p)
 		a := new(big.Int).Abs(m)
@@ -148,7 +209,7 @@ func roundDiv(n, d *big.Int) *big.Int {
 func (ev *evaluator) ratReal(q *big.Rat) *real {
 	num := new(big.Int).Set(q.Num())
 	den := new(big.Int).Set(q.Denom())
-	return ev.newReal(func(p int) *big.Int {
+	x := ev.newReal(func(p int) *big.Int {
 		if p >= 0 {
 			return roundDiv(new(big.Int).Lsh(num, uint(p)), den)
 		}
@@ -157,31 +218,47 @@ func (ev *evaluator) ratReal(q *big.Rat) *real {
 		}
 		return roundDiv(num, new(big.Int).Lsh(den, uint(-p)))
 	})
+	if num.Sign() != 0 {
+		// |num| < 2^bitlen(num) and den >= 2^(bitlen(den)-1).
+		x.withBound(num.BitLen() - den.BitLen() + 1)
+	}
+	return x
 }
 
 func (ev *evaluator) negReal(a *real) *real {
-	return ev.newReal(func(p int) *big.Int { return new(big.Int).Neg(a.approx(p)) })
+	return ev.newReal(func(p int) *big.Int { return new(big.Int).Neg(a.approx(p)) }).withBound(a.bound())
 }
 
 func (ev *evaluator) absReal(a *real) *real {
-	return ev.newReal(func(p int) *big.Int { return new(big.Int).Abs(a.approx(p)) })
+	return ev.newReal(func(p int) *big.Int { return new(big.Int).Abs(a.approx(p)) }).withBound(a.bound())
 }
 
 func (ev *evaluator) addReal(a, b *real) *real {
 	return ev.newReal(func(p int) *big.Int {
 		s := new(big.Int).Add(a.approx(p+2), b.approx(p+2))
 		return shiftRound(s, -2)
-	})
+	}).withBound(max(a.bound(), b.bound()) + 1)
 }
 
+// mulReal is a·b. With ea, eb the operands' bounds (|a| <= 2^ea, far below 0
+// for a tiny factor) and A, B their approximations to 2^-pa and 2^-pb,
+// ab - AB = a(b - B) + B(a - A). When p + ea + eb <= 0, |ab| <= 2^-p and 0 is
+// close enough. Otherwise pb = p + ea + 2 bounds the first term by
+// 2^-(p+2), |B| <= 2^eb + 2^-pb <= 2^(eb+1), and pa = p + eb + 3 bounds the
+// second by 2^-(p+2); with the final rounding the error stays within 2^-p.
+// Neither precision is clamped at 0: a coarse approximation of a huge
+// product (a magnitude probe, or a result of 1000 digits around 2^99000)
+// asks its operands for their leading bits only, not for every integer bit.
 func (ev *evaluator) mulReal(a, b *real) *real {
+	ea, eb := a.bound(), b.bound()
 	return ev.newReal(func(p int) *big.Int {
-		ea, eb := a.mag(), b.mag()
-		pa := max(p+eb+3, 0)
-		pb := max(p+ea+2, 0)
+		if p+ea+eb <= 0 {
+			return new(big.Int)
+		}
+		pa, pb := p+eb+3, p+ea+2
 		m := new(big.Int).Mul(a.approx(pa), b.approx(pb))
 		return shiftRound(m, p-pa-pb)
-	})
+	}).withBound(ea + eb)
 }
 
 // scale2Real is a·2^k, exact in precision: no operand error is added.
@@ -362,7 +439,7 @@ func (ev *evaluator) expReal(a *real) *real {
 		rm := r.approx(w)
 		e := expFixed(rm, w, ev.tick)
 		return shiftRound(e, p+ni-w)
-	})
+	}).withBound(ni + 1) // |r| <= 3/4·ln 2 (n is within 3/4 of a/ln 2), so exp(r) < 2
 }
 
 // expHalvings is the number of times exp halves its argument before the series
@@ -484,8 +561,46 @@ func (ev *evaluator) sinCosReal(a *real, cos bool) *real {
 	})
 }
 
-// sinCosFixed returns sin(r)·2^w or cos(r)·2^w for |r·2^-w| < 1.
+// sinCosFixed returns sin(r)·2^w or cos(r)·2^w for |r·2^-w| < 1, with an
+// error of at most 2 units. At high precision it works like expFixed: the
+// series at x = r/2^s has about sqrt(w) times fewer terms, and s doublings
+// (sin 2x = 2 sin x cos x, cos 2x = cos²x - sin²x) bring it back.
 func sinCosFixed(r *big.Int, w int, cos bool, tick func()) *big.Int {
+	s := expHalvings(w)
+	if s < 8 {
+		return sinCosSeries(r, w, cos, tick)
+	}
+	// With |sin|, |cos| <= 1, a doubling turns errors eS, eC into at most
+	// 2(eS + eC) + 1 each, so their sum at most quadruples (+2): s doublings
+	// cost 2s bits. The series start with at most w + 2 units of error
+	// (the shift of x, one unit per term), bitLen(w) + 2 bits; 8 more keep
+	// the total below a unit at w.
+	w2 := w + 2*s + big.NewInt(int64(w)).BitLen() + 10
+	x := new(big.Int).Lsh(r, uint(w2-w-s))
+	sn := sinCosSeries(x, w2, false, tick)
+	cs := sinCosSeries(x, w2, true, tick)
+	t, u := new(big.Int), new(big.Int)
+	for i := 0; i < s; i++ {
+		if i%16 == 0 {
+			tick()
+		}
+		t.Mul(sn, cs)
+		t.Rsh(t, uint(w2-1))
+		u.Mul(sn, sn)
+		cs.Mul(cs, cs)
+		cs.Sub(cs, u)
+		cs.Rsh(cs, uint(w2))
+		sn, t = t, sn
+	}
+	if cos {
+		return shiftRound(cs, w-w2)
+	}
+	return shiftRound(sn, w-w2)
+}
+
+// sinCosSeries sums the Taylor series of sin(r)·2^w or cos(r)·2^w for
+// |r·2^-w| < 1, with an error of at most one unit per term.
+func sinCosSeries(r *big.Int, w int, cos bool, tick func()) *big.Int {
 	r2 := new(big.Int).Mul(r, r)
 	r2.Rsh(r2, uint(w))
 	var term *big.Int

@@ -420,6 +420,24 @@ add("(" * 100 + "1" + ")" * 100, "1", name="nesting of exactly 100")
 add("2**4**" + "1**" * 97 + "1", "2**4", name="power chain of depth 100")
 cases.append({"name": "2001 characters", "args": {"expression": "1" * 2001}, "error_code": "input_schema_invalid"})
 
+# ---- 8. huge magnitudes: values near 2^100000 at 1000 digits ----
+# A product of a transcendental factor and exp(69314) ≈ 2^99999 is within the
+# limits; its 1000 digits need each factor to about 3400 bits relative, not
+# every integer bit of the product (which took seconds before the engine asked
+# for coarse approximations at negative precision).
+for src, p in [("sin(10**300)*exp(69314)", 1000), ("sin(10**300)*exp(69314)*sin(10**300+1)", 1000),
+               ("sin(10**300+2)*exp(69314) + cos(10**300+2)*exp(69314)", 1000),
+               ("(sin(10**300+3)*exp(69000))*(cos(7)*exp(300))", 1000),
+               ("-sin(10**300+4)*exp(69314)*pi", 500), ("abs(cos(10**300+5)*exp(69314))", 100),
+               ("sqrt(sin(10**300+6)**2*exp(69314))", 1000), ("log(sin(10**300+7)**2*exp(69314))", 1000),
+               ("atan(cos(10**300+8)*exp(69314))", 1000), ("sin(10**300+9)*exp(69314) - exp(69313)", 1000),
+               ("exp(69314)*sin(10**300+10)*1e-30000", 1000), ("exp(-69314)*sin(10**300+11)*1e+28000", 50),
+               ("floor(sin(10**300+12)*exp(60))", None), ("exp(69314)*sin(1/10**30)", 1000)]:
+    add(src, p=p, name=f"huge: {src[:50]} p={p}")
+# 70 such products: the first three factors already exceed 2^100000.
+add_err("*".join(f"sin(10**300+{k})*exp({69314 - k})" for k in range(70)), "cost_limit_exceeded", "result_too_large",
+        p=1000)
+
 # ---- write ----
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from versions import record  # noqa: E402
