@@ -29,6 +29,10 @@ type real struct {
 	lowOK   bool
 	lowK    int
 	lowSign int
+	// lowFn, when set, derives a lower bound from the operands' (a product
+	// of non-zero factors is non-zero, however small): tried before
+	// approximating x itself.
+	lowFn func(limit int) (sign, k int, ok bool)
 	// ub, when ubOK, is e with |x| <= 2^e, known when the node was built (a
 	// rational, a product, a sum, exp); it may be far below 0. magE, when
 	// magOK, is what mag returned.
@@ -115,6 +119,16 @@ func (x *real) magAt(p int) (int, bool) {
 	return max(t.BitLen()-p, 1), true
 }
 
+// maxLowK bounds the smallness a structural lower bound may claim: a value
+// below 2^-maxLowK is "too close to zero" like one that cannot be decided.
+const maxLowK = 4 * MaxBits
+
+// withLow records |x| >= 2^-k and sign(x) and returns x.
+func (x *real) withLow(sign, k int) *real {
+	x.lowOK, x.lowSign, x.lowK = true, sign, k
+	return x
+}
+
 // withBound records |x| <= 2^e and returns x.
 func (x *real) withBound(e int) *real {
 	x.ubOK, x.ub = true, e
@@ -141,10 +155,18 @@ func (x *real) decide() (sign, k int) {
 
 // lowerBound finds the sign of x and k with |x| >= 2^-k using approximations no
 // finer than 2^-limit, starting from the coarse precision the magnitude allows
-// (cheap for huge values). ok is false when |x| is too small to tell.
+// (cheap for huge values). ok is false when |x| is too small to tell. A bound
+// known from the node's structure (a non-zero rational, exp, a product or
+// quotient of non-zero values) may be below 2^-limit, down to 2^-maxLowK.
 func (x *real) lowerBound(limit int) (sign, k int, ok bool) {
 	if x.lowOK {
 		return x.lowSign, x.lowK, true
+	}
+	if x.lowFn != nil {
+		if s, k, ok := x.lowFn(limit); ok && k <= maxLowK {
+			x.withLow(s, k)
+			return s, k, true
+		}
 	}
 	p := min(32-x.bound(), limit)
 	for step := 64; ; step *= 4 {
@@ -219,18 +241,29 @@ func (ev *evaluator) ratReal(q *big.Rat) *real {
 		return roundDiv(num, new(big.Int).Lsh(den, uint(-p)))
 	})
 	if num.Sign() != 0 {
-		// |num| < 2^bitlen(num) and den >= 2^(bitlen(den)-1).
+		// 2^(bitlen-1) <= |num| < 2^bitlen, the same for den.
 		x.withBound(num.BitLen() - den.BitLen() + 1)
+		x.withLow(num.Sign(), den.BitLen()-num.BitLen()+1)
 	}
 	return x
 }
 
 func (ev *evaluator) negReal(a *real) *real {
-	return ev.newReal(func(p int) *big.Int { return new(big.Int).Neg(a.approx(p)) }).withBound(a.bound())
+	x := ev.newReal(func(p int) *big.Int { return new(big.Int).Neg(a.approx(p)) }).withBound(a.bound())
+	x.lowFn = func(limit int) (int, int, bool) {
+		s, k, ok := a.lowerBound(limit)
+		return -s, k, ok
+	}
+	return x
 }
 
 func (ev *evaluator) absReal(a *real) *real {
-	return ev.newReal(func(p int) *big.Int { return new(big.Int).Abs(a.approx(p)) }).withBound(a.bound())
+	x := ev.newReal(func(p int) *big.Int { return new(big.Int).Abs(a.approx(p)) }).withBound(a.bound())
+	x.lowFn = func(limit int) (int, int, bool) {
+		_, k, ok := a.lowerBound(limit)
+		return 1, k, ok
+	}
+	return x
 }
 
 func (ev *evaluator) addReal(a, b *real) *real {
@@ -251,7 +284,7 @@ func (ev *evaluator) addReal(a, b *real) *real {
 // asks its operands for their leading bits only, not for every integer bit.
 func (ev *evaluator) mulReal(a, b *real) *real {
 	ea, eb := a.bound(), b.bound()
-	return ev.newReal(func(p int) *big.Int {
+	x := ev.newReal(func(p int) *big.Int {
 		if p+ea+eb <= 0 {
 			return new(big.Int)
 		}
@@ -259,6 +292,16 @@ func (ev *evaluator) mulReal(a, b *real) *real {
 		m := new(big.Int).Mul(a.approx(pa), b.approx(pb))
 		return shiftRound(m, p-pa-pb)
 	}).withBound(ea + eb)
+	// |ab| >= 2^-(ka+kb) when both factors are decidably non-zero.
+	x.lowFn = func(limit int) (int, int, bool) {
+		sa, ka, ok := a.lowerBound(limit)
+		if !ok {
+			return 0, 0, false
+		}
+		sb, kb, ok := b.lowerBound(limit)
+		return sa * sb, ka + kb, ok
+	}
+	return x
 }
 
 // scale2Real is a·2^k, exact in precision: no operand error is added.
@@ -268,7 +311,8 @@ func (ev *evaluator) scale2Real(a *real, k int) *real {
 
 // invReal is 1/a; a must be decidably non-zero (decide is called first).
 func (ev *evaluator) invReal(a *real) *real {
-	_, k := a.decide()
+	s, k := a.decide()
+	// 2^-k <= |a| <= 2^ea, so 2^-ea <= |1/a| <= 2^k.
 	return ev.newReal(func(p int) *big.Int {
 		pa := max(p+2*k+2, k+2)
 		m := a.approx(pa)
@@ -280,7 +324,7 @@ func (ev *evaluator) invReal(a *real) *real {
 			return new(big.Int) // |1/(m·2^-e)| < 1/4
 		}
 		return roundDiv(big1, new(big.Int).Lsh(m, uint(-e)))
-	})
+	}).withBound(k).withLow(s, a.bound())
 }
 
 // sqrtReal is sqrt(a) for a >= 0 (checked by the caller).
@@ -439,7 +483,7 @@ func (ev *evaluator) expReal(a *real) *real {
 		rm := r.approx(w)
 		e := expFixed(rm, w, ev.tick)
 		return shiftRound(e, p+ni-w)
-	}).withBound(ni + 1) // |r| <= 3/4·ln 2 (n is within 3/4 of a/ln 2), so exp(r) < 2
+	}).withBound(ni+1).withLow(1, 1-ni) // |r| <= 3/4·ln 2 (n is within 3/4 of a/ln 2), so 1/2 < exp(r) < 2
 }
 
 // expHalvings is the number of times exp halves its argument before the series

@@ -80,6 +80,18 @@ func TestApproxContractExtremeMagnitudes(t *testing.T) {
 				if lim := ratBitLen(n.q); n.x.bound() < lim || n.x.mag() < lim {
 					t.Fatalf("%s: bound %d, mag %d, but |x| > 2^%d", what, n.x.bound(), n.x.mag(), lim-1)
 				}
+				// A lower bound, structural or approximated, is a lower bound.
+				s, k, ok := n.x.lowerBound(decisionCap)
+				low := new(big.Rat).SetFrac(big1, new(big.Int).Lsh(big1, uint(max(k, 0))))
+				if k < 0 {
+					low.SetInt(new(big.Int).Lsh(big1, uint(-k)))
+				}
+				if ok && (s != n.q.Sign() || new(big.Rat).Abs(n.q).Cmp(low) < 0) {
+					t.Fatalf("%s: lowerBound says sign %d, |x| >= 2^-%d; x = %s…", what, s, k, short(n.q))
+				}
+				if !ok && -ratBitLen(n.q) < decisionCap-2 {
+					t.Fatalf("%s: no lower bound for a value above 2^-%d", what, decisionCap-2)
+				}
 			}
 			// Fresh nodes per precision order: coarse first (as probes go),
 			// then fine first (the cache rounding down).
