@@ -15,16 +15,17 @@ import (
 	"github.com/precisiond/precisiond/evidence"
 )
 
-// slowExpression is x - x for x = sin(10**300)*exp(69314) ≈ 2^99999, at 1000
-// digits: within every limit of calculate, but the engine cannot know that
-// the difference is exactly 0, so it approximates x ever more finely, to the
-// decision cap 2^-16384 (about 116 000 bits of each factor), before it
-// answers precision_exhausted: 4-7 s of work on the 2-core development
-// machine when idle (the work checks its context throughout), so with a 1 s
-// deadline its calls time out. (The 70 products of such factors used before
+// slowExpression is (x - x) + (y - y) for x = sin(10**300)*exp(69314) and y
+// = sin(10**300+1)*exp(69314), both about 2^99999, at 1000 digits: within
+// every limit of calculate, but the engine cannot know that the differences
+// are exactly 0, so it approximates them ever more finely, to the decision
+// cap 2^-16384 (about 116 000 bits of each factor), before it answers
+// precision_exhausted: 7-8 s of work on the 2-core development machine when
+// idle (the work checks its context throughout), so with a 1 s deadline its
+// calls time out. (The 70 products sin(10**300+k)*exp(69314-k) used before
 // are now refused within milliseconds: their magnitude is probed from their
 // leading bits.)
-const slowExpression = "sin(10**300)*exp(69314)-sin(10**300)*exp(69314)"
+const slowExpression = "sin(10**300)*exp(69314)-sin(10**300)*exp(69314)+sin(10**300+1)*exp(69314)-sin(10**300+1)*exp(69314)"
 
 // cpuTime is the CPU time (user + system) a process has used so far, from
 // /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s: Linux's

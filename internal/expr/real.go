@@ -602,7 +602,7 @@ func (ev *evaluator) sinCosReal(a *real, cos bool) *real {
 			v.Neg(v)
 		}
 		return shiftRound(v, p-w)
-	})
+	}).withBound(0) // |sin|, |cos| <= 1
 }
 
 // sinCosFixed returns sin(r)·2^w or cos(r)·2^w for |r·2^-w| < 1, with an

@@ -188,7 +188,9 @@ func (ev *evaluator) real(v *value) *real {
 }
 
 func (ev *evaluator) realV(x *real) *value {
-	if x.mag() > MaxBits+2 {
+	// The bound known from x's construction settles most values without
+	// probing x (a probe of a sum that cancels costs as much as a digit).
+	if x.bound() > MaxBits+2 && x.mag() > MaxBits+2 {
 		costly(ReasonResultTooLarge, "an intermediate value exceeds 2^%d in magnitude", MaxBits)
 	}
 	return &value{k: kReal, x: x}
@@ -266,7 +268,7 @@ func (ev *evaluator) mul(a, b *value) *value {
 		return expV(new(big.Rat).Add(a.q, b.q))
 	}
 	ra, rb := ev.real(a), ev.real(b)
-	if ra.mag()+rb.mag() > MaxBits+4 {
+	if ra.bound()+rb.bound() > MaxBits+4 && ra.mag()+rb.mag() > MaxBits+4 {
 		costly(ReasonResultTooLarge, "a product exceeds 2^%d in magnitude", MaxBits)
 	}
 	return ev.realV(ev.mulReal(ra, rb))
