@@ -329,7 +329,7 @@ func (ev *evaluator) invReal(a *real) *real {
 
 // sqrtReal is sqrt(a) for a >= 0 (checked by the caller).
 func (ev *evaluator) sqrtReal(a *real) *real {
-	return ev.newReal(func(p int) *big.Int {
+	x := ev.newReal(func(p int) *big.Int {
 		// Generic bound: |sqrt(u) - sqrt(v)| <= sqrt(|u - v|), so a to 2(p+2)
 		// bits always suffices. When a >= L > 0 the derivative bound
 		// 1/(2·sqrt(L)) needs far fewer, which keeps nested roots linear.
@@ -352,6 +352,12 @@ func (ev *evaluator) sqrtReal(a *real) *real {
 		s := new(big.Int).Sqrt(m)
 		return shiftRound(s, -2)
 	})
+	// a >= 2^-k > 0: sqrt(a) >= 2^-(k/2) >= 2^-ceil(k/2).
+	x.lowFn = func(limit int) (int, int, bool) {
+		s, k, ok := a.lowerBound(limit)
+		return 1, (k + 1) / 2, ok && s > 0
+	}
+	return x
 }
 
 // guardBits is the number of extra bits a series at working precision around p
@@ -593,7 +599,7 @@ func (ev *evaluator) sinCosReal(a *real, cos bool) *real {
 	// sin(r + q·pi/2) = [sin r, cos r, -sin r, -cos r][q].
 	useCos := q%2 == 1
 	neg := q >= 2
-	return ev.newReal(func(p int) *big.Int {
+	x := ev.newReal(func(p int) *big.Int {
 		g := guardBits(p, 2)
 		w := max(p+g, g)
 		rm := r.approx(w)
@@ -603,6 +609,20 @@ func (ev *evaluator) sinCosReal(a *real, cos bool) *real {
 		}
 		return shiftRound(v, p-w)
 	}).withBound(0) // |sin|, |cos| <= 1
+	if !cos && a.bound() <= 0 {
+		// |a| <= 1: |sin a| >= sin(1)·|a| > |a|/2, with a's sign.
+		x.lowFn = halfOf(a)
+	}
+	return x
+}
+
+// halfOf is a lower bound function for a value v with |v| >= |a|/2 and the
+// sign of a (sin and atan of |a| <= 1, ...).
+func halfOf(a *real) func(limit int) (int, int, bool) {
+	return func(limit int) (int, int, bool) {
+		s, k, ok := a.lowerBound(limit)
+		return s, k + 1, ok
+	}
 }
 
 // sinCosFixed returns sin(r)·2^w or cos(r)·2^w for |r·2^-w| < 1, with an
@@ -702,7 +722,7 @@ func (ev *evaluator) atanReal(a *real) *real {
 // atanSmall is atan(a) for |a| <= ~1.01.
 func (ev *evaluator) atanSmall(a *real) *real {
 	const s = 8
-	return ev.newReal(func(p int) *big.Int {
+	x := ev.newReal(func(p int) *big.Int {
 		g := guardBits(p, s+4)
 		w := max(p+g, g)
 		t := new(big.Int).Set(a.approx(w))
@@ -726,7 +746,10 @@ func (ev *evaluator) atanSmall(a *real) *real {
 		}, true, ev.tick)
 		sum.Lsh(sum, s)
 		return shiftRound(sum, p-w)
-	})
+	}).withBound(0) // |atan a| < pi/4·1.01 < 1
+	// atan(t)/t falls from 1 to atan(1.01)/1.01 > 0.78 on |t| <= 1.01.
+	x.lowFn = halfOf(a)
+	return x
 }
 
 // asinReal is asin(a) for |a| <= 1 (checked by the caller):

@@ -439,17 +439,20 @@ add_err("*".join(f"sin(10**300+{k})*exp({69314 - k})" for k in range(70)), "cost
         p=1000)
 
 # ---- 9. tiny non-zero values: far below 2^-16384, known non-zero ----
-# A product or quotient of decidably non-zero factors is non-zero however small
+# A product or quotient of decidably non-zero factors is non-zero however small,
+# and so are sin, tan, asin and atan of such a value below 1 and its square root
 # (Python's floats underflow to 0.0 here); a value that may be exactly zero is
 # still refused below 2^-16384 (precision_exhausted).
 for src, p in [("sin(1)*exp(-20000)", 34), ("sqrt(2)*exp(-20000)", 50), ("1/(sqrt(2)*exp(20000))", 34),
                ("pi*exp(-12000)", 1000), ("1e-5000*sin(1)", 34), ("1/(sin(1)*exp(12000))", 100),
                ("(sqrt(2)-1)**20000", 34), ("-cos(2)*exp(-69314)*1e-5000", 34), ("abs(sin(3)*exp(-30000))", 20),
-               ("exp(-60000)/(1+sqrt(5))", 60), ("exp(-69314)*1e-30000*1e-30000*1e-30000*sin(1)", 34)]:
+               ("exp(-60000)/(1+sqrt(5))", 60), ("exp(-69314)*1e-30000*1e-30000*1e-30000*sin(1)", 34),
+               ("sin(1e-5000)", 34), ("-sin(-1e-5000)*exp(-60000)", 30), ("atan(1e-6000)", 50), ("asin(-1e-7000)", 34),
+               ("tan(1e-4000)", 34), ("sqrt(sin(1)*exp(-60000))", 40), ("sin(exp(-30000))", 34), ("atan(exp(-50000))*pi", 34)]:
     add(src, p=p, name=f"tiny: {src[:50]} p={p}")
-# The second is about 2^-498600, below the 2^-400000 a bound derived from the
-# factors may reach.
-for src in ["sin(1e-5000)", "exp(-69314)*1e-30000*1e-30000*1e-30000*1e-30000*sin(1)"]:
+# The first may be exactly zero; the second is about 2^-498600, below the
+# 2^-400000 a bound derived from the factors may reach.
+for src in ["exp(-30000)*(sin(1)**2 + cos(1)**2) - exp(-30000)", "exp(-69314)*1e-30000*1e-30000*1e-30000*1e-30000*sin(1)"]:
     add_err(src, "tool_execution_error", "precision_exhausted")
 
 # ---- write ----
