@@ -455,6 +455,74 @@ for src, p in [("sin(1)*exp(-20000)", 34), ("sqrt(2)*exp(-20000)", 50), ("1/(sqr
 for src in ["exp(-30000)*(sin(1)**2 + cos(1)**2) - exp(-30000)", "exp(-69314)*1e-30000*1e-30000*1e-30000*1e-30000*sin(1)"]:
     add_err(src, "tool_execution_error", "precision_exhausted")
 
+# ---- 10. random products, quotients and sums across the whole magnitude range ----
+# Factors from 2^-99000 to 2^99000 (exp, decimal powers, sin/cos/atan/log/sqrt
+# of integers, pi), every partial product within 2^±99000 so that no limit
+# applies, results of products down to 2^-200000 and of sums down to
+# 2^-15000 (a sum has no structural lower bound), at 5 to 1000 digits. mpmath
+# (through sympy.N) decides the magnitudes and the digits.
+rng10 = random.Random(20261202)
+
+
+def rand_factor():
+    kind = rng10.choice(["exp", "dec", "sin", "cos", "atan", "log", "sqrt", "pi", "frac"])
+    k = rng10.randint(2, 10**6)
+    extreme = rng10.random() < 0.5  # near the ends of the range half the time
+    if kind == "exp":
+        e = rng10.randint(60000, 69000) if extreme else rng10.randint(0, 69000)
+        return f"exp({rng10.choice([-1, 1]) * e})"
+    if kind == "dec":
+        e = rng10.randint(25000, 29000) if extreme else rng10.randint(0, 29000)
+        return f"{rng10.randint(1, 999)}e{rng10.choice([-1, 1]) * e}"
+    if kind in ("sin", "cos", "atan", "log", "sqrt"):
+        return f"{kind}({k})"
+    if kind == "pi":
+        return "pi"
+    return f"({k}/{rng10.randint(2, 10**6)})"
+
+
+def log2abs(src):
+    mpmath.mp.dps = 30
+    v = sympy.N(ev_tree(ast.parse(src, mode="eval"), src), 30)
+    return None if v == 0 else float(mpmath.log(abs(mpmath.mpf(str(v))), 2))
+
+
+def rand_product():
+    # Left to right; a factor that would take the partial product out of
+    # range is skipped.
+    src, lg = None, 0.0
+    for _ in range(rng10.randint(2, 4)):
+        f = rand_factor()
+        op = rng10.choice(["*", "*", "/"]) if src else ""
+        cand = f if src is None else f"{src}{op}{f}"
+        lc = log2abs(cand)
+        if lc is None or abs(lc) > 99000:
+            continue
+        src, lg = cand, lc
+    return src, lg
+
+
+import mpmath  # noqa: E402
+n10 = 0
+while n10 < 60:
+    a, la = rand_product()
+    if a is None:
+        continue
+    src, low = a, -200000
+    if rng10.random() < 0.4:
+        b, lb = rand_product()
+        if b is None or "/" in b:
+            continue
+        src, low = f"{a} {rng10.choice(['+', '-'])} {b}", -15000
+    lv = log2abs(src)
+    if lv is None or not (low <= lv <= 99000):
+        continue
+    try:
+        add(src, p=rng10.choice([5, 34, 200, 1000]), name=f"random {n10}: {src[:40]}")
+    except Bad:
+        continue
+    n10 += 1
+
 # ---- write ----
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from versions import record  # noqa: E402
