@@ -636,9 +636,9 @@ func sinCosFixed(r *big.Int, w int, cos bool, tick func()) *big.Int {
 	}
 	// With |sin|, |cos| <= 1, a doubling turns errors eS, eC into at most
 	// 2(eS + eC) + 1 each, so their sum at most quadruples (+2): s doublings
-	// cost 2s bits. The series start with at most w + 2 units of error
-	// (the shift of x, one unit per term), bitLen(w) + 2 bits; 8 more keep
-	// the total below a unit at w.
+	// cost 2s bits. x = r·2^(w2-w)/2^s is exact; the two series start with
+	// at most one unit of error per term, fewer than w terms each, so
+	// bitLen(w) + 2 bits; 8 more keep the total below a unit at w.
 	w2 := w + 2*s + big.NewInt(int64(w)).BitLen() + 10
 	x := new(big.Int).Lsh(r, uint(w2-w-s))
 	sn := sinCosSeries(x, w2, false, tick)
