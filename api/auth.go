@@ -15,6 +15,7 @@ import (
 	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
+	"github.com/precisiond/precisiond/tools"
 )
 
 // CodeRateLimited is the error code of a request past its token's
@@ -286,11 +287,11 @@ func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *apiError {
 
 // afterCall records which token generated a file and puts its signed link in
 // X-Download-Url (REST /invoke and /v1/invoke).
-func (s *Server) afterCall(w http.ResponseWriter, r *http.Request, facts map[string]any) {
-	if s.edge == nil || s.edge.opts.Tokens == nil {
+func (s *Server) afterCall(w http.ResponseWriter, r *http.Request, resp *tools.Response) {
+	if s.edge == nil || s.edge.opts.Tokens == nil || !s.reg.DeclaresFact(resp.Tool, factDownloadPath) {
 		return
 	}
-	if link := s.edge.fileGenerated(r.Context(), facts); link != "" {
+	if link := s.edge.fileGenerated(r.Context(), resp.Envelope.Facts()); link != "" {
 		w.Header().Set("X-Download-Url", link)
 	}
 }
@@ -298,7 +299,7 @@ func (s *Server) afterCall(w http.ResponseWriter, r *http.Request, facts map[str
 // fileGenerated notes the owner of the file facts name (if any) and returns
 // its signed download path, or "".
 func (e *edge) fileGenerated(ctx context.Context, facts map[string]any) string {
-	dp, _ := facts["download_path"].(string)
+	dp, _ := facts[factDownloadPath].(string)
 	name, ok := strings.CutPrefix(dp, "/downloads/")
 	if !ok || !filestore.NamePattern.MatchString(name) {
 		return ""

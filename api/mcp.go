@@ -459,10 +459,14 @@ func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawM
 		StructuredContent: json.RawMessage(b),
 		Meta:              attestationMeta(resp.Attestation),
 	}
-	if link := m.fileLink(resp.Envelope.Facts()); link != nil {
-		res.Content = append(res.Content, link)
-		// The store has a new file, or an old one with a renewed lifetime.
-		m.resourcesChanged.trigger()
+	// Only a tool that can name a file is asked for its facts (a typed
+	// tool's would be built generically for nothing).
+	if m.reg.DeclaresFact(name, factDownloadPath) {
+		if link := m.fileLink(resp.Envelope.Facts()); link != nil {
+			res.Content = append(res.Content, link)
+			// The store has a new file, or an old one with a renewed lifetime.
+			m.resourcesChanged.trigger()
+		}
 	}
 	m.logCall(ctx, name, nil, start)
 	return res, nil
@@ -505,9 +509,12 @@ func errorResult(body map[string]any) (*mcp.CallToolResult, error) {
 	}, nil
 }
 
+// factDownloadPath is the fact that names a stored file (generate_file).
+const factDownloadPath = "download_path"
+
 // fileLink points at the file a generate_file call stored, when facts name one.
 func (m *mcpSurface) fileLink(facts map[string]any) *mcp.ResourceLink {
-	dp, _ := facts["download_path"].(string)
+	dp, _ := facts[factDownloadPath].(string)
 	name, ok := strings.CutPrefix(dp, "/downloads/")
 	if !ok || !filestore.NamePattern.MatchString(name) {
 		return nil

@@ -167,7 +167,7 @@ func (s *Server) wrapStatus(f apiFunc, legacy200 bool) http.HandlerFunc {
 		}
 		switch x := v.(type) {
 		case *tools.Response:
-			s.afterCall(w, r, x.Envelope.Facts())
+			s.afterCall(w, r, x)
 			writeResponse(w, x)
 		case rawJSON:
 			w.Header().Set("Content-Type", "application/json")

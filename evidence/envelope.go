@@ -94,14 +94,17 @@ func (e *Envelope) MarshalJSON() ([]byte, error) { return e.AppendCanonical(nil)
 // Build.
 func (e *Envelope) AppendCanonical(b []byte) ([]byte, error) {
 	var err error
-	appendRaw := func(b, cached []byte, v map[string]any) []byte {
+	// appendRaw appends the cached canonical bytes, or else canonical(v()):
+	// v is only called without them, so that typed facts (BuildTyped, whose
+	// bytes are always cached) are never built generically here.
+	appendRaw := func(b, cached []byte, v func() map[string]any) []byte {
 		if err != nil {
 			return b
 		}
 		if cached != nil {
 			return append(b, cached...)
 		}
-		b, err = AppendCanonical(b, v)
+		b, err = AppendCanonical(b, v())
 		return b
 	}
 	// One growth for the whole envelope: the cached parts, the strings and
@@ -123,9 +126,9 @@ func (e *Envelope) AppendCanonical(b []byte) ([]byte, error) {
 	b = append(b, `,"determinism":`...)
 	b = appendPyString(b, e.Determinism)
 	b = append(b, `,"facts":`...)
-	b = appendRaw(b, e.factsJSON, e.Facts())
+	b = appendRaw(b, e.factsJSON, e.Facts)
 	b = append(b, `,"input_normalized":`...)
-	b = appendRaw(b, e.inputJSON, e.InputNormalized)
+	b = appendRaw(b, e.inputJSON, func() map[string]any { return e.InputNormalized })
 	if err != nil {
 		return nil, err
 	}

@@ -81,3 +81,44 @@ func TestNormalIntegerFastPath(t *testing.T) {
 		}
 	}
 }
+
+// countingFacts are typed facts that count how often their generic form is
+// built.
+type countingFacts struct{ generic int }
+
+func (c *countingFacts) AppendCanonical(b []byte) []byte { return append(b, `{"gcd":23}`...) }
+func (c *countingFacts) Generic() map[string]any {
+	c.generic++
+	return map[string]any{"gcd": json.Number("23")}
+}
+
+// TestTypedEnvelopeEncodesWithoutGeneric: an envelope of typed facts writes
+// its canonical bytes (the response body) from the typed form alone; the
+// generic form is built once, only when Facts is asked for. (AppendCanonical
+// used to evaluate Facts() for its cached-bytes fallback, building every
+// typed answer's facts generically for nothing.)
+func TestTypedEnvelopeEncodesWithoutGeneric(t *testing.T) {
+	facts := &countingFacts{}
+	env, err := BuildTyped(contracts.MustLoad("gcd_lcm"), "h", map[string]any{"a": json.Number("391"), "b": json.Number("299")}, facts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := env.AppendCanonical(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := json.Marshal(env); err != nil {
+		t.Fatal(err)
+	}
+	if facts.generic != 0 {
+		t.Fatalf("encoding built the generic facts %d times", facts.generic)
+	}
+	if !bytes.Contains(b, []byte(`"facts":{"gcd":23}`)) {
+		t.Errorf("facts not written from the typed form: %s", b)
+	}
+	env.Facts()
+	env.Facts()
+	if facts.generic != 1 {
+		t.Errorf("Facts built the generic form %d times, want once", facts.generic)
+	}
+}

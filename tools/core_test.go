@@ -215,3 +215,34 @@ func TestLongToolNameRefused(t *testing.T) {
 		t.Errorf("observed %q, want %q (names of no tool are not reported)", seen, want)
 	}
 }
+
+// TestDeclaresFact: of the built-in tools exactly generate_file declares
+// download_path (the surfaces read no other tool's facts for a file link),
+// and the answer follows the contracts, not a list.
+func TestDeclaresFact(t *testing.T) {
+	reg := NewRegistry(Builtin(Deps{}), Options{})
+	var with []string
+	for _, name := range reg.Names() {
+		if reg.DeclaresFact(name, "download_path") {
+			with = append(with, name)
+		}
+		c, _, err := reg.Contract(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for key := range c.OutputSchema["properties"].(map[string]any) {
+			if !reg.DeclaresFact(name, key) {
+				t.Errorf("%s: declares %s in its outputSchema, DeclaresFact says no", name, key)
+			}
+		}
+		if reg.DeclaresFact(name, "no_such_fact") {
+			t.Errorf("%s: DeclaresFact(no_such_fact)", name)
+		}
+	}
+	if !slices.Equal(with, []string{"generate_file"}) {
+		t.Errorf("tools declaring download_path: %v, want [generate_file]", with)
+	}
+	if reg.DeclaresFact("no_such_tool", "download_path") {
+		t.Error("an unknown tool declares a fact")
+	}
+}

@@ -189,6 +189,20 @@ func (r *Registry) Lookup(name string) (Tool, string, bool) {
 	return r.tools[i].tool, r.tools[i].contractHash, true
 }
 
+// DeclaresFact reports whether the contract of the tool name declares the
+// fact key in its outputSchema (false for an unknown tool): a surface that
+// looks for one fact (generate_file's download_path) asks this before it
+// reads an envelope's facts, which for a typed tool builds them generically.
+func (r *Registry) DeclaresFact(name, key string) bool {
+	i, ok := r.byName[name]
+	if !ok {
+		return false
+	}
+	props, _ := r.tools[i].contract.OutputSchema["properties"].(map[string]any)
+	_, ok = props[key]
+	return ok
+}
+
 // Enabled reports whether a known tool is enabled.
 func (r *Registry) Enabled(name string) bool {
 	return !r.state.Load().disabled[name]
