@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,6 +46,12 @@ type linkKeys struct {
 	// sources flag and data_dir); ttl is the links' lifetime.
 	store blob.Store
 	ttl   time.Duration
+	// With a store: mark is the data directory's fallbackMarkName file, and
+	// margin how long after a refresh the next one may end (the refresh
+	// period and its timeout): links signed before then are covered by a
+	// mark written at that refresh.
+	mark   string
+	margin time.Duration
 
 	// mu serializes refresh; it guards the fields below.
 	mu sync.Mutex
@@ -71,9 +79,10 @@ func (l *linkKeys) setSource(src string) {
 // and tries the store again at every refresh (see refresh).
 func openLinkKeys(cfg Config, shared blob.Store, log *slog.Logger) (*linkKeys, error) {
 	l := &linkKeys{ttl: cfg.DownloadTTL}
+	dataDirKeyPath := filepath.Join(cfg.DataDir, access.KeyFileName)
 	key, src := []byte(cfg.Access.DownloadSigningKey), linkKeyFlag
 	dataDirKey := func() (err error) {
-		key, err = access.LoadOrCreateKey(filepath.Join(cfg.DataDir, access.KeyFileName))
+		key, err = access.LoadOrCreateKey(dataDirKeyPath)
 		if err != nil {
 			return fmt.Errorf("download signing key: %w", err)
 		}
@@ -90,6 +99,8 @@ func openLinkKeys(cfg Config, shared blob.Store, log *slog.Logger) (*linkKeys, e
 			return nil, fmt.Errorf("download signing key in the store (or give --download-signing-key): %w", cause)
 		}
 		l.store, src = shared, linkKeyStore
+		l.mark = filepath.Join(cfg.DataDir, fallbackMarkName)
+		l.margin = cfg.Signing.refreshPeriod() + refreshTimeout(cfg)
 		if cause != nil {
 			// A replica starting while the store is down keeps answering
 			// (pure tools need no store).
@@ -112,11 +123,14 @@ func openLinkKeys(cfg Config, shared blob.Store, log *slog.Logger) (*linkKeys, e
 	l.setSource(src)
 	switch {
 	case cause != nil:
+		l.markFallback(log, l.signer.Now().Add(l.ttl+l.margin))
 		log.Warn("the shared store is down: download links are signed with this replica's fallback key, which only it accepts; once the store answers it signs new links with the fleet's key and every replica opens the fallback key's links until they expire (give every replica --download-signing-key to avoid this)",
 			"err", cause.Error())
 	case src == linkKeyStore:
+		l.resumeFallback(log, dataDirKeyPath)
 		// Keys other replicas signed with while the store was down at their
-		// start: accepted from the first request, not the first refresh.
+		// start: accepted from the first request, not the first refresh. A
+		// fallback key of this replica's last run is published here.
 		ctx, cancel := context.WithTimeout(context.Background(), cfg.StoreTimeout)
 		l.refreshLogged(ctx, log)
 		cancel()
@@ -145,11 +159,13 @@ func (l *linkKeys) refreshLogged(ctx context.Context, log *slog.Logger) {
 	if l.pending {
 		key, err := access.LoadOrCreateKeyIn(ctx, l.store, access.KeyObject)
 		if err != nil {
+			l.markFallback(log, l.signer.Now().Add(l.ttl+l.margin))
 			l.logErr(log, err, "download links: the fleet's key cannot be loaded yet; this replica keeps signing links with its fallback key and tries again at every refresh")
 			return
 		}
 		retired, err := l.signer.Switch(key, l.ttl)
 		if err != nil {
+			l.markFallback(log, l.signer.Now().Add(l.ttl+l.margin))
 			l.logErr(log, err, "download links: the fleet's key in the store is not usable; this replica keeps signing links with its fallback key")
 			return
 		}
@@ -158,7 +174,10 @@ func (l *linkKeys) refreshLogged(ctx context.Context, log *slog.Logger) {
 		attrs := []any{}
 		if retired.Key != nil {
 			l.unpublished = &retired
+			l.markFallback(log, retired.Until)
 			attrs = append(attrs, "fallback_accepted_until", retired.Until.UTC().Format(time.RFC3339))
+		} else {
+			l.clearFallbackMark(log)
 		}
 		log.Info("download links: the shared store answers; this replica signs new links with the fleet's key from now on; the links it signed with its fallback key open here until fallback_accepted_until, and on every replica once the key is published in the store", attrs...)
 	}
@@ -166,10 +185,12 @@ func (l *linkKeys) refreshLogged(ctx context.Context, log *slog.Logger) {
 		now := l.signer.Now()
 		if !now.Before(u.Until) {
 			l.unpublished = nil // every link it could publish has expired
+			l.clearFallbackMark(log)
 		} else if err := access.PublishAcceptedIn(ctx, l.store, access.AcceptedObject, *u, now); err != nil {
 			l.logErr(log, err, "download links: the fallback key cannot be published in the store yet; until it is, only this replica opens the links signed with it; trying again at every refresh")
 		} else {
 			l.unpublished = nil
+			l.clearFallbackMark(log)
 			log.Debug("download links: the fallback key is published in the store", "object", access.AcceptedObject)
 		}
 	}
@@ -204,10 +225,101 @@ func (l *linkKeys) logErr(log *slog.Logger, err error, msg string) {
 	}
 }
 
+// fallbackMarkName, in the data directory, says until when links this
+// replica signed with its fallback key may still be open (RFC 3339): written
+// when it starts signing with that key and at every refresh while it does
+// (the refresh margin ahead), then the retired key's end once the fleet's key
+// signs, and removed once the fallback key is published in the store or that
+// time has passed. A replica restarted before it published reads it at start,
+// accepts its fallback key again and publishes it, so the links it signed
+// during an outage outlive the restart.
+const fallbackMarkName = "download-fallback-until"
+
+// markFallback records that links signed with the fallback key may be open
+// until until (never moving an earlier mark's later end back).
+func (l *linkKeys) markFallback(log *slog.Logger, until time.Time) {
+	if prev, ok := readFallbackMark(l.mark); ok && prev.After(until) {
+		until = prev
+	}
+	if err := writeFileAtomic(l.mark, []byte(until.UTC().Format(time.RFC3339Nano)+"\n")); err != nil {
+		log.Warn("download links: cannot note that links were signed with the fallback key; after a restart before the key is published in the store, those links open nowhere", "err", err.Error())
+	}
+}
+
+// clearFallbackMark removes the mark: nothing signed with the fallback key
+// needs publishing any more.
+func (l *linkKeys) clearFallbackMark(log *slog.Logger) {
+	if err := os.Remove(l.mark); err != nil && !errors.Is(err, os.ErrNotExist) {
+		log.Warn("download links: cannot remove the fallback key's mark", "path", l.mark, "err", err.Error())
+	}
+}
+
+// resumeFallback, at a start with the fleet's key, takes up a fallback key
+// the last run left unpublished: accepted here until its mark's end and
+// published by the next refresh.
+func (l *linkKeys) resumeFallback(log *slog.Logger, keyPath string) {
+	until, ok := readFallbackMark(l.mark)
+	if !ok {
+		return
+	}
+	var key []byte
+	_, err := os.Stat(keyPath) // the key the mark speaks of, never a new one
+	if err == nil {
+		key, err = access.LoadOrCreateKey(keyPath)
+	}
+	if err != nil || !l.signer.Now().Before(until) {
+		l.clearFallbackMark(log)
+		return
+	}
+	u := access.AcceptedKey{Key: key, Until: until}
+	if err := l.signer.Accept(u); err != nil {
+		l.clearFallbackMark(log)
+		return
+	}
+	l.unpublished = &u
+	log.Info("download links: the last run signed links with this replica's fallback key and did not publish it; they open here until fallback_accepted_until, and on every replica once it is published in the store",
+		"fallback_accepted_until", until.UTC().Format(time.RFC3339))
+}
+
+// readFallbackMark is the time in the mark at path; false without one (or
+// with one that does not parse).
+func readFallbackMark(path string) (time.Time, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b)))
+	return t, err == nil
+}
+
+// writeFileAtomic writes b to path through a temporary file renamed into
+// place, so that a reader never sees part of it.
+func writeFileAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// refreshTimeout bounds one refresh of the keys from the store.
+func refreshTimeout(cfg Config) time.Duration { return max(10*time.Second, cfg.StoreTimeout) }
+
 // refreshLinkKeys is the background step of a running service on an S3
 // store (watchEdge).
 func (m *Main) refreshLinkKeys() {
-	ctx, cancel := context.WithTimeout(context.Background(), max(10*time.Second, m.Config.StoreTimeout))
+	ctx, cancel := context.WithTimeout(context.Background(), refreshTimeout(m.Config))
 	defer cancel()
 	m.edge.links.refreshLogged(ctx, m.Log)
 }

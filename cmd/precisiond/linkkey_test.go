@@ -264,6 +264,62 @@ func TestFallbackLinkKeyRecoversWithoutRestart(t *testing.T) {
 	}
 }
 
+// TestFallbackLinkKeySurvivesRestart: replica A starts while the S3 store is
+// paused and signs a link with its fallback key, then stops before the store
+// answers (so before it could publish that key). Its data directory keeps a
+// mark of until when such links may be open. Restarted once the store
+// answers, A signs with the fleet's key, opens the outage link again, says so
+// once, publishes the fallback key (B opens the link too) and removes the
+// mark. Without the mark the link would open nowhere.
+func TestFallbackLinkKeySurvivesRestart(t *testing.T) {
+	srv := s3test.Start(t)
+	storeEnv(t, srv)
+	loc := srv.Location()
+	tokens := writeTokensFile(t, `{"tokens":[{"name":"links","sha256":"`+access.Hash(linkToken)+`"}]}`)
+	baseB, _, _ := startLogged(t, linkReplicaConfig(t, loc, tokens))
+	name, _ := generateLinked(t, baseB, "# Made before the outage\n")
+
+	srv.Pause(t)
+	cfgA := linkReplicaConfig(t, loc, tokens)
+	mA, stopA := launchMain(t, cfgA, newLogger(&syncBuffer{}, "info"))
+	if src, all := linkKeySourceOf(t, "http://"+mA.Addr()); src != linkKeyFallback {
+		t.Fatalf("A during the outage: /metrics says %s", all)
+	}
+	signedAt := time.Now()
+	outage := "/downloads/" + name + "?" + mA.edge.links.signer.Query(name, cfgA.DownloadTTL)
+	stopA()
+	mark := filepath.Join(cfgA.DataDir, fallbackMarkName)
+	until, ok := readFallbackMark(mark)
+	if !ok || until.Before(signedAt.Add(cfgA.DownloadTTL)) {
+		t.Fatalf("A's mark says %v (%v): it must cover the outage link's hour", until, ok)
+	}
+	if code, body := download(t, baseB, outage); code != http.StatusForbidden {
+		t.Fatalf("B, the outage link before A published its key: %d %s", code, body)
+	}
+
+	srv.Resume(t)
+	logsA := &syncBuffer{}
+	mA2, _ := launchMain(t, cfgA, newLogger(logsA, "info"))
+	baseA := "http://" + mA2.Addr()
+	if src, all := linkKeySourceOf(t, baseA); src != linkKeyStore {
+		t.Fatalf("A restarted after the outage: /metrics says %s", all)
+	}
+	if code, body := downloadAnswered(t, baseA, outage); code != 200 || body != "# Made before the outage\n" {
+		t.Fatalf("restarted A, the outage link: %d %s", code, body)
+	}
+	if n := len(logLines(logsA, "INFO", "the last run signed links with this replica's fallback key")); n != 1 {
+		t.Errorf("%d lines about the last run's fallback key, want 1:\n%s", n, logsA.String())
+	}
+	pollUntil(t, "B opens the outage link after restarted A published its fallback key", func() (bool, string) {
+		code, body := download(t, baseB, outage)
+		return code == 200 && body == "# Made before the outage\n", fmt.Sprintf("%d %s", code, body)
+	})
+	pollUntil(t, "A removes its mark once the key is published", func() (bool, string) {
+		_, err := os.Stat(mark)
+		return errors.Is(err, os.ErrNotExist), fmt.Sprint(err)
+	})
+}
+
 // checkLinkWith checks the signed path of a link with a signer of key
 // whose clock reads at.
 func checkLinkWith(t *testing.T, key []byte, at time.Time, signed string) error {
