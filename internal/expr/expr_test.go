@@ -192,7 +192,10 @@ func FuzzParse(f *testing.F) {
 func FuzzEval(f *testing.F) {
 	for _, s := range []string{"2**32 - 1", "1/3", "sqrt(2)+sqrt(3)", "sin(pi/6)", "log(1000, 10)", "factorial(30)",
 		"round(2.675, 2)", "atan2(-1, -1)", "exp(-1000)", "tan(pi/2)", "9**9**9**9", "0**0", "comb(10**20, 3)",
-		"floor(-e)", "hypot(3, 4)", "asin(sqrt(3)/2)", "(-8)**(1/3)", "8**(1/3)", "10% of 3%"} {
+		"floor(-e)", "hypot(3, 4)", "asin(sqrt(3)/2)", "(-8)**(1/3)", "8**(1/3)", "10% of 3%",
+		// Magnitudes near both ends: bounds, probes and structural lower bounds.
+		"sin(10**300)*exp(69314)*sin(10**300+1)", "sin(1)*exp(-20000)", "sin(1e-5000)", "1/(sqrt(2)*exp(20000))",
+		"exp(69314)*sin(10**300)*1e-30000", "sqrt(sin(1)*exp(-60000))"} {
 		f.Add(s, uint16(34))
 	}
 	f.Fuzz(func(t *testing.T, src string, prec uint16) {
