@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/precisiond/precisiond/internal/bigx"
@@ -49,6 +50,7 @@ func Eval(ctx context.Context, src string, digits int) (res *Result, err error) 
 		return nil, perr
 	}
 	ev := &evaluator{ctx: ctx}
+	ev.number(tree)
 	defer func() {
 		if r := recover(); r != nil {
 			switch e := r.(type) {
@@ -65,8 +67,84 @@ func Eval(ctx context.Context, src string, digits int) (res *Result, err error) 
 	return ev.finish(v, digits), nil
 }
 
+// eval evaluates n once per distinct subexpression: a subtree equal to one
+// evaluated before (the same operators, names and literals, see number)
+// reuses its value, which values are never changed, so that a repeated
+// subexpression costs nothing more and x - x is exactly 0.
 func (ev *evaluator) eval(n Node) *value {
 	ev.tick()
+	id, ok := ev.ids[n]
+	if !ok {
+		id = ev.number(n)
+	}
+	if id < len(ev.memo) && ev.memo[id] != nil {
+		return ev.memo[id]
+	}
+	v := ev.evalNode(n)
+	if id >= len(ev.memo) {
+		ev.memo = append(ev.memo, make([]*value, len(ev.keys)+1-len(ev.memo))...)
+	}
+	ev.memo[id] = v
+	return v
+}
+
+// cseKey identifies a subexpression: its kind and operator, name or literal,
+// and the numbers of its operands (a, b: the first two, more: the others).
+type cseKey struct {
+	kind byte
+	s    string
+	a, b int
+	more string
+}
+
+// number gives every node of the tree the number of its subexpression (equal
+// subtrees, equal numbers, from 1) in ev.ids, and returns n's.
+func (ev *evaluator) number(n Node) int {
+	if ev.ids == nil {
+		ev.ids, ev.keys = map[Node]int{}, map[cseKey]int{}
+	}
+	var k cseKey
+	switch n := n.(type) {
+	case *numNode:
+		k = cseKey{kind: 'n', s: n.src}
+	case *identNode:
+		k = cseKey{kind: 'i', s: n.name}
+	case *unaryNode:
+		k = cseKey{kind: 'u', s: n.op, a: ev.number(n.x)}
+	case *percentNode:
+		k = cseKey{kind: '%', a: ev.number(n.x)}
+		if n.of != nil {
+			k.b = ev.number(n.of)
+		}
+	case *binNode:
+		k = cseKey{kind: 'b', s: n.op, a: ev.number(n.l), b: ev.number(n.r)}
+	case *callNode:
+		k = cseKey{kind: 'c', s: n.name}
+		var more []byte
+		for i, a := range n.args {
+			switch id := ev.number(a); i {
+			case 0:
+				k.a = id
+			case 1:
+				k.b = id
+			default:
+				more = strconv.AppendInt(append(more, ','), int64(id), 10)
+			}
+		}
+		k.more = string(more) // numbers start at 1: f(), f(x), f(x, y) differ in a, b
+	default:
+		panic(fmt.Sprintf("expr: unknown node %T", n))
+	}
+	id, ok := ev.keys[k]
+	if !ok {
+		id = len(ev.keys) + 1
+		ev.keys[k] = id
+	}
+	ev.ids[n] = id
+	return id
+}
+
+func (ev *evaluator) evalNode(n Node) *value {
 	switch n := n.(type) {
 	case *numNode:
 		return ratV(n.v)
@@ -102,6 +180,9 @@ func (ev *evaluator) eval(n Node) *value {
 		case "+":
 			return ev.add(l, r)
 		case "-":
+			if ev.ids[n.l] == ev.ids[n.r] {
+				return ratV(new(big.Rat)) // x - x, whatever x is
+			}
 			return ev.sub(l, r)
 		case "*":
 			return ev.mul(l, r)

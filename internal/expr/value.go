@@ -49,6 +49,11 @@ type evaluator struct {
 	ticks int
 	pi    *real
 	ln2   *real
+	// ids numbers the nodes of the tree by subexpression (number), keys
+	// holds the numbers given, memo[id] the value of each one evaluated.
+	ids  map[Node]int
+	keys map[cseKey]int
+	memo []*value
 }
 
 // abort carries a context error out of deep recursion.

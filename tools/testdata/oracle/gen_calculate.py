@@ -455,6 +455,11 @@ for src, p in [("sin(1)*exp(-20000)", 34), ("sqrt(2)*exp(-20000)", 50), ("1/(sqr
 for src in ["exp(-30000)*(sin(1)**2 + cos(1)**2) - exp(-30000)", "exp(-69314)*1e-30000*1e-30000*1e-30000*1e-30000*sin(1)"]:
     add_err(src, "tool_execution_error", "precision_exhausted")
 
+# ---- 9b. a subexpression written twice alike is evaluated once: x - x is 0 ----
+for src in ["sin(1) - sin(1)", "exp(pi) - exp(pi)", "sin(10**300)*exp(69314) - sin(10**300)*exp(69314)",
+            "sin(2) - sin(2) + 1/3", "2*(atan(7)*e - atan(7)*e)", "round(log(5) - log(5), 3)"]:
+    add(src, p=34, name=f"repeated: {src[:50]}")
+
 # ---- 10. random products, quotients and sums across the whole magnitude range ----
 # Factors from 2^-99000 to 2^99000 (exp, decimal powers, sin/cos/atan/log/sqrt
 # of integers, pi), every partial product within 2^±99000 so that no limit
