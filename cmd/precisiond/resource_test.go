@@ -21,7 +21,7 @@ import (
 // calculate, but the engine cannot know that the differences are exactly 0
 // (it knows x - x only when both are written alike), so it approximates them
 // ever more finely, to the decision cap 2^-16384 (about 116 000 bits of each
-// factor), before it answers precision_exhausted: 3.5-5 s of work on the
+// factor), before it answers precision_exhausted: 3.4-4 s of work on the
 // 2-core development machine when idle (the work checks its context
 // throughout), so with a 1 s deadline its calls time out. (The 70 products
 // sin(10**300+k)*exp(69314-k) used before are now refused within

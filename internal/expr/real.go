@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math"
 	"math/big"
 	"sync"
 )
@@ -404,19 +405,57 @@ func (c *constCache) get(p int, tick func()) *big.Int {
 	return shiftRound(v, p-q)
 }
 
-// atanInvFixed returns atan(1/n)·2^w with error <= (number of terms + 1) units.
+// atanInvFixed returns atan(1/n)·2^w with error <= 2 units.
 func atanInvFixed(n int64, w int, tick func()) *big.Int { return arctanSeries(n, w, true, tick) }
 
-// atanhInvFixed returns atanh(1/n)·2^w.
+// atanhInvFixed returns atanh(1/n)·2^w with error <= 2 units.
 func atanhInvFixed(n int64, w int, tick func()) *big.Int { return arctanSeries(n, w, false, tick) }
 
 // arctanSeries sums 1/n - 1/(3n³) + 1/(5n⁵) - … (alternating: atan) or with all
-// terms added (atanh), in fixed point with w fractional bits.
+// terms added (atanh) to 2^-w, by binary splitting: the terms up to the first
+// below 2^-(w+2) are summed exactly as one fraction T/(B·Q), which is divided
+// once, so the error is at most 2 units (the tail and the division), and the
+// cost is a few multiplications of numbers of w bits rather than a division
+// of them per term.
 func arctanSeries(n int64, w int, alternating bool, tick func()) *big.Int {
+	// Term k is 1/((2k+1)·n^(2k+1)); after N terms the tail is below the
+	// first omitted one, under 2^-(w+2) once (2N+1)·log2(n) > w+2.
+	terms := int(float64(w+2)/(2*math.Log2(float64(n)))) + 2
 	n2 := big.NewInt(n * n)
-	first := new(big.Int).Lsh(big1, uint(w))
-	first.Quo(first, big.NewInt(n))
-	return oddPowerSeries(first, func(p *big.Int) { p.Quo(p, n2) }, alternating, tick)
+	sign := int64(1)
+	if alternating {
+		sign = -1
+	}
+	// split sums terms [i, j): the ratio P/Q of term j-1's power to term
+	// i-1's (with its sign), B the product of the odd denominators, and T
+	// with sum = T/(B·Q) relative to term i-1's power.
+	var split func(i, j int) (p, q, b, t *big.Int)
+	split = func(i, j int) (p, q, b, t *big.Int) {
+		if j-i == 1 {
+			if i == 0 {
+				p, q = big.NewInt(1), big.NewInt(n)
+			} else {
+				p, q = big.NewInt(sign), new(big.Int).Set(n2)
+			}
+			return p, q, big.NewInt(int64(2*i + 1)), new(big.Int).Set(p)
+		}
+		if j-i >= 64 {
+			tick()
+		}
+		m := (i + j) / 2
+		p1, q1, b1, t1 := split(i, m)
+		p2, q2, b2, t2 := split(m, j)
+		// T = B2·Q2·T1 + B1·P1·T2
+		t = t1.Mul(t1, b2)
+		t.Mul(t, q2)
+		t2.Mul(t2, b1)
+		t2.Mul(t2, p1)
+		t.Add(t, t2)
+		return p1.Mul(p1, p2), q1.Mul(q1, q2), b1.Mul(b1, b2), t
+	}
+	_, q, b, t := split(0, terms)
+	t.Lsh(t, uint(w))
+	return roundDiv(t, q.Mul(q, b))
 }
 
 // oddPowerSeries sums p_0 ± p_1/3 ± p_2/5 ± … in fixed point, where p_0 = first

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Oracle for the fixed-point kernels of internal/expr (sinCosFixed, expFixed).
+"""Oracle for the fixed-point kernels of internal/expr (sinCosFixed, expFixed)
+and its constants (pi and ln 2, up to 120000 bits).
 
 Each case gives an input r as a fixed-point integer at w fractional bits
 (r_fixed = floor(x·2^w) for a rational x) and the exact functions of
@@ -42,4 +43,9 @@ for w in [64, 255, 256, 3000, 20000, 50000]:
         for name, f in [("sin", mpmath.sin), ("cos", mpmath.cos), ("exp", mpmath.exp)]:
             out[name] = format(int(mpmath.nint(f(v) * mpmath.mpf(2) ** w)), "x")
         cases.append({"w": w, "r": format(r, "x"), **out})
+# The constants, pi and ln 2, as the kernels' callers cache them (r unused).
+for w in [64, 3000, 50000, 120000]:
+    mpmath.mp.prec = w + 64
+    cases.append({"w": w, "r": "0", "pi": format(int(mpmath.nint(mpmath.pi * mpmath.mpf(2) ** w)), "x"),
+                  "ln2": format(int(mpmath.nint(mpmath.ln2 * mpmath.mpf(2) ** w)), "x")})
 write_json("internal/expr/testdata/fixed.json", {"generator": record("internal/expr/testdata/gen_fixed.py", mpmath), "cases": cases})
