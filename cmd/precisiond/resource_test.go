@@ -15,18 +15,24 @@ import (
 	"github.com/precisiond/precisiond/evidence"
 )
 
-// slowExpression is (x - x') + (y - y') for x = sin(10**300)*exp(69314), x'
-// the same product written the other way round, and y, y' likewise with
-// sin(10**300+1), all about 2^99999, at 1000 digits: within every limit of
-// calculate, but the engine cannot know that the differences are exactly 0
-// (it knows x - x only when both are written alike), so it approximates them
-// ever more finely, to the decision cap 2^-16384 (about 116 000 bits of each
-// factor), before it answers precision_exhausted: 3.4-4 s of work on the
+// slowExpression is the sum of four differences x_k - x_k', x_k =
+// sin(10**300+k)*exp(69314) and x_k' the same product written the other way
+// round, all about 2^99999, at 1000 digits: within every limit of calculate,
+// but the engine cannot know that the differences are exactly 0 (it knows
+// x - x only when both are written alike), so it approximates them ever
+// more finely, to the decision cap 2^-16384 (about 116 000 bits of each
+// factor), before it answers precision_exhausted: about 3 s of work on the
 // 2-core development machine when idle (the work checks its context
 // throughout), so with a 1 s deadline its calls time out. (The 70 products
 // sin(10**300+k)*exp(69314-k) used before are now refused within
 // milliseconds: their magnitude is probed from their leading bits.)
-const slowExpression = "sin(10**300)*exp(69314)-exp(69314)*sin(10**300)+sin(10**300+1)*exp(69314)-exp(69314)*sin(10**300+1)"
+var slowExpression = func() string {
+	var terms []string
+	for k := range 4 {
+		terms = append(terms, fmt.Sprintf("sin(10**300+%d)*exp(69314)-exp(69314)*sin(10**300+%d)", k, k))
+	}
+	return strings.Join(terms, "+")
+}()
 
 // cpuTime is the CPU time (user + system) a process has used so far, from
 // /proc/<pid>/stat (fields 14 and 15, in clock ticks of 1/100 s: Linux's

@@ -136,6 +136,20 @@ func (x *real) withBound(e int) *real {
 	return x
 }
 
+// within reports whether |x| <= 2^e, from x's bound or one probe to 2^(e-2)
+// (a few bits of a value near 2^e, nothing of a sum that cancels), and from
+// mag only when that probe cannot tell.
+func (x *real) within(e int) bool {
+	if x.bound() <= e {
+		return true
+	}
+	m := new(big.Int).Abs(x.approx(2 - e))
+	if m.Cmp(big.NewInt(3)) <= 0 { // |x| <= (|m|+1)·2^(e-2) <= 2^e
+		return true
+	}
+	return x.mag() <= e
+}
+
 // bound returns e with |x| <= 2^e: the bound known from the node's
 // construction, which may be far below 1, or else mag.
 func (x *real) bound() int {
@@ -169,7 +183,8 @@ func (x *real) lowerBound(limit int) (sign, k int, ok bool) {
 			return s, k, true
 		}
 	}
-	p := min(32-x.bound(), limit)
+	ub := x.bound()
+	p := min(32-ub, limit)
 	for step := 64; ; step *= 4 {
 		m := x.approx(p)
 		a := new(big.Int).Abs(m)
@@ -182,6 +197,13 @@ func (x *real) lowerBound(limit int) (sign, k int, ok bool) {
 			return 0, 0, false
 		}
 		p = min(p+step, limit)
+		// A step that would leave the limit less than twice the bits it
+		// asks for (p + ub: about the operands' precision) goes to the
+		// limit at once: the step before it would cost most of the limit's
+		// work again (for x - x' near 2^100000, 87 000 bits before 116 000).
+		if 2*(p+ub) > limit+ub {
+			p = limit
+		}
 	}
 }
 

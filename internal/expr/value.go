@@ -194,8 +194,9 @@ func (ev *evaluator) real(v *value) *real {
 
 func (ev *evaluator) realV(x *real) *value {
 	// The bound known from x's construction settles most values without
-	// probing x (a probe of a sum that cancels costs as much as a digit).
-	if x.bound() > MaxBits+2 && x.mag() > MaxBits+2 {
+	// probing x, one coarse probe most others (a full magnitude probe of a
+	// sum that cancels costs as much as a digit).
+	if !x.within(MaxBits + 2) {
 		costly(ReasonResultTooLarge, "an intermediate value exceeds 2^%d in magnitude", MaxBits)
 	}
 	return &value{k: kReal, x: x}
