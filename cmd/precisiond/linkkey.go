@@ -241,7 +241,7 @@ func (l *linkKeys) markFallback(log *slog.Logger, until time.Time) {
 	if prev, ok := readFallbackMark(l.mark); ok && prev.After(until) {
 		until = prev
 	}
-	if err := writeFileAtomic(l.mark, []byte(until.UTC().Format(time.RFC3339Nano)+"\n")); err != nil {
+	if err := access.WriteFileAtomic(l.mark, []byte(until.UTC().Format(time.RFC3339Nano)+"\n")); err != nil {
 		log.Warn("download links: cannot note that links were signed with the fallback key; after a restart before the key is published in the store, those links open nowhere", "err", err.Error())
 	}
 }
@@ -290,27 +290,6 @@ func readFallbackMark(path string) (time.Time, bool) {
 	}
 	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(string(b)))
 	return t, err == nil
-}
-
-// writeFileAtomic writes b to path through a temporary file renamed into
-// place, so that a reader never sees part of it.
-func writeFileAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // refreshTimeout bounds one refresh of the keys from the store.

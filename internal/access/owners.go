@@ -150,21 +150,31 @@ func (o *Owners) Prune(live func(file string) bool) error {
 	if o.path == "" {
 		return nil
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(o.path), ".owners-*")
+	if err := WriteFileAtomic(o.path, buf.Bytes()); err != nil {
+		return err
+	}
+	o.offset = int64(buf.Len())
+	return nil
+}
+
+// WriteFileAtomic writes b to path through a temporary file in its directory
+// (created if missing) renamed into place, so that a reader sees the old
+// content or the new, never part of it.
+func WriteFileAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
+	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
 		return err
 	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp.Name(), o.path); err != nil {
-		return err
-	}
-	o.offset = int64(buf.Len())
-	return nil
+	return os.Rename(tmp.Name(), path)
 }

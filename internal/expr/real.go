@@ -62,11 +62,11 @@ func (x *real) approx(p int) *big.Int {
 	return v
 }
 
-// magProbes are the precisions of coarse magnitude probes, coarsest first:
-// approximating a huge value (e^69000 ≈ 2^99547) to within 2^65536 is cheaper
-// than to within 1, which needs all of its integer bits. A probe that returns
-// |m| >= 2 bounds |x| to within a factor of about 3.
-var magProbes = []int{-65536, -16384, -4096, -1024, -256, -64, 0}
+// magProbes are the precisions of coarse magnitude probes, coarsest first,
+// before the last at 2^0: approximating a huge value (e^69000 ≈ 2^99547) to
+// within 2^65536 is cheaper than to within 1, which needs all of its integer
+// bits. A probe that returns |m| >= 2 bounds |x| to within a factor of about 3.
+var magProbes = []int{-65536, -16384, -4096, -1024, -256, -64}
 
 // boundLead is how many leading bits the first magnitude probe of a node
 // with a bound asks for: |x| <= 2^ub, so 2^-(boundLead-ub) resolves those
@@ -96,7 +96,7 @@ func (x *real) probeMag() int {
 			}
 		}
 	} else {
-		for _, p := range magProbes[:len(magProbes)-1] {
+		for _, p := range magProbes {
 			if e, ok := x.magAt(p); ok {
 				return e
 			}
