@@ -74,6 +74,24 @@ func TestHonestApproximation(t *testing.T) {
 func TestPrecisionExhausted(t *testing.T) {
 	wantReason(t, "sin(1)**2 + cos(1)**2 - 1", ReasonPrecisionExhausted, false)
 	wantReason(t, "floor((sqrt(2)+1)*(sqrt(2)-1))", ReasonPrecisionExhausted, false)
+	// What may be zero says so; what is known not to be zero but is too small
+	// to reach says that instead.
+	if e := wantReason(t, "exp(-30000)*(sin(1)**2 + cos(1)**2) - exp(-30000)", ReasonPrecisionExhausted, false); !strings.Contains(e.Msg, "may be exactly zero") {
+		t.Errorf("a value that may be zero: %q", e.Msg)
+	}
+	tiny := "exp(-69314)*1e-30000*1e-30000*1e-30000*1e-30000*sin(1)" // about 2^-498600
+	for _, src := range []string{tiny, "-" + tiny, tiny + "*" + tiny, "sqrt(" + tiny + ")*" + tiny} {
+		if e := wantReason(t, src, ReasonPrecisionExhausted, false); !strings.Contains(e.Msg, "not zero") || strings.Contains(e.Msg, "may be") {
+			t.Errorf("%s: %q", src, e.Msg)
+		}
+	}
+	// Its floor and ceiling are known all the same.
+	for src, want := range map[string]string{"floor(" + tiny + ")": "0", "floor(-" + tiny + ")": "-1",
+		"ceil(" + tiny + ")": "1", "ceil(-" + tiny + ")": "0", "floor(-sin(1)*exp(-20000))": "-1", "ceil(atan(1e-6000))": "1"} {
+		if r, err := Eval(context.Background(), src, 34); err != nil || r.Value != want || !r.Exact {
+			t.Errorf("%s: got %+v, %v; want exact %s", src, r, err, want)
+		}
+	}
 }
 
 func TestSyntaxErrorPositions(t *testing.T) {

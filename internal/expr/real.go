@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"sync"
@@ -34,6 +35,11 @@ type real struct {
 	// of non-zero factors is non-zero, however small): tried before
 	// approximating x itself.
 	lowFn func(limit int) (sign, k int, ok bool)
+	// tinyK, when tinyOK, is what lowFn gave beyond maxLowK: |x| >= 2^-tinyK
+	// and the sign of x is tinySign.
+	tinyOK   bool
+	tinyK    int
+	tinySign int
 	// ub, when ubOK, is e with |x| <= 2^e, known when the node was built (a
 	// rational, a product, a sum, exp); it may be far below 0. magE, when
 	// magOK, is what mag returned.
@@ -162,8 +168,12 @@ func (x *real) bound() int {
 // decide finds the sign of x and a lower bound 2^-k on |x|; it fails with
 // precision_exhausted when |x| < 2^-decisionCap (x may be exactly zero).
 func (x *real) decide() (sign, k int) {
-	if s, k, ok := x.lowerBound(decisionCap); ok {
+	s, k, ok := x.lowerBoundAny(decisionCap)
+	switch {
+	case ok && k <= maxLowK:
 		return s, k
+	case ok:
+		panic(&Error{Reason: ReasonPrecisionExhausted, Msg: fmt.Sprintf("an intermediate value is not zero but below 2^-%d: too close to zero to round", maxLowK)})
 	}
 	panic(&Error{Reason: ReasonPrecisionExhausted, Msg: "cannot decide the sign of an intermediate value: it is within 2^-16384 of zero and may be exactly zero"})
 }
@@ -174,15 +184,43 @@ func (x *real) decide() (sign, k int) {
 // known from the node's structure (a non-zero rational, exp, a product or
 // quotient of non-zero values) may be below 2^-limit, down to 2^-maxLowK.
 func (x *real) lowerBound(limit int) (sign, k int, ok bool) {
+	if s, k, ok := x.lowerBoundAny(limit); ok && k <= maxLowK {
+		return s, k, true
+	}
+	return 0, 0, false
+}
+
+// lowerBoundAny is lowerBound that also answers with a structural bound
+// beyond 2^-maxLowK when nothing better is found: x is then known not to be
+// zero, only too small to reach. Structural bounds combine through it (a
+// product of two tiny factors is tiny, not "may be zero").
+func (x *real) lowerBoundAny(limit int) (sign, k int, ok bool) {
 	if x.lowOK {
 		return x.lowSign, x.lowK, true
 	}
-	if x.lowFn != nil {
-		if s, k, ok := x.lowFn(limit); ok && k <= maxLowK {
-			x.withLow(s, k)
-			return s, k, true
+	if !x.tinyOK && x.lowFn != nil {
+		if s, k, ok := x.lowFn(limit); ok {
+			if k <= maxLowK {
+				x.withLow(s, k)
+				return s, k, true
+			}
+			// Kept, so that a node shared by several others (the tree is
+			// hash-consed) asks its operands once.
+			x.tinyOK, x.tinySign, x.tinyK = true, s, k
 		}
 	}
+	if s, k, ok := x.probeLow(limit); ok {
+		return s, k, true
+	}
+	if x.tinyOK {
+		return x.tinySign, x.tinyK, true
+	}
+	return 0, 0, false
+}
+
+// probeLow finds the sign of x and k with |x| >= 2^-k from approximations of
+// x itself, no finer than 2^-limit.
+func (x *real) probeLow(limit int) (sign, k int, ok bool) {
 	ub := x.bound()
 	p := min(32-ub, limit)
 	for step := 64; ; step *= 4 {
@@ -274,7 +312,7 @@ func (ev *evaluator) ratReal(q *big.Rat) *real {
 func (ev *evaluator) negReal(a *real) *real {
 	x := ev.newReal(func(p int) *big.Int { return new(big.Int).Neg(a.approx(p)) }).withBound(a.bound())
 	x.lowFn = func(limit int) (int, int, bool) {
-		s, k, ok := a.lowerBound(limit)
+		s, k, ok := a.lowerBoundAny(limit)
 		return -s, k, ok
 	}
 	return x
@@ -283,7 +321,7 @@ func (ev *evaluator) negReal(a *real) *real {
 func (ev *evaluator) absReal(a *real) *real {
 	x := ev.newReal(func(p int) *big.Int { return new(big.Int).Abs(a.approx(p)) }).withBound(a.bound())
 	x.lowFn = func(limit int) (int, int, bool) {
-		_, k, ok := a.lowerBound(limit)
+		_, k, ok := a.lowerBoundAny(limit)
 		return 1, k, ok
 	}
 	return x
@@ -317,11 +355,11 @@ func (ev *evaluator) mulReal(a, b *real) *real {
 	}).withBound(ea + eb)
 	// |ab| >= 2^-(ka+kb) when both factors are decidably non-zero.
 	x.lowFn = func(limit int) (int, int, bool) {
-		sa, ka, ok := a.lowerBound(limit)
+		sa, ka, ok := a.lowerBoundAny(limit)
 		if !ok {
 			return 0, 0, false
 		}
-		sb, kb, ok := b.lowerBound(limit)
+		sb, kb, ok := b.lowerBoundAny(limit)
 		return sa * sb, ka + kb, ok
 	}
 	return x
@@ -377,7 +415,7 @@ func (ev *evaluator) sqrtReal(a *real) *real {
 	})
 	// a >= 2^-k > 0: sqrt(a) >= 2^-(k/2) >= 2^-ceil(k/2).
 	x.lowFn = func(limit int) (int, int, bool) {
-		s, k, ok := a.lowerBound(limit)
+		s, k, ok := a.lowerBoundAny(limit)
 		return 1, (k + 1) / 2, ok && s > 0
 	}
 	return x
@@ -681,7 +719,7 @@ func (ev *evaluator) sinCosReal(a *real, cos bool) *real {
 // sign of a (sin and atan of |a| <= 1, ...).
 func halfOf(a *real) func(limit int) (int, int, bool) {
 	return func(limit int) (int, int, bool) {
-		s, k, ok := a.lowerBound(limit)
+		s, k, ok := a.lowerBoundAny(limit)
 		return s, k + 1, ok
 	}
 }

@@ -359,6 +359,13 @@ func (ev *evaluator) floorInt(v *value) *big.Int {
 			return lo
 		}
 		if p == decisionCap {
+			// Within 2^-16384 of 0: a value known not to be zero (a product
+			// of non-zero factors, however small) has its floor all the same.
+			if hi.Sign() == 0 {
+				if s, _, ok := x.lowerBoundAny(decisionCap); ok {
+					return big.NewInt(int64(min(s, 0)))
+				}
+			}
 			fail(ReasonPrecisionExhausted, "cannot decide the integer part of an intermediate value: it is within 2^-16384 of an integer and may be exactly one")
 		}
 	}

@@ -454,6 +454,12 @@ for src, p in [("sin(1)*exp(-20000)", 34), ("sqrt(2)*exp(-20000)", 50), ("1/(sqr
 # 2^-400000 a bound derived from the factors may reach.
 for src in ["exp(-30000)*(sin(1)**2 + cos(1)**2) - exp(-30000)", "exp(-69314)*1e-30000*1e-30000*1e-30000*1e-30000*sin(1)"]:
     add_err(src, "tool_execution_error", "precision_exhausted")
+# Known not to be zero, however small: their floor and ceiling are exact (floats
+# give 0 for all of them, from 0.0 and -0.0).
+_tiny = "exp(-69314)*1e-30000*1e-30000*1e-30000*1e-30000*sin(1)"
+for src in ["floor(-sin(1)*exp(-20000))", "ceil(atan(1e-6000))", "floor(sin(1e-5000))", "ceil(-1e-5000*sin(1))",
+            f"floor({_tiny})", f"floor(-{_tiny})", f"ceil({_tiny})", f"ceil(-{_tiny})", f"round({_tiny})"]:
+    add(src, name=f"tiny, integer part: {src[:50]}")
 
 # ---- 9b. a subexpression written twice alike is evaluated once: x - x is 0 ----
 for src in ["sin(1) - sin(1)", "exp(pi) - exp(pi)", "sin(10**300)*exp(69314) - sin(10**300)*exp(69314)",
