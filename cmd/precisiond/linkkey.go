@@ -312,15 +312,6 @@ func registerLinkKeyMetrics(reg prometheus.Registerer, l *linkKeys) {
 	if l == nil {
 		return
 	}
-	const help = "1 for where the key that signs this replica's download links comes from now, 0 for the others: store (the S3 store's key, shared by every replica on it), fallback (the S3 store was down at start: this replica's data directory key, which only it accepts, until the store answers), flag (--download-signing-key), data_dir (no S3 store: the data directory's key)."
-	for _, src := range linkKeySources {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "precisiond_download_link_key", Help: help, ConstLabels: prometheus.Labels{"source": src},
-		}, func() float64 {
-			if l.Source() == src {
-				return 1
-			}
-			return 0
-		}))
-	}
+	registerSourceGauge(reg, "precisiond_download_link_key", "1 for where the key that signs this replica's download links comes from now, 0 for the others: store (the S3 store's key, shared by every replica on it), fallback (the S3 store was down at start: this replica's data directory key, which only it accepts, until the store answers), flag (--download-signing-key), data_dir (no S3 store: the data directory's key).",
+		linkKeySources, l.Source)
 }

@@ -668,12 +668,19 @@ func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *a
 //
 //	precisiond_signing_keyring{source="store|fallback|key_file|process"}  gauge
 func registerKeyringMetrics(reg prometheus.Registerer, sig *Signing) {
-	const help = "1 for where the keys this replica signs with and publishes come from now, 0 for the others: store (the keyring every replica on the store shares), fallback (the shared store was down at start: a key only this replica publishes, until the store answers), key_file (the store was down at start: the --signing-key key, the fleet's, the fleet keyring not read yet), process (no data directory: a key of this process's lifetime)."
-	for _, src := range keyringSources {
+	registerSourceGauge(reg, "precisiond_signing_keyring", "1 for where the keys this replica signs with and publishes come from now, 0 for the others: store (the keyring every replica on the store shares), fallback (the shared store was down at start: a key only this replica publishes, until the store answers), key_file (the store was down at start: the --signing-key key, the fleet's, the fleet keyring not read yet), process (no data directory: a key of this process's lifetime).",
+		keyringSources, sig.Source)
+}
+
+// registerSourceGauge exports which of sources current names, as one series
+// of the gauge name per source (label source), 1 for the one in use and 0
+// for the others.
+func registerSourceGauge(reg prometheus.Registerer, name, help string, sources []string, current func() string) {
+	for _, src := range sources {
 		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "precisiond_signing_keyring", Help: help, ConstLabels: prometheus.Labels{"source": src},
+			Name: name, Help: help, ConstLabels: prometheus.Labels{"source": src},
 		}, func() float64 {
-			if sig.Source() == src {
+			if current() == src {
 				return 1
 			}
 			return 0
