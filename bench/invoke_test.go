@@ -200,6 +200,49 @@ func BenchmarkInvokeHTTPDistinct(b *testing.B) {
 	}
 }
 
+// BenchmarkInvokeHTTPEveryTool is signing's cost for every tool: each of the
+// 30 calls of compare_inputs.json (§2) through the HTTP handler, unsigned and
+// signed without the signature memo, so that every answer is signed as a
+// stream of new answers would be. "all" is the mix of the 30, one op a call
+// in turn. Compare cpu-ns/op between the two variants (bench/RESULTS.md §6.4).
+func BenchmarkInvokeHTTPEveryTool(b *testing.B) {
+	cases := loadCompare(b)
+	bodies := make([][]byte, len(cases))
+	for i, c := range cases {
+		var err error
+		if bodies[i], err = json.Marshal(map[string]any{"tool": c.Tool, "args": c.Args}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	variants := []struct {
+		name string
+		h    http.Handler
+	}{{"unsigned", newHandler()}, {"signed-nomemo", newHandlerSigned(testSigner(b))}}
+	run := func(b *testing.B, h http.Handler, bodies [][]byte) {
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		i := 0
+		for b.Loop() {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest(http.MethodPost, "/invoke", bytes.NewReader(bodies[i%len(bodies)]))
+			req.Header.Set("Content-Type", "application/json")
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK {
+				b.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+			}
+			i++
+		}
+	}
+	for _, v := range variants {
+		b.Run("all/"+v.name, func(b *testing.B) { run(b, v.h, bodies) })
+	}
+	for i, c := range cases {
+		for _, v := range variants {
+			b.Run(c.Name+"/"+v.name, func(b *testing.B) { run(b, v.h, bodies[i:i+1]) })
+		}
+	}
+}
+
 func benchInvokeHTTP(b *testing.B, h http.Handler) {
 	for _, c := range hotPathBodies {
 		b.Run(c.name, func(b *testing.B) {

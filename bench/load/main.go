@@ -8,6 +8,11 @@
 // peak resident memory.
 //
 //	go run ./bench/load -concurrency 32 -duration 10s -mix gcd_lcm,structured_validate,prime_factorize,mcp
+//
+// Mixes: gcd_lcm, gcd_lcm_distinct (every answer new), structured_validate,
+// prime_factorize, mcp, and all_tools (the 30 calls of
+// bench/compare_inputs.json in turn; run from the repository root or give
+// -inputs).
 package main
 
 import (
@@ -44,6 +49,7 @@ func main() {
 	binary := flag.String("binary", "", "precisiond binary (default: go build ./cmd/precisiond)")
 	out := flag.String("out", "", "also append the results as Markdown to this file")
 	repeat := flag.Int("repeat", 3, "measure each mix this many times (server order alternating); medians are reported")
+	flag.StringVar(&compareInputs, "inputs", compareInputs, "the inputs the all_tools mix cycles through")
 	flag.Parse()
 	if *bare != "" {
 		serveBare(*bare)
@@ -136,6 +142,48 @@ func mixes() map[string]mix {
 		"mcp": {name: "MCP tools/call gcd_lcm (Streamable HTTP)", path: "/mcp", body: mcpCall,
 			headers: map[string]string{"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-06-18"},
 			check:   okMCP},
+		// Every tool in turn: the 30 calls of bench/compare_inputs.json (one or
+		// more per tool, cheap and heavy), each request the next one. Requests
+		// repeat every 30, so a signing build measured on it must sign every
+		// answer anyway (no signature memo) to stand for a stream of new
+		// answers (bench/RESULTS.md, section 6.4).
+		"all_tools": {name: "every tool in turn (the 30 calls of §2)", path: "/invoke", check: okResult, next: cycle(compareBodies)},
+	}
+}
+
+// compareInputs is the file the all_tools mix reads (-inputs).
+var compareInputs = "bench/compare_inputs.json"
+
+// compareBodies reads the /invoke bodies of compareInputs, once.
+var compareBodies = sync.OnceValue(func() [][]byte {
+	data, err := os.ReadFile(compareInputs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+	var in struct {
+		Cases []struct {
+			Tool string          `json:"tool"`
+			Args json.RawMessage `json:"args"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil || len(in.Cases) == 0 {
+		fmt.Fprintf(os.Stderr, "load: %s: no cases (%v)\n", compareInputs, err)
+		os.Exit(1)
+	}
+	bodies := make([][]byte, len(in.Cases))
+	for i, c := range in.Cases {
+		bodies[i], _ = json.Marshal(map[string]any{"tool": c.Tool, "args": c.Args})
+	}
+	return bodies
+})
+
+// cycle gives the bodies in turn, across all clients.
+func cycle(bodies func() [][]byte) func() []byte {
+	var n atomic.Int64
+	return func() []byte {
+		b := bodies()
+		return b[(n.Add(1)-1)%int64(len(b))]
 	}
 }
 
