@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"math/big"
+	"strconv"
 	"testing"
 
 	"github.com/precisiond/precisiond/internal/vectors"
@@ -81,8 +83,12 @@ func FuzzCanonical(f *testing.F) {
 		if err != nil || !bytes.Equal(c1, c2) {
 			t.Fatalf("not idempotent: %q vs %q (%v)", c1, c2, err)
 		}
-		var std1, std2 any
-		if json.Unmarshal(data, &std1) == nil && json.Unmarshal(c1, &std2) == nil {
+		// The value, decoded independently, with numbers as Python reads
+		// them: an integer literal is an int ("-0" is 0), anything else a
+		// float ("-0.0" keeps its sign).
+		std1, err1 := pyValue(data)
+		std2, err2 := pyValue(c1)
+		if err1 == nil && err2 == nil {
 			j1, _ := json.Marshal(std1)
 			j2, _ := json.Marshal(std2)
 			if !bytes.Equal(j1, j2) {
@@ -90,6 +96,39 @@ func FuzzCanonical(f *testing.F) {
 			}
 		}
 	})
+}
+
+// pyValue decodes JSON with encoding/json, its numbers rewritten as Python's
+// json module reads them: "int:<decimal>" for an integer literal, and
+// "float:<bits>" for the float64 of any other.
+func pyValue(data []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case json.Number:
+			if i, ok := new(big.Int).SetString(string(x), 10); ok {
+				return "int:" + i.String()
+			}
+			f, _ := strconv.ParseFloat(string(x), 64)
+			return "float:" + strconv.FormatUint(math.Float64bits(f), 16)
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return v
+	}
+	return walk(v), nil
 }
 
 func BenchmarkCanonicalEnvelope(b *testing.B) {
