@@ -28,31 +28,153 @@ import (
 // that validity, codes and details agree; parse error messages and positions
 // are goccy's (docs/compatibility.md).
 
-// tabOutsideScalar reports a tab in token i's text outside a quoted scalar, a
-// block scalar's content or a comment: PyYAML (the reference) refuses tabs
-// everywhere else ("found character '\t' that cannot start any token"), where
-// goccy reads them as spaces. A token's Origin carries the whitespace before it.
-func tabOutsideScalar(toks token.Tokens, i int) bool {
-	tk := toks[i]
-	o := tk.Origin
-	if !strings.Contains(o, "\t") {
-		return false
+// yamlTabs finds the first tab PyYAML's scanner refuses. To PyYAML a tab is
+// text only inside a quoted scalar, inside a block scalar's content (at or
+// after its indentation) and inside a comment; anywhere else (indentation,
+// between tokens, inside a plain scalar, at the end of a line, on a line of
+// its own) it is "found character '\t' that cannot start any token", at the
+// tab. goccy reads such tabs as spaces or drops them, so they are found in
+// the source, with the quoted scalars and block scalars goccy's tokens mark.
+type yamlTabs struct {
+	src string
+	// text holds the byte ranges, in order, where a tab is text: quoted
+	// scalars and block scalar content.
+	text [][2]int
+}
+
+// quoted records the quoted scalar token tk starts.
+func (t *yamlTabs) quoted(tk *token.Token) {
+	q := byte('"')
+	if tk.Type == token.SingleQuoteType {
+		q = '\''
 	}
-	switch tk.Type {
-	case token.SingleQuoteType, token.DoubleQuoteType:
-		if j := strings.IndexAny(o, "'\""); j >= 0 {
-			o = o[:j]
-		}
-	case token.CommentType:
-		if j := strings.IndexByte(o, '#'); j >= 0 {
-			o = o[:j]
-		}
-	default:
-		if i > 0 && (toks[i-1].Type == token.LiteralType || toks[i-1].Type == token.FoldedType) {
-			return false
+	start := t.tokenByte(tk, func(b byte) bool { return b == q })
+	if start < 0 {
+		return
+	}
+	end := len(t.src)
+	for j := start + 1; j < len(t.src); j++ {
+		switch {
+		case q == '"' && t.src[j] == '\\':
+			j++
+		case t.src[j] == q && q == '\'' && j+1 < len(t.src) && t.src[j+1] == '\'':
+			j++
+		case t.src[j] == q:
+			end = j + 1
+			j = len(t.src)
 		}
 	}
-	return strings.Contains(o, "\t")
+	t.text = append(t.text, [2]int{start, end})
+}
+
+// tokenByte is the byte offset of tk's first character, which ok accepts:
+// its position, or failing that the first such byte on its line at or after
+// it (-1: none).
+func (t *yamlTabs) tokenByte(tk *token.Token, ok func(byte) bool) int {
+	if tk.Position == nil {
+		return -1
+	}
+	off := byteOffset(t.src, tk.Position.Line, tk.Position.Column)
+	if off < 0 {
+		return -1
+	}
+	for ; off < len(t.src) && t.src[off] != '\n'; off++ {
+		if ok(t.src[off]) {
+			return off
+		}
+	}
+	return -1
+}
+
+// block records the content of the block scalar whose indicator (| or >) is
+// tk, inside a block collection at 0-based column parent (-1: none), as
+// PyYAML's scan_block_scalar delimits it: the lines after the header, each
+// from the scalar's indentation on, up to the first line that has something
+// other than spaces before that indentation.
+func (t *yamlTabs) block(tk *token.Token, parent int) {
+	at := t.tokenByte(tk, func(b byte) bool { return b == '|' || b == '>' })
+	if at < 0 {
+		return
+	}
+	nl := strings.IndexByte(t.src[at:], '\n')
+	if nl < 0 {
+		return
+	}
+	minIndent := max(parent+1, 1)
+	indent := 0
+	for _, c := range t.src[at+1 : at+nl] {
+		if c >= '1' && c <= '9' {
+			indent = minIndent + int(c-'0') - 1
+		}
+		if c == ' ' || c == '#' {
+			break
+		}
+	}
+	start := at + nl + 1
+	if indent == 0 {
+		most := 0
+		for off := start; off < len(t.src); {
+			n := 0
+			for off+n < len(t.src) && t.src[off+n] == ' ' {
+				n++
+			}
+			most = max(most, n)
+			if off+n >= len(t.src) || t.src[off+n] != '\n' {
+				break
+			}
+			off += n + 1
+		}
+		indent = max(minIndent, most)
+	}
+	end := start
+	for off := start; off < len(t.src); {
+		lineEnd := len(t.src)
+		if k := strings.IndexByte(t.src[off:], '\n'); k >= 0 {
+			lineEnd = off + k
+		}
+		n := 0
+		for off+n < lineEnd && t.src[off+n] == ' ' {
+			n++
+		}
+		if n < indent && off+n < lineEnd {
+			break // a dedented line, or a tab in the indentation: the block ends
+		}
+		end = lineEnd
+		off = lineEnd + 1
+	}
+	if end > start {
+		t.text = append(t.text, [2]int{start, end})
+	}
+}
+
+// first returns the offset of the first refused tab before limit.
+func (t *yamlTabs) first(limit int) (int, bool) {
+	limit = min(limit, len(t.src))
+	r := 0
+	for i := 0; i < limit; i++ {
+		for r < len(t.text) && t.text[r][1] <= i {
+			r++
+		}
+		if r < len(t.text) && t.text[r][0] <= i {
+			i = t.text[r][1] - 1
+			continue
+		}
+		switch t.src[i] {
+		case '\t':
+			return i, true
+		case '#':
+			// A comment starts at a token boundary: after whitespace, a
+			// line start, a flow indicator or a quoted scalar.
+			if i == 0 || strings.IndexByte(" \n\r[]{},", t.src[i-1]) >= 0 || r > 0 && t.text[r-1][1] == i {
+				if k := strings.IndexByte(t.src[i:], '\n'); k >= 0 {
+					i += k
+				} else {
+					i = len(t.src)
+				}
+			}
+		}
+	}
+	return 0, false
 }
 
 // firstNonSpace returns the first character of s after spaces and line
@@ -111,6 +233,25 @@ func yamlErr(tk *token.Token, msg string) *Finding {
 // tokens, document markers, and an upper estimate of the nesting from flow
 // brackets and block indentation.
 func scanYAML(src string, toks token.Tokens) yamlScan {
+	tabs := yamlTabs{src: src}
+	sc := scanTokens(src, toks, &tabs)
+	// A refused tab before the token error (or anywhere, without one) is
+	// the error PyYAML's scanner meets first.
+	limit := len(src)
+	if sc.scanErr != nil && sc.scanErr.Line != nil && sc.scanErr.Column != nil {
+		limit = byteOffset(src, *sc.scanErr.Line, *sc.scanErr.Column)
+	}
+	if off, ok := tabs.first(limit); ok {
+		l, c := yamlMark(src, off)
+		f := finding(CodeYAMLParse, "found character '\\t' that cannot start any token", ptr(l), ptr(c), "")
+		sc.scanErr = &f
+	}
+	return sc
+}
+
+// scanTokens is scanYAML's pass over goccy's tokens; it records the quoted
+// and block scalars in tabs.
+func scanTokens(src string, toks token.Tokens, tabs *yamlTabs) yamlScan {
 	var sc yamlScan
 	var stack []blockFrame
 	flow := 0
@@ -137,13 +278,32 @@ func scanYAML(src string, toks token.Tokens) yamlScan {
 	}
 	started, ended, content := false, false, false
 	directiveLine := -1
+	var flowKinds []token.Type // the open flow collections, innermost last
+	explicit := map[int]bool{} // columns with an explicit key ("? ") waiting for its ':'
 	for i, tk := range toks {
 		if tk.Position != nil && tk.Position.Line == directiveLine {
 			continue // the rest of a %YAML or %TAG line
 		}
-		if tabOutsideScalar(toks, i) {
-			sc.scanErr = yamlErr(tk, "found character '\\t' that cannot start any token")
-			return sc
+		switch tk.Type {
+		case token.SingleQuoteType, token.DoubleQuoteType:
+			tabs.quoted(tk)
+		case token.LiteralType, token.FoldedType:
+			parent := -1
+			if len(stack) > 0 {
+				parent = stack[len(stack)-1].col - 1
+			}
+			tabs.block(tk, parent)
+		}
+		blockContent := i > 0 && (toks[i-1].Type == token.LiteralType || toks[i-1].Type == token.FoldedType)
+		// In a flow collection, "k:x" is one plain scalar to PyYAML (a ':'
+		// ends a plain key only before a space or a flow indicator); goccy
+		// splits it, so what follows that ':' is not a token start.
+		glued := flow > 0 && i > 1 && continuesPlain(toks, i-1)
+		if sc.parseErr == nil {
+			sc.parseErr = structureError(src, toks, i, flowKinds, stack, explicit, glued)
+		}
+		if glued {
+			continue
 		}
 		if tk.Type == token.InvalidType {
 			if c := firstNonSpace(tk.Origin); c == "@" || c == "`" {
@@ -163,8 +323,13 @@ func scanYAML(src string, toks token.Tokens) yamlScan {
 			sc.scanErr = yamlErr(tk, "mapping values are not allowed here")
 			return sc
 		}
-		if tk.Type == token.StringType {
+		if tk.Type == token.StringType && !blockContent {
 			switch firstNonSpace(tk.Origin) {
+			case "%":
+				if tk.Position != nil && tk.Position.Column != 1 {
+					sc.scanErr = yamlErr(tk, "found character '%' that cannot start any token")
+					return sc
+				}
 			case "!", "&", "*":
 				// A plain scalar cannot start with these indicators: to
 				// PyYAML it is the token they start.
@@ -215,11 +380,16 @@ func scanYAML(src string, toks token.Tokens) yamlScan {
 		case token.SequenceStartType, token.MappingStartType:
 			flow++
 			sc.flowNesting = max(sc.flowNesting, flow)
+			flowKinds = append(flowKinds, tk.Type)
 		case token.SequenceEndType, token.MappingEndType:
 			if flow > 0 {
 				flow--
+				flowKinds = flowKinds[:len(flowKinds)-1]
 			}
 		case token.SequenceEntryType, token.MappingKeyType:
+			if tk.Type == token.MappingKeyType && flow == 0 && tk.Position != nil {
+				explicit[tk.Position.Column] = true
+			}
 			if flow == 0 && tk.Position != nil {
 				push(tk.Position.Column, true)
 			}
@@ -233,6 +403,159 @@ func scanYAML(src string, toks token.Tokens) yamlScan {
 		sc.nesting = max(sc.nesting, len(stack)+flow)
 	}
 	return sc
+}
+
+// plainScalar reports whether tk is a plain (unquoted) scalar.
+func plainScalar(tk *token.Token) bool {
+	switch tk.Type {
+	case token.StringType, token.IntegerType, token.FloatType, token.BoolType, token.NullType,
+		token.InfinityType, token.NanType, token.BinaryIntegerType, token.OctetIntegerType, token.HexIntegerType:
+		return true
+	}
+	return false
+}
+
+// continuesPlain reports whether the ':' at toks[i], in a flow collection,
+// continues a plain scalar to PyYAML rather than ending a key: it follows a
+// plain scalar (on its line, or on an earlier one: plain scalars span lines)
+// and the next character is none of a space, a line end or a flow indicator.
+func continuesPlain(toks token.Tokens, i int) bool {
+	if i < 1 || i+1 >= len(toks) || toks[i].Type != token.MappingValueType || !plainScalar(toks[i-1]) {
+		return false
+	}
+	key, colon, next := toks[i-1], toks[i], toks[i+1]
+	if key.Position == nil || colon.Position == nil || next.Position == nil || !adjacent(colon, next, 1) ||
+		strings.Contains(",[]{}", firstNonSpace(next.Origin)) {
+		return false
+	}
+	return key.Position.Line < colon.Position.Line || adjacent(key, colon, utf8.RuneCountInString(key.Value))
+}
+
+// structureError is the PyYAML parser error, where goccy accepts the
+// structure, that token i of toks starts: in a flow collection, a plain
+// scalar PyYAML ends early (at '?', a bracket or brace, or ": "), a ':' or
+// '- ' or ',' where a node must be; in block context, a ':' at the start of
+// a line with no key, and a scalar where a key must be that is not followed
+// by ':'. flowKinds are the open flow collections, stack the open block
+// collections and explicit the columns of explicit keys.
+func structureError(src string, toks token.Tokens, i int, flowKinds []token.Type, stack []blockFrame, explicit map[int]bool, cont bool) *Finding {
+	tk := toks[i]
+	if tk.Position == nil {
+		return nil
+	}
+	var prev *token.Token
+	if i > 0 {
+		prev = toks[i-1]
+	}
+	if len(flowKinds) > 0 {
+		closer := "]"
+		if flowKinds[len(flowKinds)-1] == token.MappingStartType {
+			closer = "}"
+		}
+		first := 1 // where an indicator inside the scalar ends it
+		switch {
+		case cont:
+			// The rest of a plain scalar goccy split at ':': only what
+			// ends the scalar matters, from its first character on.
+			first = 0
+		case tk.Type == token.MappingValueType && prev != nil && prev.Position != nil && prev.Position.Line != tk.Position.Line &&
+			!continuesPlain(toks, i):
+			// A key must be on the line of its ':'.
+			return yamlErr(tk, "expected ',' or '"+closer+"', but got ':'")
+		case tk.Type == token.CollectEntryType && prev != nil &&
+			(prev.Type == token.CollectEntryType || prev.Type == token.SequenceStartType || prev.Type == token.MappingStartType):
+			return yamlErr(tk, "expected the node content, but found ','")
+		case tk.Type == token.SequenceEntryType:
+			return yamlErr(tk, "expected the node content, but found '-'")
+		case !plainScalar(tk):
+			return nil
+		case strings.HasPrefix(tk.Value, ":"):
+			return yamlErr(tk, "expected the node content, but found ':'")
+		case strings.HasPrefix(tk.Value, "?") && prev != nil && prev.Type == token.MappingValueType:
+			return yamlErr(tk, "expected the node content, but found '?'")
+		}
+		if !plainScalar(tk) {
+			return nil
+		}
+		col := tk.Position.Column
+		for j, r := range tk.Value {
+			if r == '\n' {
+				break
+			}
+			// ": " ends the scalar too, which in a mapping's value is an
+			// error (in a sequence it starts a one-pair mapping).
+			if j >= first && (strings.ContainsRune("?[]{}", r) || r == ':' && closer == "}" && prev != nil && prev.Type == token.MappingValueType && !cont &&
+				(j+1 == len(tk.Value) || strings.ContainsRune(" \t,[]{}", rune(tk.Value[j+1])))) {
+				f := finding(CodeYAMLParse, "expected ',' or '"+closer+"', but got '"+string(r)+"'", ptr(tk.Position.Line), ptr(col), "")
+				return &f
+			}
+			col++
+		}
+		return nil
+	}
+	switch {
+	case tk.Type == token.MappingKeyType:
+		return nil
+	case tk.Type == token.MappingValueType:
+		if prev == nil || prev.Position == nil || prev.Position.Line == tk.Position.Line || explicit[tk.Position.Column] {
+			delete(explicit, tk.Position.Column)
+			return nil
+		}
+		if len(stack) == 0 {
+			return yamlErr(tk, "expected '<document start>', but found '<block mapping start>'")
+		}
+		for _, f := range stack {
+			if f.col == tk.Position.Column {
+				return yamlErr(tk, "expected <block end>, but found ':'")
+			}
+		}
+		return nil
+	case prev == nil || prev.Position == nil || prev.Position.Line == tk.Position.Line || len(stack) == 0 ||
+		prev.Type != token.MappingValueType && prev.Type != token.SequenceEntryType:
+		return nil
+	case !plainScalar(tk) && tk.Type != token.SingleQuoteType && tk.Type != token.DoubleQuoteType &&
+		tk.Type != token.SequenceStartType && tk.Type != token.MappingStartType:
+		return nil
+	case tk.Position.Column > stack[len(stack)-1].col:
+		return nil
+	}
+	// A node that starts at its collection's column on a later line is a key
+	// to PyYAML: without ':' after it on its line, "could not find expected
+	// ':'" where the next token (or the end) is.
+	j := i
+	if tk.Type == token.SequenceStartType || tk.Type == token.MappingStartType {
+		for depth := 0; j < len(toks); j++ {
+			switch toks[j].Type {
+			case token.SequenceStartType, token.MappingStartType:
+				depth++
+			case token.SequenceEndType, token.MappingEndType:
+				depth--
+			}
+			if depth == 0 {
+				break
+			}
+		}
+		if j == len(toks) {
+			return nil
+		}
+	}
+	line := toks[j].Position.Line
+	for k := j + 1; k < len(toks); k++ {
+		n := toks[k]
+		if n.Position == nil || n.Type == token.CommentType {
+			continue
+		}
+		if n.Position.Line == line {
+			if n.Type == token.MappingValueType {
+				return nil
+			}
+			continue
+		}
+		return yamlErr(n, "could not find expected ':'")
+	}
+	l, c := yamlMark(src, len(src))
+	f := finding(CodeYAMLParse, "could not find expected ':'", ptr(l), ptr(c), "")
+	return &f
 }
 
 // anchorName checks the name after an anchor or alias indicator as PyYAML's
