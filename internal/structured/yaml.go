@@ -40,6 +40,53 @@ type yamlTabs struct {
 	// text holds the byte ranges, in order, where a tab is text: quoted
 	// scalars and block scalar content.
 	text [][2]int
+	// esc is the first bad escape in a double-quoted scalar, at byte escAt.
+	esc   *Finding
+	escAt int
+}
+
+// yamlHexEscapes are the escapes of a double-quoted scalar followed by a
+// code in hexadecimal digits, and how many; yamlEscapes the others PyYAML
+// knows (a line break after the backslash is one too).
+var (
+	yamlHexEscapes = map[byte]int{'x': 2, 'u': 4, 'U': 8}
+	yamlEscapes    = "0abt\tnvfre \"\\/N_LP\r\n"
+)
+
+// escape checks the escape whose backslash is at byte j of t.src, as
+// PyYAML's scan_flow_scalar_non_spaces does, records the first bad one, and
+// returns the offset of its last byte.
+func (t *yamlTabs) escape(j int) int {
+	if j+1 >= len(t.src) {
+		return j
+	}
+	c := t.src[j+1]
+	bad := func(at int, msg string) {
+		if t.esc == nil {
+			l, col := yamlMark(t.src, at)
+			f := finding(CodeYAMLParse, msg, ptr(l), ptr(col), "")
+			t.esc, t.escAt = &f, at
+		}
+	}
+	if n, ok := yamlHexEscapes[c]; ok {
+		for k := j + 2; k < j+2+n; k++ {
+			if k >= len(t.src) || !strings.ContainsRune("0123456789abcdefABCDEF", rune(t.src[k])) {
+				found := "\x00" // what Python's peek gives past the end
+				if k < len(t.src) {
+					r, _ := utf8.DecodeRuneInString(t.src[k:])
+					found = string(r)
+				}
+				bad(j+2, "expected escape sequence of "+strconv.Itoa(n)+" hexadecimal numbers, but found "+pyRepr(found))
+				return k - 1
+			}
+		}
+		return j + 1 + n
+	}
+	if strings.IndexByte(yamlEscapes, c) < 0 {
+		r, _ := utf8.DecodeRuneInString(t.src[j+1:])
+		bad(j+1, "found unknown escape character "+pyRepr(string(r)))
+	}
+	return j + 1
 }
 
 // quoted records the quoted scalar token tk starts.
@@ -56,7 +103,7 @@ func (t *yamlTabs) quoted(tk *token.Token) {
 	for j := start + 1; j < len(t.src); j++ {
 		switch {
 		case q == '"' && t.src[j] == '\\':
-			j++
+			j = t.escape(j)
 		case t.src[j] == q && q == '\'' && j+1 < len(t.src) && t.src[j+1] == '\'':
 			j++
 		case t.src[j] == q:
@@ -239,7 +286,10 @@ func scanYAML(src string, toks token.Tokens) yamlScan {
 	// the error PyYAML's scanner meets first.
 	limit := len(src)
 	if sc.scanErr != nil && sc.scanErr.Line != nil && sc.scanErr.Column != nil {
-		limit = byteOffset(src, *sc.scanErr.Line, *sc.scanErr.Column)
+		limit = byteOffset(src, *sc.scanErr.Line, *sc.scanErr.Column) + 1
+	}
+	if tabs.esc != nil && tabs.escAt < limit {
+		sc.scanErr, limit = tabs.esc, tabs.escAt
 	}
 	if off, ok := tabs.first(limit); ok {
 		l, c := yamlMark(src, off)
@@ -469,7 +519,10 @@ func structureError(src string, toks token.Tokens, i int, flowKinds []token.Type
 			return yamlErr(tk, "expected the node content, but found '-'")
 		case !plainScalar(tk):
 			return nil
-		case strings.HasPrefix(tk.Value, ":"):
+		case strings.HasPrefix(tk.Value, ":") && (prev == nil || prev.Type == token.CollectEntryType || prev.Type == token.MappingValueType ||
+			prev.Type == token.SequenceStartType || prev.Type == token.MappingStartType):
+			// After a quoted scalar it is the key's ':', after a plain one
+			// part of it.
 			return yamlErr(tk, "expected the node content, but found ':'")
 		case strings.HasPrefix(tk.Value, "?") && prev != nil && prev.Type == token.MappingValueType:
 			return yamlErr(tk, "expected the node content, but found '?'")
@@ -501,15 +554,22 @@ func structureError(src string, toks token.Tokens, i int, flowKinds []token.Type
 			delete(explicit, tk.Position.Column)
 			return nil
 		}
-		if len(stack) == 0 {
-			return yamlErr(tk, "expected '<document start>', but found '<block mapping start>'")
-		}
-		for _, f := range stack {
-			if f.col == tk.Position.Column {
-				return yamlErr(tk, "expected <block end>, but found ':'")
+		// PyYAML unwinds to the innermost collection at or left of the ':'.
+		var inner *blockFrame
+		for k := range stack {
+			if stack[k].col <= tk.Position.Column {
+				inner = &stack[k]
 			}
 		}
-		return nil
+		switch {
+		case inner == nil:
+			return yamlErr(tk, "expected '<document start>', but found '<block mapping start>'")
+		case inner.col == tk.Position.Column || prev.Type == token.MappingValueType || prev.Type == token.SequenceEntryType:
+			return yamlErr(tk, "expected <block end>, but found ':'")
+		}
+		// Right of its collection's column, after a complete node, the ':'
+		// opens a mapping there.
+		return yamlErr(tk, "expected <block end>, but found '<block mapping start>'")
 	case prev == nil || prev.Position == nil || prev.Position.Line == tk.Position.Line || len(stack) == 0 ||
 		prev.Type != token.MappingValueType && prev.Type != token.SequenceEntryType:
 		return nil

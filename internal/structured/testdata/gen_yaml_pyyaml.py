@@ -77,7 +77,38 @@ for base in BASES:
         for ch in CHARS:
             add(base[:pos] + ch + base[pos:])
 
+# Documents as people and models write them, whole and with one random
+# insertion each.
+REALISTIC = [
+    "version: '3.8'\nservices:\n  web:\n    image: nginx:1.25\n    ports:\n      - \"8080:80\"\n    environment:\n      - KEY=value # set\n",
+    "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-config\n  labels: {app: web, tier: \"frontend\"}\ndata:\n  url: https://example.com/path?q=1&r=2\n  note: |\n    line one\n    line two: with colon\n\n    [not a list] @mention `code`\n",
+    "# comment\nname: Test Project\nversion: 1.2.3\ndescription: >\n  A folded\n  description.\nauthors:\n  - name: Ada\n    email: ada@example.com\n  - name: \"Bob, Jr.\"\n",
+    "steps:\n- run: echo \"hello world\"\n- run: |\n    make build\n    make test\n- name: deploy\n  if: ${{ github.ref == 'refs/heads/main' }}\n",
+    "price: 12.50\ncurrency: EUR\ndate: 2026-12-02\ntime: 2026-12-02T10:00:00Z\nenabled: yes\ncount: 0x1F\nratio: 1e-3\nempty:\nnull_value: ~\n",
+    "matrix: [[1, 2], [3, 4]]\npoint: {x: 1, y: 2}\ntags: [a, 'b c', \"d:e\"]\nurl_list: [http://a.example/x, https://b.example:8443/y]\n",
+    "key with spaces: value with spaces\n'quoted key': 1\n\"double quoted\": 2\n? complex key\n: complex value\nmulti: first\n  continued line\n",
+    "text: 'It''s fine'\npath: C:\\Users\\me\nregex: '^[a-z]+$'\nemoji: \"\\u263A\"\npercent: 50%\nhash: a#b\ncomment: a #b\n",
+    "---\na: 1\n...\n",
+    "- &anchor {a: 1}\n- *anchor\n",
+    "list:\n- a\n- b\nmap:\n  nested:\n    deeper: true\n",
+    "a: b: c\n",
+    "a:\n\t- b\n",
+    "key: value\t# tab before comment\n",
+    "key:\tvalue\n",
+    "items:\n  - one\n  -two\n  - three\n",
+]
+for doc in REALISTIC:
+    add(doc)
+# Found by a sweep of the reference's own answers (tools/testdata/reference).
+for doc in ["-\n  - 12345678901234567890\n  -\n    ~\n :\n      - true\n    a: 2.5\n  - 1\n- {}\n",
+            "a:\n  -\n    - 1\n :\n", "- 1\n :\n", "a:\n  b: 1\n :\n", "a:\n :\n", "-\n :\n", "a: 1\n :\n", "a:\n  - 1\n :\n"]:
+    add(doc)
+
 rng = random.Random(20261202)
+for doc in REALISTIC:
+    for _ in range(60):
+        pos = rng.randint(0, len(doc))
+        add(doc[:pos] + rng.choice(CHARS) + doc[pos:])
 
 
 def rand_value(depth=0):
