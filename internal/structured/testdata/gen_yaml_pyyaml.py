@@ -22,6 +22,7 @@ Run from the repository root with pyenv's python3 (PyYAML 6.0.3):
 """
 import json
 import os
+import platform
 import random
 
 import yaml
@@ -136,7 +137,8 @@ for _ in range(3000):
     add(text[:pos] + rng.choice(CHARS) + text[pos:])
 
 with open(os.path.join(HERE, "yaml_pyyaml.json"), "w", encoding="utf-8") as f:
-    f.write('{"generator": "internal/structured/testdata/gen_yaml_pyyaml.py", "pyyaml": "%s", "cases": [\n' % yaml.__version__)
+    f.write('{"generator": "internal/structured/testdata/gen_yaml_pyyaml.py", "python": "%s", "pyyaml": "%s", "cases": [\n'
+            % (platform.python_version(), yaml.__version__))
     f.write(",\n".join(json.dumps(c, ensure_ascii=False, sort_keys=True) for c in cases))
     f.write("\n]}\n")
 print(len(cases), "cases,", sum(c["code"] is None for c in cases), "valid")
