@@ -1,8 +1,11 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -42,6 +45,7 @@ type sseStream struct {
 	opened     time.Time
 	lastActive atomic.Int64 // unix nanoseconds of the last client message's start or end (or the opening)
 	inFlight   atomic.Int32 // client messages being handled: the stream is not idle meanwhile
+	pending    atomic.Int32 // client requests not answered on the stream yet: not idle either
 	closeOnce  sync.Once
 	session    string // MCP session id, once the endpoint event named it
 	token      string // name of the API token the stream was opened with ("": tokens off)
@@ -58,8 +62,9 @@ func (st *sseStream) close() {
 
 // sseStreams handles /mcp/sse. A GET opens a stream: at most sse.max at once
 // (503 overloaded beyond), closed after sse.idle without a message from its
-// client (a message still being handled counts as activity until it is
-// answered) and after sse.lifetime in any case; the server's read and write
+// client (a message still being handled, and a request whose answer has not
+// been written to the stream yet, count as activity) and after sse.lifetime
+// in any case; the server's read and write
 // deadlines are lifted for it (a stream outlives the timeouts meant for one
 // request) and it is registered so that closeMCP can end it. A POST to a
 // stream's session counts as activity.
@@ -78,6 +83,18 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 					}()
 				}
 				m.mu.Unlock()
+				if st != nil && st.token == tokenName(r.Context()) {
+					// The answer comes later, on the stream: until it does
+					// the session is waiting, not idle.
+					br := bufio.NewReaderSize(r.Body, rpcPeekBytes)
+					if kind, _ := rpcKind(br); kind == rpcRequest {
+						st.pending.Add(1)
+					}
+					r.Body = struct {
+						io.Reader
+						io.Closer
+					}{br, r.Body}
+				}
 				if st != nil && st.token != tokenName(r.Context()) {
 					// A session answers only the token that opened it.
 					m.srv.refuseAccess(w, r, newError(CodeForbidden, "this SSE session belongs to another API token"), tokenName(r.Context()))
@@ -111,7 +128,11 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 		_ = st.rc.SetReadDeadline(time.Time{})
 		_ = st.rc.SetWriteDeadline(time.Time{})
 		go m.watchStream(ctx, st)
-		next.ServeHTTP(&sseWriter{ResponseWriter: w, onEndpoint: func(id string) {
+		next.ServeHTTP(&sseWriter{ResponseWriter: w, onResponse: func() {
+			if st.pending.Add(-1) < 0 {
+				st.pending.Store(0) // an answer we did not see asked
+			}
+		}, onEndpoint: func(id string) {
 			m.mu.Lock()
 			st.session = id
 			m.bySession[id] = st
@@ -132,8 +153,8 @@ func (m *mcpMount) watchStream(ctx context.Context, st *sseStream) {
 		}
 		now := time.Now()
 		idleLeft := m.sse.idle - now.Sub(time.Unix(0, st.lastActive.Load()))
-		if st.inFlight.Load() > 0 {
-			idleLeft = m.sse.idle // a message is being handled: not idle
+		if st.inFlight.Load() > 0 || st.pending.Load() > 0 {
+			idleLeft = m.sse.idle // a message is being handled or awaits its answer: not idle
 		}
 		lifeLeft := m.sse.lifetime - now.Sub(st.opened)
 		if idleLeft <= 0 || lifeLeft <= 0 {
@@ -149,10 +170,19 @@ func (m *mcpMount) watchStream(ctx context.Context, st *sseStream) {
 type sseWriter struct {
 	http.ResponseWriter
 	onEndpoint func(id string)
+	onResponse func() // a JSON-RPC response event was written
 	seen       bool
 }
 
 func (w *sseWriter) Write(p []byte) (int, error) {
+	if w.seen {
+		// The SDK writes one event per call: "event: message\ndata: {...}\n\n".
+		if _, data, ok := bytes.Cut(p, []byte("\ndata: ")); ok && bytes.HasPrefix(p, []byte("event: message\n")) {
+			if kind, _ := rpcKind(bufio.NewReader(bytes.NewReader(data[:min(len(data), rpcPeekBytes)]))); kind == rpcResponse {
+				w.onResponse()
+			}
+		}
+	}
 	if !w.seen {
 		// The endpoint event is the stream's first; look until it has ended,
 		// in case a writer splits it.
@@ -178,3 +208,57 @@ func (w *sseWriter) Flush() {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *sseWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// rpcPeekBytes is how much of a JSON-RPC message rpcKind reads: its "id" and
+// "method" come first from every client and server we know.
+const rpcPeekBytes = 512
+
+// Kinds of JSON-RPC message (rpcKind).
+const (
+	rpcUnknown = iota
+	rpcRequest
+	rpcNotification
+	rpcResponse
+)
+
+// rpcKind tells a JSON-RPC message's kind from the top-level keys within the
+// first rpcPeekBytes of br, without consuming them: a request has an id and
+// a method, a notification a method only, a response an id only. A batch,
+// or a message whose keys do not show in time, is rpcUnknown.
+func rpcKind(br *bufio.Reader) (int, error) {
+	head, err := br.Peek(rpcPeekBytes)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return rpcUnknown, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return rpcUnknown, nil
+	}
+	var id, method, answer, cut bool
+	for !cut && dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			cut = true
+			break
+		}
+		switch key {
+		case "id":
+			id = true
+		case "method":
+			method = true
+		case "result", "error":
+			answer = true
+		}
+		var skip json.RawMessage
+		cut = dec.Decode(&skip) != nil // cut off by the peek: what was seen decides, if it can
+	}
+	switch {
+	case id && method:
+		return rpcRequest, nil
+	case id && (answer || !cut):
+		return rpcResponse, nil
+	case method && !cut:
+		return rpcNotification, nil
+	}
+	return rpcUnknown, nil
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -94,6 +95,55 @@ func TestSSEIdleStreamClosed(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	waitSignal(t, idleDone, "end of the idle SSE session")
+}
+
+// TestSSEWaitingSessionIsNotIdle: a session whose request is still being
+// answered is not idle, however long the answer takes. Over the SSE transport
+// the POST returns at once and the answer comes later on the stream; the call
+// here (calculate deciding a difference that may be exactly zero, about a
+// second of work) outlasts the 100 ms idle timeout many times over, so the
+// session would be cut while it waits if only POSTs counted.
+func TestSSEWaitingSessionIsNotIdle(t *testing.T) {
+	env := newMCPEnv(t, MCPOptions{SSEIdleTimeout: 100 * time.Millisecond}, Options{})
+	cs := env.connect(t, "sse", nil)
+	res, err := cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "calculate",
+		Arguments: map[string]any{"expression": "sin(10**300)*exp(69314) - exp(69314)*sin(10**300)"}})
+	if err != nil {
+		t.Fatalf("the session was cut while its call was being answered: %v", err)
+	}
+	if !res.IsError {
+		t.Fatalf("want the call's own answer (precision_exhausted), got %+v", res.StructuredContent)
+	}
+	// Once answered and quiet, it is idle again and ends.
+	done := make(chan struct{})
+	go func() { _ = cs.Wait(); close(done) }()
+	waitSignal(t, done, "end of the idle SSE session after its answer")
+}
+
+func TestRPCKind(t *testing.T) {
+	long := strings.Repeat("x", 2*rpcPeekBytes)
+	for msg, want := range map[string]int{
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"gcd_lcm"}}`:     rpcRequest,
+		`{"jsonrpc":"2.0","method":"tools/call","id":"a","params":{"x":"` + long + `"}}`: rpcRequest,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`:                         rpcNotification,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`:  rpcNotification,
+		`{"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"` + long + `"}]}}`:        rpcResponse,
+		`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}`:                rpcResponse,
+		`{"jsonrpc":"2.0","params":{"x":"` + long + `"},"method":"m"}`:                   rpcUnknown,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`:                                     rpcUnknown,
+		`{"jsonrpc":"2.0","id":`: rpcUnknown,
+		`not json`:               rpcUnknown,
+		``:                       rpcUnknown,
+	} {
+		br := bufio.NewReaderSize(strings.NewReader(msg), rpcPeekBytes)
+		if got, err := rpcKind(br); got != want || err != nil {
+			t.Errorf("%.60s: kind %d (%v), want %d", msg, got, err, want)
+		}
+		// Nothing is consumed: the SDK reads the whole message after it.
+		if rest, _ := io.ReadAll(br); string(rest) != msg {
+			t.Errorf("%.60s: %d bytes left to read, want %d", msg, len(rest), len(msg))
+		}
+	}
 }
 
 // TestSSEMaxLifetime: even an active session ends after the lifetime limit.
