@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -212,4 +213,27 @@ func TestCoalescer(t *testing.T) {
 		t.Fatal("a burst of triggers ran more than once")
 	case <-time.After(600 * time.Millisecond):
 	}
+}
+
+// FuzzRPCKind: any body is classified without a panic and without consuming
+// it, and a request is only what has both an id and a method.
+func FuzzRPCKind(f *testing.F) {
+	for _, s := range []string{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}`, `{"id":1,"result":{}}`,
+		`{"method":"m"}`, `[{"id":1}]`, `{"id":`, `{"a":{"id":1,"method":"m"}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		br := bufio.NewReaderSize(bytes.NewReader(data), rpcPeekBytes)
+		kind, _ := rpcKind(br)
+		if rest, _ := io.ReadAll(br); !bytes.Equal(rest, data) {
+			t.Fatalf("consumed: %d of %d bytes left", len(rest), len(data))
+		}
+		if kind == rpcRequest {
+			var m map[string]json.RawMessage
+			head := data[:min(len(data), rpcPeekBytes)]
+			if json.Unmarshal(data, &m) == nil && (m["id"] == nil || m["method"] == nil) && bytes.Equal(head, data) {
+				t.Fatalf("a request without an id and a method: %q", data)
+			}
+		}
+	})
 }
