@@ -43,6 +43,8 @@ type yamlTabs struct {
 	// esc is the first bad escape in a double-quoted scalar, at byte escAt.
 	esc   *Finding
 	escAt int
+	// dqTabs are the offsets of the tabs inside double-quoted scalars.
+	dqTabs []int
 }
 
 // yamlHexEscapes are the escapes of a double-quoted scalar followed by a
@@ -109,6 +111,8 @@ func (t *yamlTabs) quoted(tk *token.Token) {
 		case t.src[j] == q:
 			end = j + 1
 			j = len(t.src)
+		case q == '"' && t.src[j] == '\t':
+			t.dqTabs = append(t.dqTabs, j)
 		}
 	}
 	t.text = append(t.text, [2]int{start, end})
@@ -260,6 +264,9 @@ type yamlScan struct {
 	flowNesting int          // deepest nesting of flow collections
 	maxEntries  int          // most key: value pairs in one block mapping
 	second      *token.Token // the start of a second document, if any
+	// dqTabs are the offsets of the tabs inside double-quoted scalars, which
+	// goccy's parser fails on in a flow collection or a key.
+	dqTabs []int
 }
 
 func tokenAt(tk *token.Token) (*int, *int) {
@@ -296,7 +303,39 @@ func scanYAML(src string, toks token.Tokens) yamlScan {
 		f := finding(CodeYAMLParse, "found character '\\t' that cannot start any token", ptr(l), ptr(c), "")
 		sc.scanErr = &f
 	}
+	sc.dqTabs = tabs.dqTabs
 	return sc
+}
+
+// withoutQuotedTabs returns text with the tabs at offsets (inside
+// double-quoted scalars) replaced by a rune text does not contain, and that
+// rune: goccy's parser fails on a tab in a double-quoted scalar in a flow
+// collection or a key, where PyYAML reads it as text. The constructor turns
+// the rune back into a tab.
+func withoutQuotedTabs(text string, offsets []int) (string, string) {
+	// A private-use rune absent from text: there are more of them than a
+	// payload can hold.
+	used := map[rune]bool{}
+	for _, r := range text {
+		if r >= 0xE000 && r <= 0xF8FF || r >= 0xF0000 {
+			used[r] = true
+		}
+	}
+	p := rune(0xE000)
+	for used[p] {
+		if p++; p == 0xF900 {
+			p = 0xF0000
+		}
+	}
+	var b strings.Builder
+	last := 0
+	for _, off := range offsets {
+		b.WriteString(text[last:off])
+		b.WriteRune(p)
+		last = off + 1
+	}
+	b.WriteString(text[last:])
+	return b.String(), string(p)
 }
 
 // scanTokens is scanYAML's pass over goccy's tokens; it records the quoted
@@ -756,6 +795,20 @@ func validateYAML(ctx context.Context, src string, lim Limits, res *Result) (err
 	}
 	toks := lexer.Tokenize(text)
 	sc := scanYAML(breaks, toks)
+	tab := ""
+	if len(sc.dqTabs) > 0 {
+		// goccy misreads a tab in a double-quoted scalar in a flow
+		// collection or a key: read the payload again with the tabs
+		// replaced (same lines and columns), and put them back in values.
+		var quiet string
+		quiet, tab = withoutQuotedTabs(breaks, sc.dqTabs)
+		text = quiet
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		toks = lexer.Tokenize(text)
+		sc = scanYAML(quiet, toks)
+	}
 	switch {
 	case sc.scanErr != nil:
 		res.Errors = append(res.Errors, *sc.scanErr)
@@ -809,7 +862,7 @@ func validateYAML(ctx context.Context, src string, lim Limits, res *Result) (err
 	if yamlNesting(body, 0) > lim.MaxYAMLNesting {
 		return refusal.Domain(ReasonDepthLimit, "maximum recursion depth exceeded")
 	}
-	c := &yamlConstructor{}
+	c := &yamlConstructor{tab: tab}
 	v := c.document(body)
 	switch {
 	case c.err != nil:
@@ -925,6 +978,7 @@ type yamlConstructor struct {
 	queue    []func()
 	err      *Finding // a ConstructorError: yaml_parse_error
 	valueErr string   // a ValueError: the reference's finding code
+	tab      string   // what stands for a tab in quoted scalars (withoutQuotedTabs), or ""
 }
 
 func (c *yamlConstructor) failed() bool { return c.err != nil || c.valueErr != "" }
@@ -1172,6 +1226,9 @@ func yamlResolve(s string) string {
 func (c *yamlConstructor) scalar(n ast.Node) any {
 	text, plain, ok := yamlScalar(n)
 	if !ok || !plain {
+		if c.tab != "" {
+			text = strings.ReplaceAll(text, c.tab, "\t")
+		}
 		return text
 	}
 	switch yamlResolve(text) {

@@ -103,3 +103,31 @@ func deref(p *int) int {
 	}
 	return *p
 }
+
+// TestYAMLTabInDoubleQuotes: a tab in a double-quoted scalar inside a flow
+// collection is read around goccy (withoutQuotedTabs) and is a tab again in
+// the value: as a key it equals the escape "\t" (PyYAML loads
+// {"x<TAB>y": 1, "x\ty": 2} as {'x\ty': 2}, one key) and differs from a
+// space.
+func TestYAMLTabInDoubleQuotes(t *testing.T) {
+	shape := func(payload string) [2]int {
+		t.Helper()
+		res, err := Validate(context.Background(), Request{Format: "yaml", Payload: payload}, DefaultLimits)
+		if err != nil || !res.Valid || res.Details.Depth == nil || res.Details.Nodes == nil {
+			t.Fatalf("%q: %v %+v", payload, err, res.Errors)
+		}
+		return [2]int{*res.Details.Depth, *res.Details.Nodes}
+	}
+	oneKey, twoKeys, threeKeys := shape("{\"a\": 2}\n"), shape("{\"a\": 1, \"b\": 2}\n"), shape("{\"a\": 1, \"b\": 2, \"c\": 3}\n")
+	for payload, want := range map[string][2]int{
+		"{\"x\ty\": 1, \"x\\ty\": 2}\n":               oneKey, // a literal tab and \t are one key
+		"{\"x\\ty\": 1, \"x\\ty\": 2}\n":              oneKey,
+		"{\"x\ty\": 1, \"x y\": 2}\n":                 twoKeys, // a tab is not a space
+		"[{\"\t\": 1, \"\\t\": 2}]\n":                 shape("[{\"a\": 2}]\n"),
+		"{\"\uE000\": 1, \"\t\": 2, \"\uE001\": 3}\n": threeKeys, // the stand-in never meets the payload's own runes
+	} {
+		if got := shape(payload); got != want {
+			t.Errorf("%q: depth and nodes %v, want %v", payload, got, want)
+		}
+	}
+}

@@ -97,6 +97,9 @@ REALISTIC = [
     "key: value\t# tab before comment\n",
     "key:\tvalue\n",
     "items:\n  - one\n  -two\n  - three\n",
+    "{\"x\ty\": 1, \"x\\ty\": 2, \"x y\": 3}\n",
+    "[\"\tx\", \"a\tb\", 'c\td']\n",
+    "\"k\tey\": [1, 2]\n\"k\\tey\": 3\n",
 ]
 for doc in REALISTIC:
     add(doc)
