@@ -86,14 +86,9 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 				if st != nil && st.token == tokenName(r.Context()) {
 					// The answer comes later, on the stream: until it does
 					// the session is waiting, not idle.
-					br := bufio.NewReaderSize(r.Body, rpcPeekBytes)
-					if kind, _ := rpcKind(br); kind == rpcRequest {
+					if isRequest(r) {
 						st.pending.Add(1)
 					}
-					r.Body = struct {
-						io.Reader
-						io.Closer
-					}{br, r.Body}
 				}
 				if st != nil && st.token != tokenName(r.Context()) {
 					// A session answers only the token that opened it.
@@ -178,7 +173,7 @@ func (w *sseWriter) Write(p []byte) (int, error) {
 	if w.seen {
 		// The SDK writes one event per call: "event: message\ndata: {...}\n\n".
 		if _, data, ok := bytes.Cut(p, []byte("\ndata: ")); ok && bytes.HasPrefix(p, []byte("event: message\n")) {
-			if kind, _ := rpcKind(bufio.NewReader(bytes.NewReader(data[:min(len(data), rpcPeekBytes)]))); kind == rpcResponse {
+			if rpcKind(data[:min(len(data), rpcPeekBytes)]) == rpcResponse {
 				w.onResponse()
 			}
 		}
@@ -221,18 +216,26 @@ const (
 	rpcResponse
 )
 
-// rpcKind tells a JSON-RPC message's kind from the top-level keys within the
-// first rpcPeekBytes of br, without consuming them: a request has an id and
-// a method, a notification a method only, a response an id only. A batch,
-// or a message whose keys do not show in time, is rpcUnknown.
-func rpcKind(br *bufio.Reader) (int, error) {
-	head, err := br.Peek(rpcPeekBytes)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return rpcUnknown, err
-	}
+// isRequest reports whether the body of r is a JSON-RPC request, from its
+// first rpcPeekBytes, which it leaves for the handler to read.
+func isRequest(r *http.Request) bool {
+	br := bufio.NewReaderSize(r.Body, rpcPeekBytes)
+	head, _ := br.Peek(rpcPeekBytes) // fewer at the end of the body or on an error, which the handler meets
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{br, r.Body}
+	return rpcKind(head) == rpcRequest
+}
+
+// rpcKind tells a JSON-RPC message's kind from the top-level keys in head,
+// its beginning: a request has an id and a method, a notification a method
+// only, a response an id only (or a result or an error). A batch, or a
+// message whose keys do not show in head, is rpcUnknown.
+func rpcKind(head []byte) int {
 	dec := json.NewDecoder(bytes.NewReader(head))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return rpcUnknown, nil
+		return rpcUnknown
 	}
 	var id, method, answer, cut bool
 	for !cut && dec.More() {
@@ -254,11 +257,11 @@ func rpcKind(br *bufio.Reader) (int, error) {
 	}
 	switch {
 	case id && method:
-		return rpcRequest, nil
+		return rpcRequest
 	case id && (answer || !cut):
-		return rpcResponse, nil
+		return rpcResponse
 	case method && !cut:
-		return rpcNotification, nil
+		return rpcNotification
 	}
-	return rpcUnknown, nil
+	return rpcUnknown
 }

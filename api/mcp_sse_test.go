@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -136,12 +137,15 @@ func TestRPCKind(t *testing.T) {
 		`not json`:               rpcUnknown,
 		``:                       rpcUnknown,
 	} {
-		br := bufio.NewReaderSize(strings.NewReader(msg), rpcPeekBytes)
-		if got, err := rpcKind(br); got != want || err != nil {
-			t.Errorf("%.60s: kind %d (%v), want %d", msg, got, err, want)
+		r := httptest.NewRequest(http.MethodPost, "/mcp/sse?sessionid=x", strings.NewReader(msg))
+		if got := isRequest(r); got != (want == rpcRequest) {
+			t.Errorf("%.60s: isRequest %v, kind want %d", msg, got, want)
+		}
+		if got := rpcKind([]byte(msg)[:min(len(msg), rpcPeekBytes)]); got != want {
+			t.Errorf("%.60s: kind %d, want %d", msg, got, want)
 		}
 		// Nothing is consumed: the SDK reads the whole message after it.
-		if rest, _ := io.ReadAll(br); string(rest) != msg {
+		if rest, _ := io.ReadAll(r.Body); string(rest) != msg {
 			t.Errorf("%.60s: %d bytes left to read, want %d", msg, len(rest), len(msg))
 		}
 	}
@@ -223,9 +227,13 @@ func FuzzRPCKind(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		br := bufio.NewReaderSize(bytes.NewReader(data), rpcPeekBytes)
-		kind, _ := rpcKind(br)
-		if rest, _ := io.ReadAll(br); !bytes.Equal(rest, data) {
+		r := httptest.NewRequest(http.MethodPost, "/mcp/sse?sessionid=x", bytes.NewReader(data))
+		request := isRequest(r)
+		kind := rpcKind(data[:min(len(data), rpcPeekBytes)])
+		if request != (kind == rpcRequest) {
+			t.Fatalf("isRequest %v, rpcKind %d", request, kind)
+		}
+		if rest, _ := io.ReadAll(r.Body); !bytes.Equal(rest, data) {
 			t.Fatalf("consumed: %d of %d bytes left", len(rest), len(data))
 		}
 		if kind == rpcRequest {
