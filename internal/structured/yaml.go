@@ -28,14 +28,16 @@ import (
 // that validity, codes and details agree; parse error messages and positions
 // are goccy's (docs/compatibility.md).
 
-// yamlTabs finds the first tab PyYAML's scanner refuses. To PyYAML a tab is
+// yamlSource reads in the source what goccy's tokens lose: the quoted and
+// block scalars the tokens mark, the bad escapes in double quotes, and the
+// first tab PyYAML's scanner refuses. To PyYAML a tab is
 // text only inside a quoted scalar, inside a block scalar's content (at or
 // after its indentation) and inside a comment; anywhere else (indentation,
 // between tokens, inside a plain scalar, at the end of a line, on a line of
 // its own) it is "found character '\t' that cannot start any token", at the
 // tab. goccy reads such tabs as spaces or drops them, so they are found in
 // the source, with the quoted scalars and block scalars goccy's tokens mark.
-type yamlTabs struct {
+type yamlSource struct {
 	src string
 	// text holds the byte ranges, in order, where a tab is text: quoted
 	// scalars and block scalar content.
@@ -58,7 +60,7 @@ var (
 // escape checks the escape whose backslash is at byte j of t.src, as
 // PyYAML's scan_flow_scalar_non_spaces does, records the first bad one, and
 // returns the offset of its last byte.
-func (t *yamlTabs) escape(j int) int {
+func (t *yamlSource) escape(j int) int {
 	if j+1 >= len(t.src) {
 		return j
 	}
@@ -92,7 +94,7 @@ func (t *yamlTabs) escape(j int) int {
 }
 
 // quoted records the quoted scalar token tk starts.
-func (t *yamlTabs) quoted(tk *token.Token) {
+func (t *yamlSource) quoted(tk *token.Token) {
 	q := byte('"')
 	if tk.Type == token.SingleQuoteType {
 		q = '\''
@@ -121,7 +123,7 @@ func (t *yamlTabs) quoted(tk *token.Token) {
 // tokenByte is the byte offset of tk's first character, which ok accepts:
 // its position, or failing that the first such byte on its line at or after
 // it (-1: none).
-func (t *yamlTabs) tokenByte(tk *token.Token, ok func(byte) bool) int {
+func (t *yamlSource) tokenByte(tk *token.Token, ok func(byte) bool) int {
 	if tk.Position == nil {
 		return -1
 	}
@@ -142,7 +144,7 @@ func (t *yamlTabs) tokenByte(tk *token.Token, ok func(byte) bool) int {
 // PyYAML's scan_block_scalar delimits it: the lines after the header, each
 // from the scalar's indentation on, up to the first line that has something
 // other than spaces before that indentation.
-func (t *yamlTabs) block(tk *token.Token, parent int) {
+func (t *yamlSource) block(tk *token.Token, parent int) {
 	at := t.tokenByte(tk, func(b byte) bool { return b == '|' || b == '>' })
 	if at < 0 {
 		return
@@ -199,7 +201,7 @@ func (t *yamlTabs) block(tk *token.Token, parent int) {
 }
 
 // first returns the offset of the first refused tab before limit.
-func (t *yamlTabs) first(limit int) (int, bool) {
+func (t *yamlSource) first(limit int) (int, bool) {
 	limit = min(limit, len(t.src))
 	r := 0
 	for i := 0; i < limit; i++ {
@@ -287,23 +289,23 @@ func yamlErr(tk *token.Token, msg string) *Finding {
 // tokens, document markers, and an upper estimate of the nesting from flow
 // brackets and block indentation.
 func scanYAML(src string, toks token.Tokens) yamlScan {
-	tabs := yamlTabs{src: src}
-	sc := scanTokens(src, toks, &tabs)
+	source := yamlSource{src: src}
+	sc := scanTokens(src, toks, &source)
 	// A refused tab before the token error (or anywhere, without one) is
 	// the error PyYAML's scanner meets first.
 	limit := len(src)
 	if sc.scanErr != nil && sc.scanErr.Line != nil && sc.scanErr.Column != nil {
 		limit = byteOffset(src, *sc.scanErr.Line, *sc.scanErr.Column) + 1
 	}
-	if tabs.esc != nil && tabs.escAt < limit {
-		sc.scanErr, limit = tabs.esc, tabs.escAt
+	if source.esc != nil && source.escAt < limit {
+		sc.scanErr, limit = source.esc, source.escAt
 	}
-	if off, ok := tabs.first(limit); ok {
+	if off, ok := source.first(limit); ok {
 		l, c := yamlMark(src, off)
 		f := finding(CodeYAMLParse, "found character '\\t' that cannot start any token", ptr(l), ptr(c), "")
 		sc.scanErr = &f
 	}
-	sc.dqTabs = tabs.dqTabs
+	sc.dqTabs = source.dqTabs
 	return sc
 }
 
@@ -339,8 +341,8 @@ func withoutQuotedTabs(text string, offsets []int) (string, string) {
 }
 
 // scanTokens is scanYAML's pass over goccy's tokens; it records the quoted
-// and block scalars in tabs.
-func scanTokens(src string, toks token.Tokens, tabs *yamlTabs) yamlScan {
+// and block scalars in source.
+func scanTokens(src string, toks token.Tokens, source *yamlSource) yamlScan {
 	var sc yamlScan
 	var stack []blockFrame
 	flow := 0
@@ -375,13 +377,13 @@ func scanTokens(src string, toks token.Tokens, tabs *yamlTabs) yamlScan {
 		}
 		switch tk.Type {
 		case token.SingleQuoteType, token.DoubleQuoteType:
-			tabs.quoted(tk)
+			source.quoted(tk)
 		case token.LiteralType, token.FoldedType:
 			parent := -1
 			if len(stack) > 0 {
 				parent = stack[len(stack)-1].col - 1
 			}
-			tabs.block(tk, parent)
+			source.block(tk, parent)
 		}
 		blockContent := i > 0 && (toks[i-1].Type == token.LiteralType || toks[i-1].Type == token.FoldedType)
 		// In a flow collection, "k:x" is one plain scalar to PyYAML (a ':'
