@@ -18,6 +18,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -50,6 +52,7 @@ func main() {
 	out := flag.String("out", "", "also append the results as Markdown to this file")
 	repeat := flag.Int("repeat", 3, "measure each mix this many times (server order alternating); medians are reported")
 	flag.StringVar(&compareInputs, "inputs", compareInputs, "the inputs the all_tools mix cycles through")
+	flag.BoolVar(&withTokens, "tokens", true, "run precisiond with --api-tokens and send every request a bearer token (as deployed); the bare server ignores it")
 	flag.Parse()
 	if *bare != "" {
 		serveBare(*bare)
@@ -60,6 +63,13 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// withTokens runs precisiond as it is deployed: with an API tokens file, every
+// request carrying its bearer token (-tokens=false measures without).
+var withTokens bool
+
+// loadToken is the bearer token of the tokens file precisiond runs with.
+const loadToken = "load-harness-token-0123456789abcdef"
 
 // mix is one request shape: the same body goes to both servers (the bare one
 // ignores the tool and echoes a comparable answer).
@@ -241,6 +251,9 @@ func drive(base string, pid int, m mix, concurrency int, warmup, d time.Duration
 		}
 		req, _ := http.NewRequest(http.MethodPost, base+m.path, bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
+		if withTokens {
+			req.Header.Set("Authorization", "Bearer "+loadToken)
+		}
 		for k, v := range m.headers {
 			req.Header.Set(k, v)
 		}
@@ -345,8 +358,18 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 		return err
 	}
 	defer logFile.Close()
-	pd := exec.Command(binary, "serve", "--addr", pAddr, "--data-dir", filepath.Join(tmp, "data"),
-		"--max-concurrency", strconv.Itoa(max(64, concurrency*2)))
+	pdArgs := []string{"serve", "--addr", pAddr, "--data-dir", filepath.Join(tmp, "data"),
+		"--max-concurrency", strconv.Itoa(max(64, concurrency*2))}
+	if withTokens {
+		sum := sha256.Sum256([]byte(loadToken))
+		tokens := fmt.Sprintf(`{"tokens":[{"name":"load","sha256":"%s"}]}`, hex.EncodeToString(sum[:]))
+		file := filepath.Join(tmp, "tokens.json")
+		if err := os.WriteFile(file, []byte(tokens), 0o600); err != nil {
+			return err
+		}
+		pdArgs = append(pdArgs, "--api-tokens", file)
+	}
+	pd := exec.Command(binary, pdArgs...)
 	pd.Stderr = logFile
 	bare := exec.Command(self, "-bare", bAddr)
 	bare.Stderr = os.Stderr
@@ -366,7 +389,7 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 	host, _ := os.Hostname()
 	fmt.Fprintf(&report, "### Load run %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&report, "- machine: %s, %d CPUs (%s), %s/%s, %s, load average at start %s\n", host, runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH, runtime.Version(), loadAvg())
-	fmt.Fprintf(&report, "- command: `go run ./bench/load -concurrency %d -duration %s -warmup %s -repeat %d -mix %s`\n", concurrency, d, warmup, repeat, strings.Join(names, ","))
+	fmt.Fprintf(&report, "- command: `go run ./bench/load -concurrency %d -duration %s -warmup %s -repeat %d -mix %s -tokens=%t`\n", concurrency, d, warmup, repeat, strings.Join(names, ","), withTokens)
 	fmt.Fprintf(&report, "- closed loop, %d clients, keep-alive; each mix measured %d× per server, server order alternating; figures are medians over the repeats\n\n", concurrency, repeat)
 	report.WriteString("| mix | server | req/s | p50 | p99 | p99.9 | errors | max RSS |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 	var ratios strings.Builder
