@@ -37,7 +37,7 @@ const sleeperContract = `{
 
 type sleeperTool struct{ c *contracts.Contract }
 
-func (s sleeperTool) Contract() *contracts.Contract { return s.c }
+func (s sleeperTool) tool() tools.Tool { return tools.Tool{Contract: s.c, Execute: s.Execute} }
 
 func (s sleeperTool) Execute(ctx context.Context, args map[string]any) (tools.Output, error) {
 	n, _ := args["ms"].(json.Number).Int64()
@@ -55,7 +55,7 @@ func newSleeper(t *testing.T) tools.Tool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sleeperTool{c}
+	return sleeperTool{c}.tool()
 }
 
 // newAdminServer serves the real built-in tools plus the sleeper.
@@ -446,7 +446,7 @@ func TestOverloadCountsEveryRequestOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}}, tools.Options{Limiter: limiter, DefaultTimeout: 2 * time.Minute})
+	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}.tool()}, tools.Options{Limiter: limiter, DefaultTimeout: 2 * time.Minute})
 	ts := httptest.NewServer(New(reg, Options{}))
 	t.Cleanup(ts.Close)
 	const n, held = 50, 2

@@ -48,7 +48,7 @@ var holdGate atomic.Pointer[gate]
 // behaveTool fails in whichever way its mode asks, to exercise every error row.
 type behaveTool struct{ c *contracts.Contract }
 
-func (b behaveTool) Contract() *contracts.Contract { return b.c }
+func (b behaveTool) tool() tools.Tool { return tools.Tool{Contract: b.c, Execute: b.Execute} }
 
 func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Output, error) {
 	n := args["n"]
@@ -99,7 +99,7 @@ func newTestServerWith(t *testing.T, limiter *tools.Limiter, log *slog.Logger) (
 		t.Fatal(err)
 	}
 	gcd := tools.Builtin(tools.Deps{})[0]
-	reg := tools.NewRegistry([]tools.Tool{gcd, behaveTool{c}}, tools.Options{Limiter: limiter, DefaultTimeout: 100 * time.Millisecond})
+	reg := tools.NewRegistry([]tools.Tool{gcd, behaveTool{c}.tool()}, tools.Options{Limiter: limiter, DefaultTimeout: 100 * time.Millisecond})
 	srv := New(reg, Options{Logger: log, MaxBodyBytes: 1 << 20})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)

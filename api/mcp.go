@@ -167,7 +167,7 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 		})
 	for _, name := range reg.Names() {
 		t, _, _ := reg.Lookup(name)
-		mt, err := mcpTool(t.Contract(), reg)
+		mt, err := mcpTool(t.Contract, reg)
 		if err != nil {
 			panic(fmt.Sprintf("api: MCP description of %s: %v", name, err)) // contracts are checked at start-up
 		}

@@ -161,7 +161,7 @@ func TestMCPSurface(t *testing.T) {
 			}
 			for _, tl := range list {
 				tool, hash, _ := env.reg.Lookup(tl.Name)
-				c := tool.Contract()
+				c := tool.Contract
 				if !reflect.DeepEqual(loose(t, tl.InputSchema), loose(t, c.InputSchema)) {
 					t.Errorf("%s: inputSchema differs from the contract", tl.Name)
 				}
@@ -183,7 +183,7 @@ func TestMCPSurface(t *testing.T) {
 
 			for _, name := range names {
 				tool, _, _ := env.reg.Lookup(name)
-				ex := tool.Contract().Examples[0]
+				ex := tool.Contract.Examples[0]
 				want := env.invokeEnvelope(t, name, ex.Args)
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: ex.Args})
 				if err != nil {
@@ -367,7 +367,7 @@ func TestMCPStructuredContentBytes(t *testing.T) {
 	var calls []call
 	for _, name := range env.reg.Names() {
 		tool, _, _ := env.reg.Lookup(name)
-		for _, ex := range tool.Contract().Examples {
+		for _, ex := range tool.Contract.Examples {
 			calls = append(calls, call{name, ex.Args})
 		}
 	}
@@ -644,7 +644,7 @@ func TestEnvelopeSchema(t *testing.T) {
 	_, reg := builtinOnStore(t)
 	for _, name := range reg.Names() {
 		tool, hash, _ := reg.Lookup(name)
-		c := tool.Contract()
+		c := tool.Contract
 		schema := EnvelopeSchema(c, hash)
 		if err := contracts.ValidateAgainst(schema, map[string]any{"error": "x", "error_code": "timeout", "tool": name}); err != nil {
 			t.Errorf("%s: error body rejected: %v", name, err)
@@ -822,7 +822,7 @@ func TestMCPDrainLetsCallsFinish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}}, tools.Options{})
+	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}.tool()}, tools.Options{})
 	srv := New(reg, Options{MCP: &MCPOptions{}})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()

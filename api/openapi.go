@@ -35,7 +35,7 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 		in, facts, env := "tool."+name+".input", "tool."+name+".facts", "tool."+name+".envelope"
 		schemas[in] = rebaseRefs(e["inputSchema"], componentPath(in))
 		schemas[facts] = rebaseRefs(e["outputSchema"], componentPath(facts))
-		schemas[env] = envelopeSchema(tool.Contract(), hash, ref(facts), componentPath(facts))
+		schemas[env] = envelopeSchema(tool.Contract, hash, ref(facts), componentPath(facts))
 		requests = append(requests, closed(obj(props{
 			"tool":          map[string]any{"const": name, "description": str(e["title"])},
 			"args":          ref(in),

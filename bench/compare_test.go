@@ -74,7 +74,7 @@ func BenchmarkCompareExecute(b *testing.B) {
 		if !ok {
 			b.Fatalf("unknown tool %s", c.Tool)
 		}
-		args := t.Contract().ApplyDefaults(c.Args)
+		args := t.Contract.ApplyDefaults(c.Args)
 		b.Run(c.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			defer reportCPU(b)()

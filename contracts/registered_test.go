@@ -18,7 +18,7 @@ func TestEveryDefinitionIsRegistered(t *testing.T) {
 	}
 	var builtin []string
 	for _, tool := range tools.Builtin(tools.Deps{}) {
-		c := tool.Contract()
+		c := tool.Contract
 		builtin = append(builtin, c.Tool)
 		if loaded, err := contracts.Load(c.Tool); err != nil || loaded != c {
 			t.Errorf("%s: the registered contract is not defs/%s.json (%v)", c.Tool, c.Tool, err)

@@ -550,7 +550,7 @@ type waitTool struct {
 	started chan struct{}
 }
 
-func (w waitTool) Contract() *contracts.Contract { return w.c }
+func (w waitTool) tool() tools.Tool { return tools.Tool{Contract: w.c, Execute: w.Execute} }
 
 func (w waitTool) Execute(ctx context.Context, _ map[string]any) (tools.Output, error) {
 	close(w.started)
@@ -580,7 +580,7 @@ func TestOverloadedStepWaitsForASlot(t *testing.T) {
 	w := waitTool{c: c, release: make(chan struct{}), started: make(chan struct{})}
 	var refusals atomic.Int64
 	limiter := tools.NewLimiter(1, time.Millisecond, func() { refusals.Add(1) })
-	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), w), tools.Options{Limiter: limiter, DefaultTimeout: time.Minute})
+	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), w.tool()), tools.Options{Limiter: limiter, DefaultTimeout: time.Minute})
 	s := NewService(reg, NewMemoryStore(0), Options{Timeout: time.Minute})
 	p := decode(t, `{"steps": [{"id": "g", "tool": "gcd_lcm", "args": {"a": 12, "b": 18}}]}`)
 	held := make(chan error, 1)

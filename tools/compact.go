@@ -114,7 +114,7 @@ func Select(list []Tool, patterns []string) ([]Tool, error) {
 	used := make([]bool, len(patterns))
 	var out []Tool
 	for _, t := range list {
-		name := t.Contract().Tool
+		name := t.Contract.Tool
 		keep := false
 		for i, p := range patterns {
 			ok, err := path.Match(p, name)

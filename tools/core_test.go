@@ -118,7 +118,7 @@ type stuckTool struct {
 	release chan struct{} // closed to let every execution return
 }
 
-func (s *stuckTool) Contract() *contracts.Contract { return s.c }
+func (s *stuckTool) tool() Tool { return Tool{Contract: s.c, Execute: s.Execute} }
 
 func (s *stuckTool) Execute(ctx context.Context, args map[string]any) (Output, error) {
 	s.entered <- struct{}{}
@@ -138,7 +138,7 @@ func TestAbandonedExecutionKeepsItsSlot(t *testing.T) {
 	}
 	tool := &stuckTool{c: c, entered: make(chan struct{}, 4), release: make(chan struct{})}
 	lim := NewLimiter(1, 20*time.Millisecond, nil)
-	reg := NewRegistry([]Tool{tool, gcdLCM()}, Options{Limiter: lim, DefaultTimeout: 50 * time.Millisecond})
+	reg := NewRegistry([]Tool{tool.tool(), gcdLCM()}, Options{Limiter: lim, DefaultTimeout: 50 * time.Millisecond})
 
 	_, err = reg.Call(context.Background(), "stuck", nil, "")
 	if Outcome(err) != CodeTimeout {
@@ -180,7 +180,7 @@ func TestArgumentsParsedOnlyInASlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	tool := &stuckTool{c: c, entered: make(chan struct{}, 1), release: make(chan struct{})}
-	reg := NewRegistry([]Tool{tool, gcdLCM()}, Options{Limiter: NewLimiter(1, 10*time.Millisecond, nil), DefaultTimeout: time.Minute})
+	reg := NewRegistry([]Tool{tool.tool(), gcdLCM()}, Options{Limiter: NewLimiter(1, 10*time.Millisecond, nil), DefaultTimeout: time.Minute})
 	done := make(chan error, 1)
 	go func() { _, err := reg.Call(context.Background(), "stuck", nil, ""); done <- err }()
 	<-tool.entered

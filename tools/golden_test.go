@@ -245,7 +245,7 @@ func TestRenderMatchesExecute(t *testing.T) {
 	reg := testRegistry(t)
 	for _, name := range reg.Names() {
 		tool, _, _ := reg.Lookup(name)
-		for _, ex := range tool.Contract().Examples {
+		for _, ex := range tool.Contract.Examples {
 			resp, err := reg.Invoke(context.Background(), Request{Tool: name, Args: ex.Args})
 			if err != nil {
 				t.Fatalf("%s %s: %v", name, ex.Title, err)
@@ -292,7 +292,7 @@ func TestExamples(t *testing.T) {
 	for _, name := range reg.Names() {
 		tool, _, _ := reg.Lookup(name)
 		t.Run(name, func(t *testing.T) {
-			for _, ex := range tool.Contract().Examples {
+			for _, ex := range tool.Contract.Examples {
 				runGolden(t, reg, name, goldenCase{Name: ex.Title, Args: ex.Args, Facts: ex.Facts})
 			}
 		})

@@ -19,11 +19,6 @@ func withHints(e *Error, path string, names ...string) *Error {
 	return e
 }
 
-// argHinter is a tool with Def.ArgHints.
-type argHinter interface {
-	argHints() map[string]func(value string) []string
-}
-
 // maxHintedValue bounds the arguments ArgHints are asked about, in bytes; a
 // longer one is no misspelling.
 const maxHintedValue = 256
@@ -33,11 +28,10 @@ const maxHintedValue = 256
 // followed by its did-you-mean details (and the hints named in its message),
 // once per argument. Details that already carry hints are left as they are.
 func withArgHints(t Tool, args map[string]any, details []contracts.Detail) []contracts.Detail {
-	h, ok := t.(argHinter)
-	if !ok || len(h.argHints()) == 0 {
+	hints := t.ArgHints
+	if len(hints) == 0 {
 		return details
 	}
-	hints := h.argHints()
 	out := make([]contracts.Detail, 0, len(details)+1)
 	done := map[string]bool{}
 	for i, d := range details {

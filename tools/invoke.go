@@ -246,8 +246,8 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 		}
 		return fail(err)
 	}
-	if cz, ok := e.tool.(Canonicalizer); ok {
-		cz.Canonicalize(normalized)
+	if e.tool.Canonicalize != nil {
+		e.tool.Canonicalize(normalized)
 	}
 	if err := ctx.Err(); err != nil {
 		return fail(err)
@@ -261,6 +261,11 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 		}
 		if resp := hk.cache.Lookup(ctx, key); resp != nil {
 			return result{resp: resp}
+		}
+	}
+	if r.guard != nil && c.AccessKind == "write" {
+		if err := r.guard(); err != nil {
+			return fail(err)
 		}
 	}
 	out, err := e.tool.Execute(ctx, normalized)

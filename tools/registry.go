@@ -26,19 +26,35 @@ type Deps struct {
 }
 
 // Builtin lists every tool of the service, in catalogue order. The order is
-// explicit and fixed: it is the order of GET /tools, /health and MCP tools/list.
+// explicit and fixed: it is the order of GET /tools, /health and MCP tools/list
+// (the reference's order first). The compact catalogue groups tools by their
+// contract's "group", not by their place here.
 func Builtin(deps Deps) []Tool {
-	return slices.Concat(
-		coreTools(deps),       // group_core.go
-		decimalTools(deps),    // group_decimal.go
-		calcTools(deps),       // group_calc.go
-		equationTools(deps),   // group_equation.go
-		timeTools(deps),       // group_time.go
-		structuredTools(deps), // group_structured.go
-		textTools(deps),       // group_text.go
-		unitTools(deps),       // group_unit.go
-		fileTools(deps),       // group_file.go
-	)
+	return []Tool{
+		gcdLCM(),
+		hashText(),
+		base64Codec(),
+		romanNumeral(),
+		decimalFinance(),
+		exactProbability(),
+		statisticsCalc(),
+		calculate(),
+		primeFactorize(),
+		solveEquation(),
+		calendarFacts(),
+		dayOfWeek(),
+		timeFacts(),
+		timezoneConvert(),
+		dateDiff(),
+		dateAdd(),
+		structuredValidate(),
+		jsonQuery(),
+		regexExtract(),
+		subnetCalc(),
+		textAnalyze(),
+		unitConvert(),
+		generateFile(deps.Files, deps.DownloadURL),
+	}
 }
 
 // Registry is the one catalogue of tools every surface serves, and the owner of
@@ -54,6 +70,7 @@ type Registry struct {
 	limit   *Limiter
 	observe Observer
 	timeout time.Duration
+	guard   func() error // Options.WriteGuard
 
 	waiting atomic.Int64 // calls waiting on an answer
 	running atomic.Int64 // executions that have not stopped yet
@@ -74,6 +91,12 @@ type Options struct {
 	// DefaultTimeout is the deadline of one call (default DefaultTimeout). A
 	// caller's earlier context deadline wins.
 	DefaultTimeout time.Duration
+	// WriteGuard, when set, is asked before a tool whose contract's
+	// access_kind is "write" (generate_file) runs, after its input is
+	// validated: an error (store_unavailable while the download store is
+	// down) answers the call before any work is done, in process or in a
+	// worker. Nil: write tools always run.
+	WriteGuard func() error
 }
 
 // Observer is told the outcome of every call that went through the execution
@@ -127,10 +150,11 @@ func NewRegistry(list []Tool, opts Options) *Registry {
 	if opts.DefaultTimeout <= 0 {
 		opts.DefaultTimeout = DefaultTimeout
 	}
-	r := &Registry{byName: make(map[string]int, len(list)), limit: opts.Limiter, observe: opts.Observer, timeout: opts.DefaultTimeout}
+	r := &Registry{byName: make(map[string]int, len(list)), limit: opts.Limiter, observe: opts.Observer,
+		timeout: opts.DefaultTimeout, guard: opts.WriteGuard}
 	for _, t := range list {
-		c := t.Contract()
-		if c == nil || !validName(c.Tool) {
+		c := t.Contract
+		if c == nil || !validName(c.Tool) || t.Execute == nil {
 			panic(fmt.Sprintf("tools: malformed tool %#v", c))
 		}
 		if _, dup := r.byName[c.Tool]; dup {
@@ -184,7 +208,7 @@ func (r *Registry) Names() []string {
 func (r *Registry) Lookup(name string) (Tool, string, bool) {
 	i, ok := r.byName[name]
 	if !ok {
-		return nil, "", false
+		return Tool{}, "", false
 	}
 	return r.tools[i].tool, r.tools[i].contractHash, true
 }
@@ -316,11 +340,11 @@ func (r *Registry) Render(tool string, input, facts map[string]any) (string, err
 	if !ok {
 		return "", r.UnknownTool(tool)
 	}
-	rd, ok := r.tools[i].tool.(Renderer)
-	if !ok {
+	render := r.tools[i].tool.Render
+	if render == nil {
 		return "", fmt.Errorf("%s cannot re-render its result text", tool)
 	}
-	return rd.Render(input, facts)
+	return render(input, facts)
 }
 
 // Entry returns one tool's catalogue entry, or false.

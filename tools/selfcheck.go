@@ -42,7 +42,7 @@ func CheckExamples(ctx context.Context, list []Tool) error {
 func ReadOnly(list []Tool) []Tool {
 	var out []Tool
 	for _, t := range list {
-		if t.Contract().AccessKind == "read" {
+		if t.Contract.AccessKind == "read" {
 			out = append(out, t)
 		}
 	}

@@ -24,6 +24,10 @@ type structuredValidateInput struct {
 func structuredValidate() Tool {
 	return Define(Def[structuredValidateInput, structured.Result]{
 		Name: "structured_validate",
+		// Without a schema a call is this tool's own bounded parser; only the
+		// schema library cannot be interrupted, so only those calls go to a
+		// worker when the tool is isolated.
+		IsolateWhen: func(args map[string]any) bool { return args["schema_json"] != nil },
 		Run: func(ctx context.Context, in structuredValidateInput) (structured.Result, []Warning, error) {
 			res, err := structured.Validate(ctx, structured.Request{
 				Format: in.FormatName, Payload: in.Payload, Schema: in.SchemaJSON, Dialect: in.CSVDialect,

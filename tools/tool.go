@@ -11,16 +11,39 @@ import (
 	"github.com/precisiond/precisiond/evidence"
 )
 
-// Tool is one registered capability: a contract (data) plus a function from the
-// normalized, schema-valid arguments to facts. Describing a tool has no side effects.
-type Tool interface {
-	// Contract returns the tool's contract; the registry never mutates it.
-	Contract() *contracts.Contract
-	// Execute runs the tool on normalized arguments (schema defaults applied, input
-	// already validated). It returns the facts as a generic JSON value (objects as
-	// map[string]any, numbers as json.Number), the legacy `result` text and warnings.
-	Execute(ctx context.Context, args map[string]any) (Output, error)
+// Tool is one registered capability: a contract (data) plus functions of the
+// normalized, schema-valid arguments. It is a value: a wrapper (isolation in a
+// worker process, a test's fake) copies it and replaces the one function it
+// changes, so everything else a tool declares reaches every surface unchanged.
+// Describing a tool has no side effects.
+type Tool struct {
+	// Contract is the tool's contract; the registry never mutates it.
+	Contract *contracts.Contract
+	// Execute runs the tool on normalized arguments (schema defaults applied,
+	// input validated, Canonicalize applied). It returns the facts, the legacy
+	// `result` text and warnings.
+	Execute func(ctx context.Context, args map[string]any) (Output, error)
+	// Render, when set, re-renders the legacy result text of a call from its
+	// envelope's input_normalized and facts without running the tool (the
+	// text is a pure function of both). Nil: the text cannot be re-rendered.
+	Render func(input, facts map[string]any) (string, error)
+	// Canonicalize, when set, rewrites validated arguments in place to the
+	// one spelling of what they name before they run and are hashed as
+	// input_normalized (Def.Canonical). It runs in the calling process, before
+	// a call is sent to a worker.
+	Canonicalize func(args map[string]any)
+	// ArgHints names, by argument, the values probably meant when a string
+	// argument fails the input schema (Def.ArgHints). Nil: none.
+	ArgHints map[string]func(value string) []string
+	// IsolateWhen, when set, limits process isolation (Isolated) to the calls
+	// whose normalized arguments satisfy it; the others run in process. A
+	// tool whose cheap calls are provably bounded in process keeps them fast.
+	// Nil: every call of an isolated tool runs in a worker.
+	IsolateWhen func(args map[string]any) bool
 }
+
+// Name is the tool's name (its contract's).
+func (t Tool) Name() string { return t.Contract.Tool }
 
 // Output is what a tool produced for one call, before the envelope is built.
 type Output struct {
@@ -100,6 +123,9 @@ type Def[In, Out any] struct {
 	// every spelling the reference sidecar answers as it is, and any value it
 	// cannot resolve, for Run to refuse.
 	Canonical func(args map[string]any)
+	// IsolateWhen, when set, limits process isolation to the calls whose
+	// normalized arguments satisfy it (Tool.IsolateWhen).
+	IsolateWhen func(args map[string]any) bool
 	// ReadArgs, when set, reads validated arguments into In without a JSON
 	// round trip: the value decodeStrict would give, or false to leave them
 	// to decodeStrict (regex_extract, so that a short call is not dominated
@@ -130,32 +156,15 @@ func Define[In, Out any](d Def[In, Out]) Tool {
 			panic(d.Name + ": Def.Typed cannot carry as_of (the envelope's source reads it from generic facts)")
 		}
 	}
-	return &typedTool[In, Out]{def: d, contract: c}
+	t := &typedTool[In, Out]{def: d, contract: c}
+	return Tool{Contract: c, Execute: t.Execute, Render: t.Render, Canonicalize: d.Canonical,
+		ArgHints: d.ArgHints, IsolateWhen: d.IsolateWhen}
 }
 
+// typedTool holds what the functions of a Define'd Tool share.
 type typedTool[In, Out any] struct {
 	def      Def[In, Out]
 	contract *contracts.Contract
-}
-
-var _ Tool = (*typedTool[struct{}, struct{}])(nil)
-
-func (t *typedTool[In, Out]) Contract() *contracts.Contract { return t.contract }
-
-func (t *typedTool[In, Out]) argHints() map[string]func(string) []string { return t.def.ArgHints }
-
-// Canonicalize applies Def.Canonical, if any, to validated arguments.
-func (t *typedTool[In, Out]) Canonicalize(args map[string]any) {
-	if t.def.Canonical != nil {
-		t.def.Canonical(args)
-	}
-}
-
-// Canonicalizer is a tool that rewrites validated arguments to the one
-// spelling of what they name before they run and are hashed as
-// input_normalized (every tool made with Define; most leave them as they are).
-type Canonicalizer interface {
-	Canonicalize(args map[string]any)
 }
 
 func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
@@ -252,13 +261,6 @@ func decodeInput[In any](args map[string]any) (In, error) {
 		}
 	}
 	return in, err
-}
-
-// Renderer is a tool whose legacy result text can be re-rendered from a
-// call's input_normalized and facts without running it (every tool made
-// with Define).
-type Renderer interface {
-	Render(input, facts map[string]any) (string, error)
 }
 
 func decodeStrict[In any](args map[string]any) (In, error) {

@@ -143,7 +143,7 @@ func TestUnitConvertSourcePinned(t *testing.T) {
 	if !ok {
 		t.Fatal("unit_convert not registered")
 	}
-	got := tool.Contract().SourcePolicy["version"]
+	got := tool.Contract.SourcePolicy["version"]
 	src := units.Default().Source
 	if want := "pint " + src.Release + " (" + src.Commit + ")"; got != want || src.Release != "0.25.3" || len(src.Commit) != 40 {
 		t.Fatalf("source_policy.version %v, want %s", got, want)

@@ -70,7 +70,7 @@ func runAll(binary string, deadline time.Duration, memory int64, only string, ca
 	}
 	inProcess := map[string]tools.Tool{}
 	for _, t := range tools.Builtin(tools.Deps{Files: store}) {
-		inProcess[t.Contract().Tool] = t
+		inProcess[t.Contract.Tool] = t
 	}
 
 	// Per-call overhead on small inputs: in process vs a warm worker.

@@ -169,7 +169,7 @@ func readiness(cfg Config, shared *blob.Monitor, tg *toggles.Store) func() strin
 // toggle store is returned (nil without a store). A corrupt toggle state is a
 // start-up error; an unreachable store is not.
 func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *api.Metrics, pool *worker.Pool) (*tools.Registry, *toggles.Store, error) {
-	opts := tools.Options{DefaultTimeout: cfg.CallTimeout}
+	opts := tools.Options{DefaultTimeout: cfg.CallTimeout, WriteGuard: storeGuard(monitorOf(store))}
 	var onReject func()
 	if metrics != nil {
 		onReject, opts.Observer = metrics.OnReject, metrics.Observe
@@ -178,7 +178,7 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	// --tools keeps the allowed tools only: the others are not registered, so
 	// every surface treats them as unknown (docs/plans.md, Tool selection).
 	built := tools.Builtin(tools.Deps{Files: store, DownloadURL: downloadURL(cfg)})
-	list, err := tools.Select(guardWriters(isolate(cfg, log, built, pool), monitorOf(store)), cfg.Tools)
+	list, err := tools.Select(isolate(cfg, log, built, pool), cfg.Tools)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--tools: %w", err)
 	}

@@ -549,7 +549,7 @@ func cmdSelfCheck(c *command, args []string, e *cliEnv) int {
 	}
 	n := 0
 	for _, t := range list {
-		n += len(t.Contract().Examples)
+		n += len(t.Contract.Examples)
 	}
 	fmt.Fprintf(e.stdout, "OK: %d examples of %d tools\n", n, len(list))
 	return 0

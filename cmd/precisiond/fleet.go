@@ -179,39 +179,26 @@ func loadToggles(cfg Config, log *slog.Logger, shared blob.Store, reg *tools.Reg
 	return tg, nil
 }
 
-// storeGuard answers a tool that writes into the store (generate_file) with
-// store_unavailable before it does any work while the monitor has the store
-// down: an isolated call would otherwise render in a worker and then wait on
-// the store until its deadline.
-type storeGuard struct {
-	tools.Tool
-	mon *blob.Monitor
-}
-
-func (g storeGuard) Execute(ctx context.Context, args map[string]any) (tools.Output, error) {
-	if h := g.mon.Health(); !h.OK {
+// storeGuard is the registry's write guard (tools.Options.WriteGuard): while
+// the monitor has the store down, a tool that writes into it (generate_file)
+// answers store_unavailable before it does any work, where an isolated call
+// would otherwise render in a worker and then wait on the store until its
+// deadline. Nil without a monitor.
+func storeGuard(mon *blob.Monitor) func() error {
+	if mon == nil {
+		return nil
+	}
+	return func() error {
+		h := mon.Health()
+		if h.OK {
+			return nil
+		}
 		reason := tools.ReasonStoreNotAnswering
 		if h.Reason == "store_error" {
 			reason = tools.ReasonStoreRefused
 		}
-		return tools.Output{}, tools.StoreUnavailable(reason, "the download store is unavailable (%s); try again shortly", h.Reason)
+		return tools.StoreUnavailable(reason, "the download store is unavailable (%s); try again shortly", h.Reason)
 	}
-	return g.Tool.Execute(ctx, args)
-}
-
-// guardWriters wraps the tools that write into the store with storeGuard.
-func guardWriters(list []tools.Tool, mon *blob.Monitor) []tools.Tool {
-	if mon == nil {
-		return list
-	}
-	out := make([]tools.Tool, len(list))
-	for i, t := range list {
-		out[i] = t
-		if t.Contract().AccessKind == "write" {
-			out[i] = storeGuard{Tool: t, mon: mon}
-		}
-	}
-	return out
 }
 
 // replicaName names this process in audit lines and /health: the host name

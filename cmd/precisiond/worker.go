@@ -31,13 +31,6 @@ func isolateList(s string) []string {
 	return splitList(s)
 }
 
-// isolatedWhen limits isolation where a tool's cheap calls are bounded in
-// process: structured_validate without a schema is the tool's own bounded
-// parser; only the schema library cannot be interrupted.
-var isolatedWhen = map[string]func(map[string]any) bool{
-	"structured_validate": func(args map[string]any) bool { return args["schema_json"] != nil },
-}
-
 // newWorkerPool starts the pool of `precisiond worker` processes that run the
 // isolated tools, or returns nil when no tool is isolated. Workers are the same
 // binary, started with the settings they need (the data directory for
@@ -83,7 +76,7 @@ func isolate(cfg Config, log *slog.Logger, list []tools.Tool, pool *worker.Pool)
 	if pool == nil {
 		return list
 	}
-	out, unknown := tools.IsolateByName(list, pool, cfg.IsolateTools, isolatedWhen)
+	out, unknown := tools.IsolateByName(list, pool, cfg.IsolateTools)
 	if len(unknown) > 0 {
 		log.Warn("--isolate-tools names tools this build does not have; ignored", "unknown", unknown)
 	}

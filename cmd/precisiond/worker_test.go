@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/tools"
 )
 
 // TestMain lets the test binary serve as `precisiond worker`: a Main started in
@@ -22,33 +23,36 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestIsolatedMatchesInProcess: the isolated tools give byte-identical envelopes
-// whether they run in a worker or in process (every example, plus a schema
-// validation), and the calls really ran in workers.
+// TestIsolatedMatchesInProcess: every tool gives byte-identical envelopes
+// whether it runs in a worker or in process (every example, plus a schema
+// validation), and the calls really ran in workers: isolation moves where a
+// tool runs and nothing else (input_normalized, canonical spellings and the
+// legacy text are the same under `serve` as under `call`).
 func TestIsolatedMatchesInProcess(t *testing.T) {
-	isolated, m := startMain(t, nil)
+	var all []string
+	for _, tool := range tools.Builtin(tools.Deps{}) {
+		all = append(all, tool.Name())
+	}
+	isolated, m := startMain(t, func(c *Config) { c.IsolateTools = all })
 	inProcess, _ := startMain(t, func(c *Config) { c.IsolateTools = nil })
 	if m.Workers == nil {
-		t.Fatal("no worker pool with the default configuration")
+		t.Fatal("no worker pool with every tool isolated")
 	}
 	_, examples := catalogueExamples(t, isolated)
 	examples = append(examples, example{tool: "structured_validate", title: "schema violation", args: map[string]any{
 		"format_name": "json", "payload": `{"a":[1,"x",3.5]}`,
 		"schema_json": `{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"}}}}`}})
-	n := 0
+	seen := map[string]bool{}
 	for _, ex := range examples {
-		if ex.tool != "generate_file" && ex.tool != "structured_validate" {
-			continue
-		}
-		n++
+		seen[ex.tool] = true
 		got := invokeEnvelope(t, isolated, ex.tool, ex.args)
 		want := invokeEnvelope(t, inProcess, ex.tool, ex.args)
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s/%s:\n isolated %s\nin process %s", ex.tool, ex.title, got, want)
 		}
 	}
-	if n < 3 {
-		t.Fatalf("only %d examples of the isolated tools", n)
+	if len(seen) != len(all) {
+		t.Fatalf("examples of %d tools, want all %d", len(seen), len(all))
 	}
 	if s := m.Workers.Stats(); s.Calls == 0 {
 		t.Errorf("no call ran in a worker: %+v", s)

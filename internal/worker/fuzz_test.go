@@ -21,7 +21,7 @@ func frameOf(s string) []byte {
 func safeTools() map[string]tools.Tool {
 	m := map[string]tools.Tool{}
 	for _, t := range testTools() {
-		if n := t.Contract().Tool; n == "echo" || n == "pid" {
+		if n := t.Contract.Tool; n == "echo" || n == "pid" {
 			m[n] = t
 		}
 	}

@@ -46,7 +46,7 @@ type Limits struct {
 func Serve(in io.Reader, out io.Writer, list []tools.Tool, lim Limits) error {
 	byName := make(map[string]tools.Tool, len(list))
 	for _, t := range list {
-		byName[t.Contract().Tool] = t
+		byName[t.Contract.Tool] = t
 	}
 	h := hello{PID: os.Getpid()}
 	preferOOMKill()

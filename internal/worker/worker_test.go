@@ -35,17 +35,6 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// behave is a test tool that misbehaves as its name says.
-type behave struct {
-	c   *contracts.Contract
-	run func(ctx context.Context, args map[string]any) (tools.Output, error)
-}
-
-func (b behave) Contract() *contracts.Contract { return b.c }
-func (b behave) Execute(ctx context.Context, args map[string]any) (tools.Output, error) {
-	return b.run(ctx, args)
-}
-
 func testContract(name string) *contracts.Contract {
 	c, err := contracts.Parse([]byte(`{
  "tool": "` + name + `", "contract_version": "1.0.0", "title": "Test tool",
@@ -64,7 +53,7 @@ var sink [][]byte
 
 func testTools() []tools.Tool {
 	t := func(name string, run func(ctx context.Context, args map[string]any) (tools.Output, error)) tools.Tool {
-		return behave{c: testContract(name), run: run}
+		return tools.Tool{Contract: testContract(name), Execute: run} // misbehaves as its name says
 	}
 	return []tools.Tool{
 		t("echo", func(_ context.Context, args map[string]any) (tools.Output, error) {

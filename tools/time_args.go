@@ -7,11 +7,6 @@ import (
 	"github.com/precisiond/precisiond/internal/tzdb"
 )
 
-// timeTools lists, in catalogue order: calendar_facts, day_of_week, time_facts, timezone_convert, date_diff, date_add.
-func timeTools(deps Deps) []Tool {
-	return []Tool{calendarFacts(), dayOfWeek(), timeFacts(), timezoneConvert(), dateDiff(), dateAdd()}
-}
-
 // parseDate reads a tool's date argument (YYYY-MM-DD); a malformed or
 // impossible date is refused with reason invalid_date.
 func parseDate(s string) (calendar.Date, error) {
