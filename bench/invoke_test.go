@@ -26,7 +26,7 @@ var hotPathBodies = []struct{ name, body string }{
 	{"gcd_lcm", `{"tool":"gcd_lcm","args":{"a":391,"b":299}}`},
 	{"structured_validate", `{"tool":"structured_validate","args":{"format_name":"json","payload":"{\"id\":7,\"items\":[{\"sku\":\"ABC-0001\",\"qty\":2}]}","schema_json":"{\"type\":\"object\",\"required\":[\"id\"],\"properties\":{\"id\":{\"type\":\"integer\"}}}"}}`},
 	{"hash_text", `{"tool":"hash_text","args":{"text":"The quick brown fox jumps over the lazy dog"}}`},
-	// A typed facts tool (issue 20): its facts stay typed through the call.
+	// Short regex_extract calls: a page of two matches.
 	{"regex_extract", `{"tool":"regex_extract","args":{"pattern":"\\d{4}-\\d{2}-\\d{2}","text":"from 2024-01-15 to 2024-02-29"}}`},
 }
 

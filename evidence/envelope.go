@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/contracts"
@@ -34,10 +33,8 @@ type Envelope struct {
 	ContractVersion string         `json:"contract_version"`
 	ContractHash    string         `json:"contract_hash"`
 	InputNormalized map[string]any `json:"input_normalized"`
-	// facts are the facts as generic JSON, read with Facts; typed, when
-	// set (BuildTyped), holds them instead until first asked for.
+	// facts are the facts as generic JSON, read with Facts.
 	facts       map[string]any
-	typed       *typedHolder
 	Determinism string    `json:"determinism"`
 	Source      Source    `json:"source"`
 	Warnings    []Warning `json:"warnings"`
@@ -48,39 +45,14 @@ type Envelope struct {
 	inputJSON, factsJSON []byte
 }
 
-// TypedFacts are facts in a tool's own Go form, for tools whose facts are
-// cheaper to check and encode as they are than as generic JSON
-// (tools.Def.Typed): the envelope writes their canonical bytes directly and
-// builds the generic form only when someone asks for it.
-type TypedFacts interface {
-	// AppendCanonical appends canonical(Generic()) to b.
-	AppendCanonical(b []byte) []byte
-	// Generic returns the facts as generic JSON (a new value each call).
-	Generic() map[string]any
-}
-
-// typedHolder holds typed facts and their generic form, made once, on first
-// use. A pointer, so that an envelope stays copyable.
-type typedHolder struct {
-	once    sync.Once
-	typed   TypedFacts
-	generic map[string]any
-}
-
 // Facts returns the envelope's facts as generic JSON. Callers must not modify
 // them.
-func (e *Envelope) Facts() map[string]any {
-	if h := e.typed; h != nil {
-		h.once.Do(func() { h.generic = h.typed.Generic() })
-		return h.generic
-	}
-	return e.facts
-}
+func (e *Envelope) Facts() map[string]any { return e.facts }
 
 // SetFacts sets the facts of an envelope rebuilt from its JSON (facts as
-// generic JSON); envelopes made by Build and BuildTyped have theirs.
+// generic JSON); envelopes made by Build have theirs.
 func (e *Envelope) SetFacts(facts map[string]any) {
-	e.facts, e.typed, e.factsJSON = facts, nil, nil
+	e.facts, e.factsJSON = facts, nil
 }
 
 // MarshalJSON encodes the envelope as canonical JSON (SPEC §2); json.Marshal
@@ -94,9 +66,7 @@ func (e *Envelope) MarshalJSON() ([]byte, error) { return e.AppendCanonical(nil)
 // Build.
 func (e *Envelope) AppendCanonical(b []byte) ([]byte, error) {
 	var err error
-	// appendRaw appends the cached canonical bytes, or else canonical(v()):
-	// v is only called without them, so that typed facts (BuildTyped, whose
-	// bytes are always cached) are never built generically here.
+	// appendRaw appends the cached canonical bytes, or else canonical(v()).
 	appendRaw := func(b, cached []byte, v func() map[string]any) []byte {
 		if err != nil {
 			return b
@@ -306,18 +276,6 @@ func Build(c *contracts.Contract, contractHash string, normalized, facts map[str
 	if v, ok := facts["as_of"]; ok {
 		asOf = v
 	}
-	return build(c, contractHash, normalized, facts, nil, asOf, warnings)
-}
-
-// BuildTyped is Build for facts in a tool's typed form that have passed a
-// check equal to the outputSchema's verdict; their facts have no as_of
-// (tools.Define refuses a typed form for a schema that has one).
-func BuildTyped(c *contracts.Contract, contractHash string, normalized map[string]any, facts TypedFacts, warnings []Warning) (*Envelope, error) {
-	return build(c, contractHash, normalized, nil, &typedHolder{typed: facts}, nil, warnings)
-}
-
-// build is Build for generic facts, BuildTyped for typed ones (facts nil).
-func build(c *contracts.Contract, contractHash string, normalized, facts map[string]any, typed *typedHolder, asOf any, warnings []Warning) (*Envelope, error) {
 	input := Redact(c, normalized)
 	// canonical({contract_hash, facts, input_normalized}) is written by hand so
 	// that the canonical bytes of input and facts can be kept for the response.
@@ -327,10 +285,8 @@ func build(c *contracts.Contract, contractHash string, normalized, facts map[str
 	b = appendPyString(b, contractHash)
 	b = append(b, `,"facts":`...)
 	fStart := len(b)
-	var err error
-	if typed != nil {
-		b = typed.typed.AppendCanonical(b)
-	} else if b, err = AppendCanonical(b, facts); err != nil {
+	b, err := AppendCanonical(b, facts)
+	if err != nil {
 		return nil, err
 	}
 	fEnd := len(b)
@@ -358,7 +314,6 @@ func build(c *contracts.Contract, contractHash string, normalized, facts map[str
 		ContractHash:    contractHash,
 		InputNormalized: input,
 		facts:           facts,
-		typed:           typed,
 		Determinism:     c.Determinism,
 		Source:          SourceFor(c, asOf),
 		Warnings:        warnings,

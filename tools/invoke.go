@@ -284,21 +284,11 @@ func (r *Registry) execute(ctx context.Context, e entry, args argSource) (res re
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	var env *evidence.Envelope
-	if out.Typed != nil {
-		err = out.Typed.Check()
-	} else {
-		err = c.ValidateOutput(out.Facts)
-	}
-	if err != nil {
+	if err := c.ValidateOutput(out.Facts); err != nil {
 		return fail(&Error{Code: CodeOutputSchema, Reason: "facts_schema_mismatch",
 			Message: fmt.Sprintf("%s produced facts that fail its own outputSchema (%v)", c.Tool, err)})
 	}
-	if out.Typed != nil {
-		env, err = evidence.BuildTyped(c, e.contractHash, normalized, out.Typed, out.Warnings)
-	} else {
-		env, err = evidence.Build(c, e.contractHash, normalized, out.Facts, out.Warnings)
-	}
+	env, err := evidence.Build(c, e.contractHash, normalized, out.Facts, out.Warnings)
 	if err != nil {
 		return fail(err)
 	}

@@ -3,10 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,53 +34,8 @@ type regexInput struct {
 	Cursor  *string `json:"cursor"`
 }
 
-// readArgs reads validated arguments without a JSON round trip (Def.ReadArgs
-// in tool.go); anything but the types the schema admits is left to
-// decodeStrict. TestRegexFastConversions compares the two.
-func (in *regexInput) readArgs(args map[string]any) bool {
-	for k, v := range args {
-		var ok bool
-		switch k {
-		case "pattern":
-			in.Pattern, ok = v.(string)
-		case "text":
-			in.Text, ok = v.(string)
-		case "flags":
-			in.Flags, ok = v.(string)
-		case "offset":
-			in.Offset, ok = numberInt(v)
-		case "limit":
-			in.Limit, ok = numberInt(v)
-		case "cursor":
-			switch c := v.(type) {
-			case nil:
-				in.Cursor, ok = nil, true
-			case string:
-				in.Cursor, ok = &c, true
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// numberInt is an integer literal (json.Number) that fits an int.
-func numberInt(v any) (int, bool) {
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	i, err := strconv.Atoi(string(n))
-	return i, err == nil
-}
-
 // regexMatch is one match of the facts. Groups hold a string or nil (a
-// group that did not take part) already in their generic JSON form, so that
-// the generic form hands them on without a copy. Named is filled only when
-// facts are decoded from JSON (Render); a page's matches leave it nil and
-// their named groups are read from regexFacts.names.
+// group that did not take part).
 type regexMatch struct {
 	Match  string         `json:"match"`
 	Start  int            `json:"start"`
@@ -99,200 +52,6 @@ type regexFacts struct {
 	HasMore      bool         `json:"has_more"`
 	NextOffset   *int         `json:"next_offset"`
 	NextCursor   *string      `json:"next_cursor"`
-
-	// names are the pattern's named groups in canonical key order (code
-	// points): a match's "named" object is built from them and its groups.
-	names []regexName
-}
-
-// regexName is a named group: its name and group number (1..n).
-type regexName struct {
-	name string
-	k    int
-}
-
-// regexSchemaHash is evidence.Hash of regex_extract's outputSchema, the one
-// regexTyped was written for (Define refuses any other).
-const regexSchemaHash = "3e2cf256573d1ad04f8f02d93053f1ad194eb4623df84e88d3fc5b50e94c623d"
-
-// regexTyped is regex_extract's typed facts path (Def.Typed in tool.go):
-// short calls no longer build one map per match for the schema validator
-// and the canonical encoder. TestRegexTypedFacts and FuzzRegexTypedFacts
-// hold it to the generic path.
-var regexTyped = &Typed[regexFacts]{
-	SchemaHash:      regexSchemaHash,
-	Check:           (*regexFacts).check,
-	AppendCanonical: (*regexFacts).appendCanonical,
-	Generic:         (*regexFacts).generic,
-}
-
-// named is match m's "named" object.
-func (f *regexFacts) named(m *regexMatch) map[string]any {
-	if m.Named != nil {
-		return m.Named
-	}
-	named := make(map[string]any, len(f.names))
-	for _, n := range f.names {
-		named[n.name] = m.Groups[n.k-1]
-	}
-	return named
-}
-
-// generic builds the facts' generic JSON form directly: what
-// evidence.ToGeneric gives of the facts with every match's Named filled,
-// compared by TestRegexFastConversions. The groups of the matches are
-// shared, not copied.
-func (f *regexFacts) generic() map[string]any {
-	ms := make([]any, len(f.Matches))
-	for i := range f.Matches {
-		m := &f.Matches[i]
-		ms[i] = map[string]any{"match": m.Match, "start": jsonNumber(m.Start), "end": jsonNumber(m.End), "groups": m.Groups, "named": f.named(m)}
-	}
-	out := map[string]any{"matches": ms, "total_matches": jsonNumber(f.TotalMatches), "offset": jsonNumber(f.Offset),
-		"limit": jsonNumber(f.Limit), "has_more": f.HasMore, "next_offset": nil, "next_cursor": nil}
-	if f.NextOffset != nil {
-		out["next_offset"] = jsonNumber(*f.NextOffset)
-	}
-	if f.NextCursor != nil {
-		out["next_cursor"] = *f.NextCursor
-	}
-	return out
-}
-
-// check is the outputSchema's verdict on generic(): the schema fixes every
-// key and type, which the Go types already give; what is left are the
-// minimums and the types of group values.
-func (f *regexFacts) check() error {
-	for i := range f.Matches {
-		m := &f.Matches[i]
-		if m.Start < 0 || m.End < 0 {
-			return fmt.Errorf("/matches/%d: negative offset %d..%d", i, m.Start, m.End)
-		}
-		for j, g := range m.Groups {
-			if !stringOrNull(g) {
-				return fmt.Errorf("/matches/%d/groups/%d: %T is not a string or null", i, j, g)
-			}
-		}
-		for k, g := range m.Named {
-			if !stringOrNull(g) {
-				return fmt.Errorf("/matches/%d/named/%s: %T is not a string or null", i, k, g)
-			}
-		}
-		if m.Named != nil {
-			continue
-		}
-		for _, n := range f.names {
-			if n.k < 1 || n.k > len(m.Groups) {
-				return fmt.Errorf("/matches/%d/named/%s: group %d of %d", i, n.name, n.k, len(m.Groups))
-			}
-		}
-	}
-	switch {
-	case f.TotalMatches < 0:
-		return fmt.Errorf("/total_matches: %d < 0", f.TotalMatches)
-	case f.Offset < 0:
-		return fmt.Errorf("/offset: %d < 0", f.Offset)
-	case f.Limit < 1:
-		return fmt.Errorf("/limit: %d < 1", f.Limit)
-	}
-	return nil
-}
-
-func stringOrNull(v any) bool {
-	switch v.(type) {
-	case nil, string:
-		return true
-	}
-	return false
-}
-
-// appendCanonical appends canonical(generic()) to b: keys in code-point
-// order, strings as evidence.AppendString writes them.
-func (f *regexFacts) appendCanonical(b []byte) []byte {
-	b = append(b, `{"has_more":`...)
-	b = strconv.AppendBool(b, f.HasMore)
-	b = append(b, `,"limit":`...)
-	b = strconv.AppendInt(b, int64(f.Limit), 10)
-	b = append(b, `,"matches":[`...)
-	for i := range f.Matches {
-		m := &f.Matches[i]
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"end":`...)
-		b = strconv.AppendInt(b, int64(m.End), 10)
-		b = append(b, `,"groups":[`...)
-		for j, g := range m.Groups {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendStringOrNull(b, g)
-		}
-		b = append(b, `],"match":`...)
-		b = evidence.AppendString(b, m.Match)
-		b = append(b, `,"named":`...)
-		if m.Named != nil {
-			// Decoded facts (never a page's): check accepts only strings
-			// and nulls, which always encode.
-			b, _ = evidence.AppendCanonical(b, m.Named)
-		} else {
-			b = append(b, '{')
-			for j, n := range f.names {
-				if j > 0 {
-					b = append(b, ',')
-				}
-				b = append(evidence.AppendString(b, n.name), ':')
-				b = appendStringOrNull(b, m.Groups[n.k-1])
-			}
-			b = append(b, '}')
-		}
-		b = append(b, `,"start":`...)
-		b = strconv.AppendInt(b, int64(m.Start), 10)
-		b = append(b, '}')
-	}
-	b = append(b, `],"next_cursor":`...)
-	if f.NextCursor != nil {
-		b = evidence.AppendString(b, *f.NextCursor)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"next_offset":`...)
-	if f.NextOffset != nil {
-		b = strconv.AppendInt(b, int64(*f.NextOffset), 10)
-	} else {
-		b = append(b, "null"...)
-	}
-	b = append(b, `,"offset":`...)
-	b = strconv.AppendInt(b, int64(f.Offset), 10)
-	b = append(b, `,"total_matches":`...)
-	b = strconv.AppendInt(b, int64(f.TotalMatches), 10)
-	return append(b, '}')
-}
-
-// appendStringOrNull writes a group's value (check has refused any other).
-func appendStringOrNull(b []byte, v any) []byte {
-	if s, ok := v.(string); ok {
-		return evidence.AppendString(b, s)
-	}
-	return append(b, "null"...)
-}
-
-// smallNumbers holds json.Number values 0..1023 as interfaces, so that the
-// offsets of a short text cost no allocation.
-var smallNumbers = func() []any {
-	t := make([]any, 1024)
-	for i := range t {
-		t[i] = json.Number(strconv.Itoa(i))
-	}
-	return t
-}()
-
-// jsonNumber is i as a generic JSON number.
-func jsonNumber(i int) any {
-	if i >= 0 && i < len(smallNumbers) {
-		return smallNumbers[i]
-	}
-	return json.Number(strconv.Itoa(i))
 }
 
 // regexExtract is the upgraded regex_extract tool (SPEC §7.2): Python `re` syntax
@@ -303,12 +62,6 @@ func regexExtract() Tool {
 	maxChars := contractLimit("regex_extract", "max_result_chars")
 	return Define(Def[regexInput, regexFacts]{
 		Name: "regex_extract",
-		ReadArgs: func(args map[string]any) (regexInput, bool) {
-			var in regexInput
-			ok := in.readArgs(args)
-			return in, ok
-		},
-		Typed: regexTyped,
 		Run: func(ctx context.Context, in regexInput) (regexFacts, []Warning, error) {
 			if len(in.Text) > regexMaxTextBytes {
 				return regexFacts{}, nil, TooCostly("text_too_large", "text is %d UTF-8 bytes; the limit is %d", len(in.Text), regexMaxTextBytes)
@@ -411,17 +164,14 @@ func regexPage(ctx context.Context, re *regexpy.Regexp, s string, offset, limit,
 // page is regexPage over the scanned text.
 func (t *regexText) page(ctx context.Context, re *regexpy.Regexp, offset, limit, budget int) (regexFacts, []Warning, error) {
 	s, text, size, valid := t.s, t.runes, t.size, t.valid
-	// The named groups, once as a list in canonical key order (a map is slow
-	// to range over per match).
-	var named []regexName
+	names := re.GroupNames()
 	var nameKs []int
 	nameChars := 0
-	for name, k := range re.GroupNames() {
-		named, nameKs = append(named, regexName{name, k}), append(nameKs, k)
+	for name, k := range names {
+		nameKs = append(nameKs, k)
 		nameChars += canonicalStringChars(name) + 1 // "name":
 	}
-	slices.SortFunc(named, func(a, b regexName) int { return strings.Compare(a.name, b.name) })
-	out := regexFacts{Matches: make([]regexMatch, 0, max(0, min(limit, 4))), Offset: offset, Limit: limit, names: named}
+	out := regexFacts{Matches: make([]regexMatch, 0, max(0, min(limit, 4))), Offset: offset, Limit: limit}
 	used := regexFactsFixed
 	cut, tooLarge := false, 0
 	// Match strings are slices of s, not copies: code-point spans become byte
@@ -488,6 +238,10 @@ func (t *regexText) page(ctx context.Context, re *regexpy.Regexp, offset, limit,
 		slab = slab[ng:]
 		for i, g := range m.Groups[1:] {
 			rm.Groups[i] = group(g)
+		}
+		rm.Named = make(map[string]any, len(names))
+		for name, k := range names {
+			rm.Named[name] = rm.Groups[k-1]
 		}
 		out.Matches = append(out.Matches, rm)
 		return true

@@ -47,56 +47,10 @@ func (t Tool) Name() string { return t.Contract.Tool }
 
 // Output is what a tool produced for one call, before the envelope is built.
 type Output struct {
-	// Facts are the facts as generic JSON; nil when Typed holds them.
-	Facts map[string]any
-	// Typed, when set, holds the facts in the tool's typed form (Def.Typed).
-	Typed    TypedOutput
-	Text     string // legacy `result` text
+	Facts    map[string]any // generic JSON
+	Text     string         // legacy `result` text
 	Warnings []evidence.Warning
 }
-
-// GenericFacts returns the facts as generic JSON, whichever form holds them.
-func (o Output) GenericFacts() map[string]any {
-	if o.Typed != nil {
-		return o.Typed.Generic()
-	}
-	return o.Facts
-}
-
-// TypedOutput is facts in a tool's typed form (Def.Typed).
-type TypedOutput interface {
-	evidence.TypedFacts
-	// Check returns nil exactly when Generic() passes the tool's outputSchema.
-	Check() error
-}
-
-// Typed is the typed form of a tool's facts (Def.Typed): everything the
-// registry needs of facts — the outputSchema's verdict, canonical bytes for
-// the result hash, the generic form on request — computed from Out directly,
-// without building generic JSON. Each function must equal its generic
-// counterpart (a differential test and a fuzzer per tool hold them to it).
-type Typed[Out any] struct {
-	// SchemaHash is evidence.Hash of the outputSchema Check was written for:
-	// Define panics when the contract's differs, so that a schema change
-	// cannot leave Check behind.
-	SchemaHash string
-	// Check returns nil exactly when the outputSchema accepts Generic(out).
-	Check func(out *Out) error
-	// AppendCanonical appends canonical(Generic(out)) to b.
-	AppendCanonical func(out *Out, b []byte) []byte
-	// Generic is the facts as generic JSON: what evidence.ToGeneric gives.
-	Generic func(out *Out) map[string]any
-}
-
-// typedOutput is one call's facts in typed form.
-type typedOutput[Out any] struct {
-	out Out
-	t   *Typed[Out]
-}
-
-func (o *typedOutput[Out]) Check() error                    { return o.t.Check(&o.out) }
-func (o *typedOutput[Out]) AppendCanonical(b []byte) []byte { return o.t.AppendCanonical(&o.out, b) }
-func (o *typedOutput[Out]) Generic() map[string]any         { return o.t.Generic(&o.out) }
 
 // Warning is one entry of an envelope's warnings list.
 type Warning = evidence.Warning
@@ -126,17 +80,6 @@ type Def[In, Out any] struct {
 	// IsolateWhen, when set, limits process isolation to the calls whose
 	// normalized arguments satisfy it (Tool.IsolateWhen).
 	IsolateWhen func(args map[string]any) bool
-	// ReadArgs, when set, reads validated arguments into In without a JSON
-	// round trip: the value decodeStrict would give, or false to leave them
-	// to decodeStrict (regex_extract, so that a short call is not dominated
-	// by a JSON round trip of its text). A function, not an interface on In,
-	// so that In is not moved to the heap to call it.
-	ReadArgs func(args map[string]any) (In, bool)
-	// Typed, when set, keeps the facts in their typed form through the call:
-	// checked, hashed and written without generic JSON (regex_extract, whose
-	// short calls would otherwise spend a third of their time building it).
-	// Nil: facts are evidence.ToGeneric(out), checked by the outputSchema.
-	Typed *Typed[Out]
 }
 
 // Define turns a typed function into a Tool. Input is decoded strictly from the
@@ -147,15 +90,6 @@ type Def[In, Out any] struct {
 // a broken contract is found at start-up, not at call time.
 func Define[In, Out any](d Def[In, Out]) Tool {
 	c := contracts.MustLoad(d.Name)
-	if d.Typed != nil {
-		h, err := evidence.Hash(c.OutputSchema)
-		if err != nil || h != d.Typed.SchemaHash {
-			panic(fmt.Sprintf("%s: Def.Typed was written for outputSchema %s; the contract's is %s (%v): revise its Check and encoders", d.Name, d.Typed.SchemaHash, h, err))
-		}
-		if props, _ := c.OutputSchema["properties"].(map[string]any); props["as_of"] != nil {
-			panic(d.Name + ": Def.Typed cannot carry as_of (the envelope's source reads it from generic facts)")
-		}
-	}
 	t := &typedTool[In, Out]{def: d, contract: c}
 	return Tool{Contract: c, Execute: t.Execute, Render: t.Render, Canonicalize: d.Canonical,
 		ArgHints: d.ArgHints, IsolateWhen: d.IsolateWhen}
@@ -168,15 +102,7 @@ type typedTool[In, Out any] struct {
 }
 
 func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
-	var in In
-	var err error
-	ok := false
-	if t.def.ReadArgs != nil {
-		in, ok = t.def.ReadArgs(args)
-	}
-	if !ok {
-		in, err = decodeInput[In](args)
-	}
+	in, err := decodeInput[In](args)
 	if err != nil {
 		// The schema accepted these arguments, so a decoding failure means the
 		// Go type and the schema disagree: a bug, not bad input.
@@ -188,16 +114,6 @@ func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (
 	}
 	if warnings == nil {
 		warnings = []Warning{}
-	}
-	if t.def.Typed != nil {
-		typed := &typedOutput[Out]{out: out, t: t.def.Typed}
-		var text string
-		if t.def.Legacy != nil {
-			text = t.def.Legacy(in, out)
-		} else {
-			text = string(typed.AppendCanonical(nil))
-		}
-		return Output{Typed: typed, Text: text, Warnings: warnings}, nil
 	}
 	facts, err := evidence.ToGeneric(out)
 	if err != nil {

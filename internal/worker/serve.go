@@ -144,7 +144,7 @@ func call(byName map[string]tools.Tool, req *request) (resp *response) {
 	if err != nil {
 		return &response{Error: toWire(err)}
 	}
-	return &response{Facts: out.GenericFacts(), Text: out.Text, Warnings: out.Warnings}
+	return &response{Facts: out.Facts, Text: out.Text, Warnings: out.Warnings}
 }
 
 // toWire keeps an error's type across the pipe.
