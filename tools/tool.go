@@ -90,18 +90,18 @@ type Def[In, Out any] struct {
 // a broken contract is found at start-up, not at call time.
 func Define[In, Out any](d Def[In, Out]) Tool {
 	c := contracts.MustLoad(d.Name)
-	t := &typedTool[In, Out]{def: d, contract: c}
+	t := &definedTool[In, Out]{def: d, contract: c}
 	return Tool{Contract: c, Execute: t.Execute, Render: t.Render, Canonicalize: d.Canonical,
 		ArgHints: d.ArgHints, IsolateWhen: d.IsolateWhen}
 }
 
-// typedTool holds what the functions of a Define'd Tool share.
-type typedTool[In, Out any] struct {
+// definedTool holds what the functions of a Define'd Tool share.
+type definedTool[In, Out any] struct {
 	def      Def[In, Out]
 	contract *contracts.Contract
 }
 
-func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
+func (t *definedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (Output, error) {
 	in, err := decodeInput[In](args)
 	if err != nil {
 		// The schema accepted these arguments, so a decoding failure means the
@@ -131,7 +131,7 @@ func (t *typedTool[In, Out]) Execute(ctx context.Context, args map[string]any) (
 }
 
 // legacy renders the legacy result text: Def.Legacy, or canonical(facts).
-func (t *typedTool[In, Out]) legacy(in In, out Out, facts map[string]any) (string, error) {
+func (t *definedTool[In, Out]) legacy(in In, out Out, facts map[string]any) (string, error) {
 	if t.def.Legacy != nil {
 		return t.def.Legacy(in, out), nil
 	}
@@ -147,7 +147,7 @@ func (t *typedTool[In, Out]) legacy(in In, out Out, facts map[string]any) (strin
 // function of both. Fields the evidence policy redacts are decoded as their
 // zero value; no Legacy function reads them (TestRenderMatchesExecute checks
 // every example).
-func (t *typedTool[In, Out]) Render(input, facts map[string]any) (string, error) {
+func (t *definedTool[In, Out]) Render(input, facts map[string]any) (string, error) {
 	args := make(map[string]any, len(input))
 	for k, v := range input {
 		args[k] = v
