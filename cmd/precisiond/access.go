@@ -169,7 +169,7 @@ func reloadTokens(log *slog.Logger, k *access.Keyring, why string) {
 
 // watchEdge reloads on SIGHUP, the tokens file whenever it changes, and
 // with an S3 store the download link keys at every keyring refresh
-// (linkKeys.refreshLogged), until ctx ends.
+// (fleetkey.Links.RefreshLogged), until ctx ends.
 func (m *Main) watchEdge(ctx context.Context) {
 	if m.edge.tokens == nil && m.edge.certs == nil {
 		return

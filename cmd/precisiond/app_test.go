@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/fleetkey"
 )
 
 // openUnder lists this process's open file descriptors on dir or a path
@@ -69,5 +72,32 @@ func TestNewMainClosesWhatItOpenedOnError(t *testing.T) {
 		if fds := openUnder(t, dir); len(fds) != 0 {
 			t.Errorf("%s: after the failed start, still open: %v", name, fds)
 		}
+	}
+}
+
+// TestDamagedKeyringStopsTheStart: a keyring in the data directory that
+// does not parse stops serve's start with an error naming it (no panic, no
+// key of its own), and `precisiond call` on that directory too: only a
+// state directory that cannot be created or read gives call an ephemeral
+// key.
+func TestDamagedKeyringStopsTheStart(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, filepath.FromSlash(fleetkey.KeyringObject))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"format":"precisiond-keyring/1"`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Addr, cfg.DataDir, cfg.IsolateTools = "127.0.0.1:0", dir, nil
+	if _, err := NewMain(cfg, newLogger(io.Discard, "error")); err == nil || !strings.Contains(err.Error(), "keyring") {
+		t.Fatalf("serve on a damaged keyring: %v", err)
+	}
+	var stdout, stderr bytes.Buffer
+	env := map[string]string{"PRECISIOND_DATA_DIR": dir}
+	code := run([]string{"call", "gcd_lcm", `{"a":391,"b":299}`}, strings.NewReader(""), &stdout, &stderr, func(k string) string { return env[k] })
+	if code != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "keyring") || strings.Contains(stderr.String(), "ephemeral") {
+		t.Fatalf("call on a damaged keyring: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }

@@ -170,19 +170,32 @@ func openSigning(cfg Config, log *slog.Logger, persist bool, shared blob.Store) 
 			return ephemeralSigning(cfg, log, sc.Configured, slog.LevelDebug, nil)
 		}
 	}
-	store, err := blob.OpenDir(cfg.DataDir)
-	if err != nil {
-		err = fmt.Errorf("signing keyring: %w", err)
-	} else if sig, err := fleetkey.NewSigning(ctx, store, sc); err == nil {
+	sig, err := dataDirSigning(ctx, cfg.DataDir, sc)
+	if err == nil {
 		return sig, nil
-	} else {
-		store.Close()
 	}
-	if !persist {
-		// call and mcp answer without a usable state directory too.
+	var pe *fs.PathError
+	if !persist && errors.As(err, &pe) {
+		// call and mcp answer where the state directory cannot be created
+		// or read too (a damaged keyring still stops them).
 		return ephemeralSigning(cfg, log, sc.Configured, slog.LevelWarn, err)
 	}
 	return nil, err
+}
+
+// dataDirSigning is the signing state of the keyring in a directory store
+// over dir, which it keeps open until its Close.
+func dataDirSigning(ctx context.Context, dir string, sc fleetkey.SigningConfig) (*fleetkey.Signing, error) {
+	store, err := blob.OpenDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("signing keyring: %w", err)
+	}
+	sig, err := fleetkey.NewSigning(ctx, store, sc)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return sig, nil
 }
 
 // unclosed is a store whose Close does nothing: a view of a store its owner
