@@ -13,13 +13,13 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 )
 
 // AccessConfig is the access-control part of Config (docs/operations.md,
@@ -90,9 +90,9 @@ func checkExposure(cfg Config) error {
 
 // edgeState is what Main keeps of the access configuration.
 type edgeState struct {
-	tokens *access.Keyring // nil: no API tokens
-	certs  *certReloader   // nil: plain HTTP
-	links  *linkKeys       // the key of signed download links; nil without API tokens
+	tokens *access.Keyring      // nil: no API tokens
+	certs  *access.CertReloader // nil: plain HTTP
+	links  *fleetkey.Links      // the key of signed download links; nil without API tokens
 }
 
 // accessOptions builds the API's access options from cfg (and the edge
@@ -119,13 +119,13 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 		if st.links, err = openLinkKeys(cfg, shared, log); err != nil { // linkkey.go
 			return nil, st, err
 		}
-		o.Signer = st.links.signer
+		o.Signer = st.links.Signer()
 		if o.Owners, err = access.NewOwners(filepath.Join(cfg.DataDir, access.OwnersFileName)); err != nil {
 			return nil, st, fmt.Errorf("owners of generated files: %w", err)
 		}
 	}
 	if a.TLSCert != "" {
-		c, err := newCertReloader(a.TLSCert, a.TLSKey)
+		c, err := access.NewCertReloader(a.TLSCert, a.TLSKey)
 		if err != nil {
 			return nil, st, err
 		}
@@ -134,45 +134,12 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 	return o, st, nil
 }
 
-// certReloader serves the certificate last loaded from its files.
-type certReloader struct {
-	certFile, keyFile string
-	cur               atomic.Pointer[tls.Certificate]
-}
-
-func newCertReloader(certFile, keyFile string) (*certReloader, error) {
-	c := &certReloader{certFile: certFile, keyFile: keyFile}
-	if err := c.reload(); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-func (c *certReloader) reload() error {
-	cert, err := tls.LoadX509KeyPair(c.certFile, c.keyFile)
-	if err != nil {
-		return fmt.Errorf("--tls-cert/--tls-key: %w", err)
-	}
-	c.cur.Store(&cert)
-	return nil
-}
-
-func (c *certReloader) config() *tls.Config {
-	return &tls.Config{
-		MinVersion: tls.VersionTLS12,
-		NextProtos: []string{"h2", "http/1.1"},
-		GetCertificate: func(*tls.ClientHelloInfo) (*tls.Certificate, error) {
-			return c.cur.Load(), nil
-		},
-	}
-}
-
 // listener is the listener Serve uses: m.ln, wrapped in TLS when configured.
 func (m *Main) listener() net.Listener {
 	if m.edge.certs == nil {
 		return m.ln
 	}
-	return tls.NewListener(m.ln, m.edge.certs.config())
+	return tls.NewListener(m.ln, m.edge.certs.Config())
 }
 
 // Reload re-reads the tokens file and the TLS certificate (SIGHUP); an
@@ -182,10 +149,10 @@ func (m *Main) Reload() {
 		reloadTokens(m.Log, k, "SIGHUP")
 	}
 	if c := m.edge.certs; c != nil {
-		if err := c.reload(); err != nil {
+		if err := c.Reload(); err != nil {
 			m.Log.Error("TLS certificate reload failed; keeping the current one", "err", err.Error())
 		} else {
-			m.Log.Info("TLS certificate reloaded", "cert", c.certFile)
+			m.Log.Info("TLS certificate reloaded", "cert", c.CertFile())
 		}
 	}
 }
@@ -202,7 +169,7 @@ func reloadTokens(log *slog.Logger, k *access.Keyring, why string) {
 
 // watchEdge reloads on SIGHUP, the tokens file whenever it changes, and
 // with an S3 store the download link keys at every keyring refresh
-// (linkKeys.refreshLogged), until ctx ends.
+// (fleetkey.Links.RefreshLogged), until ctx ends.
 func (m *Main) watchEdge(ctx context.Context) {
 	if m.edge.tokens == nil && m.edge.certs == nil {
 		return
@@ -223,7 +190,7 @@ func (m *Main) watchEdge(ctx context.Context) {
 	if k := m.edge.tokens; k != nil {
 		go every(ctx, tokensWatchInterval, func() { reloadTokens(m.Log, k, "file changed") })
 	}
-	if l := m.edge.links; l != nil && l.store != nil {
+	if l := m.edge.links; l != nil && l.Store() != nil {
 		go every(ctx, m.Config.Signing.refreshPeriod(), m.refreshLinkKeys)
 	}
 }

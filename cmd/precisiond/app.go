@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/answercache"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 	"github.com/precisiond/precisiond/internal/tick"
 	"github.com/precisiond/precisiond/internal/toggles"
 	"github.com/precisiond/precisiond/internal/worker"
@@ -32,9 +34,10 @@ type Main struct {
 	Toggles  *toggles.Store   // the persisted enabled state; nil without a store
 	Replica  string           // this process in audit lines and /health
 	Metrics  *api.Metrics
-	Workers  *worker.Pool   // runs the isolated tools; nil when none is isolated
-	Plans    *plans.Service // registers and runs plans (plans.go)
-	Signing  *Signing       // the keys that sign answers (signing.go)
+	Workers  *worker.Pool       // runs the isolated tools; nil when none is isolated
+	Plans    *plans.Service     // registers and runs plans (plans.go)
+	Signing  *fleetkey.Signing  // the keys that sign answers (signing.go)
+	Cache    *answercache.Cache // the verified answer cache; nil without one
 
 	closePlans func() error
 	edge       edgeState // API tokens and TLS (access.go)
@@ -43,16 +46,25 @@ type Main struct {
 	server *http.Server
 }
 
-// NewMain builds the service from cfg. It does not listen yet.
-func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
+// NewMain builds the service from cfg. It does not listen yet. On an
+// error it closes whatever it had opened (the store and its monitor, the
+// worker pool, the signing state, the plan store).
+func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 	if err := checkExposure(cfg); err != nil {
 		return nil, err // before anything is opened
 	}
+	m := &Main{Config: cfg, Log: log}
+	defer func() {
+		if err != nil {
+			_ = m.Close()
+		}
+	}()
 	store, err := openStore(cfg, log, false)
 	if err != nil {
 		return nil, err
 	}
 	shared := monitorOf(store)
+	m.Store, m.Shared = store, shared
 	var sharedStore blob.Store // nil, not a nil *Monitor, without a store
 	if shared != nil {
 		sharedStore = shared
@@ -61,6 +73,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.edge = edge
 	var storeHealth api.StoreHealth
 	metricsOpts := api.MetricsOptions{Version: versionString()}
 	if store != nil {
@@ -77,30 +90,25 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.Workers = pool
 	metrics := api.NewMetrics(metricsOpts)
-	registerLinkKeyMetrics(metrics.Registry(), edge.links) // linkkey.go
+	if edge.links != nil {
+		registerSourceGauge(metrics.Registry(), "precisiond_download_link_key", "1 for where the key that signs this replica's download links comes from now, 0 for the others: store (the S3 store's key, shared by every replica on it), fallback (the S3 store was down at start: this replica's data directory key, which only it accepts, until the store answers), flag (--download-signing-key), data_dir (no S3 store: the data directory's key).",
+			&edge.links.Key)
+	}
 	reg, tg, err := newRegistry(cfg, log, store, metrics, pool)
 	if err != nil {
-		if pool != nil {
-			pool.Close()
-		}
 		return nil, err
 	}
 	metrics.Attach(reg)
 	registerWorkerMetrics(metrics, pool, store)
-	sig, err := attachSigning(cfg, log, reg, metrics, true, sharedStore)
+	sig, cache, err := attachSigning(cfg, log, reg, metrics, true, sharedStore)
 	if err != nil {
-		if pool != nil {
-			pool.Close()
-		}
 		return nil, err
 	}
+	m.Signing, m.Cache = sig, cache
 	planSvc, closePlans, err := openPlansOn(cfg, reg, log, sharedStore)
 	if err != nil {
-		if pool != nil {
-			pool.Close()
-		}
-		_ = sig.Close()
 		return nil, err
 	}
 	var toggler api.Toggler
@@ -127,8 +135,7 @@ func NewMain(cfg Config, log *slog.Logger) (*Main, error) {
 		Ready:   readiness(cfg, shared, tg),
 		Replica: replica,
 	})
-	m := &Main{Config: cfg, Log: log, Registry: reg, API: srv, Store: store, Shared: shared, Toggles: tg, Replica: replica,
-		Metrics: metrics, Workers: pool, Plans: planSvc, Signing: sig, closePlans: closePlans, edge: edge}
+	m.Registry, m.API, m.Toggles, m.Replica, m.Metrics, m.Plans, m.closePlans = reg, srv, tg, replica, metrics, planSvc, closePlans
 	m.server = &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -211,7 +218,7 @@ func processRegistry(cfg Config, log *slog.Logger, store *filestore.Store, pool 
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := attachSigning(cfg, log, reg, nil, false, nil); err != nil {
+	if _, _, err := attachSigning(cfg, log, reg, nil, false, nil); err != nil {
 		return nil, nil, err
 	}
 	return reg, tg, nil

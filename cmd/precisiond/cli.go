@@ -17,7 +17,9 @@ import (
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -244,17 +246,19 @@ func cmdVerify(c *command, args []string, e *cliEnv) int {
 		fmt.Fprintln(e.stderr, "precisiond verify:", err)
 		return 2
 	}
-	var sig *attestCheck
+	var sig *attest.Checker
+	var runSig plans.RunAttestations // nil, not a nil *Checker, without --jwks
 	if *jwksArg != "" {
 		keys, err := loadJWKS(*jwksArg)
 		if err != nil {
 			fmt.Fprintln(e.stderr, "precisiond verify:", err)
 			return 2
 		}
-		sig = &attestCheck{keys: keys, issuer: *issuer, now: time.Now()}
+		sig = &attest.Checker{Keys: keys, Issuer: *issuer, Now: time.Now()}
+		runSig = sig
 	}
 	if _, isRun := doc["runs"]; isRun {
-		return verifyPlanRun(doc, catalog, sig, e.stdout) // verify_plan.go
+		return verifyPlanRun(doc, catalog, runSig, e.stdout) // verify_plan.go
 	}
 	var entry map[string]any
 	for _, t := range catalog {
@@ -280,7 +284,7 @@ func cmdVerify(c *command, args []string, e *cliEnv) int {
 	}
 	signed := ""
 	if sig != nil {
-		if signed, err = sig.result(jws, sr); err != nil {
+		if signed, err = sig.Result(jws, sr); err != nil {
 			fmt.Fprintln(e.stdout, "FAIL:", err)
 			return 1
 		}

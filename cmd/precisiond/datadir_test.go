@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
 )
 
@@ -200,4 +201,64 @@ func mcpSession(t *testing.T, bin, dir string, env []string, params ...string) [
 		t.Fatalf("mcp in %s: %v, %d of %d answers\n%s", dir, err, got, len(params), stderr.String())
 	}
 	return results
+}
+
+// TestCallAndMCPWithoutAStateDirectory: where no state directory can be
+// created (HOME, XDG_STATE_HOME or --data-dir below a regular file, which
+// stops even root), `precisiond call` and `precisiond mcp` still answer,
+// signed, and say on stderr that attestations use an ephemeral key; they
+// create nothing.
+func TestCallAndMCPWithoutAStateDirectory(t *testing.T) {
+	bin := buildBinary(t)
+	base := t.TempDir()
+	blocker := filepath.Join(base, "file")
+	if err := os.WriteFile(blocker, []byte("not a directory\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, env := range map[string][]string{
+		"HOME is a file":                cleanEnv("HOME=" + blocker),
+		"XDG_STATE_HOME below a file":   cleanEnv("HOME="+blocker, "XDG_STATE_HOME="+filepath.Join(blocker, "state")),
+		"PRECISIOND_DATA_DIR in a file": cleanEnv("HOME="+base, "PRECISIOND_DATA_DIR="+filepath.Join(blocker, "data")),
+	} {
+		call := exec.Command(bin, "call", "gcd_lcm", `{"a":391,"b":299}`)
+		call.Dir, call.Env = base, env
+		var stderr bytes.Buffer
+		call.Stderr = &stderr
+		out, err := call.Output()
+		if err != nil || !strings.Contains(string(out), `"lcm":5083`) || !strings.Contains(string(out), `"attestation":"`) {
+			t.Fatalf("%s: call: %v\n%s\n%s", name, err, out, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "attestations use an ephemeral key") {
+			t.Errorf("%s: call warns %q, want that attestations use an ephemeral key", name, stderr.String())
+		}
+
+		cmd, stdin, stdout, mcpErr := startMCPStdio(t, bin, base, env)
+		_, _ = io.WriteString(stdin, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n"+
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}`+"\n")
+		var answer map[string]any
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for answer == nil && sc.Scan() {
+			v, _ := evidence.ParseJSON(sc.Bytes())
+			if msg, _ := v.(map[string]any); msg != nil && msg["id"] == json.Number("1") {
+				answer = msg
+			}
+		}
+		stdin.Close()
+		if err := cmd.Wait(); err != nil || answer == nil {
+			t.Fatalf("%s: mcp: %v, answer %v\n%s", name, err, answer, mcpErr.String())
+		}
+		res, _ := answer["result"].(map[string]any)
+		meta, _ := res["_meta"].(map[string]any)
+		if res == nil || res["isError"] == true || meta[api.MetaAttestation] == nil {
+			t.Errorf("%s: mcp answered %v", name, answer)
+		}
+		if !strings.Contains(mcpErr.String(), "attestations use an ephemeral key") {
+			t.Errorf("%s: mcp warns %q, want that attestations use an ephemeral key", name, mcpErr.String())
+		}
+	}
+	if entries := entriesUnder(t, base); len(entries) != 1 || entries[0] != "file" {
+		t.Errorf("call and mcp created %v", entries)
+	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
@@ -384,14 +385,14 @@ func exceptKeyring(t *testing.T, files []string) []string {
 	found := false
 	for _, f := range files {
 		switch {
-		case f == filepath.FromSlash(keyringKey):
+		case f == filepath.FromSlash(fleetkey.KeyringObject):
 			found = true
 		case !strings.HasPrefix(f, ".blob"+string(filepath.Separator)):
 			out = append(out, f)
 		}
 	}
 	if !found {
-		t.Errorf("no signing keyring %s among %v", keyringKey, files)
+		t.Errorf("no signing keyring %s among %v", fleetkey.KeyringObject, files)
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 	"github.com/precisiond/precisiond/internal/s3test"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
@@ -88,7 +88,7 @@ func downloadAnswered(t *testing.T, base, signed string) (int, string) {
 // is 1 at base, with every sample seen.
 func linkKeySourceOf(t *testing.T, base string) (string, string) {
 	t.Helper()
-	return oneSourceOf(t, base, "precisiond_download_link_key", linkKeySources)
+	return oneSourceOf(t, base, "precisiond_download_link_key", fleetkey.LinkSources)
 }
 
 // oneSourceOf is the source label of the one series of metric (one a
@@ -147,8 +147,8 @@ func TestFallbackLinkKeyRecoversWithoutRestart(t *testing.T) {
 	}
 
 	baseB, mB, _ := startLogged(t, linkReplicaConfig(t, loc, tokens))
-	mB.edge.links.signer.SetClock(clock)
-	if src, all := linkKeySourceOf(t, baseB); src != linkKeyStore {
+	mB.edge.links.Signer().SetClock(clock)
+	if src, all := linkKeySourceOf(t, baseB); src != fleetkey.LinkStore {
 		t.Fatalf("B: /metrics says %s", all)
 	}
 	name, _ := generateLinked(t, baseB, "# Made before the outage\n")
@@ -156,8 +156,8 @@ func TestFallbackLinkKeyRecoversWithoutRestart(t *testing.T) {
 	srv.Pause(t) // s3test's cleanup resumes it if the test stops early
 	cfgA := linkReplicaConfig(t, loc, tokens)
 	baseA, mA, logsA := startLogged(t, cfgA)
-	mA.edge.links.signer.SetClock(clock)
-	if src, all := linkKeySourceOf(t, baseA); src != linkKeyFallback {
+	mA.edge.links.Signer().SetClock(clock)
+	if src, all := linkKeySourceOf(t, baseA); src != fleetkey.LinkFallback {
 		t.Fatalf("A during the outage: /metrics says %s", all)
 	}
 	const warnLine = "download links are signed with this replica's fallback key"
@@ -172,7 +172,7 @@ func TestFallbackLinkKeyRecoversWithoutRestart(t *testing.T) {
 	// cannot be generated while the store is down: that one was made
 	// before). B refuses it; A accepts its signature, and then cannot read
 	// the file from the store.
-	outage := "/downloads/" + name + "?" + mA.edge.links.signer.Query(name, cfgA.DownloadTTL)
+	outage := "/downloads/" + name + "?" + mA.edge.links.Signer().Query(name, cfgA.DownloadTTL)
 	if code, body := download(t, baseB, outage); code != http.StatusForbidden || !strings.Contains(body, access.ErrBadSignature.Error()) {
 		t.Fatalf("B, the outage link: %d %s", code, body)
 	}
@@ -183,7 +183,7 @@ func TestFallbackLinkKeyRecoversWithoutRestart(t *testing.T) {
 	srv.Resume(t)
 	pollUntil(t, "A signs links with the fleet's key after the store answers", func() (bool, string) {
 		src, all := linkKeySourceOf(t, baseA)
-		return src == linkKeyStore, all
+		return src == fleetkey.LinkStore, all
 	})
 	_, fresh := generateLinked(t, baseA, "# Made after the outage\n")
 	if code, body := downloadAnswered(t, baseB, fresh); code != 200 || body != "# Made after the outage\n" {
@@ -282,14 +282,14 @@ func TestFallbackLinkKeySurvivesRestart(t *testing.T) {
 	srv.Pause(t)
 	cfgA := linkReplicaConfig(t, loc, tokens)
 	mA, stopA := launchMain(t, cfgA, newLogger(&syncBuffer{}, "info"))
-	if src, all := linkKeySourceOf(t, "http://"+mA.Addr()); src != linkKeyFallback {
+	if src, all := linkKeySourceOf(t, "http://"+mA.Addr()); src != fleetkey.LinkFallback {
 		t.Fatalf("A during the outage: /metrics says %s", all)
 	}
 	signedAt := time.Now()
-	outage := "/downloads/" + name + "?" + mA.edge.links.signer.Query(name, cfgA.DownloadTTL)
+	outage := "/downloads/" + name + "?" + mA.edge.links.Signer().Query(name, cfgA.DownloadTTL)
 	stopA()
-	mark := filepath.Join(cfgA.DataDir, fallbackMarkName)
-	until, ok := readFallbackMark(mark)
+	mark := filepath.Join(cfgA.DataDir, fleetkey.MarkName)
+	until, ok := fleetkey.Mark(mark).Read()
 	if !ok || until.Before(signedAt.Add(cfgA.DownloadTTL)) {
 		t.Fatalf("A's mark says %v (%v): it must cover the outage link's hour", until, ok)
 	}
@@ -301,7 +301,7 @@ func TestFallbackLinkKeySurvivesRestart(t *testing.T) {
 	logsA := &syncBuffer{}
 	mA2, _ := launchMain(t, cfgA, newLogger(logsA, "info"))
 	baseA := "http://" + mA2.Addr()
-	if src, all := linkKeySourceOf(t, baseA); src != linkKeyStore {
+	if src, all := linkKeySourceOf(t, baseA); src != fleetkey.LinkStore {
 		t.Fatalf("A restarted after the outage: /metrics says %s", all)
 	}
 	if code, body := downloadAnswered(t, baseA, outage); code != 200 || body != "# Made before the outage\n" {
@@ -350,8 +350,8 @@ func TestLinkKeyNeverFallsBack(t *testing.T) {
 	dirCfg.Addr, dirCfg.DataDir, dirCfg.IsolateTools = "127.0.0.1:0", t.TempDir(), nil
 	dirCfg.Access.APITokens = tokens
 	baseDir, mDir, logsDir := startLogged(t, dirCfg)
-	if src, all := linkKeySourceOf(t, baseDir); src != linkKeyDataDir || mDir.edge.links.store != nil {
-		t.Fatalf("data directory replica: /metrics says %s (store %v)", all, mDir.edge.links.store)
+	if src, all := linkKeySourceOf(t, baseDir); src != fleetkey.LinkDataDir || mDir.edge.links.Store() != nil {
+		t.Fatalf("data directory replica: /metrics says %s (store %v)", all, mDir.edge.links.Store())
 	}
 	onDisk, err := os.ReadFile(filepath.Join(dirCfg.DataDir, access.KeyFileName))
 	if err != nil {
@@ -376,11 +376,11 @@ func TestLinkKeyNeverFallsBack(t *testing.T) {
 	cfg := linkReplicaConfig(t, loc, tokens)
 	cfg.Access.DownloadSigningKey = flagKey
 	base, m, logs := startLogged(t, cfg)
-	if src, all := linkKeySourceOf(t, base); src != linkKeyFlag || m.edge.links.store != nil {
+	if src, all := linkKeySourceOf(t, base); src != fleetkey.LinkFlag || m.edge.links.Store() != nil {
 		t.Fatalf("flag replica during the outage: /metrics says %s", all)
 	}
 	const name = "0123456789ab_links.md"
-	if err := checkLinkWith(t, []byte(flagKey), time.Now(), "/downloads/"+name+"?"+m.edge.links.signer.Query(name, time.Hour)); err != nil {
+	if err := checkLinkWith(t, []byte(flagKey), time.Now(), "/downloads/"+name+"?"+m.edge.links.Signer().Query(name, time.Hour)); err != nil {
 		t.Fatalf("during the outage the flag replica signs with another key: %v", err)
 	}
 	srv.Resume(t)
@@ -388,9 +388,9 @@ func TestLinkKeyNeverFallsBack(t *testing.T) {
 	// this replica's refreshes.
 	pollUntil(t, "the flag replica's keyring reads the store", func() (bool, string) {
 		src, all := keyringSourceOf(t, base)
-		return src == sourceStore, all
+		return src == fleetkey.SourceStore, all
 	})
-	if src, all := linkKeySourceOf(t, base); src != linkKeyFlag {
+	if src, all := linkKeySourceOf(t, base); src != fleetkey.LinkFlag {
 		t.Fatalf("flag replica after the outage: /metrics says %s", all)
 	}
 	if _, link := generateLinked(t, base, "# Flag key\n"); checkLinkWith(t, []byte(flagKey), time.Now(), link) != nil {
@@ -401,78 +401,5 @@ func TestLinkKeyNeverFallsBack(t *testing.T) {
 	}
 	if n := len(logLines(logs, "WARN", "download links")); n != 0 {
 		t.Fatalf("a flag replica warned about download links:\n%s", logs.String())
-	}
-}
-
-// TestLinkKeyRecoveryWhenTheAcceptedKeysAreUnwritable: a replica that fell
-// back (its state as openLinkKeys leaves it) recovers onto a store (a
-// directory store here) whose accepted-keys object is malformed: it signs
-// with the fleet's key from the first refresh, keeps opening its outage
-// links, warns once however often it retries, and leaves the object alone;
-// once the object is gone it publishes its fallback key at the next
-// refresh, with the time it accepts it until.
-func TestLinkKeyRecoveryWhenTheAcceptedKeysAreUnwritable(t *testing.T) {
-	store, err := blob.OpenDir(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	ctx := context.Background()
-	if _, err := store.Put(ctx, access.AcceptedObject, []byte("{not json"), blob.PutOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	fallback := []byte("this replica's fallback key")
-	signer, err := access.NewSigner(fallback)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Unix(3_000_000, 0)
-	signer.SetClock(func() time.Time { return now })
-	l := &linkKeys{signer: signer, store: store, ttl: time.Hour, pending: true}
-	l.setSource(linkKeyFallback)
-	const name = "0123456789ab_x.md"
-	outage := "/downloads/" + name + "?" + signer.Query(name, time.Hour)
-
-	logs := &syncBuffer{}
-	log := newLogger(logs, "debug")
-	for range 3 {
-		l.refreshLogged(ctx, log)
-	}
-	fleet, err := access.LoadOrCreateKeyIn(ctx, store, access.KeyObject)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh := "/downloads/" + name + "?" + signer.Query(name, time.Hour)
-	if err := checkLinkWith(t, fleet, now, fresh); l.Source() != linkKeyStore || err != nil {
-		t.Fatalf("after the store answered: source %s, a new link checked with the fleet's key: %v", l.Source(), err)
-	}
-	rest, _ := strings.CutPrefix(outage, "/downloads/"+name+"?")
-	q, _ := url.ParseQuery(rest)
-	if err := signer.Check(name, q); err != nil {
-		t.Fatalf("the outage link on the replica: %v", err)
-	}
-	if w := logLines(logs, "WARN", "cannot be published"); len(w) != 1 || !strings.Contains(w[0], access.ErrAcceptedObject.Error()) {
-		t.Fatalf("warnings %q, want one naming the malformed object:\n%s", w, logs.String())
-	}
-	if n := len(logLines(logs, "INFO", "the shared store answers")); n != 1 {
-		t.Fatalf("%d recovery lines:\n%s", n, logs.String())
-	}
-	if obj, err := store.Get(ctx, access.AcceptedObject, blob.GetOptions{}); err != nil {
-		t.Fatal(err)
-	} else if b, _ := io.ReadAll(obj); obj.Close() != nil || string(b) != "{not json" {
-		t.Fatalf("the malformed object was rewritten: %q", b)
-	}
-
-	if err := store.Delete(ctx, access.AcceptedObject); err != nil {
-		t.Fatal(err)
-	}
-	l.refreshLogged(ctx, log)
-	keys, _, err := access.ReadAcceptedIn(ctx, store, access.AcceptedObject, "")
-	// Switched at 3_000_000: accepted until 3_003_600 + 1.
-	if err != nil || len(keys) != 1 || string(keys[0].Key) != string(fallback) || !keys[0].Until.Equal(time.Unix(3_003_601, 0)) {
-		t.Fatalf("the store accepts %v (%v), want the fallback key until %v", keys, err, time.Unix(3_003_601, 0))
-	}
-	if l.unpublished != nil {
-		t.Fatal("still waiting to publish")
 	}
 }

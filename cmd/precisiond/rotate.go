@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 )
 
 var cmdRotateKeySpec = &command{
@@ -43,7 +43,7 @@ func cmdRotateKey(c *command, args []string, e *cliEnv) int {
 	defer store.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	ring, err := rotateStoredKey(ctx, store, cfg.Signing.KeyRetention, time.Now)
+	ring, err := fleetkey.Rotate(ctx, store, cfg.Signing.KeyRetention, time.Now)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "precisiond rotate-key: %v\n", err)
 		return 1
@@ -68,44 +68,4 @@ func keyringStore(cfg Config) (blob.Store, error) {
 		return nil, errors.New("no keyring: give --data-dir or --store")
 	}
 	return blob.OpenDir(cfg.DataDir)
-}
-
-// rotateStoredKey replaces the current key of the keyring in store with a
-// newly generated one kept in the store, the old key retained for
-// retention, with a compare-and-swap write (retried when a replica wrote
-// in between). A keyring whose current key is a --signing-key file's is
-// refused: its replicas follow a replaced file instead.
-func rotateStoredKey(ctx context.Context, store blob.Store, retention time.Duration, now func() time.Time) (*attest.Keyring, error) {
-	for range maxReconcileRounds {
-		state, etag, err := readKeyring(ctx, store)
-		if err != nil {
-			return nil, err
-		}
-		if state == nil {
-			return nil, fmt.Errorf("no signing keyring in %s (start serve on it once)", store.Location())
-		}
-		ring, err := attest.ParseKeyring(state)
-		if err != nil {
-			return nil, fmt.Errorf("signing keyring: %w", err)
-		}
-		if ring.Custody() != attest.InStore {
-			return nil, fmt.Errorf("the current key %s comes from --signing-key files: rotate it by replacing the file on every replica", ring.Current().KID)
-		}
-		k, err := attest.GenerateKey(nil)
-		if err != nil {
-			return nil, err
-		}
-		next, err := ring.Rotate(k, attest.InStore, now(), retention)
-		if err != nil {
-			return nil, err
-		}
-		_, err = store.Put(ctx, keyringKey, next.Marshal(), blob.PutOptions{IfMatch: etag})
-		if errors.Is(err, blob.ErrPreconditionFailed) || errors.Is(err, blob.ErrNotFound) {
-			continue
-		} else if err != nil {
-			return nil, fmt.Errorf("signing keyring: %w", err)
-		}
-		return next, nil
-	}
-	return nil, fmt.Errorf("signing keyring: %s kept changing under %d attempts to rotate it", keyringKey, maxReconcileRounds)
 }

@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/attest"
-	"github.com/precisiond/precisiond/internal/s3test"
-	"github.com/precisiond/precisiond/internal/s3test/s3store"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 )
 
 // runRotateKey runs `precisiond rotate-key ARGS` in process.
@@ -112,7 +111,7 @@ func TestReplacedKeyFileWhileServing(t *testing.T) {
 // storedKeyring is the keyring kept in the data directory dir.
 func storedKeyring(t *testing.T, dir string) *attest.Keyring {
 	t.Helper()
-	state, err := os.ReadFile(filepath.Join(dir, keyringKey))
+	state, err := os.ReadFile(filepath.Join(dir, fleetkey.KeyringObject))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,36 +168,4 @@ func TestAnswerCacheStoreTierAcrossReplicas(t *testing.T) {
 		}
 	}
 	t.Fatalf("replica C: %s = %v, the store holds %d bytes", sample, got, fi.Size())
-}
-
-// TestRotateKeyOnS3: the same rotation on a real S3 bucket, each replica and
-// the rotating command with their own client: the running signer follows at
-// its refresh and the old key stays published.
-func TestRotateKeyOnS3(t *testing.T) {
-	srv := s3test.Start(t)
-	open := s3store.Opener(t, srv)
-	ctx := context.Background()
-	sig, err := NewSigning(ctx, open(), nil, attest.DefaultRetention, "", time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var followed []string
-	sig.onSigner = func(s *attest.Signer) { followed = append(followed, s.KID()) }
-	old := sig.Signer().KID()
-	ring, err := rotateStoredKey(ctx, open(), time.Hour, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ring.Current().KID == old || ring.Retained()[0].KID != old {
-		t.Fatalf("rotated keyring: current %s, retained %+v; old %s", ring.Current().KID, ring.Retained(), old)
-	}
-	if changed, err := sig.Refresh(ctx); err != nil || !changed {
-		t.Fatalf("refresh: changed %v, %v", changed, err)
-	}
-	if got := sig.Signer().KID(); got != ring.Current().KID || len(followed) != 1 || followed[0] != got {
-		t.Fatalf("after the refresh the replica signs with %s (followed %v), want %s", got, followed, ring.Current().KID)
-	}
-	if keys := sig.KeySet().Keys(); len(keys) != 2 || keys[1].KID != old {
-		t.Fatalf("published %+v, want the new key and %s", keys, old)
-	}
 }

@@ -7,17 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/precisiond/precisiond/internal/attest"
-	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 	"github.com/precisiond/precisiond/internal/s3test"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
@@ -105,13 +102,13 @@ func attestedKID(t *testing.T, answer map[string]any) string {
 // 1 at base, with every sample seen.
 func keyringSourceOf(t *testing.T, base string) (string, string) {
 	t.Helper()
-	return oneSourceOf(t, base, "precisiond_signing_keyring", keyringSources)
+	return oneSourceOf(t, base, "precisiond_signing_keyring", fleetkey.KeyringSources)
 }
 
 // readStoredKeyring reads the keyring state kept at the S3 location loc.
 func readStoredKeyring(t *testing.T, srv *s3test.Server, loc string) []byte {
 	t.Helper()
-	state, _, err := readKeyring(context.Background(), openStoreAt(t, srv, loc))
+	state, _, err := fleetkey.ReadKeyring(context.Background(), openStoreAt(t, srv, loc))
 	if err != nil || state == nil {
 		t.Fatalf("stored keyring at %s: %v (present: %v)", loc, err, state != nil)
 	}
@@ -144,7 +141,7 @@ func TestFallbackKeyringRecoversWithoutRestart(t *testing.T) {
 	if v := checkAttestation(t, fetchKeySet(t, baseA), outage); v.KID != fallbackKID {
 		t.Fatalf("A's key set verifies its answer as %s", v.KID)
 	}
-	if src, all := keyringSourceOf(t, baseA); src != sourceFallback {
+	if src, all := keyringSourceOf(t, baseA); src != fleetkey.SourceFallback {
 		t.Fatalf("during the outage /metrics says %s", all)
 	}
 	if n := len(logLines(logsA, "WARN", "fallback key")); n != 1 {
@@ -157,7 +154,7 @@ func TestFallbackKeyringRecoversWithoutRestart(t *testing.T) {
 		_, ans := gcdAnswer(t, baseA)
 		fleetKID = attestedKID(t, ans)
 		src, all := keyringSourceOf(t, baseA)
-		return fleetKID != fallbackKID && src == sourceStore, fmt.Sprintf("signed by %s (fallback %s), metrics %s", fleetKID, fallbackKID, all)
+		return fleetKID != fallbackKID && src == fleetkey.SourceStore, fmt.Sprintf("signed by %s (fallback %s), metrics %s", fleetKID, fallbackKID, all)
 	})
 	if l := logLines(logsA, "INFO", "the shared store answers; this replica signs with the fleet keyring's key"); len(l) != 1 || !strings.Contains(l[0], `"fallback_kid":"`+fallbackKID+`"`) {
 		t.Errorf("recovery lines %q, want one naming %s:\n%s", l, fallbackKID, logsA.String())
@@ -234,10 +231,10 @@ func TestKeyFileReplicaNeverFallsBack(t *testing.T) {
 	if keys := fetchKeySet(t, base).Keys(); len(keys) != 1 || keys[0].KID != k.KID() {
 		t.Fatalf("publishes %+v during the outage", keys)
 	}
-	if src, all := keyringSourceOf(t, base); src != sourceKeyFile {
+	if src, all := keyringSourceOf(t, base); src != fleetkey.SourceKeyFile {
 		t.Fatalf("during the outage /metrics says %s", all)
 	}
-	if _, err := os.Stat(filepath.Join(cfg.DataDir, keyringKey)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, fleetkey.KeyringObject)); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a keyring in the data directory: %v", err)
 	}
 	if n := len(logLines(logs, "WARN", "fallback key")); n != 0 {
@@ -247,7 +244,7 @@ func TestKeyFileReplicaNeverFallsBack(t *testing.T) {
 	srv.Resume(t)
 	pollUntil(t, "the replica reads the fleet keyring after the store answers", func() (bool, string) {
 		src, all := keyringSourceOf(t, base)
-		return src == sourceStore, all
+		return src == fleetkey.SourceStore, all
 	})
 	state := readStoredKeyring(t, srv, loc)
 	fleet, err := attest.ParseKeyring(state)
@@ -256,181 +253,6 @@ func TestKeyFileReplicaNeverFallsBack(t *testing.T) {
 	}
 	if _, ans := gcdAnswer(t, base); attestedKID(t, ans) != k.KID() {
 		t.Fatal("the replica switched keys after the recovery")
-	}
-}
-
-// fallbackOn is a replica's signing state after it started while its store
-// was down: its fallback key from its data directory dir ("" : a key of its
-// own lifetime), the store to recover on, its clock.
-func fallbackOn(t *testing.T, store blob.Store, dir string, retention time.Duration, now func() time.Time) *Signing {
-	t.Helper()
-	cfg := DefaultConfig()
-	cfg.DataDir, cfg.Signing.KeyRetention = dir, retention
-	sig, err := fallbackSigning(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), nil, store, blob.ErrUnavailable)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sig.now = now
-	if sig.Source() != sourceFallback {
-		t.Fatalf("source %s", sig.Source())
-	}
-	return sig
-}
-
-// TestFallbackReplicasRecoverAtOnce: two replicas that fell back recover at
-// the same moment on a real S3 store holding no keyring yet: one creates it
-// (create-only write), the other merges into the winner's (compare-and-swap);
-// both sign with the one fleet key and the fleet keyring retains both
-// fallback keys. A replica falling back to the same key in a later outage
-// extends that key's entry instead of adding one.
-func TestFallbackReplicasRecoverAtOnce(t *testing.T) {
-	srv := s3test.Start(t)
-	loc := srv.Location()
-	l, err := blob.ParseLocation(loc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	openAt := func() blob.Store {
-		s, err := blob.Open(l, blob.Options{Getenv: srv.Getenv})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		return s
-	}
-	t0 := time.Now().UTC().Truncate(time.Second)
-	clock := func() time.Time { return t0 }
-	dirA, dirB := t.TempDir(), t.TempDir()
-	a := fallbackOn(t, openAt(), dirA, time.Hour, clock)
-	b := fallbackOn(t, openAt(), dirB, time.Hour, clock)
-	fa, fb := a.Signer().KID(), b.Signer().KID()
-	if fa == fb {
-		t.Fatal("two data directories gave one key")
-	}
-	var wg sync.WaitGroup
-	errs := make([]error, 2)
-	for i, s := range []*Signing{a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = s.Refresh(context.Background())
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
-	}
-	fleet, err := attest.ParseKeyring(readStoredKeyring(t, srv, loc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cur := fleet.Current().KID
-	if a.Signer().KID() != cur || b.Signer().KID() != cur || a.Source() != sourceStore || b.Source() != sourceStore {
-		t.Fatalf("after recovering A signs with %s (%s), B with %s (%s); the fleet key is %s", a.Signer().KID(), a.Source(), b.Signer().KID(), b.Source(), cur)
-	}
-	retained := map[string]attest.PublicKey{}
-	for _, k := range fleet.Retained() {
-		retained[k.KID] = k
-	}
-	if len(retained) != 2 || !retained[fa].NotAfter.Equal(t0.Add(time.Hour)) || !retained[fb].NotAfter.Equal(t0.Add(time.Hour)) {
-		t.Fatalf("the fleet keyring retains %+v, want %s and %s until %s", fleet.Retained(), fa, fb, t0.Add(time.Hour))
-	}
-	// Each publishes both fallback keys after its next refresh.
-	for name, s := range map[string]*Signing{"A": a, "B": b} {
-		if _, err := s.Refresh(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if keys := s.KeySet().Keys(); len(keys) != 3 || keys[0].KID != cur {
-			t.Errorf("replica %s publishes %+v", name, keys)
-		}
-	}
-
-	// A later outage: A falls back to the same data-directory key and
-	// recovers 10 minutes later; its entry is extended, not repeated.
-	t1 := t0.Add(10 * time.Minute)
-	again := fallbackOn(t, openAt(), dirA, time.Hour, func() time.Time { return t1 })
-	if again.Signer().KID() != fa {
-		t.Fatalf("the data directory's key changed: %s, was %s", again.Signer().KID(), fa)
-	}
-	if _, err := again.Refresh(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	fleet, err = attest.ParseKeyring(readStoredKeyring(t, srv, loc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := fleet.Retained(); len(r) != 2 || r[0].KID != fa || !r[0].RetiredAt.Equal(t1) || !r[0].NotAfter.Equal(t1.Add(time.Hour)) || fleet.Current().KID != cur {
-		t.Fatalf("after a second recovery the fleet keyring retains %+v (current %s)", r, fleet.Current().KID)
-	}
-}
-
-// dirFleet is a directory store under dir/fleet holding the keyring state,
-// closed when the test ends, and the path of the keyring's file.
-func dirFleet(t *testing.T, dir string, state []byte) (blob.Store, string) {
-	t.Helper()
-	store, err := blob.OpenDir(filepath.Join(dir, "fleet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = store.Close() })
-	if _, err := store.Put(context.Background(), keyringKey, state, blob.PutOptions{IfNoneMatch: true}); err != nil {
-		t.Fatal(err)
-	}
-	return store, filepath.Join(dir, "fleet", keyringKey)
-}
-
-// TestFallbackRecoveryRespectsTheRetainedLimit: when the fleet keyring
-// already retains MaxRetainedKeys live keys, a recovering replica does not
-// evict one to publish its fallback key: the stored keyring is unchanged,
-// the replica keeps signing with (and publishing) its fallback key, warns
-// once however often it retries, and recovers once a retained key expires.
-func TestFallbackRecoveryRespectsTheRetainedLimit(t *testing.T) {
-	dir := t.TempDir()
-	t0 := time.Now().UTC().Truncate(time.Second)
-	cur, err := attest.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full := attest.NewKeyring(cur, attest.InStore, t0.Add(-time.Hour))
-	for i := range attest.MaxRetainedKeys {
-		k := newKey(t)
-		// The first expires a minute after t0, the others a day after.
-		until := t0.Add(24 * time.Hour)
-		if i == 0 {
-			until = t0.Add(time.Minute)
-		}
-		if full, err = full.Retain(attest.PublicKey{KID: k.KID(), Key: k.PublicKey(), RetiredAt: t0.Add(-time.Hour), NotAfter: until}, t0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	store, stored := dirFleet(t, dir, full.Marshal())
-	clock := t0
-	sig := fallbackOn(t, store, filepath.Join(dir, "replica"), time.Hour, func() time.Time { return clock })
-	fallbackKID := sig.Signer().KID()
-	logs := &syncBuffer{}
-	log := newLogger(logs, "debug")
-	for range 3 {
-		sig.refreshLogged(context.Background(), log)
-	}
-	if sig.Source() != sourceFallback || sig.Signer().KID() != fallbackKID || sig.KeySet().Keys()[0].KID != fallbackKID {
-		t.Fatalf("with a full fleet keyring the replica signs with %s (%s)", sig.Signer().KID(), sig.Source())
-	}
-	if state, _ := os.ReadFile(stored); !bytes.Equal(state, full.Marshal()) {
-		t.Fatal("the full fleet keyring was rewritten")
-	}
-	if w := logLines(logs, "WARN", "cannot be adopted yet"); len(w) != 1 || !strings.Contains(w[0], "at most 64") {
-		t.Fatalf("warnings %q, want one naming the limit:\n%s", w, logs.String())
-	}
-	clock = t0.Add(2 * time.Minute)
-	sig.refreshLogged(context.Background(), log)
-	if sig.Source() != sourceStore || sig.Signer().KID() != cur.KID() {
-		t.Fatalf("after an expiry the replica signs with %s (%s), want %s", sig.Signer().KID(), sig.Source(), cur.KID())
-	}
-	if r := storedKeyring(t, filepath.Dir(filepath.Dir(stored))).Retained(); len(r) != attest.MaxRetainedKeys || r[0].KID != fallbackKID {
-		t.Fatalf("the fleet keyring retains %d keys, first %s; want %d, first %s", len(r), r[0].KID, attest.MaxRetainedKeys, fallbackKID)
-	}
-	if n := len(logLines(logs, "INFO", "the shared store answers")); n != 1 {
-		t.Fatalf("%d recovery lines:\n%s", n, logs.String())
 	}
 }
 
@@ -453,7 +275,7 @@ func TestFallbackWithoutADataDirectory(t *testing.T) {
 	if v := checkAttestation(t, fetchKeySet(t, base), ans); v.KID != m.Signing.Signer().KID() {
 		t.Fatalf("signed by %s", v.KID)
 	}
-	if src, all := keyringSourceOf(t, base); src != sourceFallback {
+	if src, all := keyringSourceOf(t, base); src != fleetkey.SourceFallback {
 		t.Fatalf("/metrics says %s", all)
 	}
 	m.refreshKeyring()
@@ -463,32 +285,5 @@ func TestFallbackWithoutADataDirectory(t *testing.T) {
 	}
 	if n := len(logLines(logs, "WARN", "fallback key")); n != 1 {
 		t.Fatalf("%d warnings about the fallback key:\n%s", n, logs.String())
-	}
-}
-
-// TestFallbackCannotAdoptAKeyFileFleet: a replica without --signing-key that
-// fell back cannot sign with a fleet key that comes from --signing-key files
-// (its private half is not in the store): as a start would refuse, it stays
-// on its fallback key, warns once however often it retries, and leaves the
-// stored keyring alone.
-func TestFallbackCannotAdoptAKeyFileFleet(t *testing.T) {
-	dir := t.TempDir()
-	state := attest.NewKeyring(newKey(t), attest.External, time.Now()).Marshal()
-	store, stored := dirFleet(t, dir, state)
-	sig := fallbackOn(t, store, filepath.Join(dir, "replica"), time.Hour, time.Now)
-	fallbackKID := sig.Signer().KID()
-	logs := &syncBuffer{}
-	log := newLogger(logs, "debug")
-	for range 3 {
-		sig.refreshLogged(context.Background(), log)
-	}
-	if sig.Source() != sourceFallback || sig.Signer().KID() != fallbackKID {
-		t.Fatalf("the replica signs with %s (%s), want its fallback key %s", sig.Signer().KID(), sig.Source(), fallbackKID)
-	}
-	if w := logLines(logs, "WARN", "cannot be adopted yet"); len(w) != 1 || !strings.Contains(w[0], "--signing-key") {
-		t.Fatalf("warnings %q, want one naming --signing-key:\n%s", w, logs.String())
-	}
-	if got, _ := os.ReadFile(stored); !bytes.Equal(got, state) {
-		t.Fatal("the stored keyring was rewritten")
 	}
 }

@@ -11,14 +11,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/attest"
-	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
@@ -325,54 +324,6 @@ func TestLiveAnswersVerifyWithJoseAndPython(t *testing.T) {
 	})
 }
 
-// TestReplicasAgreeOnOneKey: replicas starting at the same moment on one
-// store (each with its own handle on the directory, as separate processes
-// have) generate no more than one key between them: whoever loses the
-// create-only write reads the winner's keyring.
-func TestReplicasAgreeOnOneKey(t *testing.T) {
-	dir := t.TempDir()
-	const replicas = 8
-	kids := make([]string, replicas)
-	var wg sync.WaitGroup
-	errs := make(chan error, replicas)
-	for i := range replicas {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			store, err := blob.OpenDir(dir)
-			if err != nil {
-				errs <- err
-				return
-			}
-			defer store.Close()
-			sig, err := NewSigning(context.Background(), store, nil, attest.DefaultRetention, "", time.Now)
-			if err != nil {
-				errs <- err
-				return
-			}
-			kids[i] = sig.Signer().KID()
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	for i, kid := range kids {
-		if kid != kids[0] {
-			t.Fatalf("replica %d signs with %s, replica 0 with %s", i, kid, kids[0])
-		}
-	}
-	state, err := os.ReadFile(filepath.Join(dir, keyringKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ring, err := attest.ParseKeyring(state)
-	if err != nil || ring.Current().KID != kids[0] || len(ring.Retained()) != 0 {
-		t.Fatalf("stored keyring %v %+v, want one key %s", err, ring, kids[0])
-	}
-}
-
 // TestTwoServeProcessesSignWithOneKey: two `precisiond serve` processes on one
 // data directory publish the same key set and sign the same answer with the
 // same kid, byte for byte; a `precisiond call` on that directory too.
@@ -606,7 +557,7 @@ func TestRotationReachesRunningReplica(t *testing.T) {
 	}
 	// A keyring damaged in the store is an error, and the published set stays.
 	before := a.Signing.JWKS()
-	if err := os.WriteFile(filepath.Join(dir, keyringKey), []byte(`{"format":"precisiond-keyring/1"`), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, fleetkey.KeyringObject), []byte(`{"format":"precisiond-keyring/1"`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if changed, err := a.Signing.Refresh(context.Background()); err == nil || changed || !bytes.Equal(a.Signing.JWKS(), before) {
