@@ -57,18 +57,7 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 		start := time.Now()
 		req := &request{id: id, rec: statusRecorder{ResponseWriter: w}}
 		next.ServeHTTP(&req.rec, r.WithContext(context.WithValue(r.Context(), keyRequest, req)))
-		end := time.Now() // the duration's end and the line's time
-		e := accessEntry{
-			requestID:  id,
-			method:     r.Method,
-			path:       r.URL.Path,
-			status:     req.rec.status,
-			bytes:      req.rec.bytes,
-			durationMS: float64(end.Sub(start).Microseconds()) / 1000,
-			tool:       req.tool,
-			errorCode:  req.errorCode,
-		}
-		logInfo(s.log, r.Context(), end, "request", e.appendAttrs, e.attrs)
+		logAccess(s.log, r.Context(), req, r.Method, r.URL.Path, time.Since(start))
 	})
 }
 

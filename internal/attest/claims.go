@@ -66,39 +66,21 @@ func ResultClaimsFromGeneric(sr map[string]any, issuer string) (ResultClaims, er
 	return c, nil
 }
 
-// appendJSONString appends canonical(s). Nearly every claim (hex hashes, tool
-// names, versions, URLs) is printable ASCII without quote or backslash, whose
-// canonical form is s in quotes; anything else goes through evidence.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
-			out, err := evidence.AppendCanonical(b, s)
-			if err != nil { // a string always encodes
-				panic("attest: encoding a string: " + err.Error())
-			}
-			return out
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
 // appendPayload appends the canonical JSON of the claims (keys in code-point
 // order).
 func (c *ResultClaims) appendPayload(b []byte) []byte {
 	b = append(b, `{"contract_hash":`...)
-	b = appendJSONString(b, c.ContractHash)
+	b = evidence.AppendString(b, c.ContractHash)
 	b = append(b, `,"contract_id":`...)
-	b = appendJSONString(b, c.ContractID)
+	b = evidence.AppendString(b, c.ContractID)
 	b = append(b, `,"contract_version":`...)
-	b = appendJSONString(b, c.ContractVersion)
+	b = evidence.AppendString(b, c.ContractVersion)
 	b = append(b, `,"iss":`...)
-	b = appendJSONString(b, c.Issuer)
+	b = evidence.AppendString(b, c.Issuer)
 	b = append(b, `,"result_hash":`...)
-	b = appendJSONString(b, c.ResultHash)
+	b = evidence.AppendString(b, c.ResultHash)
 	b = append(b, `,"tool":`...)
-	b = appendJSONString(b, c.Tool)
+	b = evidence.AppendString(b, c.Tool)
 	return append(b, '}')
 }
 
@@ -109,11 +91,11 @@ func (c *ResultClaims) valid() error {
 // appendPayload appends the canonical JSON of the claims.
 func (c *PlanRunClaims) appendPayload(b []byte) []byte {
 	b = append(b, `{"iss":`...)
-	b = appendJSONString(b, c.Issuer)
+	b = evidence.AppendString(b, c.Issuer)
 	b = append(b, `,"plan_id":`...)
-	b = appendJSONString(b, c.PlanID)
+	b = evidence.AppendString(b, c.PlanID)
 	b = append(b, `,"run_hash":`...)
-	b = appendJSONString(b, c.RunHash)
+	b = evidence.AppendString(b, c.RunHash)
 	return append(b, '}')
 }
 

@@ -85,9 +85,9 @@ func (s *Signer) SignCacheEntry(entrySHA256 string) (string, error) {
 	}
 	var pbuf [512]byte
 	b := append(pbuf[:0], `{"entry_sha256":`...)
-	b = appendJSONString(b, entrySHA256)
+	b = evidence.AppendString(b, entrySHA256)
 	b = append(b, `,"iss":`...)
-	b = appendJSONString(b, s.issuer)
+	b = evidence.AppendString(b, s.issuer)
 	return s.sign(s.entryPrefix, append(b, '}')), nil
 }
 

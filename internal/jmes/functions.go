@@ -617,18 +617,19 @@ func fnType(_ *interp, a []any) (any, error) { return TypeName(a[0]), nil }
 // (ASCII-only, keys in insertion order), accounting for its size; it stops as
 // soon as the output outgrows the remaining budget (values may share subtrees).
 func writeJSONBounded(in *interp, b *strings.Builder, v any) error {
-	if !writeJSONCapped(b, v, true, in.room()) {
+	if !writeJSONCapped(b, v, in.room()) {
 		return limitError(ReasonWorkLimit, "to_string() result exceeds the evaluation budget of %d bytes", in.lim.MaxWorkBytes)
 	}
 	return in.chargeString(b.Len())
 }
 
-func writeJSON(b *strings.Builder, v any, asciiOnly bool) {
-	writeJSONCapped(b, v, asciiOnly, math.MaxInt)
+// writeJSON writes v as writeJSONBounded does, without a budget.
+func writeJSON(b *strings.Builder, v any) {
+	writeJSONCapped(b, v, math.MaxInt)
 }
 
 // writeJSONCapped writes v and reports false when the output passed max bytes.
-func writeJSONCapped(b *strings.Builder, v any, asciiOnly bool, max int) bool {
+func writeJSONCapped(b *strings.Builder, v any, max int) bool {
 	if b.Len() > max {
 		return false
 	}
@@ -656,14 +657,14 @@ func writeJSONCapped(b *strings.Builder, v any, asciiOnly bool, max int) bool {
 			}
 		}
 	case string:
-		writeString(b, x, asciiOnly)
+		writeString(b, x)
 	case []any:
 		b.WriteByte('[')
 		for i, e := range x {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if !writeJSONCapped(b, e, asciiOnly, max) {
+			if !writeJSONCapped(b, e, max) {
 				return false
 			}
 		}
@@ -674,9 +675,9 @@ func writeJSONCapped(b *strings.Builder, v any, asciiOnly bool, max int) bool {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeString(b, k, asciiOnly)
+			writeString(b, k)
 			b.WriteByte(':')
-			if !writeJSONCapped(b, x.Values[i], asciiOnly, max) {
+			if !writeJSONCapped(b, x.Values[i], max) {
 				return false
 			}
 		}
@@ -689,14 +690,19 @@ func writeJSONCapped(b *strings.Builder, v any, asciiOnly bool, max int) bool {
 
 const hexDigits = "0123456789abcdef"
 
-func writeString(b *strings.Builder, s string, asciiOnly bool) {
+// writeString writes s as Python's json.dumps does by default
+// (ensure_ascii=True), which to_string() answers in: the two-character escapes
+// (evidence.ShortEscape), every other control character and every non-ASCII
+// code point as \uXXXX (a surrogate pair above U+FFFF), invalid UTF-8 as
+// U+FFFD. It is not evidence's canonical string, which keeps non-ASCII as it is.
+func writeString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for _, r := range s {
 		switch {
 		case r < utf8.RuneSelf && evidence.ShortEscape(byte(r)) != 0:
 			b.WriteByte('\\')
 			b.WriteByte(evidence.ShortEscape(byte(r)))
-		case r < 0x20 || (asciiOnly && r > 0x7e && r != 0x7f):
+		case r < 0x20 || r >= utf8.RuneSelf:
 			if r > 0xffff {
 				r -= 0x10000
 				writeU(b, 0xd800+(r>>10))

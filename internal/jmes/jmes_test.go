@@ -26,7 +26,7 @@ func eval(t *testing.T, doc, expr string, lim Limits) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	writeJSON(&b, res, false) // keeps key order, unlike the facts' canonical form
+	writeJSON(&b, res) // keeps key order, unlike the facts' canonical form
 	return b.String(), nil
 }
 

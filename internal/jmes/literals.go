@@ -182,9 +182,11 @@ func equalExact(a, b any) bool {
 	return exactText(a) == exactText(b)
 }
 
+// exactText is v as to_string() writes it: two values have the same text
+// exactly when they are equal and their numbers are written alike.
 func exactText(v any) string {
 	var b strings.Builder
-	writeJSON(&b, v, false)
+	writeJSON(&b, v)
 	return b.String()
 }
 
