@@ -42,37 +42,3 @@ func logAccess(log *slog.Logger, ctx context.Context, req *request, method, path
 
 // durationMS is d in milliseconds, to the microsecond.
 func durationMS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// mcpCallEntry is what the line of an MCP tool call says (logMCPCall in
-// mcp.go).
-//
-// It and logInfo remain only so that mcp.go, which the MCP change owns,
-// compiles unchanged: logMCPCall can log its attributes through slog itself,
-// after which both go (bench/RESULTS.md, issue 29).
-type mcpCallEntry struct {
-	requestID, surface, tool string
-	durationMS               float64
-	code                     any // the error code; nil: omitted
-}
-
-func (e *mcpCallEntry) attrs() []slog.Attr {
-	attrs := make([]slog.Attr, 0, 5)
-	attrs = append(attrs, slog.String("request_id", e.requestID), slog.String("surface", e.surface), slog.String("tool", e.tool),
-		slog.Float64("duration_ms", e.durationMS))
-	if e.code != nil {
-		attrs = append(attrs, slog.Any("error_code", e.code))
-	}
-	return attrs
-}
-
-// appendAttrs declines: there is no longer a line written outside slog.
-func (e *mcpCallEntry) appendAttrs(b []byte) ([]byte, bool) { return b, false }
-
-// logInfo writes one line at info level through slog with the attributes
-// attrs gives (slog takes the time itself).
-func logInfo(log *slog.Logger, ctx context.Context, _ time.Time, msg string, _ func([]byte) ([]byte, bool), attrs func() []slog.Attr) {
-	if !log.Enabled(ctx, slog.LevelInfo) {
-		return
-	}
-	log.LogAttrs(ctx, slog.LevelInfo, msg, attrs()...)
-}

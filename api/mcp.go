@@ -544,13 +544,17 @@ func (m *mcpSurface) logCall(ctx context.Context, tool string, code any, start t
 	logMCPCall(m.log, ctx, "mcp", tool, code, start)
 }
 
-// logMCPCall writes the one log line of an MCP tool call (logInfo: written
-// by NewLogger's handler itself, or through slog).
+// logMCPCall writes the one log line of an MCP tool call.
 func logMCPCall(log *slog.Logger, ctx context.Context, surface, tool string, code any, start time.Time) {
-	end := time.Now()
-	e := mcpCallEntry{requestID: requestID(ctx), surface: surface, tool: tool,
-		durationMS: float64(end.Sub(start).Microseconds()) / 1000, code: code}
-	logInfo(log, ctx, end, "mcp tool call", e.appendAttrs, e.attrs)
+	if !log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	attrs := []slog.Attr{slog.String("request_id", requestID(ctx)), slog.String("surface", surface),
+		slog.String("tool", tool), slog.Float64("duration_ms", durationMS(time.Since(start)))}
+	if code != nil {
+		attrs = append(attrs, slog.Any("error_code", code))
+	}
+	log.LogAttrs(ctx, slog.LevelInfo, "mcp tool call", attrs...)
 }
 
 // mcpTool describes one tool for MCP from its contract.

@@ -199,12 +199,12 @@ func (r *Registry) call(ctx context.Context, tool string, args argSource, pin st
 	// they are never started on top.
 	done := make(chan result, 1)
 	r.started(1)
-	executors.do(func() {
+	go func() {
 		res := r.execute(ctx, e, args)
 		r.started(-1)
 		release()
 		done <- res
-	})
+	}()
 	select {
 	case res := <-done:
 		return res.resp, res.err

@@ -33,9 +33,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
-// newLogger is a command's JSON logger (slog's JSON handler; the access line
-// of the HTTP service writes itself, in the same bytes: api.NewLogger). It
-// also becomes slog's default, so that what an engine logs without a logger
+// newLogger is a command's JSON logger (slog's JSON handler, the access
+// lines included: api.NewLogger). It also becomes slog's default, so that what an engine logs without a logger
 // of its own (solve_equation's withheld answers) is a JSON line in the same
 // stream, not a text line.
 func newLogger(w io.Writer, level string) *slog.Logger {
