@@ -18,7 +18,7 @@ import (
 // the session's access.
 func (m *mcpMount) mcpAccess(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		t := m.caller(ctx, req)
+		t := m.caller(ctx)
 		if t == nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "unauthorized: the API token of this session is no longer valid"}
 		}
@@ -28,16 +28,11 @@ func (m *mcpMount) mcpAccess(next mcp.MethodHandler) mcp.MethodHandler {
 
 // caller is the token of an MCP request, looked up by name in the current
 // token set (so that a reload's scope changes and revocations apply to open
-// sessions): the token the session was opened with (/mcp/sse: the GET's
-// context carries it) or, on the stateless transports, the one the HTTP
-// request was admitted with.
-func (m *mcpMount) caller(ctx context.Context, req mcp.Request) *access.Token {
+// sessions): the one the HTTP request that opened the session was admitted
+// with (accessControl), which the SDK's session context carries (/mcp/sse:
+// the GET's; stateless /mcp: the POST's).
+func (m *mcpMount) caller(ctx context.Context) *access.Token {
 	name := tokenName(ctx)
-	if name == "" {
-		if ex := req.GetExtra(); ex != nil && ex.Header != nil {
-			name = ex.Header.Get(mcpTokenHeader)
-		}
-	}
 	switch name {
 	case "":
 		return nil

@@ -34,7 +34,8 @@ import (
 // built by the same functions the SDK's tool handlers call (toolResult,
 // compactResult, listTools) and encoded the way the SDK encodes them, so the
 // bytes on the wire are the SDK's; TestMCPFastPathDifferential compares the
-// two paths request by request.
+// two paths request by request, with and without API tokens (the handlers
+// enforce the token in the request's context, put there by accessControl).
 //
 // A request takes the fast path only when all of these hold; anything else
 // goes to the SDK unchanged:
