@@ -130,7 +130,6 @@ func (s *Server) accessControl(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Del(mcpTokenHeader) // only this middleware sets it
 		origin := r.Header.Get("Origin")
 		corsOK := origin != "" && (e.cors["*"] || e.cors[origin])
 		if len(e.cors) > 0 {
@@ -166,16 +165,9 @@ func (s *Server) accessControl(next http.Handler) http.Handler {
 		if !ok {
 			return
 		}
-		if strings.HasPrefix(r.URL.Path, "/mcp") {
-			r.Header.Set(mcpTokenHeader, t.Name)
-		}
 		next.ServeHTTP(w, r.WithContext(withPrincipal(r.Context(), t)))
 	})
 }
-
-// mcpTokenHeader carries the admitted token's name to the MCP handlers of a
-// stateless request (set only by accessControl; a client's value is dropped).
-const mcpTokenHeader = "X-Precisiond-Token-Name"
 
 func tokenLabel(t *access.Token) string {
 	if t == nil {

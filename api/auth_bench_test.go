@@ -56,3 +56,50 @@ func BenchmarkInvokeAccess(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMCPAccess: a small MCP tools/call (stateless Streamable HTTP)
+// with no access control and with a bearer token checked against a file of
+// 10 tokens — the MCP side of BenchmarkInvokeAccess.
+func BenchmarkMCPAccess(b *testing.B) {
+	var entries []string
+	for i := range 10 {
+		entries = append(entries, fmt.Sprintf(`{"name":"t%d","sha256":"%s"}`, i, access.Hash(fmt.Sprint("token-", i))))
+	}
+	path := filepath.Join(b.TempDir(), "tokens.json")
+	if err := os.WriteFile(path, []byte(`{"tokens":[`+strings.Join(entries, ",")+`]}`), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	keys, err := access.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		access *AccessOptions
+		auth   string
+	}{
+		{"open", nil, ""},
+		{"token", &AccessOptions{Tokens: keys, GuardHosts: true}, "Bearer token-9"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			srv := New(builtinRegistry(), Options{Access: c.access, MCP: &MCPOptions{}})
+			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}`
+			b.ReportAllocs()
+			for b.Loop() {
+				req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+				req.Host = "127.0.0.1:8003"
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+				if c.auth != "" {
+					req.Header.Set("Authorization", c.auth)
+				}
+				rec := httptest.NewRecorder()
+				srv.ServeHTTP(rec, req)
+				if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"result_hash"`) {
+					b.Fatal(rec.Code, rec.Body.String())
+				}
+			}
+		})
+	}
+}

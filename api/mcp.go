@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
@@ -119,6 +121,12 @@ type mcpSurface struct {
 	index  map[string]int
 
 	downloads *mcp.ResourceTemplate
+
+	// access, when API tokens are on (mountMCP), is the server whose tokens
+	// the handlers enforce on the caller in the context (principal): its
+	// scope on tools/list and tools/call, its own files on resources. nil:
+	// tokens off, or stdio.
+	access *Server
 
 	// Coalesced list_changed notifications (see coalescer).
 	resourcesChanged, toolsChanged *coalescer
@@ -228,7 +236,7 @@ func (m *mcpSurface) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch r := req.(type) {
 		case *mcp.ListToolsRequest:
 			if method == "tools/list" {
-				return m.listTools(r)
+				return m.listTools(ctx, r)
 			}
 		case *mcp.ListResourcesRequest:
 			if method == "resources/list" {
@@ -236,9 +244,13 @@ func (m *mcpSurface) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		case *mcp.CallToolRequest:
 			// The SDK refuses a name it does not know before callTool runs;
-			// answer it here with the registry's hints.
-			if _, known := m.index[r.Params.Name]; !known && method == "tools/call" {
-				return nil, m.unknownTool(ctx, r.Params.Name)
+			// callTool answers it with the registry's hints.
+			if method == "tools/call" {
+				res, err := m.callTool(ctx, r)
+				if err != nil {
+					return nil, err
+				}
+				return res, nil
 			}
 		}
 		return next(ctx, method, req)
@@ -259,7 +271,18 @@ func parseCursor(c string) (string, error) {
 	return strings.TrimPrefix(string(b), "after:"), nil
 }
 
-func (m *mcpSurface) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
+// caller is the API token a request runs under when the surface enforces
+// tokens, else nil.
+func (m *mcpSurface) caller(ctx context.Context) *access.Token {
+	if m.access == nil {
+		return nil
+	}
+	return principal(ctx)
+}
+
+// listTools is a page of the enabled tools in catalogue order; a caller's
+// token sees those of the page in its scope.
+func (m *mcpSurface) listTools(ctx context.Context, req *mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
 	start := 0
 	if req.Params != nil && req.Params.Cursor != "" {
 		after, err := parseCursor(req.Params.Cursor)
@@ -282,6 +305,9 @@ func (m *mcpSurface) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult,
 			break
 		}
 		res.Tools = append(res.Tools, m.tools[i])
+	}
+	if t := m.caller(ctx); t != nil {
+		res.Tools = slices.DeleteFunc(res.Tools, func(tool *mcp.Tool) bool { return !t.Allows(tool.Name) })
 	}
 	return res, nil
 }
@@ -318,6 +344,9 @@ func (m *mcpSurface) listResources(ctx context.Context, req *mcp.ListResourcesRe
 			break
 		}
 		res.Resources = append(res.Resources, m.downloadResource(e.Name, e.Size))
+	}
+	if t := m.caller(ctx); t != nil {
+		res.Resources = slices.DeleteFunc(res.Resources, func(r *mcp.Resource) bool { return !m.access.edge.owners.Owns(r.Name, t.Name) })
 	}
 	return res, nil
 }
@@ -373,6 +402,10 @@ var textMedia = map[string]bool{"html": true, "md": true, "txt": true, "csv": tr
 func (m *mcpSurface) readDownload(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	name, ok := strings.CutPrefix(uri, DownloadURIPrefix)
+	if t := m.caller(ctx); t != nil && ok && !m.access.edge.owners.Owns(name, t.Name) {
+		m.access.countRefusal(ctx, CodeForbidden, t.Name, uri, "")
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
 	if !ok || m.opts.Files == nil || !filestore.NamePattern.MatchString(name) {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
@@ -424,17 +457,28 @@ func guidePrompt(guide, description string, req *mcp.GetPromptRequest) *mcp.GetP
 	}
 }
 
-// callTool runs one tools/call through Registry.Call, the one execution path.
-// Arguments are decoded with numbers kept exact (json.Number); the envelope is
-// returned as the canonical bytes, so structuredContent carries exactly the
-// numbers /invoke does (100.0 stays a float, big integers keep every digit).
+// callTool is the SDK's tools/call handler.
 func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	return m.toolResult(withMCPRequestID(ctx, req), req.Params.Name, req.Params.Arguments)
 }
 
-// toolResult is a tools/call's answer, for the SDK handler (callTool) and the
-// fast path (mcp_fast.go) alike; ctx carries the request id.
+// toolResult is a tools/call's answer, for the SDK (callTool) and the
+// in-house stateless POST (mcp_fast.go) alike; ctx carries the request id
+// and, with API tokens, the caller. A tool outside the caller's scope is a
+// forbidden tool error; an unknown tool is invalid params with the
+// registry's hints. Calls run through Registry.Call, the one execution path:
+// arguments decoded with numbers kept exact (json.Number), the envelope
+// returned as the canonical bytes, so structuredContent carries exactly the
+// numbers /invoke does (100.0 stays a float, big integers keep every digit).
 func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	if m.caller(ctx) != nil {
+		if aerr := m.access.authorizeTool(ctx, name); aerr != nil {
+			return errorResult(errorBody(aerr))
+		}
+	}
+	if _, known := m.index[name]; !known {
+		return nil, m.unknownTool(ctx, name)
+	}
 	start := time.Now()
 	resp, err := m.reg.Call(ctx, name, args, "")
 	if err != nil {
@@ -463,6 +507,13 @@ func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawM
 	// tool's would be built generically for nothing).
 	if m.reg.DeclaresFact(name, factDownloadPath) {
 		if link := m.fileLink(resp.Envelope.Facts()); link != nil {
+			if t := m.caller(ctx); t != nil {
+				// The file is the caller's; its link carries the signed path.
+				m.access.edge.noteOwner(link.Name, t.Name)
+				if p := m.access.edge.signedPath(link.Name); p != "" {
+					link.Meta = mcp.Meta{"precisiond/download_url": p}
+				}
+			}
 			res.Content = append(res.Content, link)
 			// The store has a new file, or an old one with a renewed lifetime.
 			m.resourcesChanged.trigger()

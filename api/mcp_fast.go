@@ -34,7 +34,8 @@ import (
 // built by the same functions the SDK's tool handlers call (toolResult,
 // compactResult, listTools) and encoded the way the SDK encodes them, so the
 // bytes on the wire are the SDK's; TestMCPFastPathDifferential compares the
-// two paths request by request.
+// two paths request by request, with and without API tokens (the handlers
+// enforce the token in the request's context, put there by accessControl).
 //
 // A request takes the fast path only when all of these hold; anything else
 // goes to the SDK unchanged:
@@ -60,15 +61,11 @@ import (
 type mcpFast struct {
 	sdk     http.Handler
 	maxBody int64
-	// call answers tools/call for a known tool; known reports which names
-	// the SDK server has registered (others: -32602 unknown tool).
-	call  func(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error)
-	known func(name string) bool
-	// unknown is the error for a name known reports false for, as the SDK
-	// path answers it (nil: a plain -32602 "unknown tool").
-	unknown func(ctx context.Context, name string) error
+	// call answers tools/call, the SDK's tool handler's function (unknown
+	// tools included: -32602).
+	call func(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error)
 	// list answers tools/list; nil sends tools/list to the SDK.
-	list func(cursor string) (*mcp.ListToolsResult, error)
+	list func(ctx context.Context, cursor string) (*mcp.ListToolsResult, error)
 	off  bool
 	// served counts the requests this path answered (tests check which
 	// path a request took).
@@ -86,10 +83,8 @@ func fastForSurface(sdk http.Handler, s *mcpSurface, maxBody int64) *mcpFast {
 		sdk:     sdk,
 		maxBody: maxBody,
 		call:    s.toolResult,
-		known:   func(name string) bool { _, ok := s.index[name]; return ok },
-		unknown: s.unknownTool,
-		list: func(cursor string) (*mcp.ListToolsResult, error) {
-			return s.listTools(&mcp.ListToolsRequest{Params: &mcp.ListToolsParams{Cursor: cursor}})
+		list: func(ctx context.Context, cursor string) (*mcp.ListToolsResult, error) {
+			return s.listTools(ctx, &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{Cursor: cursor}})
 		},
 		off: os.Getenv("MCPGODEBUG") != "",
 	}
@@ -106,10 +101,13 @@ func fastForCompact(sdk http.Handler, log *slog.Logger, ts []compactTool, maxBod
 		sdk:     sdk,
 		maxBody: maxBody,
 		call: func(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-			return compactResult(ctx, log, byName[name], args)
+			t, ok := byName[name]
+			if !ok { // the SDK's answer
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
+			}
+			return compactResult(ctx, log, t, args)
 		},
-		known: func(name string) bool { _, ok := byName[name]; return ok },
-		off:   os.Getenv("MCPGODEBUG") != "",
+		off: os.Getenv("MCPGODEBUG") != "",
 	}
 }
 
@@ -242,21 +240,13 @@ func (f *mcpFast) serve(w http.ResponseWriter, r *http.Request, body []byte) boo
 		if !ok {
 			return false
 		}
-		res, err := f.list(cursor)
+		res, err := f.list(r.Context(), cursor)
 		writeRPC(w, msg.id, res, err)
 		return true
 	case "tools/call":
 		name, args, ok := callParams(msg.params)
 		if !ok {
 			return false
-		}
-		if !f.known(name) {
-			var err error = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", name)}
-			if f.unknown != nil {
-				err = f.unknown(r.Context(), name)
-			}
-			writeRPC(w, msg.id, nil, err)
-			return true
 		}
 		res, err := f.call(r.Context(), name, args)
 		writeRPC(w, msg.id, res, err)

@@ -8,11 +8,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
@@ -21,14 +24,17 @@ import (
 
 // fastPair is two real servers on loopback over one registry, file store and
 // plan service: fast with the MCP fast path (the default), sdk with every
-// request served by the go-sdk.
+// request served by the go-sdk. With tokens, both run with the same API
+// tokens and link signer, and auth is the Authorization header of a token
+// whose scope is gcd_*, hash_text and generate_file.
 type fastPair struct {
 	fast, sdk       *httptest.Server
 	fastSrv, sdkSrv *Server
 	reg             *tools.Registry
+	auth            string
 }
 
-func newFastPair(t testing.TB, maxBody int64) *fastPair {
+func newFastPair(t testing.TB, maxBody int64, tokens bool) *fastPair {
 	t.Helper()
 	store, err := filestore.Open(filestore.Config{Dir: t.TempDir()})
 	if err != nil {
@@ -48,8 +54,31 @@ func newFastPair(t testing.TB, maxBody int64) *fastPair {
 	reg.SetAttester(signer.Memoized(64))
 	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
 	p := &fastPair{reg: reg}
+	var ao *AccessOptions
+	if tokens {
+		path := filepath.Join(t.TempDir(), "tokens.json")
+		doc := `{"tokens":[{"name":"scoped","sha256":"` + access.Hash("scoped-token") + `","tools":["gcd_*","hash_text","generate_file"]}]}`
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		keys, err := access.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		linkSigner, err := access.NewSigner([]byte("test signing key, 32 bytes long!"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		linkSigner.SetClock(func() time.Time { return time.Unix(1_900_000_000, 0) })
+		p.auth = "Bearer scoped-token"
+		ao = &AccessOptions{Tokens: keys, Signer: linkSigner, LinkTTL: time.Hour}
+	}
 	mk := func(sdkOnly bool) (*Server, *httptest.Server) {
-		srv := New(reg, Options{Plans: svc, Downloads: store, MaxBodyBytes: maxBody,
+		var o *AccessOptions
+		if ao != nil {
+			o = new(*ao) // each server its own edge (file owners)
+		}
+		srv := New(reg, Options{Plans: svc, Downloads: store, MaxBodyBytes: maxBody, Access: o,
 			MCP: &MCPOptions{Files: store, sdkOnly: sdkOnly}})
 		ts := httptest.NewServer(srv)
 		t.Cleanup(ts.Close)
@@ -257,8 +286,16 @@ func fastCases() []fastCase {
 // Cache-Control, Allow, no Mcp-Session-Id) and the same body byte for byte;
 // and that each request took the path its case names. The only documented
 // differences are the per-request X-Request-Id and Date headers.
+// With API tokens, every request carries a scoped token: tools/list lists its
+// scope, a call outside it is a forbidden tool error, a generated file's link
+// carries its signed download path, on both paths alike.
 func TestMCPFastPathDifferential(t *testing.T) {
-	p := newFastPair(t, 64<<10)
+	t.Run("open", func(t *testing.T) { testMCPFastPathDifferential(t, false) })
+	t.Run("tokens", func(t *testing.T) { testMCPFastPathDifferential(t, true) })
+}
+
+func testMCPFastPathDifferential(t *testing.T, tokens bool) {
+	p := newFastPair(t, 64<<10, tokens)
 	// A disabled tool answers tool_disabled on both paths.
 	if _, ok := p.reg.SetEnabled("roman_numeral", false); !ok {
 		t.Fatal("roman_numeral is not a tool")
@@ -266,6 +303,7 @@ func TestMCPFastPathDifferential(t *testing.T) {
 	cases := append(fastCases(), fastCase{name: "disabled tool", hdr: mcpHeaders("2025-06-18"), body: call("70", "roman_numeral", `{"value":"XIV"}`), fast: true})
 	fastServed := func() int64 { return p.fastSrv.mcp.fast.served.Load() + p.fastSrv.mcp.fastCompact.served.Load() }
 	signed := 0
+	seen := map[string]bool{} // with tokens: what the scope made of the answers
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			path, method := c.path, c.method
@@ -274,6 +312,9 @@ func TestMCPFastPathDifferential(t *testing.T) {
 			}
 			if method == "" {
 				method = http.MethodPost
+			}
+			if p.auth != "" {
+				c.hdr = withHeader(c.hdr, "Authorization", p.auth)
 			}
 			before := fastServed()
 			got := doMCP(t, method, p.fast.URL+path, c.hdr, []byte(c.body), c.chunked)
@@ -298,10 +339,28 @@ func TestMCPFastPathDifferential(t *testing.T) {
 			if c.fast && bytes.Contains(got.body, []byte(`"_meta":{"precisiond/attestation":"ey`)) {
 				signed++
 			}
+			if c.fast && tokens {
+				seen["forbidden"] = seen["forbidden"] || bytes.Contains(got.body, []byte(`error_code\":\"forbidden`))
+				seen["signed link"] = seen["signed link"] || bytes.Contains(got.body, []byte(`"precisiond/download_url":"/downloads/`))
+				if c.name == "tools/list" {
+					var list struct {
+						Result struct{ Tools []struct{ Name string } }
+					}
+					_ = json.Unmarshal(got.body, &list)
+					var names []string
+					for _, tool := range list.Result.Tools {
+						names = append(names, tool.Name)
+					}
+					seen["scoped list"] = strings.Join(names, ",") == "gcd_lcm,hash_text,generate_file"
+				}
+			}
 		})
 	}
 	if signed == 0 {
 		t.Error("no fast-path answer carried an attestation in _meta")
+	}
+	if tokens && (!seen["forbidden"] || !seen["signed link"] || !seen["scoped list"]) {
+		t.Errorf("with tokens the fast path answered: %v, want a forbidden call, a signed link and the scoped list", seen)
 	}
 }
 
@@ -330,7 +389,7 @@ func FuzzMCPFastPath(f *testing.F) {
 	f.Add([]byte(call("1", "gcd_lcm", `{"a":391,"b":299}`)), uint8(1), false)
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}`), uint8(2), false)
 	f.Add([]byte(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`), uint8(3), false)
-	p := newFastPair(f, 64<<10)
+	p := newFastPair(f, 64<<10, false)
 	versions := []string{"2025-06-18", "", "2025-03-26", "2025-11-25", "2024-11-05", "2026-07-28"}
 	f.Fuzz(func(t *testing.T, body []byte, version uint8, compact bool) {
 		path := "/mcp"

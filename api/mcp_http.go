@@ -61,18 +61,20 @@ func (s *Server) mountMCP(r chi.Router) {
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        o.MaxBodyBytes,
 	})
-	// With API tokens the SDK path serves every request: the fast path knows
-	// nothing of token scopes and per-token resources (mcpAccess, a receiving
-	// middleware of the SDK servers).
+	// With API tokens the surfaces' handlers enforce the caller's token
+	// (principal): a stateless POST carries it in its context from
+	// accessControl; on the SDK's sessions mcpAccess puts it there.
 	tokens := s.edge != nil && s.edge.opts.Tokens != nil
 	if tokens {
-		m.surface.server.AddReceivingMiddleware(m.mcpAccess(true))
+		m.surface.access = s
+		m.surface.server.AddReceivingMiddleware(m.mcpAccess)
 	}
 	// The hot methods of ordinary stateless POSTs are answered without the
-	// SDK's per-request session (api/mcp_fast.go); everything else, and every
-	// request when o.sdkOnly is set, goes to the SDK.
+	// SDK's per-request session (api/mcp_fast.go), with the same handlers;
+	// everything else, and every request when o.sdkOnly is set, goes to the
+	// SDK.
 	var full http.Handler = streamable
-	if !o.sdkOnly && !tokens {
+	if !o.sdkOnly {
 		m.fast = fastForSurface(streamable, m.surface, streamOpts.MaxRequestBodyBytes)
 		full = m.fast
 	}
@@ -82,10 +84,10 @@ func (s *Server) mountMCP(r chi.Router) {
 		// The compact surface (api/mcp_compact.go), stateless like /mcp.
 		compact, ts := newCompactServer(s.ops, o)
 		if tokens {
-			compact.AddReceivingMiddleware(m.mcpAccess(false))
+			compact.AddReceivingMiddleware(m.mcpAccess)
 		}
 		var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return compact }, streamOpts)
-		if !o.sdkOnly && !tokens {
+		if !o.sdkOnly {
 			m.fastCompact = fastForCompact(h, o.Logger, ts, streamOpts.MaxRequestBodyBytes)
 			h = m.fastCompact
 		}
