@@ -49,8 +49,7 @@ func physicalConstant() Tool {
 			f, err := lookupConstant(in)
 			return f, nil, err
 		},
-		Legacy:   constantText,
-		ArgHints: map[string]func(string) []string{"edition": editionHints},
+		Legacy: constantText,
 	})
 }
 
@@ -109,18 +108,6 @@ func unknownConstant(t *codata.Table, name string) *Error {
 		}
 	}
 	return withHints(Fail("unknown_constant", "%s%s", msg, suggest.Phrase(hints)), "/name", hints...)
-}
-
-// editionHints suggests the edition an edition argument the enum refused
-// probably meant ("codata2022", "2018", "CODATA 2018").
-func editionHints(value string) []string {
-	squeezed := strings.ToUpper(strings.Join(strings.Fields(value), ""))
-	for _, ed := range codata.Editions() {
-		if squeezed == ed || squeezed == strings.TrimPrefix(ed, "CODATA") {
-			return []string{ed}
-		}
-	}
-	return suggest.Closest(value, codata.Editions(), 1)
 }
 
 // constantText is the legacy result line: "electron mass (CODATA2022) =
