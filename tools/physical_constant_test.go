@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -172,4 +173,23 @@ func BenchmarkPhysicalConstant(b *testing.B) {
 
 func BenchmarkPhysicalConstantQuery(b *testing.B) {
 	benchTool(b, "physical_constant", map[string]any{"query": "electron"})
+}
+
+// The vectors were generated from the tables embedded now: each vector file
+// records the SHA-256 of the tables its generator read.
+func TestPhysicalConstantVectorsMatchTables(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "physical_constant", "*.json"))
+	if len(files) == 0 {
+		t.Fatal("no vector files")
+	}
+	for _, f := range files {
+		gen, _ := readExact(t, f)["generator"].(map[string]any)
+		hashes, _ := gen["tables_sha256"].(map[string]any)
+		for _, ed := range codata.Editions() {
+			tab, _ := codata.Lookup(ed)
+			if got := hashes[ed]; got != tab.SHA256 {
+				t.Errorf("%s: generated from %s table %v, embedded is %s: rerun gen_constants.py", f, ed, got, tab.SHA256)
+			}
+		}
+	}
 }
