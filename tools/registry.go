@@ -53,6 +53,7 @@ func Builtin(deps Deps) []Tool {
 		subnetCalc(),
 		textAnalyze(),
 		unitConvert(),
+		physicalConstant(),
 		generateFile(deps.Files, deps.DownloadURL),
 	}
 }
