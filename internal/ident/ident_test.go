@@ -165,3 +165,18 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkValidate(b *testing.B) {
+	for _, c := range []struct{ kind, value string }{
+		{"iban", "GB82 WEST 1234 5698 7654 32"}, {"isbn", "978-0-306-40615-7"}, {"uuid", "urn:uuid:550e8400-e29b-41d4-a716-446655440000"},
+	} {
+		b.Run(c.kind, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if r, _ := Validate(c.kind, c.value); !r.Valid {
+					b.Fatal(r.Error)
+				}
+			}
+		})
+	}
+}

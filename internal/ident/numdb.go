@@ -2,6 +2,7 @@ package ident
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -66,7 +67,11 @@ func split(number string, level []prefixRange) []string {
 				part = part[:n]
 				next = nil
 			}
-			next = append(next, *p.children...)
+			if next == nil {
+				next = *p.children // shared, never appended to in place
+			} else {
+				next = slices.Concat(next, *p.children)
+			}
 		}
 	}
 	return append([]string{part}, split(number[len(part):], next)...)
