@@ -205,7 +205,7 @@ def national(rng, cc, bban):
 def gen_iban(rng):
     entries = numdb.get("iban").prefixes
     cc = rng.choice(entries)[1]
-    structure = rng.choice(entries)[3]["bban"] if False else dict((e[1], e[3]) for e in entries)[cc]["bban"]
+    structure = dict((e[1], e[3]) for e in entries)[cc]["bban"]
     bban = rand_bban(rng, structure)
     if rng.random() < 0.9:
         bban = national(rng, cc, bban)
