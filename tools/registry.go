@@ -51,6 +51,7 @@ func Builtin(deps Deps) []Tool {
 		jsonQuery(),
 		regexExtract(),
 		subnetCalc(),
+		identifierValidate(),
 		textAnalyze(),
 		unitConvert(),
 		physicalConstant(),
