@@ -112,7 +112,8 @@ func post(t *testing.T, url, contentType, body string) (int, map[string]any, htt
 	return r.Status, r.JSON(t), r.Header
 }
 
-// TestErrorTable exercises every row of SPEC §5.2 on both routes.
+// TestErrorTable exercises every row of the error table (README, Errors) on
+// both routes.
 func TestErrorTable(t *testing.T) {
 	ts, reg, logs := newTestServer(t, nil)
 	_, pin, _ := reg.Lookup("behave")
