@@ -51,7 +51,7 @@ func TestAccessLineMatchesSlog(t *testing.T) {
 	}
 	durations := []float64{0, math.Copysign(0, -1), 0.001, 0.042, 1, 1.5, 12.345, 999.999, 123456.789, 3.6e6, 1e-6, 9.99e-7, 1e-7, 5e-324,
 		1e20, 1e21, 1.5e300, math.MaxFloat64, -0.001, -1e-7, -1e21}
-	ints := []int{0, 1, 200, 503, -1, 1 << 40, math.MaxInt64, math.MinInt64}
+	ints := []int{0, 1, 200, 503, -1, math.MaxInt32, math.MaxInt, math.MinInt}
 	check := func(at time.Time, e *accessEntry) {
 		t.Helper()
 		got, ok := appendInfoLine(nil, at, "request", e.appendAttrs)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ var regexTypedMutations = map[string]func(f *regexFacts){
 	"odd cursor":            func(f *regexFacts) { c := "\u2028\"\\\x01"; f.NextCursor = &c },
 	"odd match":             func(f *regexFacts) { f.Matches[0].Match = "\x00\"\\é😀\x7f" },
 	"no matches":            func(f *regexFacts) { f.Matches = nil },
-	"large numbers":         func(f *regexFacts) { f.TotalMatches, f.Offset = 1<<40, 1<<33 },
+	"large numbers":         func(f *regexFacts) { f.TotalMatches, f.Offset = math.MaxInt, math.MaxInt/2 },
 	"has more":              func(f *regexFacts) { f.HasMore = !f.HasMore },
 	"named beyond groups":   func(f *regexFacts) { f.names = append(f.names, regexName{"zz", len(f.Matches[0].Groups) + 1}) },
 	"named before group 1":  func(f *regexFacts) { f.names = append(f.names, regexName{"zz", 0}) },
@@ -177,7 +178,7 @@ func FuzzRegexTypedFacts(f *testing.F) {
 	f.Add(`(?P<user>\w+)@(?P<host>[\w.]+)`, "joe@example.com ann@test.org", 0, 0, 20, uint8(0), "")
 	f.Add(`(\d+)-(\d+)?`, "1-2 3- 45-6", -1, 3, 1, uint8(1), "x")
 	f.Add(`\w*`, "ab cd", 2, -4, 0, uint8(2), "\u2028")
-	f.Add(`(?P<b>b)|(?P<a>a)`, "abba", 1, 1<<40, 7, uint8(3), `"\`)
+	f.Add(`(?P<b>b)|(?P<a>a)`, "abba", 1, math.MaxInt, 7, uint8(3), `"\`)
 	c := contracts.MustLoad("regex_extract")
 	f.Fuzz(func(t *testing.T, pattern, text string, start, total, limit int, kind uint8, s string) {
 		if len(pattern) > 200 || len(text) > 2000 {
