@@ -302,15 +302,14 @@ func TestBinarySIGHUP(t *testing.T) {
 	dir := t.TempDir()
 	certFile, keyFile, der := selfSigned(t, dir, 10)
 	tokens := writeTokensFile(t, `{"tokens":[{"name":"a","sha256":"`+access.Hash("tok-a")+`"}]}`)
-	addr := testhttp.FreeAddr(t)
-	srv := exec.Command(bin, "serve", "--addr", addr, "--data-dir", t.TempDir(), "--tls-cert", certFile, "--tls-key", keyFile, "--api-tokens", tokens)
+	srv := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--tls-cert", certFile, "--tls-key", keyFile, "--api-tokens", tokens)
 	stderr := &syncBuffer{}
 	srv.Stderr = stderr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
-	base := "https://" + addr
+	base := "https://" + testhttp.ListenAddr(t, stderr)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if status, _, err := tlsGet(t, base+"/health", der, nil); err == nil && status == 200 {
 			break

@@ -256,8 +256,7 @@ func startBinary(t *testing.T, flags ...string) (string, *exec.Cmd, *syncBuffer)
 func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.Cmd, *syncBuffer) {
 	t.Helper()
 	bin := buildBinary(t)
-	addr := testhttp.FreeAddr(t)
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data-dir", t.TempDir()}, flags...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "PRECISIOND_ADMIN_TOKEN="+opsToken), env...)
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
@@ -265,7 +264,7 @@ func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
-	base := "http://" + addr
+	base := "http://" + testhttp.ListenAddr(t, logs)
 	testhttp.WaitUp(t, base, logs)
 	return base, cmd, logs
 }
