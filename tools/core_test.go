@@ -32,7 +32,7 @@ func FuzzRomanNumeral(f *testing.F) {
 }
 
 func BenchmarkHashText(b *testing.B) {
-	reg := NewRegistry([]Tool{hashText()}, Options{})
+	reg := NewRegistry([]Tool{hashText()}, Options{DefaultTimeout: goldenDeadline})
 	for _, size := range []int{16, 1 << 20} {
 		args := map[string]any{"text": strings.Repeat("a", size), "algorithm": "sha256"}
 		b.Run(itoa(size), func(b *testing.B) {
@@ -47,7 +47,7 @@ func BenchmarkHashText(b *testing.B) {
 }
 
 func BenchmarkGCDLCM(b *testing.B) {
-	reg := NewRegistry([]Tool{gcdLCM()}, Options{})
+	reg := NewRegistry([]Tool{gcdLCM()}, Options{DefaultTimeout: goldenDeadline})
 	args := map[string]any{"a": jsonNum("391"), "b": jsonNum("299")}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -61,7 +61,7 @@ func BenchmarkGCDLCM(b *testing.B) {
 // leaves the state as it was, an odd number flips it), and each reports a
 // distinct transition.
 func TestToggleIsAtomic(t *testing.T) {
-	reg := NewRegistry([]Tool{gcdLCM(), hashText()}, Options{})
+	reg := NewRegistry([]Tool{gcdLCM(), hashText()}, Options{DefaultTimeout: goldenDeadline})
 	var changes atomic.Int64
 	reg.OnChange(func() { changes.Add(1) }) // once per change, outside the lock
 	for _, n := range []int{64, 65} {
