@@ -68,6 +68,7 @@ func opsConfig(t *testing.T, dir string) Config {
 	cfg.Addr = "127.0.0.1:0"
 	cfg.DataDir = dir
 	cfg.AdminToken = opsToken
+	cfg.CallTimeout = 2 * time.Minute // as startMain's: no answer here may depend on speed
 	return cfg
 }
 
