@@ -16,9 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/internal/testhttp"
-	"github.com/precisiond/precisiond/tools"
 )
 
 // openSSE opens a raw GET /mcp/sse and returns the response once the endpoint
@@ -111,11 +109,7 @@ func TestSSEIdleStreamClosed(t *testing.T) {
 // loaded machine; the call is held until the test releases it.
 func TestSSEWaitingSessionIsNotIdle(t *testing.T) {
 	const idle = 2 * time.Second
-	c, err := contracts.Parse([]byte(fakeContract))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}}, tools.Options{DefaultTimeout: 2 * time.Minute})
+	_, reg := newTestServerWith(t, nil, newBufLogger(&syncBuf{})) // its registry, with behave
 	store := newDownloadStore(t, "")
 	srv := New(reg, Options{MCP: &MCPOptions{Files: store, SSEIdleTimeout: idle}})
 	ts := httptest.NewServer(srv)
