@@ -26,10 +26,6 @@ func startMain(t *testing.T, mutate func(*Config)) (string, *Main) {
 	cfg := DefaultConfig()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.DataDir = t.TempDir()
-	// No test of this package is about the default 5 s call deadline: under
-	// -race on a loaded machine a call that starts a worker can take longer.
-	// A test of a deadline sets its own.
-	cfg.CallTimeout = 2 * time.Minute
 	if mutate != nil {
 		mutate(&cfg)
 	}

@@ -65,7 +65,7 @@ func TestIsolatedMatchesInProcess(t *testing.T) {
 //
 // Only the stuck call has a short deadline (its ctx's, which the registry
 // honours when it is earlier than its own): the service's call timeout stays
-// startMain's generous one, so the next call may take as long as starting a
+// launchMain's generous one, so the next call may take as long as starting a
 // worker takes on a loaded machine under -race.
 func TestIsolatedDeadlineKillsWorker(t *testing.T) {
 	base, m := startMain(t, func(c *Config) { c.Workers = 1 })
