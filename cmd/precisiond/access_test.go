@@ -130,7 +130,10 @@ func TestTokenNew(t *testing.T) {
 	if r := testhttp.Do(t, "GET", base+"/health", nil, nil); r.Status != 200 {
 		t.Errorf("/health: %d", r.Status)
 	}
-	// verify --url reads the catalogue with PRECISIOND_API_TOKEN.
+	// verify --url reads the catalogue with PRECISIOND_API_TOKEN (under -race
+	// on a loaded machine that can take longer than the commands' 5 s).
+	defer func(d time.Duration) { clientTimeout = d }(clientTimeout)
+	clientTimeout = testhttp.Timeout
 	resp := testhttp.Do(t, "POST", base+"/invoke", auth, []byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)).OK(t)
 	verify := func() int {
 		return run([]string{"verify", "--url", base}, bytes.NewReader(resp), io.Discard, io.Discard, func(string) string { return "" })
