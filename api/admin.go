@@ -55,7 +55,8 @@ var adminPage = template.Must(template.ParseFS(adminFiles, "admin/admin.html.tmp
 const adminCSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
 	"img-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 
-// adminRoutes mounts the administration surface (SPEC §9). The routes that
+// adminRoutes mounts the administration surface (docs/operations.md,
+// Administration). The routes that
 // change state or check a token sit in one group behind requireAdmin.
 func (s *Server) adminRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {

@@ -517,7 +517,7 @@ func TestOverloadCountsEveryRequestOnce(t *testing.T) {
 func TestDrainLetsInFlightCallsFinish(t *testing.T) {
 	const n = 20
 	limiter := tools.NewLimiter(n, time.Second, nil)
-	reg := tools.NewRegistry([]tools.Tool{newSleeper(t)}, tools.Options{Limiter: limiter, DefaultTimeout: 10 * time.Second})
+	reg := tools.NewRegistry([]tools.Tool{newSleeper(t)}, tools.Options{Limiter: limiter, DefaultTimeout: 2 * time.Minute})
 	srv := New(reg, Options{})
 	ts := httptest.NewUnstartedServer(srv)
 	ts.Start()

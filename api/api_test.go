@@ -68,8 +68,8 @@ func (b behaveTool) Execute(ctx context.Context, args map[string]any) (tools.Out
 		g := holdGate.Load()
 		g.entered <- struct{}{}
 		<-g.release
-	case "stuck": // ignores its context: the deadline must still hold
-		time.Sleep(300 * time.Millisecond)
+	case "stuck": // ignores its context and runs far past any test's deadline: the deadline must still hold
+		time.Sleep(time.Minute)
 	case "panic":
 		panic("boom with a secret inside")
 	case "bug":
@@ -91,15 +91,30 @@ func newTestServer(t *testing.T, limiter *tools.Limiter) (*httptest.Server, *too
 	return ts, reg, logs
 }
 
-// newTestServerWith is newTestServer logging to log.
+// newTestServerWith is newTestServer logging to log. Its call deadline is
+// generous, so that no answer depends on the machine's speed; tests of the
+// deadline use newShortDeadlineServer.
 func newTestServerWith(t *testing.T, limiter *tools.Limiter, log *slog.Logger) (*httptest.Server, *tools.Registry) {
+	t.Helper()
+	return newTestServerDeadline(t, limiter, log, 2*time.Minute)
+}
+
+// newShortDeadlineServer is newTestServer with a 100 ms call deadline, for the
+// calls that must run into it (behave's slow and stuck modes).
+func newShortDeadlineServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	ts, _ := newTestServerDeadline(t, nil, newBufLogger(&syncBuf{}), 100*time.Millisecond)
+	return ts
+}
+
+func newTestServerDeadline(t *testing.T, limiter *tools.Limiter, log *slog.Logger, deadline time.Duration) (*httptest.Server, *tools.Registry) {
 	t.Helper()
 	c, err := contracts.Parse([]byte(fakeContract))
 	if err != nil {
 		t.Fatal(err)
 	}
 	gcd := tools.Builtin(tools.Deps{})[0]
-	reg := tools.NewRegistry([]tools.Tool{gcd, behaveTool{c}.tool()}, tools.Options{Limiter: limiter, DefaultTimeout: 100 * time.Millisecond})
+	reg := tools.NewRegistry([]tools.Tool{gcd, behaveTool{c}.tool()}, tools.Options{Limiter: limiter, DefaultTimeout: deadline})
 	srv := New(reg, Options{Logger: log, MaxBodyBytes: 1 << 20})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
@@ -112,9 +127,11 @@ func post(t *testing.T, url, contentType, body string) (int, map[string]any, htt
 	return r.Status, r.JSON(t), r.Header
 }
 
-// TestErrorTable exercises every row of SPEC §5.2 on both routes.
+// TestErrorTable exercises every row of the error table (README, Errors) on
+// both routes.
 func TestErrorTable(t *testing.T) {
 	ts, reg, logs := newTestServer(t, nil)
+	short := newShortDeadlineServer(t)
 	_, pin, _ := reg.Lookup("behave")
 	big := `{"tool":"behave","args":{"mode":"` + strings.Repeat("a", 2<<20) + `"}}`
 	cases := []struct {
@@ -153,7 +170,11 @@ func TestErrorTable(t *testing.T) {
 	for _, c := range cases {
 		for _, route := range []string{"/invoke", "/v1/invoke"} {
 			t.Run(c.name+" "+route, func(t *testing.T) {
-				status, body, _ := post(t, ts.URL+route, c.ct, c.body)
+				url := ts.URL
+				if c.code == "timeout" {
+					url = short.URL
+				}
+				status, body, _ := post(t, url+route, c.ct, c.body)
 				want := c.legacy
 				if route == "/v1/invoke" {
 					want = c.v1Status

@@ -11,7 +11,8 @@ import (
 	"github.com/precisiond/precisiond/tools"
 )
 
-// Transport-level error codes (SPEC §5.2); tool-level codes live in package tools.
+// Transport-level error codes (the error table in README, Errors); tool-level
+// codes live in package tools.
 const (
 	CodeInvalidRequest  = tools.CodeInvalidRequest
 	CodePayloadTooLarge = "payload_too_large"

@@ -20,7 +20,7 @@ import (
 // Monitor that has checked it once.
 func unreachableStore(t *testing.T) (*filestore.Store, *blob.Monitor) {
 	t.Helper()
-	env := map[string]string{"AWS_ENDPOINT_URL": "http://" + testhttp.FreeAddr(t), "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
+	env := map[string]string{"AWS_ENDPOINT_URL": "http://" + testhttp.RefusedAddr(t), "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
 	b, err := blob.Open(blob.Location{Kind: "s3", Bucket: "fleet"}, blob.Options{
 		Getenv:   func(k string) string { return env[k] },
 		Timeouts: blob.Timeouts{Op: time.Second, Dial: time.Second, IO: time.Second},

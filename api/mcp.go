@@ -25,7 +25,7 @@ import (
 	"github.com/precisiond/precisiond/tools"
 )
 
-// MCPOptions configure the MCP surface (SPEC §10). Zero values mean the
+// MCPOptions configure the MCP surface (docs/mcp.md). Zero values mean the
 // documented defaults.
 type MCPOptions struct {
 	// Logger receives one line per tool call and the SDK's warnings; nil discards.
@@ -658,7 +658,7 @@ func toolAnnotations(c *contracts.Contract) *mcp.ToolAnnotations {
 
 // EnvelopeSchema is the MCP outputSchema of a tool: an object that is either the
 // evidence envelope of a successful call (the contract's outputSchema inline as
-// its facts) or, for an isError result, the error body of SPEC §5.2. The error
+// its facts) or, for an isError result, the error body (README, Errors). The error
 // alternative is there because clients (the TypeScript SDK among them) validate
 // every structuredContent they receive, error results included. hash is the
 // contract's contract_hash.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -102,19 +103,34 @@ func TestSSEIdleStreamClosed(t *testing.T) {
 // TestSSEWaitingSessionIsNotIdle: a session whose request is still being
 // answered is not idle, however long the answer takes. Over the SSE transport
 // the POST returns at once and the answer comes later on the stream; the call
-// here (calculate deciding a difference that may be exactly zero, about a
-// second of work) outlasts the 100 ms idle timeout many times over, so the
-// session would be cut while it waits if only POSTs counted.
+// here (behave's hold mode) is held well past the idle timeout, so the session
+// would be cut while it waits if only POSTs counted. The timeout is long
+// enough for the client's messages before the call to come within it on a
+// loaded machine; the call is held until the test releases it.
 func TestSSEWaitingSessionIsNotIdle(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{SSEIdleTimeout: 100 * time.Millisecond}, Options{})
+	const idle = 2 * time.Second
+	_, reg := newTestServerWith(t, nil, newBufLogger(&syncBuf{})) // its registry, with behave
+	store := newDownloadStore(t, "")
+	srv := New(reg, Options{MCP: &MCPOptions{Files: store, SSEIdleTimeout: idle}})
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	env := &mcpEnv{ts: ts, srv: srv, reg: reg, store: store}
+	g := &gate{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	holdGate.Store(g)
 	cs := env.connect(t, "sse", nil)
-	res, err := cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "calculate",
-		Arguments: map[string]any{"expression": "sin(10**300)*exp(69314) - exp(69314)*sin(10**300)"}})
-	if err != nil {
+	answered := make(chan error, 1)
+	go func() {
+		res, err := cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "behave", Arguments: map[string]any{"mode": "hold"}})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("error result %+v", res.StructuredContent)
+		}
+		answered <- err
+	}()
+	<-g.entered
+	time.Sleep(idle * 5 / 2) // the session waits on its answer past the idle timeout
+	close(g.release)
+	if err := <-answered; err != nil {
 		t.Fatalf("the session was cut while its call was being answered: %v", err)
-	}
-	if !res.IsError {
-		t.Fatalf("want the call's own answer (precision_exhausted), got %+v", res.StructuredContent)
 	}
 	// Once answered and quiet, it is idle again and ends.
 	done := make(chan struct{})
@@ -203,19 +219,48 @@ func TestListChangedCoalesced(t *testing.T) {
 	}
 }
 
+// TestCoalescer: the first change is reported at once; a burst of changes
+// within the interval is one run, scheduled for the interval's end. The
+// interval is an hour, so that how long the burst takes does not matter; the
+// scheduled run is then brought forward instead of waited for.
 func TestCoalescer(t *testing.T) {
 	runs := make(chan struct{}, 100)
-	c := newCoalescer(300*time.Millisecond, func() { runs <- struct{}{} })
+	c := newCoalescer(time.Hour, func() { runs <- struct{}{} })
 	c.trigger()
 	<-runs // the first change is reported at once
+	c.trigger()
+	c.mu.Lock()
+	scheduled := c.pending
+	c.mu.Unlock()
+	if scheduled == nil {
+		t.Fatal("a change within the interval scheduled no run")
+	}
 	for i := 0; i < 1000; i++ {
 		c.trigger()
 	}
-	<-runs // ...and the burst after it once, at the end of the interval
+	c.mu.Lock()
+	same := c.pending == scheduled
+	c.mu.Unlock()
+	if !same {
+		t.Fatal("a burst of triggers scheduled more than one run")
+	}
 	select {
 	case <-runs:
-		t.Fatal("a burst of triggers ran more than once")
-	case <-time.After(600 * time.Millisecond):
+		t.Fatal("a change within the interval ran at once")
+	default:
+	}
+	scheduled.Reset(0)
+	<-runs // ...and the burst is reported once
+	c.trigger()
+	select {
+	case <-runs:
+		t.Fatal("a change right after a run ran at once")
+	default:
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending == nil {
+		t.Error("a change after the scheduled run was not scheduled in turn")
 	}
 }
 

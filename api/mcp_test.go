@@ -506,7 +506,7 @@ func waitSignal(t *testing.T, ch chan struct{}, what string) {
 	t.Helper()
 	select {
 	case <-ch:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testhttp.Timeout):
 		t.Errorf("no %s", what)
 	}
 }
@@ -594,13 +594,15 @@ func TestMCPSSEOutlivesServerTimeouts(t *testing.T) {
 	store, reg := builtinOnStore(t)
 	srv := New(reg, Options{MCP: &MCPOptions{Files: store}})
 	ts := httptest.NewUnstartedServer(srv)
-	ts.Config.ReadTimeout = 200 * time.Millisecond
-	ts.Config.WriteTimeout = 200 * time.Millisecond
+	// Short enough to wait out, long enough for every POST of the session
+	// (connect, call) to be answered within them on a loaded machine.
+	ts.Config.ReadTimeout = time.Second
+	ts.Config.WriteTimeout = time.Second
 	ts.Start()
 	t.Cleanup(ts.Close)
 	env := &mcpEnv{ts: ts, srv: srv, reg: reg, store: store}
 	cs := env.connect(t, "sse", nil)
-	time.Sleep(700 * time.Millisecond)
+	time.Sleep(3 * time.Second) // the stream's GET is now past both timeouts
 	res, err := cs.CallTool(ctxT(t), &mcp.CallToolParams{Name: "gcd_lcm", Arguments: map[string]any{"a": 4, "b": 6}})
 	if err != nil || res.IsError {
 		t.Fatalf("after the server timeouts: %v %v", err, res)

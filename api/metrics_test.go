@@ -55,7 +55,7 @@ func TestMetricsCountEveryOutcome(t *testing.T) {
 	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), newSleeper(t)), tools.Options{
 		Observer:       metrics.Observe,
 		Limiter:        tools.NewLimiter(1, 10*time.Millisecond, metrics.OnReject),
-		DefaultTimeout: 10 * time.Second,
+		DefaultTimeout: 2 * time.Minute,
 	})
 	metrics.Attach(reg)
 	srv := New(reg, Options{Metrics: metrics})

@@ -1,6 +1,6 @@
 package api
 
-// addPlanOpenAPI adds compact discovery and plans (SPEC §14) to the OpenAPI
+// addPlanOpenAPI adds compact discovery and plans (docs/plans.md) to the OpenAPI
 // document's component schemas and paths, from schema/plans.json.
 func addPlanOpenAPI(schemas, paths map[string]any) {
 	run := planSchema("run_result")

@@ -1,5 +1,6 @@
 // Package api serves the registry over HTTP: /invoke, /v1/invoke, /tools, /health
-// and the other routes of SPEC §1. Handlers return values and errors; one writer
+// and the other routes README lists under Endpoints. Handlers return values and
+// errors; one writer
 // turns errors into responses.
 package api
 

@@ -1,4 +1,4 @@
-// Package contracts holds the versioned tool contracts (SPEC §3): the model, the JSON
+// Package contracts holds the versioned tool contracts: the model, the JSON
 // files embedded in the binary, JSON Schema compilation, default application and
 // validation with JSON Pointer error details.
 package contracts
@@ -235,7 +235,8 @@ func Parse(data []byte) (*Contract, error) {
 	return &c, nil
 }
 
-// checkSchemaShape enforces SPEC §3: object-rooted, closed, every property documented.
+// checkSchemaShape enforces the shape every contract schema has (README, Tools):
+// object-rooted, closed, every property documented.
 func checkSchemaShape(which string, s map[string]any) error {
 	if s == nil {
 		return fmt.Errorf("%s is required", which)

@@ -39,7 +39,8 @@ func canonical(t *testing.T, v any) string {
 	return string(b)
 }
 
-// TestParseFillsConstantPolicies: the policies SPEC §3 fixes are filled in
+// TestParseFillsConstantPolicies: the policies every contract has the same
+// (normalization, retry, cache) are filled in
 // when a contract leaves them out, and the declared ones are kept.
 func TestParseFillsConstantPolicies(t *testing.T) {
 	c := mustParse(t, testContract(`{"x": {"type": "integer", "description": "x"}}`, `["x"]`))

@@ -1,5 +1,6 @@
 // Package evidence implements the wire-compatible canonical JSON encoding, the
-// contract, result and catalogue hashes, and the evidence envelope (SPEC §2, §5.1).
+// contract, result and catalogue hashes, and the evidence envelope (README, The
+// evidence envelope).
 package evidence
 
 import (
@@ -146,8 +147,9 @@ func ToGeneric(v any) (any, error) {
 	return decodeGeneric(*buf) // copies what it keeps
 }
 
-// Canonical returns canonical(v) of SPEC §2: exactly what Python's
-// json.dumps(v, ensure_ascii=False, sort_keys=True, separators=(",", ":")) writes.
+// Canonical returns canonical(v), the encoding every hash is computed over:
+// exactly what Python's json.dumps(v, ensure_ascii=False, sort_keys=True,
+// separators=(",", ":")) writes.
 // v is a generic value (see ParseJSON); json.Number, Float, *big.Int, ints, bool,
 // nil and string are accepted; other types go through their JSON encoding first.
 func Canonical(v any) ([]byte, error) {

@@ -17,7 +17,8 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
-// Source names what produced the facts (SPEC §5.1).
+// Source names what produced the facts: the contract's source_policy (its
+// kind and name, plus the pinned version where the facts depend on one).
 type Source struct {
 	Kind    string `json:"kind"`
 	Name    string `json:"name"`
@@ -55,7 +56,7 @@ func (e *Envelope) SetFacts(facts map[string]any) {
 	e.facts, e.factsJSON = facts, nil
 }
 
-// MarshalJSON encodes the envelope as canonical JSON (SPEC §2); json.Marshal
+// MarshalJSON encodes the envelope as canonical JSON (Canonical); json.Marshal
 // then escapes <, > and & as it does everywhere (an Encoder with
 // SetEscapeHTML(false) keeps the canonical bytes).
 func (e *Envelope) MarshalJSON() ([]byte, error) { return e.AppendCanonical(nil) }
@@ -164,7 +165,9 @@ func (e *Envelope) Generic() map[string]any {
 	}
 }
 
-// contractHashKeys are exactly the twelve keys SPEC §2 hashes into contract_hash.
+// contractHashKeys are exactly the twelve keys of a catalogue entry hashed into
+// contract_hash (README, The evidence envelope): a key outside them, such as
+// description or examples, can change without changing the hash.
 var contractHashKeys = []string{
 	"tool", "contract_id", "contract_version", "determinism", "source_policy",
 	"inputSchema", "outputSchema", "normalization_policy", "retry_policy",

@@ -1,4 +1,4 @@
-// Package plans holds replayable plans (SPEC §14): a declarative list of tool
+// Package plans holds replayable plans (docs/plans.md): a declarative list of tool
 // calls whose arguments may name parameters ({"$param": NAME}) and facts of
 // earlier steps ({"$ref": "STEP/facts/POINTER"}). A plan is decoded strictly,
 // checked statically against the contracts before anything runs, stored by
@@ -39,7 +39,7 @@ const (
 	placeholderLiteral  = "$literal" // {"$literal": VALUE}: VALUE as it is
 )
 
-// Error codes of plans (SPEC §14), beside the execution path's (tools.Code*).
+// Error codes of plans (docs/plans.md), beside the execution path's (tools.Code*).
 const (
 	// CodeInvalidPlan is a plan that fails decoding or the static check
 	// (HTTP 422); details name the step and the JSON path.

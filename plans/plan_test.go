@@ -19,8 +19,13 @@ import (
 // newRegistry is the service's own tool list with a limiter of n slots.
 func newRegistry(t testing.TB, n int) *tools.Registry {
 	t.Helper()
-	return tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{Limiter: tools.NewLimiter(n, time.Second, nil)})
+	return tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{Limiter: tools.NewLimiter(n, testDeadline, nil), DefaultTimeout: testDeadline})
 }
+
+// testDeadline replaces the call, queue and plan deadlines in these tests: no
+// answer here may depend on how busy the machine is. A test of a deadline
+// sets its own.
+const testDeadline = 2 * time.Minute
 
 // parse decodes JSON text as the REST surface does (exact numbers).
 func parse(t testing.TB, s string) any {
@@ -261,7 +266,7 @@ func runJSON(t *testing.T, s *Service, p *Plan, sets []any, batch bool) map[stri
 // envelope is the one a direct call gives, and each run_hash recomputes.
 func TestRunCitiesBatch(t *testing.T) {
 	reg := newRegistry(t, 4)
-	s := NewService(reg, NewMemoryStore(0), Options{})
+	s := NewService(reg, NewMemoryStore(0), Options{Timeout: testDeadline})
 	p := register(t, s, citiesPlan)
 	oracle := readJSON(t, "testdata/cities.json")
 	cities := oracle["cities"].([]any)
@@ -321,7 +326,7 @@ func TestRunCitiesBatch(t *testing.T) {
 // fails that run at its first step, with the tool's error; the runs before
 // and after it complete.
 func TestFailingStepStopsOnlyItsRun(t *testing.T) {
-	s := NewService(newRegistry(t, 4), NewMemoryStore(0), Options{})
+	s := NewService(newRegistry(t, 4), NewMemoryStore(0), Options{Timeout: testDeadline})
 	p := register(t, s, citiesPlan)
 	res := runJSON(t, s, p, []any{map[string]any{"city": "Asia/Tokyo"}, map[string]any{"city": "Mars/Olympus_Mons"}, map[string]any{"city": "Europe/Paris"}}, true)
 	runs := res["runs"].([]any)
@@ -345,7 +350,7 @@ func TestFailingStepStopsOnlyItsRun(t *testing.T) {
 // TestRefToAbsentFactFailsTheStep: a $ref the facts schema allows but this
 // run's facts lack (no regex match) fails that step with ref_missing.
 func TestRefToAbsentFactFailsTheStep(t *testing.T) {
-	s := NewService(newRegistry(t, 4), NewMemoryStore(0), Options{})
+	s := NewService(newRegistry(t, 4), NewMemoryStore(0), Options{Timeout: testDeadline})
 	p, err := s.Register(context.Background(), parse(t, `{"params": {"text": {"type": "string"}},
 	 "steps": [{"id": "m", "tool": "regex_extract", "args": {"pattern": "\\d{4}-\\d{2}-\\d{2}", "text": {"$param": "text"}}},
 	           {"id": "d", "tool": "day_of_week", "args": {"date_str": {"$ref": "m/facts/matches/0/match"}}}]}`))
@@ -376,7 +381,7 @@ func TestRefToAbsentFactFailsTheStep(t *testing.T) {
 // TestRunRefusals: what is refused before anything runs.
 func TestRunRefusals(t *testing.T) {
 	reg := newRegistry(t, 4)
-	s := NewService(reg, NewMemoryStore(0), Options{MaxCalls: 10})
+	s := NewService(reg, NewMemoryStore(0), Options{MaxCalls: 10, Timeout: testDeadline})
 	p := register(t, s, citiesPlan)
 	batch := func(n int) []any { return cities(n, "UTC") }
 	for name, tc := range map[string]struct {
@@ -415,13 +420,13 @@ func TestResponseSizeBound(t *testing.T) {
 	reg := newRegistry(t, 4)
 	p := decode(t, citiesPlan)
 	sets := cities(50, "Asia/Tokyo")
-	small := NewService(reg, NewMemoryStore(0), Options{MaxResponseBytes: 20_000})
+	small := NewService(reg, NewMemoryStore(0), Options{MaxResponseBytes: 20_000, Timeout: testDeadline})
 	_, err := small.Run(context.Background(), p, sets, true)
 	var te *tools.Error
 	if !errors.As(err, &te) || te.Code != tools.CodeResultTooLarge || te.Reason != "plan_response_too_large" {
 		t.Fatalf("error %v, want tool_result_too_large", err)
 	}
-	large := NewService(reg, NewMemoryStore(0), Options{})
+	large := NewService(reg, NewMemoryStore(0), Options{Timeout: testDeadline})
 	b, err := large.Run(context.Background(), p, sets, true)
 	if err != nil || len(b) <= 20_000 || int64(len(b)) > large.Options().MaxResponseBytes {
 		t.Fatalf("%d bytes, %v", len(b), err)
@@ -448,7 +453,7 @@ func TestPlanDeadline(t *testing.T) {
 // stays free for single calls.
 func TestBatchStaysWithinItsShareOfSlots(t *testing.T) {
 	reg := newRegistry(t, 4)
-	s := NewService(reg, NewMemoryStore(0), Options{})
+	s := NewService(reg, NewMemoryStore(0), Options{Timeout: testDeadline})
 	if got := s.Options().Parallelism; got != 2 {
 		t.Fatalf("parallelism %d, want half of 4 slots", got)
 	}
@@ -470,7 +475,7 @@ func TestBatchStaysWithinItsShareOfSlots(t *testing.T) {
 // hash is unknown without a store read.
 func TestLoadChecksIntegrity(t *testing.T) {
 	store := NewMemoryStore(0)
-	s := NewService(newRegistry(t, 4), store, Options{})
+	s := NewService(newRegistry(t, 4), store, Options{Timeout: testDeadline})
 	p := register(t, s, citiesPlan)
 	got, err := s.Load(context.Background(), p.ID)
 	if err != nil || got.ID != p.ID {
@@ -491,7 +496,7 @@ func TestLoadChecksIntegrity(t *testing.T) {
 // since is refused at load with invalid_plan (tool_disabled).
 func TestRerunRechecksTheRegistry(t *testing.T) {
 	reg := newRegistry(t, 4)
-	s := NewService(reg, NewMemoryStore(0), Options{})
+	s := NewService(reg, NewMemoryStore(0), Options{Timeout: testDeadline})
 	p := register(t, s, citiesPlan)
 	reg.SetEnabled("time_facts", false)
 	_, err := s.Load(context.Background(), p.ID)

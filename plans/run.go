@@ -374,7 +374,7 @@ func deadlineError(ctx context.Context, st Step) error {
 	return &tools.Error{Code: tools.CodeTimeout, Reason: "canceled", Message: fmt.Sprintf("step %s (%s) did not run: the request was canceled", st.ID, st.Tool)}
 }
 
-// RunHash is the run_hash of a completed run (SPEC §14): H({"plan_id",
+// RunHash is the run_hash of a completed run (docs/plans.md): H({"plan_id",
 // "params" (defaults applied), "steps": [each step's result_hash, in
 // order]}).
 func RunHash(planID string, params map[string]any, resultHashes []any) (string, error) {

@@ -65,16 +65,15 @@ func nodeClient(t *testing.T) (node, dir string) {
 // serveBinary builds precisiond, serves it on a free loopback port with
 // extra flags until the test ends, and returns its base URL, the binary and
 // its log (read it only once the test is failing).
-func serveBinary(t *testing.T, extra ...string) (base, bin string, srvLog *bytes.Buffer) {
+func serveBinary(t *testing.T, extra ...string) (base, bin string, srvLog *testhttp.SyncBuffer) {
 	t.Helper()
 	bin = filepath.Join(t.TempDir(), "precisiond")
 	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/precisiond").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	addr := testhttp.FreeAddr(t)
-	args := append([]string{"serve", "--addr", addr, "--data-dir", t.TempDir(), "--log-level", "warn"}, extra...)
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, extra...)
 	srv := exec.Command(bin, args...)
-	srvLog = &bytes.Buffer{}
+	srvLog = &testhttp.SyncBuffer{}
 	srv.Stderr = srvLog
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
@@ -83,13 +82,13 @@ func serveBinary(t *testing.T, extra ...string) (base, bin string, srvLog *bytes
 		_ = srv.Process.Signal(os.Interrupt)
 		_ = srv.Wait()
 	})
-	base = "http://" + addr
+	base = "http://" + testhttp.ListenAddr(t, srvLog)
 	testhttp.WaitUp(t, base, srvLog)
 	return base, bin, srvLog
 }
 
 // runNode runs a client script in dir and fails unless it reports 0 failures.
-func runNode(t *testing.T, node, dir string, srvLog *bytes.Buffer, script string, args ...string) {
+func runNode(t *testing.T, node, dir string, srvLog *testhttp.SyncBuffer, script string, args ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()

@@ -34,7 +34,7 @@ func (a *recordingAttester) SignPlanRun(planID, runHash string) (string, error) 
 // internal error rather than an unsigned answer; SetAttester(nil) stops
 // signing.
 func TestAttesterHook(t *testing.T) {
-	reg := NewRegistry(Builtin(Deps{}), Options{})
+	reg := NewRegistry(Builtin(Deps{}), Options{DefaultTimeout: goldenDeadline})
 	ctx := context.Background()
 	call := func() (*Response, error) { return reg.Call(ctx, "gcd_lcm", []byte(`{"a":4,"b":6}`), "") }
 	resp, err := call()

@@ -21,7 +21,7 @@ type calculateFacts struct {
 	Precision  int     `json:"precision"`
 }
 
-// calculate evaluates an arithmetic expression exactly (SPEC §7.2); the parser and
+// calculate evaluates an arithmetic expression exactly; the parser and
 // the exact/irrational arithmetic live in internal/expr.
 func calculate() Tool {
 	return Define(Def[calculateInput, calculateFacts]{

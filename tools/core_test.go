@@ -32,7 +32,7 @@ func FuzzRomanNumeral(f *testing.F) {
 }
 
 func BenchmarkHashText(b *testing.B) {
-	reg := NewRegistry([]Tool{hashText()}, Options{})
+	reg := NewRegistry([]Tool{hashText()}, Options{DefaultTimeout: goldenDeadline})
 	for _, size := range []int{16, 1 << 20} {
 		args := map[string]any{"text": strings.Repeat("a", size), "algorithm": "sha256"}
 		b.Run(itoa(size), func(b *testing.B) {
@@ -47,7 +47,7 @@ func BenchmarkHashText(b *testing.B) {
 }
 
 func BenchmarkGCDLCM(b *testing.B) {
-	reg := NewRegistry([]Tool{gcdLCM()}, Options{})
+	reg := NewRegistry([]Tool{gcdLCM()}, Options{DefaultTimeout: goldenDeadline})
 	args := map[string]any{"a": jsonNum("391"), "b": jsonNum("299")}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -61,7 +61,7 @@ func BenchmarkGCDLCM(b *testing.B) {
 // leaves the state as it was, an odd number flips it), and each reports a
 // distinct transition.
 func TestToggleIsAtomic(t *testing.T) {
-	reg := NewRegistry([]Tool{gcdLCM(), hashText()}, Options{})
+	reg := NewRegistry([]Tool{gcdLCM(), hashText()}, Options{DefaultTimeout: goldenDeadline})
 	var changes atomic.Int64
 	reg.OnChange(func() { changes.Add(1) }) // once per change, outside the lock
 	for _, n := range []int{64, 65} {
@@ -138,13 +138,20 @@ func TestAbandonedExecutionKeepsItsSlot(t *testing.T) {
 	}
 	tool := &stuckTool{c: c, entered: make(chan struct{}, 4), release: make(chan struct{})}
 	lim := NewLimiter(1, 20*time.Millisecond, nil)
-	reg := NewRegistry([]Tool{tool.tool(), gcdLCM()}, Options{Limiter: lim, DefaultTimeout: 50 * time.Millisecond})
+	reg := NewRegistry([]Tool{tool.tool(), gcdLCM()}, Options{Limiter: lim, DefaultTimeout: time.Minute})
 
-	_, err = reg.Call(context.Background(), "stuck", nil, "")
+	// The stuck call's caller gives up once the execution has started (a
+	// cancelled context, as a passed deadline would end it, but never before
+	// the tool runs however slow the machine is); the tool goes on.
+	ctx, cancel := context.WithCancel(context.Background())
+	entered := make(chan struct{})
+	go func() { <-tool.entered; close(entered); cancel() }()
+
+	_, err = reg.Call(ctx, "stuck", nil, "")
 	if Outcome(err) != CodeTimeout {
 		t.Fatalf("stuck call: %v, want timeout", err)
 	}
-	<-tool.entered
+	<-entered
 	if reg.InFlight() != 0 || reg.Running() != 1 || lim.InFlight() != 1 {
 		t.Fatalf("after the timeout: in flight %d, running %d, slots held %d; want 0, 1, 1", reg.InFlight(), reg.Running(), lim.InFlight())
 	}

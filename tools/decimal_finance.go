@@ -25,7 +25,7 @@ type decimalFinanceFacts struct {
 	Result               string   `json:"result"`
 }
 
-// decimalFinance is the wire-compatible decimal_finance tool (SPEC §7.1): Python
+// decimalFinance is the wire-compatible decimal_finance tool (README, Tools): Python
 // decimal arithmetic under the reference's 128-digit context, reproduced in
 // internal/exactdec with the reference's checks and reasons.
 func decimalFinance() Tool {

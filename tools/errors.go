@@ -6,7 +6,7 @@ import (
 	"github.com/precisiond/precisiond/contracts"
 )
 
-// Error codes of the wire-compatible error table (SPEC §5.2).
+// Error codes of the wire-compatible error table (README, Errors).
 const (
 	CodeUnknownTool        = "unknown_tool"
 	CodeToolDisabled       = "tool_disabled"

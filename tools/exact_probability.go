@@ -55,7 +55,7 @@ func numText(n *json.Number) *string {
 	return &s
 }
 
-// exactProbability is the wire-compatible exact_probability tool (SPEC §7.1).
+// exactProbability is the wire-compatible exact_probability tool (README, Tools).
 func exactProbability() Tool {
 	return Define(Def[exactProbabilityInput, exactProbabilityFacts]{
 		Name: "exact_probability",

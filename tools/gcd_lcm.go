@@ -19,7 +19,7 @@ type gcdFacts struct {
 	LCM       *big.Int `json:"lcm"`
 }
 
-// gcdLCM is the wire-compatible gcd_lcm tool (SPEC §7.1).
+// gcdLCM is the wire-compatible gcd_lcm tool (README, Tools).
 func gcdLCM() Tool {
 	return Define(Def[gcdInput, gcdFacts]{
 		Name: "gcd_lcm",

@@ -51,7 +51,7 @@ func (e *InternalError) Unwrap() error { return e.Err }
 // none. It is the one default of every surface (REST, MCP, CLI).
 const DefaultTimeout = 5 * time.Second
 
-// Call runs one call through the single execution path of SPEC §5, the one
+// Call runs one call through the single execution path, the one
 // entry point of every surface (REST, MCP, CLI): find tool → enabled? → pin
 // matches? → start the deadline → take a slot → parse the arguments → apply
 // schema defaults → validate input → run → check max_result_chars → validate

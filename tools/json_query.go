@@ -24,7 +24,7 @@ type jsonQueryFacts struct {
 // the result: the facts' keys and result_type, and the legacy text's " = ".
 const jsonQueryOverhead = 64
 
-// jsonQuery is the upgraded json_query tool (SPEC §7.2): full JMESPath with
+// jsonQuery is the upgraded json_query tool (README, Tools): full JMESPath with
 // exact numbers and bounded evaluation; see internal/jmes. The result may
 // take max_result_chars less the path and jsonQueryOverhead; evaluation may
 // build max_eval_work_bytes of values in total and take max_eval_steps steps.

@@ -28,7 +28,7 @@ type primeFacts struct {
 	DivisorCount  *big.Int      `json:"divisor_count"`
 }
 
-// primeFactorize factors 2 <= n < 2^256 (SPEC §7.2); the algorithms (trial
+// primeFactorize factors 2 <= n < 2^256; the algorithms (trial
 // division, Pollard–Brent, ECM, BPSW) live in internal/primes.
 func primeFactorize() Tool {
 	return Define(Def[primeInput, primeFacts]{

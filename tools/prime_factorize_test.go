@@ -32,7 +32,7 @@ func FuzzPrimeFactorizeArgs(f *testing.F) {
 		"600000000000184300000000001869", "115792089237316195423570985008687907853269984665640564039457584007913129639935"} {
 		f.Add(s)
 	}
-	reg := NewRegistry([]Tool{primeFactorize()}, Options{})
+	reg := NewRegistry([]Tool{primeFactorize()}, Options{DefaultTimeout: goldenDeadline})
 	f.Fuzz(func(t *testing.T, s string) {
 		resp, err := reg.Invoke(context.Background(), Request{Tool: "prime_factorize", Args: map[string]any{"n": s}})
 		if err != nil {

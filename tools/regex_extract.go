@@ -54,7 +54,7 @@ type regexFacts struct {
 	NextCursor   *string      `json:"next_cursor"`
 }
 
-// regexExtract is the upgraded regex_extract tool (SPEC §7.2): Python `re` syntax
+// regexExtract is the upgraded regex_extract tool (README, Tools): Python `re` syntax
 // and finditer semantics, linear-time matching (internal/regexpy). A page holds
 // at most limit matches and at most as many as fit, as canonical facts, into
 // max_result_chars less the input and regexEnvelopeRoom (see regexPage).

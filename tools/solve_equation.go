@@ -29,7 +29,7 @@ type solveEquationFacts struct {
 	NonrealOmit   int             `json:"nonreal_roots_omitted"`
 }
 
-// solveEquation solves a polynomial equation in one variable (SPEC §7.2); the
+// solveEquation solves a polynomial equation in one variable; the
 // parser, exact root finding and SymPy-style printing live in internal/poly.
 func solveEquation() Tool {
 	return Define(Def[solveEquationInput, solveEquationFacts]{

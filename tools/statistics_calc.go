@@ -31,7 +31,7 @@ type statisticsFacts struct {
 	QuantilesMethod string                      `json:"quantiles_method"`
 }
 
-// statisticsCalc is the upgraded statistics_calc tool (SPEC §7.2): Python
+// statisticsCalc is the upgraded statistics_calc tool (README, Tools): Python
 // statistics semantics on exact decimal values (internal/exactstats).
 func statisticsCalc() Tool {
 	return Define(Def[statisticsInput, statisticsFacts]{

@@ -15,8 +15,8 @@ type structuredValidateInput struct {
 }
 
 // structuredValidate is the wire-compatible structured_validate tool: the
-// reference's structured_validate (SPEC §7.1, the reference winning where they
-// differ; docs/compatibility.md lists what we do differently). Findings are
+// reference's structured_validate (docs/compatibility.md lists what we do
+// differently). Findings are
 // facts with valid:false; where the reference raises, the refusal from
 // internal/structured is mapped by the execution path (tool_execution_error
 // with the reference's reason, or cost_limit_exceeded for the schema work

@@ -43,7 +43,7 @@ func jsonCount(n *big.Int) any {
 	return n.String()
 }
 
-// subnetCalc is the upgraded subnet_calc tool (SPEC §7.2), semantics of Python's
+// subnetCalc is the upgraded subnet_calc tool (README, Tools), semantics of Python's
 // ipaddress.ip_network(strict=False); see internal/subnet.
 func subnetCalc() Tool {
 	return Define(Def[subnetInput, subnetFacts]{

@@ -33,7 +33,7 @@ func twoDecimals(s string) (evidence.Float, error) {
 	return evidence.Float(f), err
 }
 
-// textAnalyze is the upgraded text_analyze tool (SPEC §7.2); rules in
+// textAnalyze is the upgraded text_analyze tool (README, Tools); rules in
 // internal/textstats and the contract description.
 func textAnalyze() Tool {
 	return Define(Def[textInput, textFacts]{

@@ -29,7 +29,7 @@ type unitFacts struct {
 	Dimension      string         `json:"dimension"`
 }
 
-// unitConvert is the wire-compatible unit_convert tool (SPEC §7.1): pint's unit
+// unitConvert is the wire-compatible unit_convert tool (README, Tools): pint's unit
 // vocabulary, exact rational conversion, offset temperatures done right.
 func unitConvert() Tool {
 	return Define(Def[unitInput, unitFacts]{

@@ -14,8 +14,8 @@ func unitArgs(value, from, to string) map[string]any {
 	return map[string]any{"value": json.Number(value), "from_unit": from, "to_unit": to}
 }
 
-// The legacy result line is the rendered fact (SPEC §7.1: unit_convert keeps its
-// text line); value prints as the reference prints what it received, f"{value}":
+// The legacy result line is the rendered fact (unit_convert keeps the
+// reference's text line); value prints as the reference prints what it received, f"{value}":
 // an integer literal as its digits, a float literal in repr form.
 func TestUnitConvertLegacyText(t *testing.T) {
 	reg := testRegistry(t)

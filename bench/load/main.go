@@ -16,6 +16,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -349,7 +350,6 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 			return fmt.Errorf("building precisiond: %w", err)
 		}
 	}
-	pAddr, bAddr := freeAddr(), freeAddr()
 	// precisiond runs with its defaults (access log at info level, written to a
 	// file here) except a concurrency limit above the client count, so that the
 	// run measures throughput and not the limiter's 503s.
@@ -358,7 +358,7 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 		return err
 	}
 	defer logFile.Close()
-	pdArgs := []string{"serve", "--addr", pAddr, "--data-dir", filepath.Join(tmp, "data"),
+	pdArgs := []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", filepath.Join(tmp, "data"),
 		"--max-concurrency", strconv.Itoa(max(64, concurrency*2))}
 	if withTokens {
 		sum := sha256.Sum256([]byte(loadToken))
@@ -371,13 +371,28 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 	}
 	pd := exec.Command(binary, pdArgs...)
 	pd.Stderr = logFile
-	bare := exec.Command(self, "-bare", bAddr)
+	// Both servers bind a port of their own choosing and say which: the bare
+	// one on its stdout, precisiond in its "listening" log line.
+	bare := exec.Command(self, "-bare", "127.0.0.1:0")
 	bare.Stderr = os.Stderr
+	bareOut, err := bare.StdoutPipe()
+	if err != nil {
+		return err
+	}
 	for _, c := range []*exec.Cmd{pd, bare} {
 		if err := c.Start(); err != nil {
 			return err
 		}
 		defer c.Process.Kill()
+	}
+	bAddr, err := bufio.NewReader(bareOut).ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("the bare server did not say its address: %w", err)
+	}
+	bAddr = strings.TrimSpace(bAddr)
+	pAddr, err := listenAddr(logFile.Name())
+	if err != nil {
+		return err
 	}
 	for _, a := range []string{pAddr, bAddr} {
 		if err := waitUp("http://" + a); err != nil {
@@ -570,13 +585,20 @@ func loadAvg() string {
 	return strings.Join(f[:3], " ")
 }
 
-func freeAddr() string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		panic(err)
+// listenAddr reads the address precisiond bound from the "listening" line of
+// its log file, waiting for it up to a minute.
+func listenAddr(log string) (string, error) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		b, _ := os.ReadFile(log)
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			var l struct{ Msg, Addr string }
+			if json.Unmarshal(line, &l) == nil && l.Msg == "listening" && l.Addr != "" {
+				return l.Addr, nil
+			}
+		}
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	b, _ := os.ReadFile(log)
+	return "", fmt.Errorf("precisiond did not log its address:\n%s", b)
 }
 
 func waitUp(base string) error {
@@ -635,8 +657,14 @@ func serveBare(addr string) {
 			"result": map[string]any{"content": []any{map[string]any{"type": "text", "text": string(text)}}, "structuredContent": sc}})
 	})
 	r.Get("/health", func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte(`{"status":"ok"}`)) })
-	srv := &http.Server{Addr: addr, Handler: r, ReadHeaderTimeout: 10 * time.Second}
-	if err := srv.ListenAndServe(); err != nil {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bare:", err)
+		os.Exit(1)
+	}
+	fmt.Println(ln.Addr()) // the address the load run reads (addr may have port 0)
+	srv := &http.Server{Handler: r, ReadHeaderTimeout: 10 * time.Second}
+	if err := srv.Serve(ln); err != nil {
 		fmt.Fprintln(os.Stderr, "bare:", err)
 		os.Exit(1)
 	}

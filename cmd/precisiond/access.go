@@ -267,7 +267,11 @@ func healthURL(cfg Config) string {
 	return scheme + cfg.Addr + "/health"
 }
 
-// httpClient is the client commands' HTTP client (5 s). skipVerify accepts
+// clientTimeout bounds one request of the client commands (a variable so that
+// a test on a loaded machine can give them longer).
+var clientTimeout = 5 * time.Second
+
+// httpClient is the client commands' HTTP client (clientTimeout). skipVerify accepts
 // any server certificate: only for `precisiond health`, which probes its own
 // container's server on an address its certificate need not name, and reads
 // nothing but the status.
@@ -276,5 +280,5 @@ func httpClient(skipVerify bool) *http.Client {
 	if skipVerify {
 		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // see above
 	}
-	return &http.Client{Timeout: 5 * time.Second, Transport: tr}
+	return &http.Client{Timeout: clientTimeout, Transport: tr}
 }

@@ -130,7 +130,10 @@ func TestTokenNew(t *testing.T) {
 	if r := testhttp.Do(t, "GET", base+"/health", nil, nil); r.Status != 200 {
 		t.Errorf("/health: %d", r.Status)
 	}
-	// verify --url reads the catalogue with PRECISIOND_API_TOKEN.
+	// verify --url reads the catalogue with PRECISIOND_API_TOKEN (under -race
+	// on a loaded machine that can take longer than the commands' 5 s).
+	defer func(d time.Duration) { clientTimeout = d }(clientTimeout)
+	clientTimeout = testhttp.Timeout
 	resp := testhttp.Do(t, "POST", base+"/invoke", auth, []byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)).OK(t)
 	verify := func() int {
 		return run([]string{"verify", "--url", base}, bytes.NewReader(resp), io.Discard, io.Discard, func(string) string { return "" })
@@ -302,15 +305,14 @@ func TestBinarySIGHUP(t *testing.T) {
 	dir := t.TempDir()
 	certFile, keyFile, der := selfSigned(t, dir, 10)
 	tokens := writeTokensFile(t, `{"tokens":[{"name":"a","sha256":"`+access.Hash("tok-a")+`"}]}`)
-	addr := testhttp.FreeAddr(t)
-	srv := exec.Command(bin, "serve", "--addr", addr, "--data-dir", t.TempDir(), "--tls-cert", certFile, "--tls-key", keyFile, "--api-tokens", tokens)
+	srv := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir(), "--tls-cert", certFile, "--tls-key", keyFile, "--api-tokens", tokens)
 	stderr := &syncBuffer{}
 	srv.Stderr = stderr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
-	base := "https://" + addr
+	base := "https://" + testhttp.ListenAddr(t, stderr)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if status, _, err := tlsGet(t, base+"/health", der, nil); err == nil && status == 200 {
 			break

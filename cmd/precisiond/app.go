@@ -225,7 +225,7 @@ func processRegistry(cfg Config, log *slog.Logger, store *filestore.Store, pool 
 }
 
 // startupSelfCheck is the example self-check of the long-running commands
-// (serve, mcp; SPEC §3): the examples of every read-only tool run through the
+// (serve, mcp): the examples of every read-only tool run through the
 // execution path, and a failure stops the start. The examples of tools that
 // write (generate_file) are left out, so that starting has no side effect on
 // the data directory and works on a read-only one; `precisiond selfcheck`

@@ -65,7 +65,8 @@ type Config struct {
 	Access AccessConfig
 }
 
-// DefaultConfig works with no configuration at all (SPEC §11).
+// DefaultConfig works with no configuration at all: serve listens on
+// 127.0.0.1:8003 and keeps its data in ./data (README, Configuration).
 func DefaultConfig() Config {
 	return Config{
 		Addr:           "127.0.0.1:8003",

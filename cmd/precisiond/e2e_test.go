@@ -243,22 +243,22 @@ func checkoutVersion(t *testing.T) string {
 // health, call, verify (good and tampered), version, and graceful SIGTERM.
 func TestBinary(t *testing.T) {
 	bin := buildBinary(t)
-	addr := testhttp.FreeAddr(t)
-	srv := exec.Command(bin, "serve", "--addr", addr)
+	srv := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
 	data := t.TempDir() // the server and the CLI share it, so one signing key
 	srv.Env = append(os.Environ(), "PRECISIOND_DATA_DIR="+data, "PRECISIOND_ADDR=127.0.0.1:1")
-	var stderr bytes.Buffer
-	srv.Stderr = &stderr
+	stderr := &testhttp.SyncBuffer{}
+	srv.Stderr = stderr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer srv.Process.Kill()
+	addr := testhttp.ListenAddr(t, stderr) // the flag's port 0, not the env's port 1: the flag overrides the env
 	base := "http://" + addr
-	testhttp.WaitUp(t, base, &stderr) // at the flag's address: the flag overrides the env
+	testhttp.WaitUp(t, base, stderr)
 	if out, err := exec.Command(bin, "health", "--addr", addr).CombinedOutput(); err != nil {
 		t.Errorf("health: %v %s", err, out)
 	}
-	if err := exec.Command(bin, "health", "--addr", testhttp.FreeAddr(t)).Run(); err == nil {
+	if err := exec.Command(bin, "health", "--addr", testhttp.RefusedAddr(t)).Run(); err == nil {
 		t.Error("health succeeded against a closed port")
 	}
 

@@ -70,7 +70,7 @@ func TestFleetSettings(t *testing.T) {
 // --store-required, where it is 503 toggles_unknown (the toggle state was
 // never read).
 func TestReadinessWithTheStoreDown(t *testing.T) {
-	t.Setenv("AWS_ENDPOINT_URL", "http://"+testhttp.FreeAddr(t))
+	t.Setenv("AWS_ENDPOINT_URL", "http://"+testhttp.RefusedAddr(t))
 	t.Setenv("AWS_ACCESS_KEY_ID", "a")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "b")
 	for _, required := range []bool{false, true} {
@@ -104,7 +104,7 @@ func TestReadinessWithTheStoreDown(t *testing.T) {
 // starts (the link key and the answer-signing keyring fall back to the data
 // directory) and answers pure tools to a token holder.
 func TestStartWithTokensWhileTheStoreIsDown(t *testing.T) {
-	t.Setenv("AWS_ENDPOINT_URL", "http://"+testhttp.FreeAddr(t))
+	t.Setenv("AWS_ENDPOINT_URL", "http://"+testhttp.RefusedAddr(t))
 	t.Setenv("AWS_ACCESS_KEY_ID", "a")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "b")
 	tokens := writeTokensFile(t, `{"tokens":[{"name":"a","sha256":"`+access.Hash("tok")+`"}]}`)

@@ -231,7 +231,7 @@ func TestMCPShutdownWithOpenSSE(t *testing.T) {
 	go func() { _ = cs.Wait(); close(sessionDone) }()
 	select {
 	case <-sessionDone:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testhttp.Timeout):
 		t.Error("the SSE session did not end")
 	}
 }
@@ -340,7 +340,7 @@ func TestMCPStdioFollowsToggles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
 	hdr := map[string]string{"Authorization": "Bearer secret-token", "Content-Type": "application/json"}
@@ -349,7 +349,7 @@ func TestMCPStdioFollowsToggles(t *testing.T) {
 	}
 	select {
 	case <-changed:
-	case <-time.After(20 * time.Second): // the toggle file is polled every 2 s
+	case <-time.After(testhttp.Timeout): // the toggle file is polled every 2 s
 		t.Fatal("no notifications/tools/list_changed over stdio")
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "roman_numeral", Arguments: map[string]any{"value": "XIV"}})

@@ -37,8 +37,16 @@ func runMain(t *testing.T, cfg Config, logs io.Writer) (string, func()) {
 
 // launchMain runs NewMain(cfg).Run on its listener until the test ends or stop
 // is called; stop drains and waits for Run to return.
+//
+// A cfg with the default call deadline gets 2 minutes instead: no test here is
+// about the default 5 s, and under -race on a loaded machine a call that
+// starts a worker (generate_file, structured_validate) can take longer. A test
+// of a deadline sets its own.
 func launchMain(t *testing.T, cfg Config, log *slog.Logger) (*Main, func()) {
 	t.Helper()
+	if cfg.CallTimeout == DefaultConfig().CallTimeout {
+		cfg.CallTimeout = 2 * time.Minute
+	}
 	m, err := NewMain(cfg, log)
 	if err != nil {
 		t.Fatal(err)
@@ -256,8 +264,7 @@ func startBinary(t *testing.T, flags ...string) (string, *exec.Cmd, *syncBuffer)
 func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.Cmd, *syncBuffer) {
 	t.Helper()
 	bin := buildBinary(t)
-	addr := testhttp.FreeAddr(t)
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data-dir", t.TempDir()}, flags...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, flags...)...)
 	cmd.Env = append(append(os.Environ(), "PRECISIOND_ADMIN_TOKEN="+opsToken), env...)
 	logs := &syncBuffer{}
 	cmd.Stderr = logs
@@ -265,7 +272,7 @@ func startBinaryEnv(t *testing.T, env []string, flags ...string) (string, *exec.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
-	base := "http://" + addr
+	base := "http://" + testhttp.ListenAddr(t, logs)
 	testhttp.WaitUp(t, base, logs)
 	return base, cmd, logs
 }

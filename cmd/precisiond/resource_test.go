@@ -64,7 +64,7 @@ func cpuTime(t *testing.T, pid int) time.Duration {
 // and harder to pass for one that still works: the work it would catch runs
 // for tens of seconds.
 func TestTimedOutWorkStopsAndNeverStacks(t *testing.T) {
-	base, cmd, logs := startBinary(t, "--max-concurrency", "2", "--call-timeout", "1s", "--queue-wait", "100ms", "--log-level", "warn")
+	base, cmd, logs := startBinary(t, "--max-concurrency", "2", "--call-timeout", "1s", "--queue-wait", "100ms")
 	pid := cmd.Process.Pid
 
 	var mu sync.Mutex

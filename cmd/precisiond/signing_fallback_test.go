@@ -261,7 +261,7 @@ func TestKeyFileReplicaNeverFallsBack(t *testing.T) {
 // of its own lifetime, counted as fallback; retrying the store while it
 // still does not answer logs at debug only.
 func TestFallbackWithoutADataDirectory(t *testing.T) {
-	t.Setenv("AWS_ENDPOINT_URL", "http://"+testhttp.FreeAddr(t))
+	t.Setenv("AWS_ENDPOINT_URL", "http://"+testhttp.RefusedAddr(t))
 	t.Setenv("AWS_ACCESS_KEY_ID", "a")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "b")
 	cfg := DefaultConfig()

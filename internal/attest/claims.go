@@ -10,7 +10,7 @@ import (
 
 // ResultClaims is what a result attestation signs: the identity of the contract
 // that produced an answer, the answer's result_hash and the issuer. Its payload
-// is canonical JSON (SPEC §2) with exactly these keys:
+// is canonical JSON (evidence.Canonical) with exactly these keys:
 //
 //	{"contract_hash","contract_id","contract_version","iss","result_hash","tool"}
 type ResultClaims struct {
@@ -24,7 +24,7 @@ type ResultClaims struct {
 
 // PlanRunClaims is what a plan-run attestation signs. Its payload is canonical
 // JSON with exactly the keys {"iss","plan_id","run_hash"}; plan_id is carried
-// because run_hash is computed over it (SPEC §14), so a reader can tell which
+// because run_hash is computed over it (docs/plans.md), so a reader can tell which
 // plan ran without trusting anything unsigned.
 type PlanRunClaims struct {
 	PlanID  string `json:"plan_id"`

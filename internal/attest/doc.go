@@ -9,7 +9,7 @@
 //
 //	base64url(header) "." base64url(payload) "." base64url(Ed25519 signature)
 //
-// where header is the canonical JSON (SPEC §2) {"alg":"EdDSA","kid":KID,"typ":TYP}
+// where header is the canonical JSON (evidence.Canonical) {"alg":"EdDSA","kid":KID,"typ":TYP}
 // with TYP "precisiond-result+jws" for a tool answer and
 // "precisiond-plan-run+jws" for a plan run, and payload is the canonical JSON of
 // ResultClaims or PlanRunClaims. KID is the first 16 hex digits of the SHA-256

@@ -55,7 +55,7 @@ func (v versity) open(t *testing.T, loc Location, tm Timeouts) Store {
 }
 
 // closedAddr is a loopback address where nothing listens.
-func closedAddr(t *testing.T) string { return testhttp.FreeAddr(t) }
+func closedAddr(t *testing.T) string { return testhttp.RefusedAddr(t) }
 
 // shortTimeouts keep the unavailable tests brief; what they assert is the
 // error's kind, not how long it took.

@@ -20,6 +20,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"go/build"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -29,8 +30,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // Credentials and bucket of every server this package starts.
@@ -90,6 +89,11 @@ type Server struct {
 // Start starts versitygw on a free loopback port over a new temporary
 // directory holding the bucket, and waits until it answers. The process is
 // killed when the test ends (and with the test binary: Pdeathsig).
+//
+// versitygw takes a concrete port and does not report one it was given as 0,
+// so the port is one the kernel just handed out and released: another process
+// may take it first. Then versitygw logs "address already in use" and is
+// started again on another port.
 func Start(t testing.TB) *Server {
 	t.Helper()
 	bin := Binary(t)
@@ -97,33 +101,60 @@ func Start(t testing.TB) *Server {
 	if err := os.Mkdir(filepath.Join(dir, Bucket), 0o750); err != nil {
 		t.Fatal(err)
 	}
-	addr := testhttp.FreeAddr(t)
-	s := &Server{Endpoint: "http://" + addr, Dir: dir, log: filepath.Join(dir, "versitygw.log")}
+	s := &Server{Dir: dir, log: filepath.Join(dir, "versitygw.log")}
+	t.Cleanup(s.Stop)
+	for attempt := 1; ; attempt++ {
+		if s.start(t, bin) {
+			return s
+		}
+		if attempt == 3 {
+			log, _ := os.ReadFile(s.log)
+			t.Fatalf("versitygw found its port taken %d times:\n%s", attempt, log)
+		}
+		s.Stop()
+	}
+}
+
+// start starts versitygw on a port just released and waits until it answers
+// (true) or logs that the port was taken meanwhile (false).
+func (s *Server) start(t testing.TB, bin string) bool {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	s.Endpoint = "http://" + addr
 	logf, err := os.Create(s.log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer logf.Close()
-	cmd := exec.Command(bin, "--access", Access, "--secret", Secret, "--port", addr, "posix", dir)
+	cmd := exec.Command(bin, "--access", Access, "--secret", Secret, "--port", addr, "posix", s.Dir)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	s.mu.Lock()
 	s.cmd = cmd
-	t.Cleanup(s.Stop)
+	s.mu.Unlock()
 	// Ready when it answers HTTP (an unsigned request gets 403). The bound only
 	// keeps a broken start from hanging the test; it is not a measurement.
 	client := &http.Client{Timeout: 2 * time.Second}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for {
 		resp, err := client.Get(s.Endpoint + "/")
 		if err == nil {
 			_ = resp.Body.Close()
-			return s
+			return true
+		}
+		log, _ := os.ReadFile(s.log)
+		if bytes.Contains(log, []byte("address already in use")) {
+			return false
 		}
 		if time.Now().After(deadline) {
-			log, _ := os.ReadFile(s.log)
 			t.Fatalf("versitygw did not answer on %s: %v\n%s", addr, err, log)
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -12,7 +12,7 @@ import (
 	"github.com/precisiond/precisiond/internal/refusal"
 )
 
-// Limits of structured_validate, the reference's (SPEC §7.1), plus the limits
+// Limits of structured_validate, the reference's (docs/compatibility.md), plus the limits
 // that bound our own work.
 type Limits struct {
 	MaxPayloadBytes int

@@ -13,7 +13,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,17 +127,49 @@ func encode(t testing.TB, enc func(any) ([]byte, error), v any) []byte {
 	return b
 }
 
-// FreeAddr returns a loopback address ("127.0.0.1:PORT") nothing listens on
-// right now: for a server the test starts, or for a store that does not answer.
-func FreeAddr(t testing.TB) string {
+// RefusedAddr returns a loopback address ("127.0.0.1:PORT") that refuses
+// every connection until the test ends: for a store or server that does not
+// answer. A socket bound to the port without listening holds it, so nothing
+// else can listen there meanwhile (a port closed again could be taken by
+// another process and answer).
+func RefusedAddr(t testing.TB) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	return addr
+	t.Cleanup(func() { _ = syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in4, ok := sa.(*syscall.SockaddrInet4)
+	if !ok {
+		t.Fatalf("bound to %T", sa)
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(in4.Port))
+}
+
+// ListenAddr returns the address a `precisiond serve` started with --addr
+// 127.0.0.1:0 bound, read from its "listening" log line (JSON, level info) in
+// log, its stderr. It fails the test with the log when the line has not come
+// within Timeout.
+func ListenAddr(t testing.TB, log fmt.Stringer) string {
+	t.Helper()
+	for deadline := time.Now().Add(Timeout); ; time.Sleep(20 * time.Millisecond) {
+		for _, line := range strings.Split(log.String(), "\n") {
+			var l struct{ Msg, Addr string }
+			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == "listening" && l.Addr != "" {
+				return l.Addr
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server did not log its address: %s", log)
+		}
+	}
 }
 
 // WaitUp waits until the server at base answers GET /health (with any

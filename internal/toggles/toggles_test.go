@@ -265,7 +265,7 @@ func wantNotStored(t *testing.T, reg *tools.Registry, op string, err error, reas
 // service starts anyway, every tool enabled, not Loaded), a toggle is
 // store_unavailable and changes nothing.
 func TestUnreachableStore(t *testing.T) {
-	env := map[string]string{"AWS_ENDPOINT_URL": "http://" + testhttp.FreeAddr(t), "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
+	env := map[string]string{"AWS_ENDPOINT_URL": "http://" + testhttp.RefusedAddr(t), "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"}
 	bs, err := blob.Open(blob.Location{Kind: "s3", Bucket: "fleet"}, blob.Options{Getenv: func(k string) string { return env[k] },
 		Timeouts: blob.Timeouts{Op: time.Second, Dial: time.Second, IO: time.Second}})
 	if err != nil {

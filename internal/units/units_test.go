@@ -17,8 +17,9 @@ func rat(t testing.TB, s string) *big.Rat {
 	return q
 }
 
-// The conversions the brief and SPEC §7.1 name, with their exact values: the
-// float each must round to, and the exact decimal (or 34-digit rounding).
+// Everyday conversions (speeds, lengths, masses, pressures, energies, angles,
+// offset temperatures) with their exact values: the float each must round to,
+// and the exact decimal (or 34-digit rounding).
 func TestSpecConversions(t *testing.T) {
 	cases := []struct {
 		value, from, to string

@@ -105,6 +105,9 @@ func newTestPool(t *testing.T, memory int64, mutate func(*Config)) *Pool {
 		Command: []string{os.Args[0], "-test.run=^$"},
 		Env:     append(os.Environ(), serveEnv+"="+strconv.FormatInt(memory, 10)),
 		Size:    2,
+		// No test here is about the start bound: a start under -race on a
+		// loaded machine may take longer than DefaultStartTimeout.
+		StartTimeout: 5 * time.Minute,
 	}
 	if mutate != nil {
 		mutate(&cfg)
@@ -230,6 +233,11 @@ func processAlive(pid int) bool {
 // kill came first, which depends on the machine's load).
 func TestDeadlineSeenByTheTool(t *testing.T) {
 	p := newTestPool(t, 0, nil)
+	// A worker started first, without a deadline: the short deadline below
+	// then bounds the tool, not the start of a process.
+	if err := p.Warm(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	if _, err := p.Execute(ctx, "wait", nil); !errors.Is(err, context.DeadlineExceeded) {
@@ -367,7 +375,7 @@ func TestCloseKillsWorkers(t *testing.T) {
 	if err := <-errc; err == nil || errors.As(err, &te) {
 		t.Errorf("call during Close: %v, want an internal error (not a limit)", err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a bound on waiting for the kernel, not a measurement
 	for processAlive(pid) {
 		if time.Now().After(deadline) {
 			t.Fatal("worker alive after Close")

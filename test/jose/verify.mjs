@@ -25,7 +25,7 @@ class AttestationError extends Error {
   }
 }
 
-// precisiond's canonical JSON of a flat object of strings (SPEC section 2):
+// precisiond's canonical JSON of a flat object of strings (README, The evidence envelope):
 // keys sorted, no whitespace; JSON.stringify escapes strings as Python does.
 function canonical(object) {
   const sorted = Object.fromEntries(Object.entries(object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

@@ -81,7 +81,7 @@ ISS = "https://precisiond.example"
 
 
 def result_answer(key, iss=ISS, facts=None):
-    """A gcd_lcm-shaped answer; result_hash per SPEC section 2."""
+    """A gcd_lcm-shaped answer; result_hash as README (The evidence envelope) defines it."""
     contract_hash = hashlib.sha256(b"an example contract").hexdigest()
     inp = {"a": 391, "b": 299, "operation": "both"}
     facts = facts or {"a": 391, "b": 299, "operation": "both", "gcd": 23, "lcm": 5083}

@@ -36,7 +36,7 @@ class AttestationError(Exception):
 
 
 def canonical(value):
-    """precisiond's canonical JSON (SPEC section 2)."""
+    """precisiond's canonical JSON (README, The evidence envelope)."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
 
 
