@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -265,16 +264,4 @@ func healthURL(cfg Config) string {
 		scheme = "https://"
 	}
 	return scheme + cfg.Addr + "/health"
-}
-
-// httpClient is the client commands' HTTP client (5 s). skipVerify accepts
-// any server certificate: only for `precisiond health`, which probes its own
-// container's server on an address its certificate need not name, and reads
-// nothing but the status.
-func httpClient(skipVerify bool) *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	if skipVerify {
-		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // see above
-	}
-	return &http.Client{Timeout: 5 * time.Second, Transport: tr}
 }

@@ -8,10 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -225,23 +223,24 @@ func cmdVerify(c *command, args []string, e *cliEnv) int {
 		fmt.Fprintln(e.stderr, "precisiond verify: reading stdin:", err)
 		return 2
 	}
-	v, err := evidence.ParseJSON(in)
-	doc, ok := v.(map[string]any)
-	if err != nil || !ok {
+	answer, err := api.ParseSavedAnswer(in)
+	if err != nil {
 		fmt.Fprintln(e.stderr, "precisiond verify: stdin is not a JSON object (an /invoke response or a structured_result)")
 		return 2
 	}
-	sr, jws := doc, doc["attestation"]
-	if inner, ok := doc["structured_result"].(map[string]any); ok {
-		sr = inner
-	} else if inner, ok := doc["structuredContent"].(map[string]any); ok {
-		// An MCP tools/call result: the attestation is in its _meta.
-		sr = inner
-		meta, _ := doc["_meta"].(map[string]any)
-		jws = meta[api.MetaAttestation]
+	// This binary's registry: its catalogue, and the tools that re-render
+	// the result text. Hashes do not depend on the enabled state: no toggle
+	// file needed. A server with API tokens wants one for --url:
+	// PRECISIOND_API_TOKEN (access.go).
+	own := func(log io.Writer) func() (*tools.Registry, error) {
+		return func() (*tools.Registry, error) {
+			cfg := DefaultConfig()
+			cfg.DataDir = ""
+			reg, _, err := newRegistry(cfg, newLogger(log, "error"), nil, nil, nil)
+			return reg, err
+		}
 	}
-	tool, _ := sr["tool"].(string)
-	catalog, err := loadCatalog(*catalogFile, *url, e.stderr)
+	catalog, err := api.LoadCatalog(*catalogFile, *url, os.Getenv(apiTokenEnv), own(e.stderr))
 	if err != nil {
 		fmt.Fprintln(e.stderr, "precisiond verify:", err)
 		return 2
@@ -257,141 +256,20 @@ func cmdVerify(c *command, args []string, e *cliEnv) int {
 		sig = &attest.Checker{Keys: keys, Issuer: *issuer, Now: time.Now()}
 		runSig = sig
 	}
-	if _, isRun := doc["runs"]; isRun {
-		return verifyPlanRun(doc, catalog, runSig, e.stdout) // verify_plan.go
+	if answer.IsPlanRun() {
+		return verifyPlanRun(answer.Doc, catalog, runSig, e.stdout) // verify_plan.go
 	}
-	var entry map[string]any
-	for _, t := range catalog {
-		if m, ok := t.(map[string]any); ok && m["name"] == tool {
-			entry = m
-		}
-	}
-	if entry == nil {
-		fmt.Fprintf(e.stdout, "FAIL: tool %q is not in the catalogue\n", tool)
-		return 1
-	}
-	if err := evidence.Verify(sr, entry); err != nil {
+	rc, err := api.VerifyAnswer(answer, catalog, own(io.Discard), sig)
+	if err != nil {
 		fmt.Fprintln(e.stdout, "FAIL:", err)
 		return 1
 	}
 	checked := "no result text"
-	if _, has := doc["result"]; has {
-		if err := checkResultText(doc, sr, tool); err != nil {
-			fmt.Fprintln(e.stdout, "FAIL:", err)
-			return 1
-		}
+	if rc.TextChecked {
 		checked = "result text re-rendered"
 	}
-	signed := ""
-	if sig != nil {
-		if signed, err = sig.Result(jws, sr); err != nil {
-			fmt.Fprintln(e.stdout, "FAIL:", err)
-			return 1
-		}
-	}
-	fmt.Fprintf(e.stdout, "OK: %s contract_hash %s result_hash %s (%s)%s\n", tool, sr["contract_hash"], sr["result_hash"], checked, signed)
+	fmt.Fprintf(e.stdout, "OK: %s contract_hash %s result_hash %s (%s)%s\n", rc.Tool, rc.ContractHash, rc.ResultHash, checked, rc.SignedBy)
 	return 0
-}
-
-// checkResultText re-renders the legacy result text of a response from its
-// envelope with this binary's tool and compares. The envelope's hashes are
-// already verified, so input_normalized and facts are what the tool answered.
-func checkResultText(doc, sr map[string]any, tool string) error {
-	text, ok := doc["result"].(string)
-	if !ok {
-		return fmt.Errorf("result is not a string")
-	}
-	if t, ok := doc["tool"]; ok && t != tool {
-		return fmt.Errorf("tool %v differs from the envelope's %q", t, tool)
-	}
-	cfg := DefaultConfig()
-	cfg.DataDir = ""
-	reg, _, err := newRegistry(cfg, newLogger(io.Discard, "error"), nil, nil, nil)
-	if err != nil {
-		return err
-	}
-	if _, hash, known := reg.Lookup(tool); !known || hash != sr["contract_hash"] {
-		return fmt.Errorf("the result text cannot be checked: this binary does not have contract %v of %s (verify with the binary that answered)", sr["contract_hash"], tool)
-	}
-	input, _ := sr["input_normalized"].(map[string]any)
-	facts, _ := sr["facts"].(map[string]any)
-	want, err := reg.Render(tool, input, facts)
-	if err != nil {
-		return fmt.Errorf("re-rendering the result text of %s: %v", tool, err)
-	}
-	if text != want {
-		return fmt.Errorf("result text differs from what the facts say:\n  result: %s\n  facts:  %s", text, want)
-	}
-	return nil
-}
-
-func loadCatalog(file, url string, stderr io.Writer) ([]any, error) {
-	var data []byte
-	switch {
-	case file != "":
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, err
-		}
-		data = b
-	case url != "":
-		// A server with API tokens wants one: PRECISIOND_API_TOKEN (access.go).
-		b, err := httpGet(strings.TrimSuffix(url, "/")+"/tools", os.Getenv(apiTokenEnv), false)
-		if err != nil {
-			return nil, err
-		}
-		data = b
-	default:
-		cfg := DefaultConfig()
-		cfg.DataDir = "" // hashes do not depend on the enabled state: no toggle file needed
-		reg, _, err := newRegistry(cfg, newLogger(stderr, "error"), nil, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		out := []any{}
-		for _, t := range reg.Catalog().Tools {
-			// Round-trip through JSON so the entry is generic like a fetched one.
-			b, _ := evidence.Canonical(t)
-			g, _ := evidence.ParseJSON(b)
-			out = append(out, g)
-		}
-		return out, nil
-	}
-	v, err := evidence.ParseJSON(data)
-	if err != nil {
-		return nil, fmt.Errorf("catalogue is not JSON: %v", err)
-	}
-	m, _ := v.(map[string]any)
-	list, ok := m["tools"].([]any)
-	if !ok {
-		return nil, fmt.Errorf("catalogue has no tools list")
-	}
-	return list, nil
-}
-
-// httpGet fetches url (5 s, at most 64 MiB) with an optional bearer token;
-// skipVerify accepts any server certificate (httpClient, access.go).
-func httpGet(url, bearer string, skipVerify bool) ([]byte, error) {
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	if bearer != "" {
-		req.Header.Set("Authorization", "Bearer "+bearer)
-	}
-	resp, err := httpClient(skipVerify).Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return b, fmt.Errorf("%s answered %s", url, resp.Status)
-	}
-	return b, nil
 }
 
 var cmdHealthSpec = &command{
@@ -416,7 +294,7 @@ func cmdHealth(c *command, args []string, e *cliEnv) int {
 	if !ok {
 		return code
 	}
-	b, err := httpGet(healthURL(*cfg), "", cfg.Access.TLSCert != "")
+	b, err := api.Fetch(healthURL(*cfg), "", cfg.Access.TLSCert != "")
 	if err != nil {
 		fmt.Fprintln(e.stderr, "precisiond health:", err)
 		return 1

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -314,9 +313,4 @@ func registerCacheMetrics(reg prometheus.Registerer, c *answercache.Cache) {
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "precisiond_answer_cache_bytes", Help: bytesHelp, ConstLabels: prometheus.Labels{"tier": "store"},
 	}, func() float64 { s, _ := c.StoreStats(); return float64(s.Bytes) }))
-}
-
-// isURL reports whether a --jwks value names a URL rather than a file.
-func isURL(s string) bool {
-	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }
