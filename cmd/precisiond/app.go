@@ -93,15 +93,14 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 	m.Workers = pool
 	metrics := api.NewMetrics(metricsOpts)
 	if edge.links != nil {
-		registerSourceGauge(metrics.Registry(), "precisiond_download_link_key", "1 for where the key that signs this replica's download links comes from now, 0 for the others: store (the S3 store's key, shared by every replica on it), fallback (the S3 store was down at start: this replica's data directory key, which only it accepts, until the store answers), flag (--download-signing-key), data_dir (no S3 store: the data directory's key).",
-			&edge.links.Key)
+		metrics.ObserveLinkKey(&edge.links.Key)
 	}
 	reg, tg, err := newRegistry(cfg, log, store, metrics, pool)
 	if err != nil {
 		return nil, err
 	}
 	metrics.Attach(reg)
-	registerWorkerMetrics(metrics, pool, store)
+	metrics.ObserveWorkers(pool, store)
 	sig, cache, err := attachSigning(cfg, log, reg, metrics, true, sharedStore)
 	if err != nil {
 		return nil, err

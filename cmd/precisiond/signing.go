@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/answercache"
 	"github.com/precisiond/precisiond/internal/attest"
@@ -256,61 +254,11 @@ func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *a
 		}
 		reg.SetAnswerCache(cache)
 		if metrics != nil {
-			registerCacheMetrics(metrics.Registry(), cache)
+			metrics.ObserveAnswerCache(cache)
 		}
 	}
 	if metrics != nil {
-		registerSourceGauge(metrics.Registry(), "precisiond_signing_keyring", "1 for where the keys this replica signs with and publishes come from now, 0 for the others: store (the keyring every replica on the store shares), fallback (the shared store was down at start: a key only this replica publishes, until the store answers), key_file (the store was down at start: the --signing-key key, the fleet's, the fleet keyring not read yet), process (no data directory: a key of this process's lifetime).",
-			&sig.Key)
+		metrics.ObserveSigningKeyring(&sig.Key)
 	}
 	return sig, cache, nil
-}
-
-// registerSourceGauge exports where key comes from, as one series of the
-// gauge name per source (label source), 1 for the one in use and 0 for the
-// others:
-//
-//	precisiond_signing_keyring{source="store|fallback|key_file|process"}  gauge
-//	precisiond_download_link_key{source="store|fallback|flag|data_dir"}   gauge
-func registerSourceGauge(reg prometheus.Registerer, name, help string, key *fleetkey.Key) {
-	for _, src := range key.Sources() {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: name, Help: help, ConstLabels: prometheus.Labels{"source": src},
-		}, func() float64 {
-			if key.Source() == src {
-				return 1
-			}
-			return 0
-		}))
-	}
-}
-
-// registerCacheMetrics exports the answer cache's counters, per tier
-// ("memory", and "store" with a store tier):
-//
-//	precisiond_answer_cache_total{tier,result="hit|miss|refused"}  counter
-//	precisiond_answer_cache_total{tier="store",result="error"}     counter
-//	precisiond_answer_cache_bytes{tier}                            gauge
-func registerCacheMetrics(reg prometheus.Registerer, c *answercache.Cache) {
-	const help = "Lookups in the verified answer cache per tier: hit (served after re-verification), miss, refused (a stored entry failed re-verification and was dropped), error (the store failed; the call ran)."
-	const bytesHelp = "Bytes held by the verified answer cache per tier (memory: --answer-cache is the cap; store: at the last trim, --answer-cache-store is the cap)."
-	for _, r := range []string{"hit", "miss", "refused"} {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "precisiond_answer_cache_total", Help: help, ConstLabels: prometheus.Labels{"tier": "memory", "result": r},
-		}, func() float64 { return float64(c.Stats().Count(r)) }))
-	}
-	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "precisiond_answer_cache_bytes", Help: bytesHelp, ConstLabels: prometheus.Labels{"tier": "memory"},
-	}, func() float64 { return float64(c.Stats().Bytes) }))
-	if _, ok := c.StoreStats(); !ok {
-		return
-	}
-	for _, r := range []string{"hit", "miss", "refused", "error"} {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "precisiond_answer_cache_total", Help: help, ConstLabels: prometheus.Labels{"tier": "store", "result": r},
-		}, func() float64 { s, _ := c.StoreStats(); return float64(s.Count(r)) }))
-	}
-	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "precisiond_answer_cache_bytes", Help: bytesHelp, ConstLabels: prometheus.Labels{"tier": "store"},
-	}, func() float64 { s, _ := c.StoreStats(); return float64(s.Bytes) }))
 }
