@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"time"
@@ -298,51 +297,13 @@ func background(ctx context.Context, cfg Config, log *slog.Logger, store *filest
 		go mon.Run(ctx)
 	}
 	if store != nil {
-		interval := janitorInterval(cfg.DownloadTTL)
-		sweep := func() {
-			sctx, cancel := context.WithTimeout(ctx, interval)
-			defer cancel()
-			if err := store.Sweep(sctx); err != nil && ctx.Err() == nil {
-				log.Warn("download janitor", "err", err.Error())
-			}
-		}
-		go func() {
-			// A random start spreads the passes of replicas started together
-			// (any number may sweep side by side; this only saves work).
-			t := time.NewTimer(rand.N(interval / 10))
-			defer t.Stop()
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			sweep()
-			every(ctx, interval, sweep)
-		}()
+		go store.RunJanitor(ctx, filestore.JanitorInterval(cfg.DownloadTTL), log)
 	}
-	if tg == nil {
-		return
-	}
-	failing := false
-	go every(ctx, toggleWatchInterval, func() {
-		rctx, cancel := context.WithTimeout(ctx, max(toggleWatchInterval, cfg.StoreTimeout))
-		defer cancel()
-		changed, _, err := tg.Reload(rctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			if !failing {
-				log.Warn("toggle state unreadable; keeping the current state until it can be read", "err", err.Error())
-			}
-			failing = true
-			return
-		case failing:
-			log.Info("toggle state readable again")
-		}
-		failing = false
-		if changed {
+	if tg != nil {
+		go tg.Watch(ctx, toggleWatchInterval, cfg.StoreTimeout, log, func() {
 			log.Info("toggle state changed; reloaded", "disabled", reg.Disabled(), "catalog_hash", reg.CatalogHash())
-		}
-	})
+		})
+	}
 }
 
 // toggleWatchInterval is how often the toggle state is polled (a conditional
@@ -354,12 +315,6 @@ const toggleWatchInterval = 2 * time.Second
 // toggle and token watches and the key-ring refresh run on it, as the store
 // monitor does.
 var every = tick.Every
-
-// janitorInterval sweeps often enough that a file outlives its TTL by at most
-// a tenth of it (and at least every minute, at most every 10 minutes).
-func janitorInterval(ttl time.Duration) time.Duration {
-	return min(max(ttl/10, time.Minute), 10*time.Minute)
-}
 
 // Close releases what NewMain and Listen acquired.
 func (m *Main) Close() error {
