@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -57,34 +56,14 @@ var accessFlags = []configFlag{
 	}},
 }
 
-// loopbackAddr reports whether a listen address binds loopback only.
-func loopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // checkExposure refuses a non-loopback address without API tokens unless
-// --insecure-no-auth says so explicitly.
+// --insecure-no-auth says so explicitly (access.CheckExposure).
 func checkExposure(cfg Config) error {
 	a := cfg.Access
 	if (a.TLSCert == "") != (a.TLSKey == "") {
 		return fmt.Errorf("--tls-cert and --tls-key go together")
 	}
-	if loopbackAddr(cfg.Addr) || a.APITokens != "" || a.InsecureNoAuth {
-		return nil
-	}
-	return fmt.Errorf("refusing to listen on %s without API tokens: anyone who can reach it could call every tool and read every generated file.\n"+
-		"  Issue a token:   precisiond token new NAME   (prints the token once and its line for the tokens file)\n"+
-		"  Configure it:    --api-tokens FILE (env PRECISIOND_API_TOKENS), FILE = {\"tokens\":[<the printed lines>]}\n"+
-		"  Or bind loopback (--addr 127.0.0.1:8003), or pass --insecure-no-auth (env PRECISIOND_INSECURE_NO_AUTH=true)\n"+
-		"  if a proxy or private network in front of precisiond already authenticates", cfg.Addr)
+	return access.CheckExposure(cfg.Addr, a.APITokens != "", a.InsecureNoAuth)
 }
 
 // edgeState is what Main keeps of the access configuration.
@@ -104,7 +83,7 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 	a := cfg.Access
 	o := &api.AccessOptions{
 		MetricsNeedToken: a.MetricsNeedToken,
-		GuardHosts:       loopbackAddr(cfg.Addr),
+		GuardHosts:       access.Loopback(cfg.Addr),
 		AllowedHosts:     cfg.AllowedHosts,
 		CORSOrigins:      a.CORSOrigins,
 		LinkTTL:          cfg.DownloadTTL,
@@ -145,7 +124,7 @@ func (m *Main) listener() net.Listener {
 // invalid file or certificate leaves the current one in force.
 func (m *Main) Reload() {
 	if k := m.edge.tokens; k != nil {
-		reloadTokens(m.Log, k, "SIGHUP")
+		k.ReloadLogged(m.Log, "SIGHUP")
 	}
 	if c := m.edge.certs; c != nil {
 		if err := c.Reload(); err != nil {
@@ -153,16 +132,6 @@ func (m *Main) Reload() {
 		} else {
 			m.Log.Info("TLS certificate reloaded", "cert", c.CertFile())
 		}
-	}
-}
-
-func reloadTokens(log *slog.Logger, k *access.Keyring, why string) {
-	changed, err := k.Reload()
-	switch {
-	case err != nil:
-		log.Error("API tokens file unreadable or invalid; keeping the current tokens", "err", err.Error(), "trigger", why)
-	case changed:
-		log.Info("API tokens reloaded", "path", k.Path(), "tokens", k.Set().Len(), "trigger", why)
 	}
 }
 
@@ -187,7 +156,7 @@ func (m *Main) watchEdge(ctx context.Context) {
 		}
 	}()
 	if k := m.edge.tokens; k != nil {
-		go every(ctx, tokensWatchInterval, func() { reloadTokens(m.Log, k, "file changed") })
+		go k.Watch(ctx, tokensWatchInterval, m.Log)
 	}
 	if l := m.edge.links; l != nil && l.Store() != nil {
 		go every(ctx, m.Config.Signing.refreshPeriod(), m.refreshLinkKeys)
@@ -237,14 +206,8 @@ func cmdToken(c *command, args []string, e *cliEnv) int {
 	if *rate < 0 {
 		return c.fail(e, "--rate must not be negative")
 	}
-	secret, entry, err := access.NewSecret(name)
+	secret, line, err := access.Issue(name, splitList(*toolsFlag), *rate)
 	if err != nil {
-		return c.fail(e, "%v", err)
-	}
-	entry.Tools, entry.RatePerMinute = splitList(*toolsFlag), *rate
-	line, _ := json.Marshal(entry)
-	// The line must load: check it as the server would.
-	if _, err := access.Parse([]byte(`{"tokens":[` + string(line) + `]}`)); err != nil {
 		return c.fail(e, "%v", err)
 	}
 	fmt.Fprintln(e.stdout, secret)
