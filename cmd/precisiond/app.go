@@ -174,7 +174,7 @@ func readiness(cfg Config, shared *blob.Monitor, tg *toggles.Store) func() strin
 // toggle store is returned (nil without a store). A corrupt toggle state is a
 // start-up error; an unreachable store is not.
 func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *api.Metrics, pool *worker.Pool) (*tools.Registry, *toggles.Store, error) {
-	opts := tools.Options{DefaultTimeout: cfg.CallTimeout, WriteGuard: storeGuard(monitorOf(store))}
+	opts := tools.Options{DefaultTimeout: cfg.CallTimeout, WriteGuard: tools.StoreGuard(monitorOf(store))}
 	var onReject func()
 	if metrics != nil {
 		onReject, opts.Observer = metrics.OnReject, metrics.Observe
@@ -201,7 +201,9 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 		}
 		shared = mon
 	}
-	tg, err := loadToggles(cfg, log, shared, reg)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*cfg.StoreTimeout)
+	defer cancel()
+	tg, err := toggles.Open(ctx, shared, reg, log)
 	if err != nil {
 		return nil, nil, err
 	}

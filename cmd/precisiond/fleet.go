@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -14,8 +13,6 @@ import (
 
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
-	"github.com/precisiond/precisiond/internal/toggles"
-	"github.com/precisiond/precisiond/tools"
 )
 
 // The store the replicas share (docs/operations.md, "Running a fleet"):
@@ -123,21 +120,7 @@ func openShared(cfg Config, log *slog.Logger, createOnWrite bool) (*blob.Monitor
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	first := true // OnChange calls are serialized by the monitor
-	return blob.NewMonitor(s, blob.MonitorOptions{OnChange: func(h blob.Health) {
-		wasFirst := first
-		first = false
-		switch {
-		case h.OK && wasFirst:
-			// A store that answers from the start is the normal case: no
-			// line (precisiond call prints nothing but its answer).
-		case h.OK:
-			log.Info("store answers", "store", s.Location())
-		default:
-			log.Warn("store unavailable: generate_file, downloads, toggles and plans not in the local cache answer store_unavailable until it answers again",
-				"store", s.Location(), "reason", h.Reason, "err", fmt.Sprint(h.Err))
-		}
-	}}), nil
+	return blob.NewMonitor(s, blob.MonitorOptions{OnChange: blob.LogHealth(log, s.Location())}), nil
 }
 
 // openStore opens the shared store and the download store on it
@@ -157,48 +140,6 @@ func monitorOf(store *filestore.Store) *blob.Monitor {
 	}
 	m, _ := blob.Inner[*blob.Monitor](store.Blob())
 	return m
-}
-
-// loadToggles applies the toggle state in the shared store to reg. A corrupt
-// state stops the start; a store that does not answer does not: every tool
-// is enabled until the state can be read (the toggle poll applies it; /ready
-// reports toggles_unknown meanwhile when the store is required).
-func loadToggles(cfg Config, log *slog.Logger, shared blob.Store, reg *tools.Registry) (*toggles.Store, error) {
-	tg := toggles.New(shared, reg)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*cfg.StoreTimeout)
-	defer cancel()
-	unknown, err := tg.Load(ctx)
-	switch {
-	case errors.Is(err, blob.ErrUnavailable):
-		log.Warn("toggle state unknown: the store is not answering; every tool stays enabled until it answers", "where", tg.Where(), "err", err.Error())
-	case err != nil:
-		return nil, fmt.Errorf("%w (fix or remove it; it must be {\"disabled\":[tool names]})", err)
-	case len(unknown) > 0:
-		log.Warn("toggle state names tools this build does not have; ignored", "where", tg.Where(), "unknown", unknown)
-	}
-	return tg, nil
-}
-
-// storeGuard is the registry's write guard (tools.Options.WriteGuard): while
-// the monitor has the store down, a tool that writes into it (generate_file)
-// answers store_unavailable before it does any work, where an isolated call
-// would otherwise render in a worker and then wait on the store until its
-// deadline. Nil without a monitor.
-func storeGuard(mon *blob.Monitor) func() error {
-	if mon == nil {
-		return nil
-	}
-	return func() error {
-		h := mon.Health()
-		if h.OK {
-			return nil
-		}
-		reason := tools.ReasonStoreNotAnswering
-		if h.Reason == "store_error" {
-			reason = tools.ReasonStoreRefused
-		}
-		return tools.StoreUnavailable(reason, "the download store is unavailable (%s); try again shortly", h.Reason)
-	}
 }
 
 // replicaName names this process in audit lines and /health: the host name
