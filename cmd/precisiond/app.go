@@ -113,7 +113,11 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 	if tg != nil {
 		toggler = tg
 	}
-	replica := replicaName()
+	replica := api.ReplicaName()
+	var loaded func() bool
+	if tg != nil {
+		loaded = tg.Loaded
+	}
 	srv := api.New(reg, api.Options{
 		Logger:       log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
@@ -130,7 +134,7 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: downloadURL(cfg),
 			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 		Store:   storeHealth,
-		Ready:   readiness(cfg, shared, tg),
+		Ready:   api.Readiness(cfg.StoreRequired, storeHealth, loaded),
 		Replica: replica,
 	})
 	m.Registry, m.API, m.Toggles, m.Replica, m.Metrics, m.Plans, m.closePlans = reg, srv, tg, replica, metrics, planSvc, closePlans
@@ -143,25 +147,6 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return m, nil
-}
-
-// readiness is /ready's question. Only with --store-required does the store
-// matter: then a replica is not ready while the store is down, nor while it
-// has never read the toggle state (started during an outage, it would serve
-// tools an admin disabled). Without it a replica stays ready through a store
-// outage, because its pure tools still answer (issue 17).
-func readiness(cfg Config, shared *blob.Monitor, tg *toggles.Store) func() string {
-	return func() string {
-		switch {
-		case !cfg.StoreRequired:
-			return ""
-		case tg != nil && !tg.Loaded():
-			return "toggles_unknown"
-		case shared != nil && !shared.Health().OK:
-			return tools.CodeStoreUnavailable
-		}
-		return ""
-	}
 }
 
 // newRegistry builds the registry every surface shares (HTTP, MCP, CLI) with

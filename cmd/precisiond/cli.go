@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -145,36 +143,20 @@ func cmdTools(c *command, args []string, e *cliEnv) int {
 			printJSON(e.stdout, entry)
 			return 0
 		}
-		b, err := evidence.Canonical(entry)
-		var pretty bytes.Buffer
-		if err == nil {
-			err = json.Indent(&pretty, b, "", "  ")
-		}
+		pretty, err := api.IndentedJSON(entry)
 		if err != nil {
 			fmt.Fprintln(e.stderr, "precisiond tools:", err)
 			return 1
 		}
-		fmt.Fprintln(e.stdout, pretty.String())
+		fmt.Fprintln(e.stdout, pretty)
 		return 0
 	}
 	cat := reg.Catalog()
 	if *asJSON {
-		list := make([]any, len(cat.Tools))
-		for i, t := range cat.Tools {
-			list[i] = t
-		}
-		printJSON(e.stdout, map[string]any{"tools": list, "catalog_hash": cat.CatalogHash})
+		printJSON(e.stdout, api.CatalogBody(cat))
 		return 0
 	}
-	width := 0
-	for _, t := range cat.Tools {
-		width = max(width, len(t["name"].(string)))
-	}
-	for _, t := range cat.Tools {
-		line := fmt.Sprintf("%-*s  %s", width, t["name"], t["title"])
-		if t["enabled"] == false {
-			line += " (disabled)"
-		}
+	for _, line := range api.ToolList(cat) {
 		fmt.Fprintln(e.stdout, line)
 	}
 	return 0

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -140,17 +137,4 @@ func monitorOf(store *filestore.Store) *blob.Monitor {
 	}
 	m, _ := blob.Inner[*blob.Monitor](store.Blob())
 	return m
-}
-
-// replicaName names this process in audit lines and /health: the host name
-// (a pod's name in Kubernetes) and a random id per start, so that two
-// processes on one host differ.
-func replicaName() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "unknown-host"
-	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return host + "/" + hex.EncodeToString(b[:])
 }
