@@ -82,7 +82,7 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		}
 		storeHealth, metricsOpts.StoreUsage, metricsOpts.Store = shared, store.Usage, shared
 	}
-	if err := startupSelfCheck(); err != nil {
+	if err := tools.StartupSelfCheck(context.Background()); err != nil {
 		return nil, err
 	}
 	pool, err := newWorkerPool(cfg, log, store)
@@ -207,19 +207,6 @@ func processRegistry(cfg Config, log *slog.Logger, store *filestore.Store, pool 
 		return nil, nil, err
 	}
 	return reg, tg, nil
-}
-
-// startupSelfCheck is the example self-check of the long-running commands
-// (serve, mcp; SPEC §3): the examples of every read-only tool run through the
-// execution path, and a failure stops the start. The examples of tools that
-// write (generate_file) are left out, so that starting has no side effect on
-// the data directory and works on a read-only one; `precisiond selfcheck`
-// runs every example, those against a throwaway store.
-func startupSelfCheck() error {
-	if err := tools.CheckExamples(context.Background(), tools.ReadOnly(tools.Builtin(tools.Deps{}))); err != nil {
-		return fmt.Errorf("start-up self-check: %w", err)
-	}
-	return nil
 }
 
 // Listen binds the configured address.

@@ -329,7 +329,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	if err := startupSelfCheck(); err != nil {
+	if err := tools.StartupSelfCheck(context.Background()); err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
@@ -411,10 +411,6 @@ func cmdSelfCheck(c *command, args []string, e *cliEnv) int {
 		fmt.Fprintln(e.stdout, "FAIL:", err)
 		return 1
 	}
-	n := 0
-	for _, t := range list {
-		n += len(t.Contract.Examples)
-	}
-	fmt.Fprintf(e.stdout, "OK: %d examples of %d tools\n", n, len(list))
+	fmt.Fprintf(e.stdout, "OK: %d examples of %d tools\n", tools.CountExamples(list), len(list))
 	return 0
 }
