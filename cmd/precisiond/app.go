@@ -235,12 +235,9 @@ func (m *Main) Run(ctx context.Context) error {
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
 	go every(bctx, m.Config.Signing.refreshPeriod(), m.refreshKeyring) // signing.go
-	// signing.go; the store tier is trimmed at start too, so that its bytes
-	// are known from then on.
-	go func() {
-		m.trimAnswerStore()
-		every(bctx, answerStoreTrim, m.trimAnswerStore)
-	}()
+	if m.Cache != nil {
+		go m.Cache.KeepTrimmed(bctx, answerStoreTrim, m.Log)
+	}
 	m.watchEdge(bctx)
 	errc := make(chan error, 1)
 	go func() { errc <- m.server.Serve(m.listener()) }()

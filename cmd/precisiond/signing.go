@@ -102,22 +102,8 @@ func (m *Main) refreshKeyring() {
 }
 
 // answerStoreTrim is how often a running service trims the answer cache's
-// store tier to --answer-cache-store.
+// store tier to --answer-cache-store (answercache.Cache.KeepTrimmed).
 const answerStoreTrim = time.Minute
-
-// trimAnswerStore is the background step that bounds the store tier.
-func (m *Main) trimAnswerStore() {
-	if m.Cache == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if n, err := m.Cache.TrimStore(ctx); err != nil {
-		m.Log.Warn("answer cache: trimming the store tier failed", "err", err.Error())
-	} else if n > 0 {
-		m.Log.Debug("answer cache: store tier trimmed", "removed", n)
-	}
-}
 
 func issuerOf(cfg Config) string {
 	if cfg.Signing.Issuer != "" {
