@@ -56,13 +56,8 @@ func newWorkerPool(cfg Config, log *slog.Logger, store *filestore.Store) (*worke
 		Size:    cfg.Workers,
 		Logger:  log,
 		OnExit: func(reason string) {
-			if store == nil {
-				return
-			}
-			if n, err := store.RemoveOrphanTemps(); err != nil {
-				log.Warn("removing a dead worker's temporary files", "err", err.Error())
-			} else if n > 0 {
-				log.Info("removed temporary files of a dead worker", "files", n, "reason", reason)
+			if store != nil {
+				store.RemoveDeadWriterTemps(log, reason)
 			}
 		},
 	})

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -58,4 +59,22 @@ func TestRunJanitor(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// TestRemoveDeadWriterTemps: a dead worker's temporary file is removed at
+// once and the removal logged with its reason.
+func TestRemoveDeadWriterTemps(t *testing.T) {
+	s := newStore(t, Config{})
+	tmp := filepath.Join(s.Dir(), ".blob", "tmp", "0123456789ab")
+	if err := os.WriteFile(tmp, []byte("half a fi"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	var logs strings.Builder
+	s.RemoveDeadWriterTemps(slog.New(slog.NewTextHandler(&logs, nil)), "deadline")
+	if _, err := os.Lstat(tmp); !os.IsNotExist(err) {
+		t.Fatal("orphaned temporary file not removed")
+	}
+	if got := logs.String(); !strings.Contains(got, "removed temporary files of a dead worker") || !strings.Contains(got, "files=1 reason=deadline") {
+		t.Errorf("log: %s", got)
+	}
 }
