@@ -131,7 +131,7 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		Plans:        planSvc,
 		JWKS:         sig.JWKS,
 		Access:       accessOpts,
-		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: downloadURL(cfg),
+		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL),
 			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 		Store:   storeHealth,
 		Ready:   api.Readiness(cfg.StoreRequired, storeHealth, loaded),
@@ -167,7 +167,7 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	opts.Limiter = tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, onReject)
 	// --tools keeps the allowed tools only: the others are not registered, so
 	// every surface treats them as unknown (docs/plans.md, Tool selection).
-	built := tools.Builtin(tools.Deps{Files: store, DownloadURL: downloadURL(cfg)})
+	built := tools.Builtin(tools.Deps{Files: store, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL)})
 	list, err := tools.Select(isolate(cfg, log, built, pool), cfg.Tools)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--tools: %w", err)

@@ -361,7 +361,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
 		Files:        store,
-		DownloadURL:  downloadURL(*cfg),
+		DownloadURL:  api.DownloadLinks(cfg.PublicBaseURL),
 		Version:      versionString(),
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Surface:      cfg.MCPSurface,

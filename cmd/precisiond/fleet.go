@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"path/filepath"
-	"strings"
 
+	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 )
@@ -35,39 +34,11 @@ func (c Config) validateFleet() error {
 		return errors.New("store-timeout must be positive")
 	}
 	if c.PublicBaseURL != "" {
-		if _, err := publicBase(c.PublicBaseURL); err != nil {
+		if _, err := api.PublicBase(c.PublicBaseURL); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// publicBase checks a --public-base-url value and returns it without a
-// trailing slash: an absolute http(s) URL with a host, optionally a path
-// prefix (behind an ingress), no query, fragment or credentials.
-func publicBase(v string) (string, error) {
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
-		return "", fmt.Errorf("public-base-url %q: want an absolute http:// or https:// URL such as https://precisiond.example.com or https://example.com/precisiond", v)
-	}
-	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(v, "#") {
-		return "", fmt.Errorf("public-base-url %q: no credentials, query or fragment", v)
-	}
-	return strings.TrimRight(v, "/"), nil
-}
-
-// downloadURL is the absolute link of a stored file under --public-base-url,
-// or nil without one (links stay /downloads/<name>). The facts never carry
-// it: download_path is hashed and must not depend on the host.
-func downloadURL(cfg Config) func(name string) string {
-	if cfg.PublicBaseURL == "" {
-		return nil
-	}
-	base, err := publicBase(cfg.PublicBaseURL)
-	if err != nil {
-		return nil // validate refused it already
-	}
-	return func(name string) string { return base + "/downloads/" + name }
 }
 
 // storeLocation resolves --store: its value, or the data directory; ok is

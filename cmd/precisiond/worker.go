@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/worker"
@@ -118,7 +119,7 @@ func cmdWorker(c *command, args []string, e *cliEnv) int {
 		}
 		store = filestore.New(b, filestore.Config{Prefix: filestore.Prefix, TTL: cfg.DownloadTTL, MaxBytes: cfg.MaxStoreBytes})
 	}
-	deps := tools.Deps{Files: store, DownloadURL: downloadURL(*cfg)}
+	deps := tools.Deps{Files: store, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL)}
 	if err := worker.Serve(e.stdin, e.stdout, tools.Builtin(deps), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
 		fmt.Fprintln(e.stderr, "precisiond worker:", err)
 		return 1
