@@ -39,6 +39,11 @@ func TestRunJanitor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// List hides an expired file at once: look at the directory.
+	file := filepath.Join(dir, e.Name) // Open: the directory itself, no prefix
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("the stored file is not where the test looks: %v", err)
+	}
 	later := now.Add(2 * time.Hour)
 	clock = func() time.Time { return later }
 	done := make(chan struct{})
@@ -46,11 +51,6 @@ func TestRunJanitor(t *testing.T) {
 		defer close(done)
 		s.RunJanitor(ctx, time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}()
-	// List hides an expired file at once: look at the directory.
-	file := filepath.Join(dir, e.Name) // Open: the directory itself, no prefix
-	if _, err := os.Stat(file); err != nil {
-		t.Fatalf("the stored file is not where the test looks: %v", err)
-	}
 	for {
 		if _, err := os.Stat(file); os.IsNotExist(err) {
 			break
