@@ -19,6 +19,7 @@ import (
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
@@ -524,9 +525,8 @@ func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawM
 }
 
 // MetaAttestation is the _meta key of a tool result that carries the
-// answer's attestation (docs/attestation.md): the envelope in
-// structuredContent stays exactly the envelope.
-const MetaAttestation = "precisiond/attestation"
+// answer's attestation.
+const MetaAttestation = attest.MCPMetaKey
 
 // attestationMeta is the _meta of a signed answer; nil when it is not signed.
 func attestationMeta(jws string) mcp.Meta {

@@ -48,3 +48,26 @@ func ReadOnly(list []Tool) []Tool {
 	}
 	return out
 }
+
+// StartupSelfCheck is the example self-check of the long-running commands
+// (serve, mcp; SPEC §3): the examples of every read-only built-in tool run
+// through the execution path, and an error stops the start. The examples
+// of tools that write (generate_file) are left out, so that starting has no
+// side effect on the data directory and works on a read-only one;
+// `precisiond selfcheck` runs every example, those against a throwaway
+// store.
+func StartupSelfCheck(ctx context.Context) error {
+	if err := CheckExamples(ctx, ReadOnly(Builtin(Deps{}))); err != nil {
+		return fmt.Errorf("start-up self-check: %w", err)
+	}
+	return nil
+}
+
+// CountExamples is how many contract examples the tools of list have.
+func CountExamples(list []Tool) int {
+	n := 0
+	for _, t := range list {
+		n += len(t.Contract.Examples)
+	}
+	return n
+}

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -58,34 +56,14 @@ var accessFlags = []configFlag{
 	}},
 }
 
-// loopbackAddr reports whether a listen address binds loopback only.
-func loopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // checkExposure refuses a non-loopback address without API tokens unless
-// --insecure-no-auth says so explicitly.
+// --insecure-no-auth says so explicitly (access.CheckExposure).
 func checkExposure(cfg Config) error {
 	a := cfg.Access
 	if (a.TLSCert == "") != (a.TLSKey == "") {
 		return fmt.Errorf("--tls-cert and --tls-key go together")
 	}
-	if loopbackAddr(cfg.Addr) || a.APITokens != "" || a.InsecureNoAuth {
-		return nil
-	}
-	return fmt.Errorf("refusing to listen on %s without API tokens: anyone who can reach it could call every tool and read every generated file.\n"+
-		"  Issue a token:   precisiond token new NAME   (prints the token once and its line for the tokens file)\n"+
-		"  Configure it:    --api-tokens FILE (env PRECISIOND_API_TOKENS), FILE = {\"tokens\":[<the printed lines>]}\n"+
-		"  Or bind loopback (--addr 127.0.0.1:8003), or pass --insecure-no-auth (env PRECISIOND_INSECURE_NO_AUTH=true)\n"+
-		"  if a proxy or private network in front of precisiond already authenticates", cfg.Addr)
+	return access.CheckExposure(cfg.Addr, a.APITokens != "", a.InsecureNoAuth)
 }
 
 // edgeState is what Main keeps of the access configuration.
@@ -105,7 +83,7 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 	a := cfg.Access
 	o := &api.AccessOptions{
 		MetricsNeedToken: a.MetricsNeedToken,
-		GuardHosts:       loopbackAddr(cfg.Addr),
+		GuardHosts:       access.Loopback(cfg.Addr),
 		AllowedHosts:     cfg.AllowedHosts,
 		CORSOrigins:      a.CORSOrigins,
 		LinkTTL:          cfg.DownloadTTL,
@@ -146,7 +124,7 @@ func (m *Main) listener() net.Listener {
 // invalid file or certificate leaves the current one in force.
 func (m *Main) Reload() {
 	if k := m.edge.tokens; k != nil {
-		reloadTokens(m.Log, k, "SIGHUP")
+		k.ReloadLogged(m.Log, "SIGHUP")
 	}
 	if c := m.edge.certs; c != nil {
 		if err := c.Reload(); err != nil {
@@ -154,16 +132,6 @@ func (m *Main) Reload() {
 		} else {
 			m.Log.Info("TLS certificate reloaded", "cert", c.CertFile())
 		}
-	}
-}
-
-func reloadTokens(log *slog.Logger, k *access.Keyring, why string) {
-	changed, err := k.Reload()
-	switch {
-	case err != nil:
-		log.Error("API tokens file unreadable or invalid; keeping the current tokens", "err", err.Error(), "trigger", why)
-	case changed:
-		log.Info("API tokens reloaded", "path", k.Path(), "tokens", k.Set().Len(), "trigger", why)
 	}
 }
 
@@ -188,7 +156,7 @@ func (m *Main) watchEdge(ctx context.Context) {
 		}
 	}()
 	if k := m.edge.tokens; k != nil {
-		go every(ctx, tokensWatchInterval, func() { reloadTokens(m.Log, k, "file changed") })
+		go k.Watch(ctx, tokensWatchInterval, m.Log)
 	}
 	if l := m.edge.links; l != nil && l.Store() != nil {
 		go every(ctx, m.Config.Signing.refreshPeriod(), m.refreshLinkKeys)
@@ -238,14 +206,8 @@ func cmdToken(c *command, args []string, e *cliEnv) int {
 	if *rate < 0 {
 		return c.fail(e, "--rate must not be negative")
 	}
-	secret, entry, err := access.NewSecret(name)
+	secret, line, err := access.Issue(name, splitList(*toolsFlag), *rate)
 	if err != nil {
-		return c.fail(e, "%v", err)
-	}
-	entry.Tools, entry.RatePerMinute = splitList(*toolsFlag), *rate
-	line, _ := json.Marshal(entry)
-	// The line must load: check it as the server would.
-	if _, err := access.Parse([]byte(`{"tokens":[` + string(line) + `]}`)); err != nil {
 		return c.fail(e, "%v", err)
 	}
 	fmt.Fprintln(e.stdout, secret)
@@ -265,20 +227,4 @@ func healthURL(cfg Config) string {
 		scheme = "https://"
 	}
 	return scheme + cfg.Addr + "/health"
-}
-
-// clientTimeout bounds one request of the client commands (a variable so that
-// a test on a loaded machine can give them longer).
-var clientTimeout = 5 * time.Second
-
-// httpClient is the client commands' HTTP client (clientTimeout). skipVerify accepts
-// any server certificate: only for `precisiond health`, which probes its own
-// container's server on an address its certificate need not name, and reads
-// nothing but the status.
-func httpClient(skipVerify bool) *http.Client {
-	tr := http.DefaultTransport.(*http.Transport).Clone()
-	if skipVerify {
-		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} // see above
-	}
-	return &http.Client{Timeout: clientTimeout, Transport: tr}
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/answercheck"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
@@ -132,8 +133,8 @@ func TestTokenNew(t *testing.T) {
 	}
 	// verify --url reads the catalogue with PRECISIOND_API_TOKEN (under -race
 	// on a loaded machine that can take longer than the commands' 5 s).
-	defer func(d time.Duration) { clientTimeout = d }(clientTimeout)
-	clientTimeout = testhttp.Timeout
+	defer func(d time.Duration) { answercheck.FetchTimeout = d }(answercheck.FetchTimeout)
+	answercheck.FetchTimeout = testhttp.Timeout
 	resp := testhttp.Do(t, "POST", base+"/invoke", auth, []byte(`{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)).OK(t)
 	verify := func() int {
 		return run([]string{"verify", "--url", base}, bytes.NewReader(resp), io.Discard, io.Discard, func(string) string { return "" })

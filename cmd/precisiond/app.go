@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"time"
@@ -83,7 +82,7 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		}
 		storeHealth, metricsOpts.StoreUsage, metricsOpts.Store = shared, store.Usage, shared
 	}
-	if err := startupSelfCheck(); err != nil {
+	if err := tools.StartupSelfCheck(context.Background()); err != nil {
 		return nil, err
 	}
 	pool, err := newWorkerPool(cfg, log, store)
@@ -93,15 +92,14 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 	m.Workers = pool
 	metrics := api.NewMetrics(metricsOpts)
 	if edge.links != nil {
-		registerSourceGauge(metrics.Registry(), "precisiond_download_link_key", "1 for where the key that signs this replica's download links comes from now, 0 for the others: store (the S3 store's key, shared by every replica on it), fallback (the S3 store was down at start: this replica's data directory key, which only it accepts, until the store answers), flag (--download-signing-key), data_dir (no S3 store: the data directory's key).",
-			&edge.links.Key)
+		metrics.ObserveLinkKey(&edge.links.Key)
 	}
 	reg, tg, err := newRegistry(cfg, log, store, metrics, pool)
 	if err != nil {
 		return nil, err
 	}
 	metrics.Attach(reg)
-	registerWorkerMetrics(metrics, pool, store)
+	metrics.ObserveWorkers(pool, store)
 	sig, cache, err := attachSigning(cfg, log, reg, metrics, true, sharedStore)
 	if err != nil {
 		return nil, err
@@ -115,7 +113,11 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 	if tg != nil {
 		toggler = tg
 	}
-	replica := replicaName()
+	replica := api.ReplicaName()
+	var loaded func() bool
+	if tg != nil {
+		loaded = tg.Loaded
+	}
 	srv := api.New(reg, api.Options{
 		Logger:       log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
@@ -129,10 +131,10 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		Plans:        planSvc,
 		JWKS:         sig.JWKS,
 		Access:       accessOpts,
-		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: downloadURL(cfg),
+		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL),
 			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 		Store:   storeHealth,
-		Ready:   readiness(cfg, shared, tg),
+		Ready:   api.Readiness(cfg.StoreRequired, storeHealth, loaded),
 		Replica: replica,
 	})
 	m.Registry, m.API, m.Toggles, m.Replica, m.Metrics, m.Plans, m.closePlans = reg, srv, tg, replica, metrics, planSvc, closePlans
@@ -147,25 +149,6 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 	return m, nil
 }
 
-// readiness is /ready's question. Only with --store-required does the store
-// matter: then a replica is not ready while the store is down, nor while it
-// has never read the toggle state (started during an outage, it would serve
-// tools an admin disabled). Without it a replica stays ready through a store
-// outage, because its pure tools still answer (issue 17).
-func readiness(cfg Config, shared *blob.Monitor, tg *toggles.Store) func() string {
-	return func() string {
-		switch {
-		case !cfg.StoreRequired:
-			return ""
-		case tg != nil && !tg.Loaded():
-			return "toggles_unknown"
-		case shared != nil && !shared.Health().OK:
-			return tools.CodeStoreUnavailable
-		}
-		return ""
-	}
-}
-
 // newRegistry builds the registry every surface shares (HTTP, MCP, CLI) with
 // the configured call policy; metrics, when not nil, observe every call. A nil
 // store leaves generate_file answering store_unavailable (catalogue-only
@@ -176,7 +159,7 @@ func readiness(cfg Config, shared *blob.Monitor, tg *toggles.Store) func() strin
 // toggle store is returned (nil without a store). A corrupt toggle state is a
 // start-up error; an unreachable store is not.
 func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *api.Metrics, pool *worker.Pool) (*tools.Registry, *toggles.Store, error) {
-	opts := tools.Options{DefaultTimeout: cfg.CallTimeout, WriteGuard: storeGuard(monitorOf(store))}
+	opts := tools.Options{DefaultTimeout: cfg.CallTimeout, WriteGuard: tools.StoreGuard(monitorOf(store))}
 	var onReject func()
 	if metrics != nil {
 		onReject, opts.Observer = metrics.OnReject, metrics.Observe
@@ -184,7 +167,7 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	opts.Limiter = tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, onReject)
 	// --tools keeps the allowed tools only: the others are not registered, so
 	// every surface treats them as unknown (docs/plans.md, Tool selection).
-	built := tools.Builtin(tools.Deps{Files: store, DownloadURL: downloadURL(cfg)})
+	built := tools.Builtin(tools.Deps{Files: store, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL)})
 	list, err := tools.Select(isolate(cfg, log, built, pool), cfg.Tools)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--tools: %w", err)
@@ -203,7 +186,9 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 		}
 		shared = mon
 	}
-	tg, err := loadToggles(cfg, log, shared, reg)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*cfg.StoreTimeout)
+	defer cancel()
+	tg, err := toggles.Open(ctx, shared, reg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -222,19 +207,6 @@ func processRegistry(cfg Config, log *slog.Logger, store *filestore.Store, pool 
 		return nil, nil, err
 	}
 	return reg, tg, nil
-}
-
-// startupSelfCheck is the example self-check of the long-running commands
-// (serve, mcp): the examples of every read-only tool run through the
-// execution path, and a failure stops the start. The examples of tools that
-// write (generate_file) are left out, so that starting has no side effect on
-// the data directory and works on a read-only one; `precisiond selfcheck`
-// runs every example, those against a throwaway store.
-func startupSelfCheck() error {
-	if err := tools.CheckExamples(context.Background(), tools.ReadOnly(tools.Builtin(tools.Deps{}))); err != nil {
-		return fmt.Errorf("start-up self-check: %w", err)
-	}
-	return nil
 }
 
 // Listen binds the configured address.
@@ -263,12 +235,9 @@ func (m *Main) Run(ctx context.Context) error {
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
 	go every(bctx, m.Config.Signing.refreshPeriod(), m.refreshKeyring) // signing.go
-	// signing.go; the store tier is trimmed at start too, so that its bytes
-	// are known from then on.
-	go func() {
-		m.trimAnswerStore()
-		every(bctx, answerStoreTrim, m.trimAnswerStore)
-	}()
+	if m.Cache != nil {
+		go m.Cache.KeepTrimmed(bctx, answerStoreTrim, m.Log)
+	}
 	m.watchEdge(bctx)
 	errc := make(chan error, 1)
 	go func() { errc <- m.server.Serve(m.listener()) }()
@@ -299,51 +268,13 @@ func background(ctx context.Context, cfg Config, log *slog.Logger, store *filest
 		go mon.Run(ctx)
 	}
 	if store != nil {
-		interval := janitorInterval(cfg.DownloadTTL)
-		sweep := func() {
-			sctx, cancel := context.WithTimeout(ctx, interval)
-			defer cancel()
-			if err := store.Sweep(sctx); err != nil && ctx.Err() == nil {
-				log.Warn("download janitor", "err", err.Error())
-			}
-		}
-		go func() {
-			// A random start spreads the passes of replicas started together
-			// (any number may sweep side by side; this only saves work).
-			t := time.NewTimer(rand.N(interval / 10))
-			defer t.Stop()
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			sweep()
-			every(ctx, interval, sweep)
-		}()
+		go store.RunJanitor(ctx, filestore.JanitorInterval(cfg.DownloadTTL), log)
 	}
-	if tg == nil {
-		return
-	}
-	failing := false
-	go every(ctx, toggleWatchInterval, func() {
-		rctx, cancel := context.WithTimeout(ctx, max(toggleWatchInterval, cfg.StoreTimeout))
-		defer cancel()
-		changed, _, err := tg.Reload(rctx)
-		switch {
-		case err != nil && ctx.Err() == nil:
-			if !failing {
-				log.Warn("toggle state unreadable; keeping the current state until it can be read", "err", err.Error())
-			}
-			failing = true
-			return
-		case failing:
-			log.Info("toggle state readable again")
-		}
-		failing = false
-		if changed {
+	if tg != nil {
+		go tg.Watch(ctx, toggleWatchInterval, cfg.StoreTimeout, log, func() {
 			log.Info("toggle state changed; reloaded", "disabled", reg.Disabled(), "catalog_hash", reg.CatalogHash())
-		}
-	})
+		})
+	}
 }
 
 // toggleWatchInterval is how often the toggle state is polled (a conditional
@@ -355,12 +286,6 @@ const toggleWatchInterval = 2 * time.Second
 // toggle and token watches and the key-ring refresh run on it, as the store
 // monitor does.
 var every = tick.Every
-
-// janitorInterval sweeps often enough that a file outlives its TTL by at most
-// a tenth of it (and at least every minute, at most every 10 minutes).
-func janitorInterval(ttl time.Duration) time.Duration {
-	return min(max(ttl/10, time.Minute), 10*time.Minute)
-}
 
 // Close releases what NewMain and Listen acquired.
 func (m *Main) Close() error {

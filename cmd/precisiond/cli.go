@@ -1,22 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/answercheck"
 	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/plans"
@@ -147,36 +144,20 @@ func cmdTools(c *command, args []string, e *cliEnv) int {
 			printJSON(e.stdout, entry)
 			return 0
 		}
-		b, err := evidence.Canonical(entry)
-		var pretty bytes.Buffer
-		if err == nil {
-			err = json.Indent(&pretty, b, "", "  ")
-		}
+		pretty, err := tools.IndentedJSON(entry)
 		if err != nil {
 			fmt.Fprintln(e.stderr, "precisiond tools:", err)
 			return 1
 		}
-		fmt.Fprintln(e.stdout, pretty.String())
+		fmt.Fprintln(e.stdout, pretty)
 		return 0
 	}
 	cat := reg.Catalog()
 	if *asJSON {
-		list := make([]any, len(cat.Tools))
-		for i, t := range cat.Tools {
-			list[i] = t
-		}
-		printJSON(e.stdout, map[string]any{"tools": list, "catalog_hash": cat.CatalogHash})
+		printJSON(e.stdout, api.CatalogBody(cat))
 		return 0
 	}
-	width := 0
-	for _, t := range cat.Tools {
-		width = max(width, len(t["name"].(string)))
-	}
-	for _, t := range cat.Tools {
-		line := fmt.Sprintf("%-*s  %s", width, t["name"], t["title"])
-		if t["enabled"] == false {
-			line += " (disabled)"
-		}
+	for _, line := range cat.Lines() {
 		fmt.Fprintln(e.stdout, line)
 	}
 	return 0
@@ -225,23 +206,24 @@ func cmdVerify(c *command, args []string, e *cliEnv) int {
 		fmt.Fprintln(e.stderr, "precisiond verify: reading stdin:", err)
 		return 2
 	}
-	v, err := evidence.ParseJSON(in)
-	doc, ok := v.(map[string]any)
-	if err != nil || !ok {
+	answer, err := answercheck.ParseSavedAnswer(in)
+	if err != nil {
 		fmt.Fprintln(e.stderr, "precisiond verify: stdin is not a JSON object (an /invoke response or a structured_result)")
 		return 2
 	}
-	sr, jws := doc, doc["attestation"]
-	if inner, ok := doc["structured_result"].(map[string]any); ok {
-		sr = inner
-	} else if inner, ok := doc["structuredContent"].(map[string]any); ok {
-		// An MCP tools/call result: the attestation is in its _meta.
-		sr = inner
-		meta, _ := doc["_meta"].(map[string]any)
-		jws = meta[api.MetaAttestation]
+	// This binary's registry: its catalogue, and the tools that re-render
+	// the result text. Hashes do not depend on the enabled state: no toggle
+	// file needed. A server with API tokens wants one for --url:
+	// PRECISIOND_API_TOKEN (access.go).
+	own := func(log io.Writer) func() (*tools.Registry, error) {
+		return func() (*tools.Registry, error) {
+			cfg := DefaultConfig()
+			cfg.DataDir = ""
+			reg, _, err := newRegistry(cfg, newLogger(log, "error"), nil, nil, nil)
+			return reg, err
+		}
 	}
-	tool, _ := sr["tool"].(string)
-	catalog, err := loadCatalog(*catalogFile, *url, e.stderr)
+	catalog, err := answercheck.LoadCatalog(*catalogFile, *url, os.Getenv(apiTokenEnv), own(e.stderr))
 	if err != nil {
 		fmt.Fprintln(e.stderr, "precisiond verify:", err)
 		return 2
@@ -257,141 +239,20 @@ func cmdVerify(c *command, args []string, e *cliEnv) int {
 		sig = &attest.Checker{Keys: keys, Issuer: *issuer, Now: time.Now()}
 		runSig = sig
 	}
-	if _, isRun := doc["runs"]; isRun {
-		return verifyPlanRun(doc, catalog, runSig, e.stdout) // verify_plan.go
+	if answer.IsPlanRun() {
+		return verifyPlanRun(answer.Doc, catalog, runSig, e.stdout) // verify_plan.go
 	}
-	var entry map[string]any
-	for _, t := range catalog {
-		if m, ok := t.(map[string]any); ok && m["name"] == tool {
-			entry = m
-		}
-	}
-	if entry == nil {
-		fmt.Fprintf(e.stdout, "FAIL: tool %q is not in the catalogue\n", tool)
-		return 1
-	}
-	if err := evidence.Verify(sr, entry); err != nil {
+	rc, err := answercheck.VerifyAnswer(answer, catalog, own(io.Discard), sig)
+	if err != nil {
 		fmt.Fprintln(e.stdout, "FAIL:", err)
 		return 1
 	}
 	checked := "no result text"
-	if _, has := doc["result"]; has {
-		if err := checkResultText(doc, sr, tool); err != nil {
-			fmt.Fprintln(e.stdout, "FAIL:", err)
-			return 1
-		}
+	if rc.TextChecked {
 		checked = "result text re-rendered"
 	}
-	signed := ""
-	if sig != nil {
-		if signed, err = sig.Result(jws, sr); err != nil {
-			fmt.Fprintln(e.stdout, "FAIL:", err)
-			return 1
-		}
-	}
-	fmt.Fprintf(e.stdout, "OK: %s contract_hash %s result_hash %s (%s)%s\n", tool, sr["contract_hash"], sr["result_hash"], checked, signed)
+	fmt.Fprintf(e.stdout, "OK: %s contract_hash %s result_hash %s (%s)%s\n", rc.Tool, rc.ContractHash, rc.ResultHash, checked, rc.SignedBy)
 	return 0
-}
-
-// checkResultText re-renders the legacy result text of a response from its
-// envelope with this binary's tool and compares. The envelope's hashes are
-// already verified, so input_normalized and facts are what the tool answered.
-func checkResultText(doc, sr map[string]any, tool string) error {
-	text, ok := doc["result"].(string)
-	if !ok {
-		return fmt.Errorf("result is not a string")
-	}
-	if t, ok := doc["tool"]; ok && t != tool {
-		return fmt.Errorf("tool %v differs from the envelope's %q", t, tool)
-	}
-	cfg := DefaultConfig()
-	cfg.DataDir = ""
-	reg, _, err := newRegistry(cfg, newLogger(io.Discard, "error"), nil, nil, nil)
-	if err != nil {
-		return err
-	}
-	if _, hash, known := reg.Lookup(tool); !known || hash != sr["contract_hash"] {
-		return fmt.Errorf("the result text cannot be checked: this binary does not have contract %v of %s (verify with the binary that answered)", sr["contract_hash"], tool)
-	}
-	input, _ := sr["input_normalized"].(map[string]any)
-	facts, _ := sr["facts"].(map[string]any)
-	want, err := reg.Render(tool, input, facts)
-	if err != nil {
-		return fmt.Errorf("re-rendering the result text of %s: %v", tool, err)
-	}
-	if text != want {
-		return fmt.Errorf("result text differs from what the facts say:\n  result: %s\n  facts:  %s", text, want)
-	}
-	return nil
-}
-
-func loadCatalog(file, url string, stderr io.Writer) ([]any, error) {
-	var data []byte
-	switch {
-	case file != "":
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, err
-		}
-		data = b
-	case url != "":
-		// A server with API tokens wants one: PRECISIOND_API_TOKEN (access.go).
-		b, err := httpGet(strings.TrimSuffix(url, "/")+"/tools", os.Getenv(apiTokenEnv), false)
-		if err != nil {
-			return nil, err
-		}
-		data = b
-	default:
-		cfg := DefaultConfig()
-		cfg.DataDir = "" // hashes do not depend on the enabled state: no toggle file needed
-		reg, _, err := newRegistry(cfg, newLogger(stderr, "error"), nil, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		out := []any{}
-		for _, t := range reg.Catalog().Tools {
-			// Round-trip through JSON so the entry is generic like a fetched one.
-			b, _ := evidence.Canonical(t)
-			g, _ := evidence.ParseJSON(b)
-			out = append(out, g)
-		}
-		return out, nil
-	}
-	v, err := evidence.ParseJSON(data)
-	if err != nil {
-		return nil, fmt.Errorf("catalogue is not JSON: %v", err)
-	}
-	m, _ := v.(map[string]any)
-	list, ok := m["tools"].([]any)
-	if !ok {
-		return nil, fmt.Errorf("catalogue has no tools list")
-	}
-	return list, nil
-}
-
-// httpGet fetches url (5 s, at most 64 MiB) with an optional bearer token;
-// skipVerify accepts any server certificate (httpClient, access.go).
-func httpGet(url, bearer string, skipVerify bool) ([]byte, error) {
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	if bearer != "" {
-		req.Header.Set("Authorization", "Bearer "+bearer)
-	}
-	resp, err := httpClient(skipVerify).Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return b, fmt.Errorf("%s answered %s", url, resp.Status)
-	}
-	return b, nil
 }
 
 var cmdHealthSpec = &command{
@@ -416,7 +277,7 @@ func cmdHealth(c *command, args []string, e *cliEnv) int {
 	if !ok {
 		return code
 	}
-	b, err := httpGet(healthURL(*cfg), "", cfg.Access.TLSCert != "")
+	b, err := answercheck.Fetch(healthURL(*cfg), "", cfg.Access.TLSCert != "")
 	if err != nil {
 		fmt.Fprintln(e.stderr, "precisiond health:", err)
 		return 1
@@ -469,7 +330,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	if err := startupSelfCheck(); err != nil {
+	if err := tools.StartupSelfCheck(context.Background()); err != nil {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
@@ -501,7 +362,7 @@ func cmdMCP(c *command, args []string, e *cliEnv) int {
 	err = api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:       log,
 		Files:        store,
-		DownloadURL:  downloadURL(*cfg),
+		DownloadURL:  api.DownloadLinks(cfg.PublicBaseURL),
 		Version:      versionString(),
 		MaxBodyBytes: cfg.MaxBodyBytes,
 		Surface:      cfg.MCPSurface,
@@ -551,10 +412,6 @@ func cmdSelfCheck(c *command, args []string, e *cliEnv) int {
 		fmt.Fprintln(e.stdout, "FAIL:", err)
 		return 1
 	}
-	n := 0
-	for _, t := range list {
-		n += len(t.Contract.Examples)
-	}
-	fmt.Fprintf(e.stdout, "OK: %d examples of %d tools\n", n, len(list))
+	fmt.Fprintf(e.stdout, "OK: %d examples of %d tools\n", tools.CountExamples(list), len(list))
 	return 0
 }

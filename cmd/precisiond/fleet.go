@@ -1,21 +1,14 @@
 package main
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
-	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
-	"github.com/precisiond/precisiond/internal/toggles"
-	"github.com/precisiond/precisiond/tools"
 )
 
 // The store the replicas share (docs/operations.md, "Running a fleet"):
@@ -41,39 +34,11 @@ func (c Config) validateFleet() error {
 		return errors.New("store-timeout must be positive")
 	}
 	if c.PublicBaseURL != "" {
-		if _, err := publicBase(c.PublicBaseURL); err != nil {
+		if _, err := api.PublicBase(c.PublicBaseURL); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// publicBase checks a --public-base-url value and returns it without a
-// trailing slash: an absolute http(s) URL with a host, optionally a path
-// prefix (behind an ingress), no query, fragment or credentials.
-func publicBase(v string) (string, error) {
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Opaque != "" {
-		return "", fmt.Errorf("public-base-url %q: want an absolute http:// or https:// URL such as https://precisiond.example.com or https://example.com/precisiond", v)
-	}
-	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(v, "#") {
-		return "", fmt.Errorf("public-base-url %q: no credentials, query or fragment", v)
-	}
-	return strings.TrimRight(v, "/"), nil
-}
-
-// downloadURL is the absolute link of a stored file under --public-base-url,
-// or nil without one (links stay /downloads/<name>). The facts never carry
-// it: download_path is hashed and must not depend on the host.
-func downloadURL(cfg Config) func(name string) string {
-	if cfg.PublicBaseURL == "" {
-		return nil
-	}
-	base, err := publicBase(cfg.PublicBaseURL)
-	if err != nil {
-		return nil // validate refused it already
-	}
-	return func(name string) string { return base + "/downloads/" + name }
 }
 
 // storeLocation resolves --store: its value, or the data directory; ok is
@@ -123,21 +88,7 @@ func openShared(cfg Config, log *slog.Logger, createOnWrite bool) (*blob.Monitor
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	first := true // OnChange calls are serialized by the monitor
-	return blob.NewMonitor(s, blob.MonitorOptions{OnChange: func(h blob.Health) {
-		wasFirst := first
-		first = false
-		switch {
-		case h.OK && wasFirst:
-			// A store that answers from the start is the normal case: no
-			// line (precisiond call prints nothing but its answer).
-		case h.OK:
-			log.Info("store answers", "store", s.Location())
-		default:
-			log.Warn("store unavailable: generate_file, downloads, toggles and plans not in the local cache answer store_unavailable until it answers again",
-				"store", s.Location(), "reason", h.Reason, "err", fmt.Sprint(h.Err))
-		}
-	}}), nil
+	return blob.NewMonitor(s, blob.MonitorOptions{OnChange: blob.LogHealth(log, s.Location())}), nil
 }
 
 // openStore opens the shared store and the download store on it
@@ -157,59 +108,4 @@ func monitorOf(store *filestore.Store) *blob.Monitor {
 	}
 	m, _ := blob.Inner[*blob.Monitor](store.Blob())
 	return m
-}
-
-// loadToggles applies the toggle state in the shared store to reg. A corrupt
-// state stops the start; a store that does not answer does not: every tool
-// is enabled until the state can be read (the toggle poll applies it; /ready
-// reports toggles_unknown meanwhile when the store is required).
-func loadToggles(cfg Config, log *slog.Logger, shared blob.Store, reg *tools.Registry) (*toggles.Store, error) {
-	tg := toggles.New(shared, reg)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*cfg.StoreTimeout)
-	defer cancel()
-	unknown, err := tg.Load(ctx)
-	switch {
-	case errors.Is(err, blob.ErrUnavailable):
-		log.Warn("toggle state unknown: the store is not answering; every tool stays enabled until it answers", "where", tg.Where(), "err", err.Error())
-	case err != nil:
-		return nil, fmt.Errorf("%w (fix or remove it; it must be {\"disabled\":[tool names]})", err)
-	case len(unknown) > 0:
-		log.Warn("toggle state names tools this build does not have; ignored", "where", tg.Where(), "unknown", unknown)
-	}
-	return tg, nil
-}
-
-// storeGuard is the registry's write guard (tools.Options.WriteGuard): while
-// the monitor has the store down, a tool that writes into it (generate_file)
-// answers store_unavailable before it does any work, where an isolated call
-// would otherwise render in a worker and then wait on the store until its
-// deadline. Nil without a monitor.
-func storeGuard(mon *blob.Monitor) func() error {
-	if mon == nil {
-		return nil
-	}
-	return func() error {
-		h := mon.Health()
-		if h.OK {
-			return nil
-		}
-		reason := tools.ReasonStoreNotAnswering
-		if h.Reason == "store_error" {
-			reason = tools.ReasonStoreRefused
-		}
-		return tools.StoreUnavailable(reason, "the download store is unavailable (%s); try again shortly", h.Reason)
-	}
-}
-
-// replicaName names this process in audit lines and /health: the host name
-// (a pod's name in Kubernetes) and a random id per start, so that two
-// processes on one host differ.
-func replicaName() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "unknown-host"
-	}
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return host + "/" + hex.EncodeToString(b[:])
 }

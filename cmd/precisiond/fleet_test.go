@@ -2,8 +2,6 @@ package main
 
 import (
 	"net/http"
-	"net/url"
-	"path"
 	"strings"
 	"testing"
 	"time"
@@ -54,12 +52,6 @@ func TestFleetSettings(t *testing.T) {
 		"PRECISIOND_STORE_TIMEOUT", "3s", "PRECISIOND_PUBLIC_BASE_URL", "https://h.example/p"))
 	if err != nil || cfg.Store != "s3://b-1/x" || !cfg.StoreRequired || cfg.StoreTimeout != 3*time.Second || cfg.PublicBaseURL != "https://h.example/p" {
 		t.Errorf("from the environment: %+v %v", cfg, err)
-	}
-	if link := downloadURL(Config{PublicBaseURL: "https://h.example/p/"})("0123456789ab_x.md"); link != "https://h.example/p/downloads/0123456789ab_x.md" {
-		t.Errorf("download link %q", link)
-	}
-	if downloadURL(Config{}) != nil {
-		t.Error("without a public base URL links must stay relative")
 	}
 }
 
@@ -121,28 +113,4 @@ func TestStartWithTokensWhileTheStoreIsDown(t *testing.T) {
 	if b := r.JSON(t); b["attestation"] == nil {
 		t.Errorf("the answer is not signed: %s", r.Body)
 	}
-}
-
-// FuzzPublicBase: every --public-base-url accepted is an absolute http(s)
-// URL without credentials, query or fragment, and the download links built
-// on it parse back to the same host with the file name as the last segment.
-func FuzzPublicBase(f *testing.F) {
-	for _, s := range []string{"https://precisiond.example.com", "http://h:8003/p/", "https://h/a%2Fb", "ftp://x", "https://u@h", "https://h/?", "https://h/#", "//h/p", "https://[::1]:80/x"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, v string) {
-		base, err := publicBase(v)
-		if err != nil {
-			return
-		}
-		u, err := url.Parse(base)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(base, "/") {
-			t.Fatalf("accepted %q as %q (%v)", v, base, err)
-		}
-		link := downloadURL(Config{PublicBaseURL: v})("0123456789ab_x.md")
-		l, err := url.Parse(link)
-		if err != nil || l.Host != u.Host || path.Base(l.Path) != "0123456789ab_x.md" {
-			t.Fatalf("link %q from %q: %v", link, v, err)
-		}
-	})
 }

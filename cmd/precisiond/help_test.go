@@ -5,7 +5,6 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -142,50 +141,9 @@ func TestUsageShape(t *testing.T) {
 	}
 }
 
-// TestVersionOf: the version is the build-time setting, else the module
-// version, else the VCS revision (12 digits, -dirty when modified), else
-// "devel"; --json carries the build information.
-func TestVersionOf(t *testing.T) {
-	parse := func(s string) *debug.BuildInfo {
-		bi, err := debug.ParseBuildInfo(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bi.GoVersion = "go1.26.8" // ParseBuildInfo leaves it to the runtime
-		return bi
-	}
-	const head = "path\tgithub.com/precisiond/precisiond/cmd/precisiond\n"
-	devel := parse(head + "mod\tgithub.com/precisiond/precisiond\t(devel)\t\n")
-	clean := parse(head + "mod\tgithub.com/precisiond/precisiond\t(devel)\t\n" +
-		"build\tvcs=git\nbuild\tvcs.revision=47e178f5c63a19705c7acdd55cc4cd102419860c\nbuild\tvcs.time=2026-12-01T00:45:00Z\nbuild\tvcs.modified=false\n")
-	dirty := parse(head + "mod\tgithub.com/precisiond/precisiond\t(devel)\t\n" +
-		"build\tvcs=git\nbuild\tvcs.revision=47e178f5c63a19705c7acdd55cc4cd102419860c\nbuild\tvcs.modified=true\n")
-	installed := parse(head + "mod\tgithub.com/precisiond/precisiond\tv1.4.0\th1:abc=\n")
-	// go build in a git checkout (Go 1.24+) stamps a pseudo-version.
-	checkout := parse(head + "mod\tgithub.com/precisiond/precisiond\tv0.0.0-20261201014112-1003499fdd7a+dirty\t\n" +
-		"build\tvcs=git\nbuild\tvcs.revision=1003499fdd7a5c63a19705c7acdd55cc4cd10241\nbuild\tvcs.modified=true\n")
-	for _, c := range []struct {
-		set  string
-		bi   *debug.BuildInfo
-		want string
-	}{
-		{"", nil, "devel"},
-		{"", devel, "devel"},
-		{"", clean, "devel-47e178f5c63a"},
-		{"", dirty, "devel-47e178f5c63a-dirty"},
-		{"", installed, "v1.4.0"},
-		{"", checkout, "v0.0.0-20261201014112-1003499fdd7a+dirty"},
-		{"v2.0.0", dirty, "v2.0.0"},
-	} {
-		if got := versionOf(c.set, c.bi).Version; got != c.want {
-			t.Errorf("versionOf(%q, …) = %q, want %q", c.set, got, c.want)
-		}
-	}
-	v := versionOf("", clean)
-	if v.VCSRevision != "47e178f5c63a19705c7acdd55cc4cd102419860c" || v.VCSTime != "2026-12-01T00:45:00Z" ||
-		v.VCSModified == nil || *v.VCSModified || v.Go != "go1.26.8" || v.ModuleVersion != "(devel)" {
-		t.Errorf("build information %+v", v)
-	}
+// TestVersionCommand: --version --json carries the build information
+// (buildinfo.Of), version the version.
+func TestVersionCommand(t *testing.T) {
 	var out bytes.Buffer
 	if code := run([]string{"--version", "--json"}, nil, &out, &out, func(string) string { return "" }); code != 0 ||
 		!strings.Contains(out.String(), `"module": "github.com/precisiond/precisiond"`) {

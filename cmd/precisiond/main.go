@@ -24,6 +24,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+
+	"github.com/precisiond/precisiond/internal/buildinfo"
 	"syscall"
 
 	"github.com/precisiond/precisiond/api"
@@ -131,7 +133,7 @@ func cmdVersion(c *command, args []string, e *cliEnv) int {
 		return code
 	}
 	bi, _ := debug.ReadBuildInfo()
-	info := versionOf(version, bi)
+	info := buildinfo.Of(version, bi)
 	if *asJSON {
 		b, _ := json.MarshalIndent(info, "", "  ")
 		fmt.Fprintln(e.stdout, string(b))
@@ -144,54 +146,9 @@ func cmdVersion(c *command, args []string, e *cliEnv) int {
 // version is set at build time with -ldflags "-X main.version=v1.2.3".
 var version = ""
 
-// buildVersion is what `precisiond version --json` prints.
-type buildVersion struct {
-	Version       string `json:"version"`
-	Module        string `json:"module"`
-	ModuleVersion string `json:"module_version"`
-	Go            string `json:"go"`
-	VCSRevision   string `json:"vcs_revision,omitempty"`
-	VCSTime       string `json:"vcs_time,omitempty"`
-	VCSModified   *bool  `json:"vcs_modified,omitempty"`
-}
-
-// versionOf reads the version from the build-time setting and the build
-// information (nil when the binary has none).
-func versionOf(set string, bi *debug.BuildInfo) buildVersion {
-	v := buildVersion{Module: "github.com/precisiond/precisiond"}
-	if bi != nil {
-		v.Module, v.ModuleVersion, v.Go = bi.Main.Path, bi.Main.Version, bi.GoVersion
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				v.VCSRevision = s.Value
-			case "vcs.time":
-				v.VCSTime = s.Value
-			case "vcs.modified":
-				m := s.Value == "true"
-				v.VCSModified = &m
-			}
-		}
-	}
-	switch {
-	case set != "":
-		v.Version = set
-	case v.ModuleVersion != "" && v.ModuleVersion != "(devel)":
-		v.Version = v.ModuleVersion
-	case v.VCSRevision != "":
-		v.Version = "devel-" + v.VCSRevision[:min(12, len(v.VCSRevision))]
-		if v.VCSModified != nil && *v.VCSModified {
-			v.Version += "-dirty"
-		}
-	default:
-		v.Version = "devel"
-	}
-	return v
-}
-
 // versionString is the version every surface reports (/health, MCP
 // serverInfo, the build_info metric).
 func versionString() string {
 	bi, _ := debug.ReadBuildInfo()
-	return versionOf(version, bi).Version
+	return buildinfo.Of(version, bi).Version
 }

@@ -16,36 +16,23 @@ func openPlans(cfg Config, reg *tools.Registry, log *slog.Logger) (*plans.Servic
 	return openPlansOn(cfg, reg, log, nil)
 }
 
-// openPlansOn builds the plan service of reg. Plans persist in
-// <data-dir>/plans.db (SQLite), or in memory without a data directory; when
-// the shared store is not the data directory itself (a fleet), they are
-// objects in it (plans/<plan_id>.json) and the local database is their
-// read-through cache, so a plan registered on one replica replays on every
-// other. shared is the store to use, or nil to open it. The returned close
-// function releases the local database.
+// openPlansOn builds the plan service of reg, its plans in the data
+// directory and, when the shared store is not the data directory itself,
+// in that store (plandb.OpenStore). shared is the store to use, or nil to
+// open it. The returned close function releases the local database.
 func openPlansOn(cfg Config, reg *tools.Registry, log *slog.Logger, shared blob.Store) (*plans.Service, func() error, error) {
-	var local plans.Store
-	closeStore := func() error { return nil }
-	if cfg.DataDir == "" {
-		local = plans.NewMemoryStore(cfg.PlanStoreBytes)
-	} else {
-		db, err := plandb.Open(cfg.DataDir, cfg.PlanStoreBytes)
-		if err != nil {
-			return nil, nil, err
+	store, closeStore, err := plandb.OpenStore(cfg.DataDir, cfg.PlanStoreBytes, func() (blob.Store, error) {
+		switch loc, ok, err := storeLocation(cfg); {
+		case err != nil || !ok || storeIsDataDir(cfg, loc):
+			return nil, err // plans.db alone keeps them
+		case shared != nil:
+			return shared, nil
+		default:
+			return blob.Open(loc, storeOptions(cfg))
 		}
-		local, closeStore = db, db.Close
-	}
-	store := local
-	if loc, ok, err := storeLocation(cfg); err != nil {
+	})
+	if err != nil {
 		return nil, nil, err
-	} else if ok && !storeIsDataDir(cfg, loc) {
-		if shared == nil {
-			if shared, err = blob.Open(loc, storeOptions(cfg)); err != nil {
-				_ = closeStore()
-				return nil, nil, err
-			}
-		}
-		store = plans.ReadThrough{Cache: local, Backing: plans.ObjectStore{Store: shared}}
 	}
 	svc := plans.NewService(reg, store, plans.Options{
 		MaxCalls:         cfg.PlanMaxCalls,

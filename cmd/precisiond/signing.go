@@ -5,14 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/answercache"
@@ -108,122 +102,8 @@ func (m *Main) refreshKeyring() {
 }
 
 // answerStoreTrim is how often a running service trims the answer cache's
-// store tier to --answer-cache-store.
+// store tier to --answer-cache-store (answercache.Cache.KeepTrimmed).
 const answerStoreTrim = time.Minute
-
-// trimAnswerStore is the background step that bounds the store tier.
-func (m *Main) trimAnswerStore() {
-	if m.Cache == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if n, err := m.Cache.TrimStore(ctx); err != nil {
-		m.Log.Warn("answer cache: trimming the store tier failed", "err", err.Error())
-	} else if n > 0 {
-		m.Log.Debug("answer cache: store tier trimmed", "removed", n)
-	}
-}
-
-// openSigning is the signing state of a process with cfg: the keyring in the
-// shared store when that is S3 (so every replica of a fleet signs with one
-// key; while it is down at start, see fleetkey.Fallback), else in a
-// directory store over the data directory, or, without a data directory, a
-// key that lives only as long as the process. Without persist (call, mcp:
-// they write nothing until they must) a data directory without a keyring,
-// or one that cannot be read or written, also gives such a key.
-func openSigning(cfg Config, log *slog.Logger, persist bool, shared blob.Store) (*fleetkey.Signing, error) {
-	sc := fleetkey.SigningConfig{KeyFile: cfg.Signing.KeyFile, Retention: cfg.Signing.KeyRetention, Issuer: issuerOf(cfg)}
-	if cfg.Signing.KeyFile != "" {
-		k, err := attest.LoadPrivateKeyFile(cfg.Signing.KeyFile)
-		if err != nil {
-			return nil, err
-		}
-		sc.Configured = k
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if persist && shared != nil && shared.Kind() == "s3" {
-		fleet := unclosed{shared} // the shared store belongs to Main, which closes it
-		sig, err := fleetkey.NewSigning(ctx, fleet, sc)
-		if !errors.Is(err, blob.ErrUnavailable) {
-			return sig, err
-		}
-		var local blob.Store
-		if cfg.DataDir != "" {
-			dir, err := blob.OpenDir(cfg.DataDir)
-			if err != nil {
-				return nil, fmt.Errorf("signing keyring: %w", err)
-			}
-			defer dir.Close() // read (or created) once: the fleet's store is the one to refresh from
-			local = dir
-		}
-		return fleetkey.Fallback(ctx, fleet, local, sc, log, err)
-	}
-	if cfg.DataDir == "" {
-		return ephemeralSigning(cfg, log, sc.Configured, slog.LevelWarn, nil)
-	}
-	if !persist {
-		if _, err := os.Stat(filepath.Join(cfg.DataDir, filepath.FromSlash(fleetkey.KeyringObject))); errors.Is(err, fs.ErrNotExist) {
-			// call and mcp write nothing until they must: without a
-			// keyring they sign with a key of their own lifetime.
-			return ephemeralSigning(cfg, log, sc.Configured, slog.LevelDebug, nil)
-		}
-	}
-	sig, err := dataDirSigning(ctx, cfg.DataDir, sc)
-	if err == nil {
-		return sig, nil
-	}
-	var pe *fs.PathError
-	if !persist && errors.As(err, &pe) {
-		// call and mcp answer where the state directory cannot be created
-		// or read too (a damaged keyring still stops them).
-		return ephemeralSigning(cfg, log, sc.Configured, slog.LevelWarn, err)
-	}
-	return nil, err
-}
-
-// dataDirSigning is the signing state of the keyring in a directory store
-// over dir, which it keeps open until its Close.
-func dataDirSigning(ctx context.Context, dir string, sc fleetkey.SigningConfig) (*fleetkey.Signing, error) {
-	store, err := blob.OpenDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("signing keyring: %w", err)
-	}
-	sig, err := fleetkey.NewSigning(ctx, store, sc)
-	if err != nil {
-		store.Close()
-		return nil, err
-	}
-	return sig, nil
-}
-
-// unclosed is a store whose Close does nothing: a view of a store its owner
-// closes.
-type unclosed struct{ blob.Store }
-
-func (unclosed) Close() error { return nil }
-
-// ephemeralSigning signs with the configured key, or else a key generated
-// for the life of this process and kept nowhere, said in the log at level
-// (debug for call and mcp, whose stderr a caller may read) with why (nil: no
-// keyring).
-func ephemeralSigning(cfg Config, log *slog.Logger, configured *attest.Key, level slog.Level, why error) (*fleetkey.Signing, error) {
-	k := configured
-	if k == nil {
-		var err error
-		if k, err = attest.GenerateKey(nil); err != nil {
-			return nil, err
-		}
-		if why != nil {
-			log.Log(context.Background(), level, "the state directory cannot be used: attestations use an ephemeral key, which lives only as long as this process (give --data-dir a writable directory, or --signing-key)",
-				"data_dir", cfg.DataDir, "kid", k.KID(), "err", why.Error())
-		} else {
-			log.Log(context.Background(), level, "no signing keyring: answers are signed with a key that lives only as long as this process (start serve once on the data directory, or give --signing-key)", "kid", k.KID())
-		}
-	}
-	return fleetkey.Process(k, issuerOf(cfg))
-}
 
 func issuerOf(cfg Config) string {
 	if cfg.Signing.Issuer != "" {
@@ -232,7 +112,7 @@ func issuerOf(cfg Config) string {
 	return defaultIssuer
 }
 
-// attachSigning (persist: see openSigning) makes reg sign every answer, and
+// attachSigning (persist: see fleetkey.OpenConfig) makes reg sign every answer, and
 // sign with the new key after a rotation, and with --answer-cache or
 // --answer-cache-store serve repeated answers of cacheable tools from the
 // verified cache (its store tier on shared; nil without one), counted in
@@ -241,7 +121,9 @@ func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *a
 	if cfg.Signing.AnswerCacheStoreBytes > 0 && shared == nil && persist {
 		return nil, nil, errors.New("--answer-cache-store needs a store (--data-dir or --store)")
 	}
-	sig, err := openSigning(cfg, log, persist, shared)
+	sig, err := fleetkey.OpenSigning(fleetkey.OpenConfig{
+		SigningConfig: fleetkey.SigningConfig{KeyFile: cfg.Signing.KeyFile, Retention: cfg.Signing.KeyRetention, Issuer: issuerOf(cfg)},
+		DataDir:       cfg.DataDir, Persist: persist, Shared: shared}, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -257,66 +139,11 @@ func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *a
 		}
 		reg.SetAnswerCache(cache)
 		if metrics != nil {
-			registerCacheMetrics(metrics.Registry(), cache)
+			metrics.ObserveAnswerCache(cache)
 		}
 	}
 	if metrics != nil {
-		registerSourceGauge(metrics.Registry(), "precisiond_signing_keyring", "1 for where the keys this replica signs with and publishes come from now, 0 for the others: store (the keyring every replica on the store shares), fallback (the shared store was down at start: a key only this replica publishes, until the store answers), key_file (the store was down at start: the --signing-key key, the fleet's, the fleet keyring not read yet), process (no data directory: a key of this process's lifetime).",
-			&sig.Key)
+		metrics.ObserveSigningKeyring(&sig.Key)
 	}
 	return sig, cache, nil
-}
-
-// registerSourceGauge exports where key comes from, as one series of the
-// gauge name per source (label source), 1 for the one in use and 0 for the
-// others:
-//
-//	precisiond_signing_keyring{source="store|fallback|key_file|process"}  gauge
-//	precisiond_download_link_key{source="store|fallback|flag|data_dir"}   gauge
-func registerSourceGauge(reg prometheus.Registerer, name, help string, key *fleetkey.Key) {
-	for _, src := range key.Sources() {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: name, Help: help, ConstLabels: prometheus.Labels{"source": src},
-		}, func() float64 {
-			if key.Source() == src {
-				return 1
-			}
-			return 0
-		}))
-	}
-}
-
-// registerCacheMetrics exports the answer cache's counters, per tier
-// ("memory", and "store" with a store tier):
-//
-//	precisiond_answer_cache_total{tier,result="hit|miss|refused"}  counter
-//	precisiond_answer_cache_total{tier="store",result="error"}     counter
-//	precisiond_answer_cache_bytes{tier}                            gauge
-func registerCacheMetrics(reg prometheus.Registerer, c *answercache.Cache) {
-	const help = "Lookups in the verified answer cache per tier: hit (served after re-verification), miss, refused (a stored entry failed re-verification and was dropped), error (the store failed; the call ran)."
-	const bytesHelp = "Bytes held by the verified answer cache per tier (memory: --answer-cache is the cap; store: at the last trim, --answer-cache-store is the cap)."
-	for _, r := range []string{"hit", "miss", "refused"} {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "precisiond_answer_cache_total", Help: help, ConstLabels: prometheus.Labels{"tier": "memory", "result": r},
-		}, func() float64 { return float64(c.Stats().Count(r)) }))
-	}
-	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "precisiond_answer_cache_bytes", Help: bytesHelp, ConstLabels: prometheus.Labels{"tier": "memory"},
-	}, func() float64 { return float64(c.Stats().Bytes) }))
-	if _, ok := c.StoreStats(); !ok {
-		return
-	}
-	for _, r := range []string{"hit", "miss", "refused", "error"} {
-		reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "precisiond_answer_cache_total", Help: help, ConstLabels: prometheus.Labels{"tier": "store", "result": r},
-		}, func() float64 { s, _ := c.StoreStats(); return float64(s.Count(r)) }))
-	}
-	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "precisiond_answer_cache_bytes", Help: bytesHelp, ConstLabels: prometheus.Labels{"tier": "store"},
-	}, func() float64 { s, _ := c.StoreStats(); return float64(s.Bytes) }))
-}
-
-// isURL reports whether a --jwks value names a URL rather than a file.
-func isURL(s string) bool {
-	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }

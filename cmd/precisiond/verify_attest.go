@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/answercheck"
 	"github.com/precisiond/precisiond/internal/attest"
 )
 
@@ -15,7 +16,7 @@ import (
 func loadJWKS(arg string) (*attest.KeySet, error) {
 	var data []byte
 	var err error
-	if isURL(arg) {
+	if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
 		u, perr := url.Parse(arg)
 		if perr != nil {
 			return nil, fmt.Errorf("--jwks %q: %v", arg, perr)
@@ -23,7 +24,7 @@ func loadJWKS(arg string) (*attest.KeySet, error) {
 		if strings.Trim(u.Path, "/") == "" {
 			u.Path = api.JWKSPath
 		}
-		data, err = httpGet(u.String(), "", false) // the key set is public
+		data, err = answercheck.Fetch(u.String(), "", false) // the key set is public
 	} else {
 		data, err = os.ReadFile(arg)
 	}

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
@@ -59,13 +57,8 @@ func newWorkerPool(cfg Config, log *slog.Logger, store *filestore.Store) (*worke
 		Size:    cfg.Workers,
 		Logger:  log,
 		OnExit: func(reason string) {
-			if store == nil {
-				return
-			}
-			if n, err := store.RemoveOrphanTemps(); err != nil {
-				log.Warn("removing a dead worker's temporary files", "err", err.Error())
-			} else if n > 0 {
-				log.Info("removed temporary files of a dead worker", "files", n, "reason", reason)
+			if store != nil {
+				store.RemoveDeadWriterTemps(log, reason)
 			}
 		},
 	})
@@ -81,35 +74,6 @@ func isolate(cfg Config, log *slog.Logger, list []tools.Tool, pool *worker.Pool)
 		log.Warn("--isolate-tools names tools this build does not have; ignored", "unknown", unknown)
 	}
 	return out
-}
-
-// registerWorkerMetrics adds the pool's and the store's hygiene counters to
-// /metrics.
-func registerWorkerMetrics(m *api.Metrics, pool *worker.Pool, store *filestore.Store) {
-	if m == nil {
-		return
-	}
-	if store != nil {
-		m.Registry().MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-			Name: "precisiond_download_store_temp_files_removed_total",
-			Help: "Temporary files of killed writers removed from the download store (at start, after a worker died, by the janitor).",
-		}, func() float64 { return float64(store.TempFilesRemoved()) }))
-	}
-	if pool == nil {
-		return
-	}
-	counter := func(name, help string, f func(worker.Stats) int64) prometheus.Collector {
-		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(f(pool.Stats())) })
-	}
-	m.Registry().MustRegister(
-		counter("precisiond_worker_spawns_total", "Worker subprocesses started.", func(s worker.Stats) int64 { return s.Spawned }),
-		counter("precisiond_worker_deadline_kills_total", "Workers killed because their call's deadline passed.", func(s worker.Stats) int64 { return s.Killed }),
-		counter("precisiond_worker_memory_limit_total", "Workers that died of their memory limit (the call got cost_limit_exceeded).", func(s worker.Stats) int64 { return s.MemoryLimit }),
-		counter("precisiond_worker_cpu_limit_total", "Workers that died of their CPU limit (the call got cost_limit_exceeded).", func(s worker.Stats) int64 { return s.CPULimit }),
-		counter("precisiond_worker_crashes_total", "Workers that died otherwise (internal_error).", func(s worker.Stats) int64 { return s.Crashed }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "precisiond_workers_busy", Help: "Worker subprocesses running a call right now."},
-			func() float64 { return float64(pool.Busy()) }),
-	)
 }
 
 var cmdWorkerSpec = &command{
@@ -155,7 +119,7 @@ func cmdWorker(c *command, args []string, e *cliEnv) int {
 		}
 		store = filestore.New(b, filestore.Config{Prefix: filestore.Prefix, TTL: cfg.DownloadTTL, MaxBytes: cfg.MaxStoreBytes})
 	}
-	deps := tools.Deps{Files: store, DownloadURL: downloadURL(*cfg)}
+	deps := tools.Deps{Files: store, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL)}
 	if err := worker.Serve(e.stdin, e.stdout, tools.Builtin(deps), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
 		fmt.Fprintln(e.stderr, "precisiond worker:", err)
 		return 1

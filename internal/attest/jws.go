@@ -13,6 +13,11 @@ import (
 // Algorithm is the JWS alg of every attestation (RFC 8037 §3.1).
 const Algorithm = "EdDSA"
 
+// MCPMetaKey is the _meta key of an MCP tool result that carries the
+// answer's attestation (docs/attestation.md): the envelope in
+// structuredContent stays exactly the envelope.
+const MCPMetaKey = "precisiond/attestation"
+
 // The typ header values (RFC 7515 §4.1.9) of the two kinds of attestation.
 const (
 	TypeResult  = "precisiond-result+jws"

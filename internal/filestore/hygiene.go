@@ -3,6 +3,7 @@ package filestore
 import (
 	"errors"
 	"io/fs"
+	"log/slog"
 	"syscall"
 
 	"github.com/precisiond/precisiond/internal/blob"
@@ -88,4 +89,15 @@ func (s *Store) TempFilesRemoved() int64 {
 		return c.TempFilesRemoved()
 	}
 	return 0
+}
+
+// RemoveDeadWriterTemps removes the temporary files a writer that died
+// (reason: why, e.g. a worker killed at its deadline) may have left, and
+// logs what it removed or why it could not.
+func (s *Store) RemoveDeadWriterTemps(log *slog.Logger, reason string) {
+	if n, err := s.RemoveOrphanTemps(); err != nil {
+		log.Warn("removing a dead worker's temporary files", "err", err.Error())
+	} else if n > 0 {
+		log.Info("removed temporary files of a dead worker", "files", n, "reason", reason)
+	}
 }
