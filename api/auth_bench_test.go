@@ -12,10 +12,8 @@ import (
 	"github.com/precisiond/precisiond/internal/access"
 )
 
-// BenchmarkInvokeAccess: a small /invoke call with no access control, with
-// the loopback Host guard, and with a bearer token checked against a file of
-// 10 tokens (the last one matching) — the cost of the edge on the hot path.
-func BenchmarkInvokeAccess(b *testing.B) {
+// benchTokens is a keyring of a file of 10 tokens, "token-0" to "token-9".
+func benchTokens(b *testing.B) *access.Keyring {
 	var entries []string
 	for i := range 10 {
 		entries = append(entries, fmt.Sprintf(`{"name":"t%d","sha256":"%s"}`, i, access.Hash(fmt.Sprint("token-", i))))
@@ -28,6 +26,14 @@ func BenchmarkInvokeAccess(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return keys
+}
+
+// BenchmarkInvokeAccess: a small /invoke call with no access control, with
+// the loopback Host guard, and with a bearer token checked against a file of
+// 10 tokens (the last one matching) — the cost of the edge on the hot path.
+func BenchmarkInvokeAccess(b *testing.B) {
+	keys := benchTokens(b)
 	for _, c := range []struct {
 		name   string
 		access *AccessOptions
@@ -61,18 +67,7 @@ func BenchmarkInvokeAccess(b *testing.B) {
 // with no access control and with a bearer token checked against a file of
 // 10 tokens — the MCP side of BenchmarkInvokeAccess.
 func BenchmarkMCPAccess(b *testing.B) {
-	var entries []string
-	for i := range 10 {
-		entries = append(entries, fmt.Sprintf(`{"name":"t%d","sha256":"%s"}`, i, access.Hash(fmt.Sprint("token-", i))))
-	}
-	path := filepath.Join(b.TempDir(), "tokens.json")
-	if err := os.WriteFile(path, []byte(`{"tokens":[`+strings.Join(entries, ",")+`]}`), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	keys, err := access.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	keys := benchTokens(b)
 	for _, c := range []struct {
 		name   string
 		access *AccessOptions
