@@ -305,25 +305,63 @@ func (p *xmlParser) prologToken(i int) (prologTok, int) {
 		return ptOther, i + 1
 	case r == ']' || r == ')':
 		return ptOther, i + 1
-	case isNameChar(r):
-		j := i + n
-		for {
-			c, m := p.at(j)
+	case r == ':' || isNameChar(r):
+		return p.nameToken(i, r, n)
+	}
+	return ptInvalid, i
+}
+
+// nameToken scans a run of name characters and colons outside the root
+// element, starting with r (n bytes) at i, as expat's prolog tokenizer reads
+// it: a name, a prefixed name (a name, one colon and a name character) or a
+// name token (anything else: a colon or a non-start character first, a second
+// colon, a colon before a non-name character). The kind shows twice: a name
+// that ends with its colon at the end of the document is cut off (an unclosed
+// token), and a name token cannot take a trailing '+', '*' or '?'.
+func (p *xmlParser) nameToken(i int, r rune, n int) (prologTok, int) {
+	const (
+		name = iota
+		prefixed
+		nmtoken
+	)
+	kind := nmtoken
+	if isNameStart(r) {
+		kind = name
+	}
+	for j := i + n; ; {
+		c, m := p.at(j)
+		switch {
+		case c < 0:
+			return ptOther, j
+		case c == ':':
+			j += m
+			if kind != name {
+				kind = nmtoken
+				continue
+			}
+			c, m = p.at(j)
 			switch {
 			case c < 0:
-				return ptOther, j
+				return ptPartial, j
 			case isNameChar(c):
+				kind = prefixed
 				j += m
-				continue
-			case isXMLSpace(c), c == '>', c == ')', c == ',', c == '|', c == '[', c == '%':
-				return ptOther, j
-			case c == '+' || c == '*' || c == '?':
-				return ptOther, j + 1
+			default:
+				kind = nmtoken
 			}
+		case isNameChar(c):
+			j += m
+		case isXMLSpace(c), c == '>', c == ')', c == ',', c == '|', c == '[', c == '%':
+			return ptOther, j
+		case c == '+' || c == '*' || c == '?':
+			if kind == nmtoken {
+				return ptInvalid, j
+			}
+			return ptOther, j + 1
+		default:
 			return ptInvalid, j
 		}
 	}
-	return ptInvalid, i
 }
 
 // markupToken scans a token starting with '<' outside the root element.

@@ -543,6 +543,18 @@ for ch in PROBES:
         v = {"xml": text}
         v.update(expat_case(text))
         xml_vectors.append(v)
+# Tokens outside the root element (the prolog and the epilog): names with and
+# without a colon where expat reads a prefixed name or a name token, names cut
+# off by the end, and the characters that end or spoil such a token, each alone,
+# before and after a root element, with and without space.
+OUTSIDE = ['a', 'a:', 'a:b', ':', ':a', 'a::b', 'a:b:c', '1', '1:a', 'a:1', 'a+', 'a:b+', 'a:+', '1+', 'a*', 'a:?',
+           '-a', '.a', '\u00e9:b', 'a:\u00e9', '"x"', 'a b', 'a:b c', 'a:-', 'a:.', '::', 'a:<', ':+', 'a:b)', 'a:b>',
+           'a|', 'a:%', 'p:x xmlns:p="urn:p" !:attr="\u00e9">']
+for tok in OUTSIDE:
+    for text in (tok, tok + '<r/>', '<r/>' + tok, tok + ' <r/>', '<r/> ' + tok, '<r/>' + tok + ' ', tok + '\n<r/>'):
+        v = {"xml": text}
+        v.update(expat_case(text))
+        xml_vectors.append(v)
 for n in [0, 9, 10, 13, 31, 32, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFD, 0xFFFE, 0xFFFF, 0x10000, 0x10FFFF, 0x110000]:
     for text in (f"<a>&#{n};</a>", f"<a>&#x{n:X};</a>", f'<a x="&#x{n:x};"/>'):
         v = {"xml": text}
