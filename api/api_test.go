@@ -146,6 +146,8 @@ func TestErrorTable(t *testing.T) {
 		{"wrong type", `{"tool":"behave","args":{"mode":5}}`, "application/json", "input_schema_invalid", "", 200, 400},
 		{"out of range", `{"tool":"behave","args":{"mode":"ok","n":6}}`, "application/json", "input_schema_invalid", "", 200, 400},
 		{"huge exponent", `{"tool":"behave","args":{"mode":"ok","n":1e999999999}}`, "application/json", "invalid_request", "", 400, 400},
+		{"float beyond a double", `{"tool":"behave","args":{"mode":"ok","n":1e309}}`, "application/json", "invalid_request", "", 400, 400},
+		{"exponent beyond 400", `{"tool":"behave","args":{"mode":"ok","n":-1e400}}`, "application/json", "invalid_request", "", 400, 400},
 		{"domain error", `{"tool":"behave","args":{"mode":"domain"}}`, "application/json", "tool_execution_error", "division_by_zero", 200, 422},
 		{"tool result error", `{"tool":"behave","args":{"mode":"result"}}`, "application/json", "tool_result_error", "dimensionality_mismatch", 200, 422},
 		{"wrong arguments", `{"tool":"behave","args":{"mode":"wrongargs"}}`, "application/json", "wrong_arguments", "invalid_unit_expression", 200, 422},
