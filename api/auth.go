@@ -278,14 +278,26 @@ func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *apiError {
 }
 
 // afterCall records which token generated a file and puts its signed link in
-// X-Download-Url (REST /invoke and /v1/invoke).
-func (s *Server) afterCall(w http.ResponseWriter, r *http.Request, resp *tools.Response) {
+// X-Download-Url (REST /invoke and /v1/invoke). The legacy result text, which
+// orchestrators show to people, ends with the link too: there it gains the
+// same signature, since a browser sends no token. It returns the response to
+// write (a copy when the text changed: resp may be shared).
+func (s *Server) afterCall(w http.ResponseWriter, r *http.Request, resp *tools.Response) *tools.Response {
 	if s.edge == nil || s.edge.opts.Tokens == nil || !s.reg.DeclaresFact(resp.Tool, factDownloadPath) {
-		return
+		return resp
 	}
-	if link := s.edge.fileGenerated(r.Context(), resp.Envelope.Facts()); link != "" {
-		w.Header().Set("X-Download-Url", link)
+	link := s.edge.fileGenerated(r.Context(), resp.Envelope.Facts())
+	if link == "" {
+		return resp
 	}
+	w.Header().Set("X-Download-Url", link)
+	path, query, _ := strings.Cut(link, "?")
+	if !strings.HasSuffix(resp.Result, path) {
+		return resp
+	}
+	signed := *resp
+	signed.Result += "?" + query
+	return &signed
 }
 
 // fileGenerated notes the owner of the file facts name (if any) and returns

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -337,6 +338,15 @@ func TestAccessDownloads(t *testing.T) {
 	if r.Status != 200 || !strings.HasPrefix(link, "/downloads/") || !strings.Contains(link, "?exp=") || !strings.Contains(link, "&sig=") {
 		t.Fatalf("generate_file: %d X-Download-Url %q %s", r.Status, link, r.Body)
 	}
+	// The legacy text people are shown ends with the same signed link, on
+	// both routes; the envelope keeps the plain path.
+	body := r.JSON(t)
+	if text, _ := body["result"].(string); !strings.HasSuffix(text, "\nDownload: "+link) {
+		t.Errorf("result text %q does not end with the signed link %q", text, link)
+	}
+	if dp := body["structured_result"].(map[string]any)["facts"].(map[string]any)["download_path"]; strings.Contains(fmt.Sprint(dp), "?") {
+		t.Errorf("download_path fact %v carries a query", dp)
+	}
 	u, _ := url.Parse(link)
 	name := strings.TrimPrefix(u.Path, "/downloads/")
 	want, _, err := e.store.ReadFile(context.Background(), name)
@@ -424,6 +434,12 @@ func TestAccessDownloads(t *testing.T) {
 	}
 	if rr, err := alice.ReadResource(ctx, &mcp.ReadResourceParams{URI: rl.URI}); err != nil || rr.Contents[0].Text != string(mcpFile) {
 		t.Errorf("alice reading her file: %v", err)
+	}
+
+	// /invoke's text carries the signature as /v1/invoke's does.
+	legacy := e.do(t, "POST", "/invoke", carolToken, `{"tool":"generate_file","args":{"content":"# Hi\n","filename":"legacy","format":"md"}}`)
+	if text, _ := legacy.JSON(t)["result"].(string); legacy.Header.Get("X-Download-Url") == "" || !strings.HasSuffix(text, "\nDownload: "+legacy.Header.Get("X-Download-Url")) {
+		t.Errorf("/invoke result text %q, X-Download-Url %q", text, legacy.Header.Get("X-Download-Url"))
 	}
 
 	// The link expires with the signer's clock.

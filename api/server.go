@@ -168,8 +168,7 @@ func (s *Server) wrapStatus(f apiFunc, legacy200 bool) http.HandlerFunc {
 		}
 		switch x := v.(type) {
 		case *tools.Response:
-			s.afterCall(w, r, x)
-			writeResponse(w, x)
+			writeResponse(w, s.afterCall(w, r, x))
 		case rawJSON:
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Content-Length", strconv.Itoa(len(x)))

@@ -356,6 +356,33 @@ func TestBinarySIGHUP(t *testing.T) {
 	}
 }
 
+// TestSignedLinkInResultText: with an API token on the real binary, the
+// legacy result text of generate_file ends with the signed link (a person
+// clicking it has no token), the link downloads without a header, and
+// `precisiond verify` accepts the answer, re-rendering the text but for the
+// signature; any other change to the text fails.
+func TestSignedLinkInResultText(t *testing.T) {
+	tokens := writeTokensFile(t, `{"tokens":[{"name":"a","sha256":"`+access.Hash("tok")+`"}]}`)
+	base, _, _ := startBinary(t, "--api-tokens", tokens)
+	r := testhttp.Do(t, "POST", base+"/invoke", map[string]string{"Authorization": "Bearer tok", "Content-Type": "application/json"},
+		[]byte(`{"tool":"generate_file","args":{"content":"# Link\n","filename":"link","format":"md"}}`))
+	link := r.Header.Get("X-Download-Url")
+	text, _ := r.JSON(t)["result"].(string)
+	if r.Status != 200 || link == "" || !strings.HasSuffix(text, "\nDownload: "+link) {
+		t.Fatalf("generate_file: %d X-Download-Url %q result %q", r.Status, link, text)
+	}
+	if got := testhttp.Do(t, "GET", base+link, nil, nil); got.Status != 200 {
+		t.Errorf("the link in the text: %d", got.Status)
+	}
+	if code, out := runVerify(r.Body); code != 0 || !strings.Contains(out, "result text re-rendered") {
+		t.Errorf("verify of the signed text: exit %d: %s", code, out)
+	}
+	forged := bytes.Replace(r.Body, []byte("&sig="), []byte("&evil=1&sig="), 1)
+	if code, out := runVerify(forged); code == 0 || !strings.Contains(out, "result text differs") {
+		t.Errorf("verify of a text with more than the signature: exit %d: %s", code, out)
+	}
+}
+
 // TestSignedLinkInChromium generates a file with an API token on the real
 // binary, then opens its signed link in headless Chromium (no Authorization
 // header): it downloads with the right bytes, while a tampered link and an

@@ -8,9 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/attest"
+	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -125,5 +128,64 @@ func TestLoadCatalog(t *testing.T) {
 	}
 	if _, err := LoadCatalog("", srv.URL, "", own); err == nil || !strings.Contains(err.Error(), "answered 401") {
 		t.Errorf("URL without the token: %v", err)
+	}
+}
+
+// TestVerifySignedLinkText: with API tokens on, generate_file's result text
+// ends with the signed link; verify accepts exactly that difference from the
+// re-rendered text and nothing else.
+func TestVerifySignedLinkText(t *testing.T) {
+	st, err := filestore.Open(filestore.Config{Dir: filepath.Join(t.TempDir(), "dl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: st}), tools.Options{})
+	resp, err := reg.Call(context.Background(), "generate_file", []byte(`{"content":"# Hi","filename":"note","format":"md"}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := func() (*tools.Registry, error) { return reg, nil }
+	catalog, err := LoadCatalog("", "", "", own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := resp.Envelope.Facts()["filename"].(string)
+	signer, err := access.NewSigner([]byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := signer.Query(name, time.Hour)
+	check := func(text string) error {
+		b, err := evidence.Canonical(map[string]any{"result": text, "tool": resp.Tool, "structured_result": resp.Envelope.Generic()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := ParseSavedAnswer(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = VerifyAnswer(a, catalog, own, nil)
+		return err
+	}
+	if !strings.HasSuffix(resp.Result, "/downloads/"+name) {
+		t.Fatalf("result text %q does not end with the link", resp.Result)
+	}
+	for _, ok := range []string{resp.Result, resp.Result + "?" + query} {
+		if err := check(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	exp, sig, _ := strings.Cut(strings.TrimPrefix(query, "exp="), "&sig=")
+	for _, bad := range []string{
+		resp.Result + "?" + query + "x",                  // a longer signature
+		resp.Result + "?exp=" + exp + "&sig=" + sig[:42], // a shorter one
+		resp.Result + "?exp=" + exp + "x&sig=" + sig,     // a non-numeric expiry
+		resp.Result + "?sig=" + sig + "&exp=" + exp,      // another order than the service's
+		resp.Result + "?" + query + "&evil=1",            // anything more
+		strings.Replace(resp.Result, "note", "other", 1) + "?" + query,
+	} {
+		if err := check(bad); err == nil || !strings.Contains(err.Error(), "result text differs") {
+			t.Errorf("%q verified: %v", bad, err)
+		}
 	}
 }
