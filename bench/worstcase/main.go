@@ -236,6 +236,14 @@ func cases() []testCase {
 		{"exact_probability/binomial-4096", "exact_probability", map[string]any{"operation": "binomial_probability",
 			"n": 4096, "k": 2048, "numerator": 1, "denominator": 2, "decimal_scale": 18, "rounding": "half_even"}},
 		{"gcd_lcm/large", "gcd_lcm", map[string]any{"a": int64(999999999999999989), "b": int64(999999999999999877)}},
+		// identifier_validate: the longest value of each costly shape (an
+		// IBAN's mod-97 over 256 characters, an ISBN's range lookup).
+		{"identifier_validate/iban-256", "identifier_validate", map[string]any{"kind": "iban", "value": "DE" + rep("9", 254)}},
+		{"identifier_validate/isbn-256", "identifier_validate", map[string]any{"kind": "isbn", "value": rep("978-", 64)}},
+		// physical_constant: an unknown 128-character name (the did-you-mean
+		// search over every name of the edition) and a one-letter query.
+		{"physical_constant/unknown-128", "physical_constant", map[string]any{"name": rep("electron mass ", 10)[:128]}},
+		{"physical_constant/query-e", "physical_constant", map[string]any{"query": "e", "edition": "CODATA2018"}},
 		{"hash_text/1MiB-blake2b", "hash_text", map[string]any{"text": rep("a", mib), "algorithm": "blake2b"}},
 		{"json_query/amplification", "json_query", map[string]any{"json_str": `"` + rep("x", 100000) + `"`,
 			"path": strings.TrimSuffix(rep("[@,@] | ", 11), " | ")}},
