@@ -8,9 +8,8 @@ import (
 	"github.com/precisiond/precisiond/internal/attest"
 )
 
-// JWKSPath is where the service publishes the keys that sign its answers
-// (docs/attestation.md).
-const JWKSPath = "/.well-known/jwks.json"
+// JWKSPath is where the service publishes the keys that sign its answers.
+const JWKSPath = attest.JWKSPath
 
 // jwks serves GET /.well-known/jwks.json: the JWK Set of the current and
 // retained signing keys, with a strong ETag (the body is canonical JSON, so

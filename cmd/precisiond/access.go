@@ -17,6 +17,7 @@ import (
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/fleetkey"
 )
 
@@ -32,28 +33,14 @@ type AccessConfig struct {
 }
 
 // accessFlags are the access-control settings, at the end of configFlags.
-var accessFlags = []configFlag{
-	{"api-tokens", "PRECISIOND_API_TOKENS", "FILE", "", "JSON file of API tokens {\"tokens\":[{\"name\",\"sha256\",\"tools\"?,\"rate_per_minute\"?}]}; every tool surface then needs Authorization: Bearer (re-read on SIGHUP and on change)", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.StringVar(&c.Access.APITokens, n, c.Access.APITokens, h)
-	}},
-	{"metrics-auth", "PRECISIOND_METRICS_AUTH", "", "false", "with --api-tokens, /metrics needs an API token too", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.BoolVar(&c.Access.MetricsNeedToken, n, c.Access.MetricsNeedToken, h)
-	}},
-	{"insecure-no-auth", "PRECISIOND_INSECURE_NO_AUTH", "", "false", "allow listening on a non-loopback address without --api-tokens (only behind something that authenticates)", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.BoolVar(&c.Access.InsecureNoAuth, n, c.Access.InsecureNoAuth, h)
-	}},
-	{"download-signing-key", "PRECISIOND_DOWNLOAD_SIGNING_KEY", "KEY", "", "HMAC key (at least 16 bytes) of signed download links; empty: generated once in DATA_DIR/" + access.KeyFileName, func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.StringVar(&c.Access.DownloadSigningKey, n, c.Access.DownloadSigningKey, h)
-	}},
-	{"cors-origins", "PRECISIOND_CORS_ORIGINS", "ORIGINS", "", "comma-separated browser origins (https://app.example) allowed to call the API cross-origin, \"*\" for any; empty: CORS off", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Func(n, h, func(s string) error { c.Access.CORSOrigins = splitList(s); return nil })
-	}},
-	{"tls-cert", "PRECISIOND_TLS_CERT", "FILE", "", "PEM certificate (chain) to serve HTTPS; with --tls-key; reloaded on SIGHUP", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.StringVar(&c.Access.TLSCert, n, c.Access.TLSCert, h)
-	}},
-	{"tls-key", "PRECISIOND_TLS_KEY", "FILE", "", "PEM private key of --tls-cert", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.StringVar(&c.Access.TLSKey, n, c.Access.TLSKey, h)
-	}},
+var accessFlags = []setting{
+	set("api-tokens", "PRECISIOND_API_TOKENS", "FILE", "", "JSON file of API tokens {\"tokens\":[{\"name\",\"sha256\",\"tools\"?,\"rate_per_minute\"?}]}; every tool surface then needs Authorization: Bearer (re-read on SIGHUP and on change)", func(c *Config) any { return &c.Access.APITokens }),
+	set("metrics-auth", "PRECISIOND_METRICS_AUTH", "", "false", "with --api-tokens, /metrics needs an API token too", func(c *Config) any { return &c.Access.MetricsNeedToken }),
+	set("insecure-no-auth", "PRECISIOND_INSECURE_NO_AUTH", "", "false", "allow listening on a non-loopback address without --api-tokens (only behind something that authenticates)", func(c *Config) any { return &c.Access.InsecureNoAuth }),
+	set("download-signing-key", "PRECISIOND_DOWNLOAD_SIGNING_KEY", "KEY", "", "HMAC key (at least 16 bytes) of signed download links; empty: generated once in DATA_DIR/" + access.KeyFileName, func(c *Config) any { return &c.Access.DownloadSigningKey }),
+	set("cors-origins", "PRECISIOND_CORS_ORIGINS", "ORIGINS", "", "comma-separated browser origins (https://app.example) allowed to call the API cross-origin, \"*\" for any; empty: CORS off", func(c *Config) any { return &c.Access.CORSOrigins }),
+	set("tls-cert", "PRECISIOND_TLS_CERT", "FILE", "", "PEM certificate (chain) to serve HTTPS; with --tls-key; reloaded on SIGHUP", func(c *Config) any { return &c.Access.TLSCert }),
+	set("tls-key", "PRECISIOND_TLS_KEY", "FILE", "", "PEM private key of --tls-cert", func(c *Config) any { return &c.Access.TLSKey }),
 }
 
 // checkExposure refuses a non-loopback address without API tokens unless
@@ -167,24 +154,26 @@ func (m *Main) watchEdge(ctx context.Context) {
 const tokensWatchInterval = 2 * time.Second
 
 var cmdTokenSpec = &command{
-	name:     "token",
-	summary:  "issue an API token: printed once, with its line for --api-tokens",
-	synopsis: "new NAME [--scope GLOB,...] [--rate PER_MINUTE]",
-	about: `Make a new random API token for a client called NAME. The first line of
+	Command: cli.Command{
+		Name:     "token",
+		Summary:  "issue an API token: printed once, with its line for --api-tokens",
+		Synopsis: "new NAME [--scope GLOB,...] [--rate PER_MINUTE]",
+		About: `Make a new random API token for a client called NAME. The first line of
 the output is the token (shown once: give it to the client, which sends
 Authorization: Bearer TOKEN); the second is its entry for the --api-tokens
 file, which holds only the token's SHA-256. Add the line to the file's
 "tokens" list; the server re-reads the file when it changes. Rotate a token by
 adding a new one, moving the client over, then deleting the old line.
 `,
-	args:     [][2]string{{"NAME", "the token's name in logs and metrics (letters, digits, ._@-)"}},
-	exit:     "0, or 2 on a usage error",
-	examples: []string{"precisiond token new orchestrator", "precisiond token new reporting --scope 'generate_file,date_*' --rate 60"},
-	run:      cmdToken,
+		Args:     [][2]string{{"NAME", "the token's name in logs and metrics (letters, digits, ._@-)"}},
+		Exit:     "0, or 2 on a usage error",
+		Examples: []string{"precisiond token new orchestrator", "precisiond token new reporting --scope 'generate_file,date_*' --rate 60"},
+	},
+	run: cmdToken,
 }
 
 // cmdToken is `precisiond token new NAME [--tools a,b*] [--rate N]`.
-func cmdToken(c *command, args []string, e *cliEnv) int {
+func cmdToken(c *command, args []string, e *cli.Env) int {
 	var toolsFlag *string
 	var rate *int
 	// The flags follow "new NAME" (the flag package stops at the first
@@ -201,17 +190,17 @@ func cmdToken(c *command, args []string, e *cliEnv) int {
 		return code
 	}
 	if name == "" {
-		return c.fail(e, "want: token new NAME")
+		return c.Fail(e, "want: token new NAME")
 	}
 	if *rate < 0 {
-		return c.fail(e, "--rate must not be negative")
+		return c.Fail(e, "--rate must not be negative")
 	}
-	secret, line, err := access.Issue(name, splitList(*toolsFlag), *rate)
+	secret, line, err := access.Issue(name, cli.SplitList(*toolsFlag), *rate)
 	if err != nil {
-		return c.fail(e, "%v", err)
+		return c.Fail(e, "%v", err)
 	}
-	fmt.Fprintln(e.stdout, secret)
-	fmt.Fprintln(e.stdout, string(line))
+	fmt.Fprintln(e.Stdout, secret)
+	fmt.Fprintln(e.Stdout, string(line))
 	return 0
 }
 

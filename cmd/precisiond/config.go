@@ -1,16 +1,15 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"log/slog"
 	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -81,7 +80,7 @@ func DefaultConfig() Config {
 		MaxSSEStreams:  api.DefaultMaxSSEStreams,
 		SSEIdleTimeout: api.DefaultSSEIdleTimeout,
 		SSEMaxLifetime: api.DefaultSSEMaxLifetime,
-		IsolateTools:   splitList(defaultIsolateTools),
+		IsolateTools:   cli.SplitList(defaultIsolateTools),
 		Workers:        defaultWorkers,
 		WorkerMemory:   defaultWorkerMemory,
 		MCPSurface:     api.SurfaceFull,
@@ -96,95 +95,45 @@ func DefaultConfig() Config {
 	}
 }
 
-// configFlag describes one setting: its flag, environment variable, the
-// placeholder of its value and the default its usage shows ("" for none).
-type configFlag struct {
-	name, env, meta, def, help string
-	bind                       func(fs *flag.FlagSet, c *Config, name, help string)
+// setting is one of Config's settings: a flag and an environment variable.
+type setting = cli.Setting[Config]
+
+// set is a setting: flag name, environment variable, the placeholder of its
+// value, the default its usage shows ("" for none), its help and its field.
+func set(name, env, meta, def, help string, field func(*Config) any) setting {
+	return setting{Name: name, Env: env, Meta: meta, Default: def, Help: help, Field: field}
 }
 
-var configFlags = append([]configFlag{
-	{"addr", "PRECISIOND_ADDR", "HOST:PORT", "127.0.0.1:8003", "listen address", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.Addr, n, c.Addr, h) }},
-	{"data-dir", "PRECISIOND_DATA_DIR", "DIR", "./data", "data directory: the toggle file, generated downloads and plans.db", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.DataDir, n, c.DataDir, h) }},
-	{"admin-token", "PRECISIOND_ADMIN_TOKEN", "TOKEN", "", "bearer token for the admin endpoints; empty: they refuse", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.AdminToken, n, c.AdminToken, h) }},
-	{"max-body-bytes", "PRECISIOND_MAX_BODY_BYTES", "BYTES", "1048576", "request body limit", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxBodyBytes, n, c.MaxBodyBytes, h) }},
-	{"max-body-bytes-in-flight", "PRECISIOND_MAX_BODY_BYTES_IN_FLIGHT", "BYTES", "2 x max-body-bytes", "request body bytes admitted at once across all requests", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.BodyBudget, n, c.BodyBudget, h) }},
-	{"call-timeout", "PRECISIOND_CALL_TIMEOUT", "DURATION", "5s", "per-call deadline", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.CallTimeout, n, c.CallTimeout, h) }},
-	{"max-concurrency", "PRECISIOND_MAX_CONCURRENCY", "N", "4 x CPUs", "tool executions running at once", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxConcurrency, n, c.MaxConcurrency, h) }},
-	{"queue-wait", "PRECISIOND_QUEUE_WAIT", "DURATION", "250ms", "how long an excess call waits for a slot before it is refused as overloaded", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.QueueWait, n, c.QueueWait, h) }},
-	{"download-ttl", "PRECISIOND_DOWNLOAD_TTL", "DURATION", "24h", "lifetime of generated files", func(fs *flag.FlagSet, c *Config, n, h string) { fs.DurationVar(&c.DownloadTTL, n, c.DownloadTTL, h) }},
-	{"max-store-bytes", "PRECISIOND_MAX_STORE_BYTES", "BYTES", "1073741824", "download store size cap; the oldest files are evicted first", func(fs *flag.FlagSet, c *Config, n, h string) { fs.Int64Var(&c.MaxStoreBytes, n, c.MaxStoreBytes, h) }},
-	{"log-level", "PRECISIOND_LOG_LEVEL", "LEVEL", "info", "debug, info, warn or error; logs are JSON lines on stderr", func(fs *flag.FlagSet, c *Config, n, h string) { fs.StringVar(&c.LogLevel, n, c.LogLevel, h) }},
-	{"allowed-hosts", "PRECISIOND_ALLOWED_HOSTS", "HOSTS", "loopback only", "comma-separated extra Host names MCP accepts, against DNS rebinding", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Func(n, h, func(s string) error { c.AllowedHosts = splitList(s); return nil })
-	}},
-	{"max-sse-streams", "PRECISIOND_MAX_SSE_STREAMS", "N", "100", "/mcp/sse streams open at once; more get 503", func(fs *flag.FlagSet, c *Config, n, h string) { fs.IntVar(&c.MaxSSEStreams, n, c.MaxSSEStreams, h) }},
-	{"sse-idle-timeout", "PRECISIOND_SSE_IDLE_TIMEOUT", "DURATION", "10m", "close an /mcp/sse stream whose client sent nothing for this long", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.DurationVar(&c.SSEIdleTimeout, n, c.SSEIdleTimeout, h)
-	}},
-	{"sse-max-lifetime", "PRECISIOND_SSE_MAX_LIFETIME", "DURATION", "1h", "close any /mcp/sse stream after this long (clients reconnect)", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.DurationVar(&c.SSEMaxLifetime, n, c.SSEMaxLifetime, h)
-	}},
-	{"isolate-tools", "PRECISIOND_ISOLATE_TOOLS", "TOOLS", defaultIsolateTools, "comma-separated tools run in worker subprocesses with OS limits; \"none\" runs all in process", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Func(n, h, func(s string) error { c.IsolateTools = isolateList(s); return nil })
-	}},
-	{"workers", "PRECISIOND_WORKERS", "N", "2", "worker subprocesses alive at once; isolated calls beyond them wait", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.IntVar(&c.Workers, n, c.Workers, h)
-	}},
-	{"worker-memory", "PRECISIOND_WORKER_MEMORY", "BYTES", "268435456", "address space one worker may add to its start-up size; 0: no limit", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Int64Var(&c.WorkerMemory, n, c.WorkerMemory, h)
-	}},
-	{"tools", "PRECISIOND_TOOLS", "TOOLS", "all", "comma-separated allowlist of the tools to expose, globs allowed (\"gcd_lcm,date_*\"); the others are unknown on every surface", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Func(n, h, func(s string) error { c.Tools = splitList(s); return nil })
-	}},
-	{"surface", "PRECISIOND_MCP_SURFACE", "SURFACE", "full", "what the MCP session serves: full (every tool) or compact (list_tools, describe_tools, run_plan, rerun_plan)", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.StringVar(&c.MCPSurface, n, c.MCPSurface, h)
-	}},
-	{"plan-timeout", "PRECISIOND_PLAN_TIMEOUT", "DURATION", "30s", "overall deadline of one plan run request; each step also has --call-timeout", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.DurationVar(&c.PlanTimeout, n, c.PlanTimeout, h)
-	}},
-	{"plan-max-calls", "PRECISIOND_PLAN_MAX_CALLS", "N", "4000", "most steps x parameter sets of one plan run request; more are refused before anything runs", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.IntVar(&c.PlanMaxCalls, n, c.PlanMaxCalls, h)
-	}},
-	{"plan-max-response-bytes", "PRECISIOND_PLAN_MAX_RESPONSE_BYTES", "BYTES", "8388608", "largest plan run answer; a larger one is refused (split the batch)", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Int64Var(&c.PlanMaxResponseBytes, n, c.PlanMaxResponseBytes, h)
-	}},
-	{"plan-store-bytes", "PRECISIOND_PLAN_STORE_BYTES", "BYTES", "67108864", "size cap of the plan store (plans.db); the least recently used plans are evicted", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Int64Var(&c.PlanStoreBytes, n, c.PlanStoreBytes, h)
-	}},
-	{"store", "PRECISIOND_STORE", "LOCATION", "", "where the state replicas share lives (downloads, toggles, plans): file:DIR or s3://BUCKET/PREFIX (AWS_* variables); empty: file:<data-dir>", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.StringVar(&c.Store, n, c.Store, h)
-	}},
-	{"store-timeout", "PRECISIOND_STORE_TIMEOUT", "DURATION", "5s", "how long one store operation waits for the store's answer before the store counts as unavailable", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.DurationVar(&c.StoreTimeout, n, c.StoreTimeout, h)
-	}},
-	{"store-required", "PRECISIOND_STORE_REQUIRED", "", "false", "readiness (/ready) fails while the store is down", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.BoolVar(&c.StoreRequired, n, c.StoreRequired, h)
-	}},
-	{"public-base-url", "PRECISIOND_PUBLIC_BASE_URL", "URL", "", "absolute URL clients reach this service at (https://host/prefix): download links become absolute", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.StringVar(&c.PublicBaseURL, n, c.PublicBaseURL, h)
-	}},
+var configFlags = append(cli.Settings[Config]{
+	set("addr", "PRECISIOND_ADDR", "HOST:PORT", "127.0.0.1:8003", "listen address", func(c *Config) any { return &c.Addr }),
+	set("data-dir", "PRECISIOND_DATA_DIR", "DIR", "./data", "data directory: the toggle file, generated downloads and plans.db", func(c *Config) any { return &c.DataDir }),
+	set("admin-token", "PRECISIOND_ADMIN_TOKEN", "TOKEN", "", "bearer token for the admin endpoints; empty: they refuse", func(c *Config) any { return &c.AdminToken }),
+	set("max-body-bytes", "PRECISIOND_MAX_BODY_BYTES", "BYTES", "1048576", "request body limit", func(c *Config) any { return &c.MaxBodyBytes }),
+	set("max-body-bytes-in-flight", "PRECISIOND_MAX_BODY_BYTES_IN_FLIGHT", "BYTES", "2 x max-body-bytes", "request body bytes admitted at once across all requests", func(c *Config) any { return &c.BodyBudget }),
+	set("call-timeout", "PRECISIOND_CALL_TIMEOUT", "DURATION", "5s", "per-call deadline", func(c *Config) any { return &c.CallTimeout }),
+	set("max-concurrency", "PRECISIOND_MAX_CONCURRENCY", "N", "4 x CPUs", "tool executions running at once", func(c *Config) any { return &c.MaxConcurrency }),
+	set("queue-wait", "PRECISIOND_QUEUE_WAIT", "DURATION", "250ms", "how long an excess call waits for a slot before it is refused as overloaded", func(c *Config) any { return &c.QueueWait }),
+	set("download-ttl", "PRECISIOND_DOWNLOAD_TTL", "DURATION", "24h", "lifetime of generated files", func(c *Config) any { return &c.DownloadTTL }),
+	set("max-store-bytes", "PRECISIOND_MAX_STORE_BYTES", "BYTES", "1073741824", "download store size cap; the oldest files are evicted first", func(c *Config) any { return &c.MaxStoreBytes }),
+	set("log-level", "PRECISIOND_LOG_LEVEL", "LEVEL", "info", "debug, info, warn or error; logs are JSON lines on stderr", func(c *Config) any { return &c.LogLevel }),
+	set("allowed-hosts", "PRECISIOND_ALLOWED_HOSTS", "HOSTS", "loopback only", "comma-separated extra Host names MCP accepts, against DNS rebinding", func(c *Config) any { return &c.AllowedHosts }),
+	set("max-sse-streams", "PRECISIOND_MAX_SSE_STREAMS", "N", "100", "/mcp/sse streams open at once; more get 503", func(c *Config) any { return &c.MaxSSEStreams }),
+	set("sse-idle-timeout", "PRECISIOND_SSE_IDLE_TIMEOUT", "DURATION", "10m", "close an /mcp/sse stream whose client sent nothing for this long", func(c *Config) any { return &c.SSEIdleTimeout }),
+	set("sse-max-lifetime", "PRECISIOND_SSE_MAX_LIFETIME", "DURATION", "1h", "close any /mcp/sse stream after this long (clients reconnect)", func(c *Config) any { return &c.SSEMaxLifetime }),
+	set("isolate-tools", "PRECISIOND_ISOLATE_TOOLS", "TOOLS", defaultIsolateTools, "comma-separated tools run in worker subprocesses with OS limits; \"none\" runs all in process", func(c *Config) any { return (*isolateValue)(&c.IsolateTools) }),
+	set("workers", "PRECISIOND_WORKERS", "N", "2", "worker subprocesses alive at once; isolated calls beyond them wait", func(c *Config) any { return &c.Workers }),
+	set("worker-memory", "PRECISIOND_WORKER_MEMORY", "BYTES", "268435456", "address space one worker may add to its start-up size; 0: no limit", func(c *Config) any { return &c.WorkerMemory }),
+	set("tools", "PRECISIOND_TOOLS", "TOOLS", "all", "comma-separated allowlist of the tools to expose, globs allowed (\"gcd_lcm,date_*\"); the others are unknown on every surface", func(c *Config) any { return &c.Tools }),
+	set("surface", "PRECISIOND_MCP_SURFACE", "SURFACE", "full", "what the MCP session serves: full (every tool) or compact (list_tools, describe_tools, run_plan, rerun_plan)", func(c *Config) any { return &c.MCPSurface }),
+	set("plan-timeout", "PRECISIOND_PLAN_TIMEOUT", "DURATION", "30s", "overall deadline of one plan run request; each step also has --call-timeout", func(c *Config) any { return &c.PlanTimeout }),
+	set("plan-max-calls", "PRECISIOND_PLAN_MAX_CALLS", "N", "4000", "most steps x parameter sets of one plan run request; more are refused before anything runs", func(c *Config) any { return &c.PlanMaxCalls }),
+	set("plan-max-response-bytes", "PRECISIOND_PLAN_MAX_RESPONSE_BYTES", "BYTES", "8388608", "largest plan run answer; a larger one is refused (split the batch)", func(c *Config) any { return &c.PlanMaxResponseBytes }),
+	set("plan-store-bytes", "PRECISIOND_PLAN_STORE_BYTES", "BYTES", "67108864", "size cap of the plan store (plans.db); the least recently used plans are evicted", func(c *Config) any { return &c.PlanStoreBytes }),
+	set("store", "PRECISIOND_STORE", "LOCATION", "", "where the state replicas share lives (downloads, toggles, plans): file:DIR or s3://BUCKET/PREFIX (AWS_* variables); empty: file:<data-dir>", func(c *Config) any { return &c.Store }),
+	set("store-timeout", "PRECISIOND_STORE_TIMEOUT", "DURATION", "5s", "how long one store operation waits for the store's answer before the store counts as unavailable", func(c *Config) any { return &c.StoreTimeout }),
+	set("store-required", "PRECISIOND_STORE_REQUIRED", "", "false", "readiness (/ready) fails while the store is down", func(c *Config) any { return &c.StoreRequired }),
+	set("public-base-url", "PRECISIOND_PUBLIC_BASE_URL", "URL", "", "absolute URL clients reach this service at (https://host/prefix): download links become absolute", func(c *Config) any { return &c.PublicBaseURL }),
 }, slices.Concat(signingFlags, accessFlags)...) // signing.go, access.go
-
-// lookupConfigFlag returns the setting named name.
-func lookupConfigFlag(name string) (configFlag, bool) {
-	for _, f := range configFlags {
-		if f.name == name {
-			return f, true
-		}
-	}
-	return configFlag{}, false
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 // loadConfig builds the configuration of the command named cmd from the
 // defaults, the environment and args (flags override the environment); it
@@ -200,24 +149,6 @@ func loadConfig(cmd string, args []string, getenv func(string) string) (Config, 
 		return *cfg, nil, err
 	}
 	return *cfg, fs.Args(), cfg.validate()
-}
-
-// applyEnv sets each of the flags of fs that is a setting from its
-// environment variable, parsed as the flag parses it.
-func applyEnv(fs *flag.FlagSet, getenv func(string) string) error {
-	var err error
-	fs.VisitAll(func(f *flag.Flag) {
-		cf, ok := lookupConfigFlag(f.Name)
-		if !ok || err != nil {
-			return
-		}
-		if v := getenv(cf.env); v != "" {
-			if e := fs.Set(f.Name, v); e != nil {
-				err = fmt.Errorf("%s=%q: %v", cf.env, v, e)
-			}
-		}
-	})
-	return err
 }
 
 func (c Config) validate() error {

@@ -37,9 +37,9 @@ func helpCases() []helpCase {
 	}
 	for _, c := range commands {
 		cases = append(cases,
-			helpCase{c.name, []string{c.name, "--help"}, 0, false},
-			helpCase{c.name, []string{c.name, "-h"}, 0, false},
-			helpCase{c.name, []string{"help", c.name}, 0, false})
+			helpCase{c.Name, []string{c.Name, "--help"}, 0, false},
+			helpCase{c.Name, []string{c.Name, "-h"}, 0, false},
+			helpCase{c.Name, []string{"help", c.Name}, 0, false})
 	}
 	return cases
 }
@@ -96,37 +96,37 @@ func TestHelpGolden(t *testing.T) {
 // outside the examples fit 80 columns; internal commands say so.
 func TestUsageShape(t *testing.T) {
 	var root bytes.Buffer
-	rootUsage(&root)
+	program.Usage(&root)
 	for _, line := range strings.Split(root.String(), "\n") {
 		if utf8.RuneCountInString(line) > 80 {
 			t.Errorf("--help: line over 80 columns: %q", line)
 		}
 	}
 	for _, c := range commands {
-		if !strings.Contains(root.String(), "\n  "+c.name+" ") {
-			t.Errorf("the overview does not list %s", c.name)
+		if !strings.Contains(root.String(), "\n  "+c.Name+" ") {
+			t.Errorf("the overview does not list %s", c.Name)
 		}
-		if c.summary == "" || strings.Contains(c.summary, "\n") {
-			t.Errorf("%s: summary must be one line", c.name)
+		if c.Summary == "" || strings.Contains(c.Summary, "\n") {
+			t.Errorf("%s: summary must be one line", c.Name)
 		}
-		if c.internal != strings.HasPrefix(c.summary, "(internal)") {
-			t.Errorf("%s: internal commands, and only they, say so in their summary", c.name)
+		if c.Internal != strings.HasPrefix(c.Summary, "(internal)") {
+			t.Errorf("%s: internal commands, and only they, say so in their summary", c.Name)
 		}
 		var out bytes.Buffer
-		if code := run([]string{c.name, "--help"}, nil, &out, &out, func(string) string { return "" }); code != 0 {
-			t.Fatalf("%s --help: exit %d", c.name, code)
+		if code := run([]string{c.Name, "--help"}, nil, &out, &out, func(string) string { return "" }); code != 0 {
+			t.Fatalf("%s --help: exit %d", c.Name, code)
 		}
 		text := out.String()
-		for _, section := range []string{"usage: precisiond " + c.name, "\nexit status:\n", "\nexamples:\n  "} {
+		for _, section := range []string{"usage: precisiond " + c.Name, "\nexit status:\n", "\nexamples:\n  "} {
 			if !strings.Contains(text, section) {
-				t.Errorf("%s --help lacks %q", c.name, section)
+				t.Errorf("%s --help lacks %q", c.Name, section)
 			}
 		}
-		for _, word := range strings.Fields(c.synopsis) {
+		for _, word := range strings.Fields(c.Synopsis) {
 			arg := strings.Trim(word, "[]|")
 			if arg != "" && arg == strings.ToUpper(arg) && !strings.HasPrefix(arg, "--") && !strings.Contains(text, "\n  "+arg+" ") &&
-				!strings.Contains(c.synopsis, "--") {
-				t.Errorf("%s --help does not describe argument %s", c.name, arg)
+				!strings.Contains(c.Synopsis, "--") {
+				t.Errorf("%s --help does not describe argument %s", c.Name, arg)
 			}
 		}
 		examples := false
@@ -135,7 +135,7 @@ func TestUsageShape(t *testing.T) {
 				examples = true
 			}
 			if !examples && utf8.RuneCountInString(line) > 80 {
-				t.Errorf("%s --help: line over 80 columns: %q", c.name, line)
+				t.Errorf("%s --help: line over 80 columns: %q", c.Name, line)
 			}
 		}
 	}

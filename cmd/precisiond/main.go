@@ -24,11 +24,11 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-
-	"github.com/precisiond/precisiond/internal/buildinfo"
 	"syscall"
 
 	"github.com/precisiond/precisiond/api"
+	"github.com/precisiond/precisiond/internal/buildinfo"
+	"github.com/precisiond/precisiond/internal/cli"
 )
 
 func main() {
@@ -51,18 +51,19 @@ func newLogger(w io.Writer, level string) *slog.Logger {
 func serveSettings() []string {
 	var names []string
 	for _, f := range configFlags {
-		if f.name != "surface" {
-			names = append(names, f.name)
+		if f.Name != "surface" {
+			names = append(names, f.Name)
 		}
 	}
 	return names
 }
 
 var cmdServeSpec = &command{
-	name:     "serve",
-	summary:  "the HTTP service: REST, MCP over HTTP, /docs, /admin (default)",
-	synopsis: "[flags]",
-	about: `Run the HTTP service: POST /invoke and /v1/invoke, GET /tools, /health,
+	Command: cli.Command{
+		Name:     "serve",
+		Summary:  "the HTTP service: REST, MCP over HTTP, /docs, /admin (default)",
+		Synopsis: "[flags]",
+		About: `Run the HTTP service: POST /invoke and /v1/invoke, GET /tools, /health,
 /openapi.json, /metrics and /downloads, the plans of /v1/catalog,
 /v1/describe and /v1/plans, MCP at /mcp (Streamable HTTP), /mcp/sse and
 /mcp/compact, and the pages / (start page), /docs (API reference) and
@@ -73,22 +74,23 @@ flight have finished (at most 30 s).
 
 Every flag can also be set by its environment variable; a flag wins.
 `,
-	exit:     "0 stopped by a signal, 1 start-up or listen failure, 2 usage error",
-	examples: []string{"precisiond serve", "precisiond serve --addr 0.0.0.0:8003 --data-dir /var/lib/precisiond", "PRECISIOND_ADMIN_TOKEN=$(openssl rand -hex 32) precisiond serve"},
-	config:   serveSettings(),
-	run:      cmdServe,
+		Exit:     "0 stopped by a signal, 1 start-up or listen failure, 2 usage error",
+		Examples: []string{"precisiond serve", "precisiond serve --addr 0.0.0.0:8003 --data-dir /var/lib/precisiond", "PRECISIOND_ADMIN_TOKEN=$(openssl rand -hex 32) precisiond serve"},
+		Settings: serveSettings(),
+	},
+	run: cmdServe,
 }
 
-func cmdServe(c *command, args []string, e *cliEnv) int {
+func cmdServe(c *command, args []string, e *cli.Env) int {
 	cfg, _, code, ok := c.start(args, e, 0, nil)
 	if !ok {
 		return code
 	}
 	if err := checkExposure(*cfg); err != nil {
-		fmt.Fprintln(e.stderr, "precisiond:", err) // plain text: it explains what to do
+		fmt.Fprintln(e.Stderr, "precisiond:", err) // plain text: it explains what to do
 		return 2
 	}
-	log := newLogger(e.stderr, cfg.LogLevel)
+	log := newLogger(e.Stderr, cfg.LogLevel)
 	m, err := NewMain(*cfg, log)
 	if err != nil {
 		log.Error("start-up failed", "err", err.Error())
@@ -109,10 +111,11 @@ func cmdServe(c *command, args []string, e *cliEnv) int {
 }
 
 var cmdVersionSpec = &command{
-	name:     "version",
-	summary:  "print the release, or the VCS revision the binary was built from",
-	synopsis: "[--json]",
-	about: `Print "precisiond VERSION". VERSION is the release set at build time
+	Command: cli.Command{
+		Name:     "version",
+		Summary:  "print the release, or the VCS revision the binary was built from",
+		Synopsis: "[--json]",
+		About: `Print "precisiond VERSION". VERSION is the release set at build time
 (-ldflags "-X main.version=v1.2.3"), else the module version Go recorded: the
 release 'go install …@v1.2.3' built, or for a build from a git checkout
 v0.0.0-<commit time>-<revision>, "+dirty" with uncommitted changes; else
@@ -120,12 +123,13 @@ v0.0.0-<commit time>-<revision>, "+dirty" with uncommitted changes; else
 information: version, module, module_version, go, vcs_revision, vcs_time,
 vcs_modified. 'precisiond --version' is the same command.
 `,
-	exit:     "0, or 2 on a usage error",
-	examples: []string{"precisiond version", "precisiond --version --json"},
-	run:      cmdVersion,
+		Exit:     "0, or 2 on a usage error",
+		Examples: []string{"precisiond version", "precisiond --version --json"},
+	},
+	run: cmdVersion,
 }
 
-func cmdVersion(c *command, args []string, e *cliEnv) int {
+func cmdVersion(c *command, args []string, e *cli.Env) int {
 	var asJSON *bool
 	if _, _, code, ok := c.start(args, e, 0, func(fs *flag.FlagSet) {
 		asJSON = fs.Bool("json", false, "print the build information as JSON")
@@ -136,10 +140,10 @@ func cmdVersion(c *command, args []string, e *cliEnv) int {
 	info := buildinfo.Of(version, bi)
 	if *asJSON {
 		b, _ := json.MarshalIndent(info, "", "  ")
-		fmt.Fprintln(e.stdout, string(b))
+		fmt.Fprintln(e.Stdout, string(b))
 		return 0
 	}
-	fmt.Fprintln(e.stdout, "precisiond", info.Version)
+	fmt.Fprintln(e.Stdout, "precisiond", info.Version)
 	return 0
 }
 

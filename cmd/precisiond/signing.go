@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"time"
@@ -58,22 +57,12 @@ func defaultSigningConfig() SigningConfig {
 	return SigningConfig{KeyRetention: attest.DefaultRetention}
 }
 
-var signingFlags = []configFlag{
-	{"signing-key", "PRECISIOND_SIGNING_KEY", "FILE", "", "Ed25519 private key (PKCS#8 PEM) that signs every answer; empty: a key generated on first start and kept in the data directory", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.StringVar(&c.Signing.KeyFile, n, c.Signing.KeyFile, h)
-	}},
-	{"key-retention", "PRECISIOND_KEY_RETENTION", "DURATION", "720h", "how long a rotated-out signing key stays published in /.well-known/jwks.json", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.DurationVar(&c.Signing.KeyRetention, n, c.Signing.KeyRetention, h)
-	}},
-	{"issuer", "PRECISIOND_ISSUER", "ISS", defaultIssuer, "the iss claim of every attestation", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.StringVar(&c.Signing.Issuer, n, c.Signing.Issuer, h)
-	}},
-	{"answer-cache", "PRECISIOND_ANSWER_CACHE", "BYTES", "0 (off)", "bytes of verified answers kept for the tools whose contract allows it", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Int64Var(&c.Signing.AnswerCacheBytes, n, c.Signing.AnswerCacheBytes, h)
-	}},
-	{"answer-cache-store", "PRECISIOND_ANSWER_CACHE_STORE", "BYTES", "0 (off)", "bytes of verified answers kept in the store (answers/), shared by every replica on it", func(fs *flag.FlagSet, c *Config, n, h string) {
-		fs.Int64Var(&c.Signing.AnswerCacheStoreBytes, n, c.Signing.AnswerCacheStoreBytes, h)
-	}},
+var signingFlags = []setting{
+	set("signing-key", "PRECISIOND_SIGNING_KEY", "FILE", "", "Ed25519 private key (PKCS#8 PEM) that signs every answer; empty: a key generated on first start and kept in the data directory", func(c *Config) any { return &c.Signing.KeyFile }),
+	set("key-retention", "PRECISIOND_KEY_RETENTION", "DURATION", "720h", "how long a rotated-out signing key stays published in /.well-known/jwks.json", func(c *Config) any { return &c.Signing.KeyRetention }),
+	set("issuer", "PRECISIOND_ISSUER", "ISS", defaultIssuer, "the iss claim of every attestation", func(c *Config) any { return &c.Signing.Issuer }),
+	set("answer-cache", "PRECISIOND_ANSWER_CACHE", "BYTES", "0 (off)", "bytes of verified answers kept for the tools whose contract allows it", func(c *Config) any { return &c.Signing.AnswerCacheBytes }),
+	set("answer-cache-store", "PRECISIOND_ANSWER_CACHE_STORE", "BYTES", "0 (off)", "bytes of verified answers kept in the store (answers/), shared by every replica on it", func(c *Config) any { return &c.Signing.AnswerCacheStoreBytes }),
 }
 
 func (c SigningConfig) validate() error {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
+	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/worker"
 	"github.com/precisiond/precisiond/tools"
@@ -22,11 +23,17 @@ const (
 	defaultWorkerMemory = 256 << 20
 )
 
-func isolateList(s string) []string {
+// isolateValue is --isolate-tools: a comma-separated list, "none" for none.
+type isolateValue []string
+
+func (v *isolateValue) String() string { return strings.Join(*v, ",") }
+
+func (v *isolateValue) Set(s string) error {
+	*v = cli.SplitList(s)
 	if strings.TrimSpace(s) == "none" {
-		return []string{}
+		*v = []string{}
 	}
-	return splitList(s)
+	return nil
 }
 
 // newWorkerPool starts the pool of `precisiond worker` processes that run the
@@ -77,26 +84,28 @@ func isolate(cfg Config, log *slog.Logger, list []tools.Tool, pool *worker.Pool)
 }
 
 var cmdWorkerSpec = &command{
-	name:     "worker",
-	summary:  "(internal) runs isolated calls for serve and mcp; not run by hand",
-	synopsis: "[flags]",
-	about: `Internal: serve and mcp start workers themselves (--isolate-tools) and talk
+	Command: cli.Command{
+		Name:     "worker",
+		Summary:  "(internal) runs isolated calls for serve and mcp; not run by hand",
+		Synopsis: "[flags]",
+		About: `Internal: serve and mcp start workers themselves (--isolate-tools) and talk
 to them over a pipe on stdin and stdout. A worker sets its own memory and
 CPU limits, builds the same tools as its server (generate_file writes into
 the same store) and runs the calls it is sent. Logs go to stderr.
 `,
-	exit:     "0 the server closed the pipe, 1 error, 2 usage error",
-	examples: []string{"(started by serve and mcp)"},
-	config:   []string{"data-dir", "store", "store-timeout", "public-base-url", "download-ttl", "max-store-bytes", "worker-memory", "log-level"},
-	internal: true,
-	run:      cmdWorker,
+		Exit:     "0 the server closed the pipe, 1 error, 2 usage error",
+		Examples: []string{"(started by serve and mcp)"},
+		Settings: []string{"data-dir", "store", "store-timeout", "public-base-url", "download-ttl", "max-store-bytes", "worker-memory", "log-level"},
+		Internal: true,
+	},
+	run: cmdWorker,
 }
 
 // cmdWorker is `precisiond worker`: started by a server with a pipe on stdin and
 // stdout, never by hand. It sets its own memory and CPU limits, builds the same
 // tools as the server (generate_file writes into the same store) and runs the
 // calls it is sent. Logs go to stderr.
-func cmdWorker(c *command, args []string, e *cliEnv) int {
+func cmdWorker(c *command, args []string, e *cli.Env) int {
 	cfg, _, code, ok := c.start(args, e, 0, nil)
 	if !ok {
 		return code
@@ -106,7 +115,7 @@ func cmdWorker(c *command, args []string, e *cliEnv) int {
 	// store_unavailable before it sends a call here.
 	var store *filestore.Store
 	if loc, ok, err := storeLocation(*cfg); err != nil {
-		fmt.Fprintln(e.stderr, "precisiond worker:", err)
+		fmt.Fprintln(e.Stderr, "precisiond worker:", err)
 		return 1
 	} else if ok {
 		opts := storeOptions(*cfg)
@@ -114,14 +123,14 @@ func cmdWorker(c *command, args []string, e *cliEnv) int {
 		opts.CreateOnWrite = true   // the server decides whether the directory exists yet
 		b, err := blob.Open(loc, opts)
 		if err != nil {
-			fmt.Fprintln(e.stderr, "precisiond worker:", err)
+			fmt.Fprintln(e.Stderr, "precisiond worker:", err)
 			return 1
 		}
 		store = filestore.New(b, filestore.Config{Prefix: filestore.Prefix, TTL: cfg.DownloadTTL, MaxBytes: cfg.MaxStoreBytes})
 	}
 	deps := tools.Deps{Files: store, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL)}
-	if err := worker.Serve(e.stdin, e.stdout, tools.Builtin(deps), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
-		fmt.Fprintln(e.stderr, "precisiond worker:", err)
+	if err := worker.Serve(e.Stdin, e.Stdout, tools.Builtin(deps), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
+		fmt.Fprintln(e.Stderr, "precisiond worker:", err)
 		return 1
 	}
 	return 0

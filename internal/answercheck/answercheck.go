@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -246,4 +247,32 @@ func Fetch(url, bearer string, skipVerify bool) ([]byte, error) {
 		return b, fmt.Errorf("%s answered %s", url, resp.Status)
 	}
 	return b, nil
+}
+
+// LoadKeySet reads the key set that --jwks names: a file, or a URL; a URL
+// without a path is a server's base URL, whose key set is at
+// attest.JWKSPath. The key set is public: no token is sent.
+func LoadKeySet(arg string) (*attest.KeySet, error) {
+	var data []byte
+	var err error
+	if strings.HasPrefix(arg, "http://") || strings.HasPrefix(arg, "https://") {
+		u, perr := url.Parse(arg)
+		if perr != nil {
+			return nil, fmt.Errorf("--jwks %q: %v", arg, perr)
+		}
+		if strings.Trim(u.Path, "/") == "" {
+			u.Path = attest.JWKSPath
+		}
+		data, err = Fetch(u.String(), "", false)
+	} else {
+		data, err = os.ReadFile(arg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--jwks: %w", err)
+	}
+	keys, err := attest.ParseJWKS(data)
+	if err != nil {
+		return nil, fmt.Errorf("--jwks %s: %w", arg, err)
+	}
+	return keys, nil
 }

@@ -2,6 +2,7 @@ package answercheck
 
 import (
 	"context"
+	"crypto/rand"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -186,6 +187,42 @@ func TestVerifySignedLinkText(t *testing.T) {
 	} {
 		if err := check(bad); err == nil || !strings.Contains(err.Error(), "result text differs") {
 			t.Errorf("%q verified: %v", bad, err)
+		}
+	}
+}
+
+// TestLoadKeySet: --jwks reads a file or a URL; a server's base URL reads its
+// /.well-known/jwks.json; what is not a key set is refused with the argument
+// named.
+func TestLoadKeySet(t *testing.T) {
+	key, err := attest.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jwks := attest.NewKeyring(key, attest.InStore, time.Now()).JWKS(time.Now())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != attest.JWKSPath {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write(jwks)
+	}))
+	defer srv.Close()
+	file := filepath.Join(t.TempDir(), "jwks.json")
+	if err := os.WriteFile(file, jwks, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{file, srv.URL, srv.URL + "/", srv.URL + attest.JWKSPath} {
+		if ks, err := LoadKeySet(arg); err != nil || ks == nil {
+			t.Errorf("%s: %v", arg, err)
+		}
+	}
+	if err := os.WriteFile(file, []byte(`{"keys":"no"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{file, srv.URL + "/elsewhere", filepath.Join(t.TempDir(), "missing")} {
+		if _, err := LoadKeySet(arg); err == nil || !strings.Contains(err.Error(), "--jwks") {
+			t.Errorf("%s: %v", arg, err)
 		}
 	}
 }

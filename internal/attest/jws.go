@@ -13,6 +13,10 @@ import (
 // Algorithm is the JWS alg of every attestation (RFC 8037 §3.1).
 const Algorithm = "EdDSA"
 
+// JWKSPath is where the service publishes the keys that sign its answers
+// (docs/attestation.md).
+const JWKSPath = "/.well-known/jwks.json"
+
 // MCPMetaKey is the _meta key of an MCP tool result that carries the
 // answer's attestation (docs/attestation.md): the envelope in
 // structuredContent stays exactly the envelope.

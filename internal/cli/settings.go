@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Setting is one value that commands take as the flag --Name and from the
+// environment variable Env (a flag given wins). Meta names its value in the
+// usage and Default is the default the usage shows ("" for none). Field
+// returns where the value lives in a configuration C: a *string, *bool,
+// *int, *int64, *time.Duration, a *[]string (a comma-separated list) or any
+// flag.Value.
+type Setting[C any] struct {
+	Name, Env, Meta, Default, Help string
+	Field                          func(*C) any
+}
+
+// Settings are a program's settings, each command taking those its
+// Command.Settings names.
+type Settings[C any] []Setting[C]
+
+// Lookup returns the setting named name.
+func (s Settings[C]) Lookup(name string) (Setting[C], bool) {
+	for _, x := range s {
+		if x.Name == name {
+			return x, true
+		}
+	}
+	return Setting[C]{}, false
+}
+
+// Doc is how a usage shows the flag of the setting named name.
+func (s Settings[C]) Doc(name string) (FlagDoc, bool) {
+	x, ok := s.Lookup(name)
+	return FlagDoc{Meta: x.Meta, Help: x.Help, Default: x.Default, Env: x.Env}, ok
+}
+
+// FlagSet returns a flag set for c with each setting c takes bound to cfg,
+// then sets those whose environment variable is not empty (parsed as the
+// flag parses it). An environment error is returned with the set, so that
+// --help still works.
+func (s Settings[C]) FlagSet(c *Command, prog string, cfg *C, getenv func(string) string) (*flag.FlagSet, error) {
+	fs := flag.NewFlagSet(prog+" "+c.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var err error
+	for _, name := range c.Settings {
+		x, ok := s.Lookup(name)
+		if !ok {
+			panic(prog + ": command " + c.Name + " names an unknown setting " + name)
+		}
+		bind(fs, x.Name, x.Help, x.Field(cfg))
+		if v := getenv(x.Env); v != "" && err == nil {
+			if e := fs.Set(x.Name, v); e != nil {
+				err = fmt.Errorf("%s=%q: %v", x.Env, v, e)
+			}
+		}
+	}
+	return fs, err
+}
+
+func bind(fs *flag.FlagSet, name, help string, field any) {
+	switch p := field.(type) {
+	case *string:
+		fs.StringVar(p, name, *p, help)
+	case *bool:
+		fs.BoolVar(p, name, *p, help)
+	case *int:
+		fs.IntVar(p, name, *p, help)
+	case *int64:
+		fs.Int64Var(p, name, *p, help)
+	case *time.Duration:
+		fs.DurationVar(p, name, *p, help)
+	case *[]string:
+		fs.Func(name, help, func(s string) error { *p = SplitList(s); return nil })
+	case flag.Value:
+		fs.Var(p, name, help)
+	default:
+		panic(fmt.Sprintf("cli: setting %s has a field of type %T", name, field))
+	}
+}
+
+// SplitList splits a comma-separated list, dropping blanks around items and
+// empty items.
+func SplitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
