@@ -59,7 +59,7 @@ func TestUnitConvertLimits(t *testing.T) {
 		{"1", "m**128*m**128*m", "m", CodeCostLimit, "exponent_too_large"},
 		{"1" + strings.Repeat("0", 400), "m", "km", CodeToolResult, "value_out_of_range"}, // an integer beyond the double range
 		{"1e308", "ly", "qm", CodeToolResult, "result_out_of_range"},
-		{"1e300", "nmi", "nm", CodeToolResult, "result_out_of_range"}, // the reference answers inf, then HTTP 500
+		{"1e300", "nmi", "nm", CodeToolResult, "result_out_of_range"},                                // the reference answers inf, then HTTP 500
 		{"1", "m**" + strings.Repeat("-", 60) + "1", "m", CodeToolResult, "invalid_unit_expression"}, // nesting depth
 		{"1", "m", "parsec**(1/3)", CodeToolResult, "invalid_unit_expression"},
 	}
