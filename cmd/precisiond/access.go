@@ -81,7 +81,7 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 			return nil, st, fmt.Errorf("--api-tokens: %w", err)
 		}
 		st.tokens, o.Tokens = k, k
-		if st.links, err = openLinkKeys(cfg, shared, log); err != nil { // linkkey.go
+		if st.links, err = openLinkKeys(cfg, shared, log); err != nil {
 			return nil, st, err
 		}
 		o.Signer = st.links.Signer()
@@ -216,4 +216,26 @@ func healthURL(cfg Config) string {
 		scheme = "https://"
 	}
 	return scheme + cfg.Addr + "/health"
+}
+
+// openLinkKeys is the link key of cfg (fleetkey.OpenLinks): with an S3
+// store shared, the fleet's key kept in it.
+func openLinkKeys(cfg Config, shared blob.Store, log *slog.Logger) (*fleetkey.Links, error) {
+	lc := fleetkey.LinksConfig{Flag: []byte(cfg.Access.DownloadSigningKey), DataDir: cfg.DataDir, TTL: cfg.DownloadTTL,
+		Margin: cfg.Signing.refreshPeriod() + refreshTimeout(cfg), Timeout: cfg.StoreTimeout}
+	if shared != nil && shared.Kind() == "s3" {
+		lc.Store = shared
+	}
+	return fleetkey.OpenLinks(lc, log)
+}
+
+// refreshTimeout bounds one refresh of the keys from the store.
+func refreshTimeout(cfg Config) time.Duration { return max(10*time.Second, cfg.StoreTimeout) }
+
+// refreshLinkKeys is the background step of a running service on an S3
+// store (watchEdge).
+func (m *Main) refreshLinkKeys() {
+	ctx, cancel := context.WithTimeout(context.Background(), refreshTimeout(m.Config))
+	defer cancel()
+	m.edge.links.RefreshLogged(ctx, m.Log)
 }

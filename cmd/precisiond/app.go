@@ -14,6 +14,7 @@ import (
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/fleetkey"
+	"github.com/precisiond/precisiond/internal/plandb"
 	"github.com/precisiond/precisiond/internal/tick"
 	"github.com/precisiond/precisiond/internal/toggles"
 	"github.com/precisiond/precisiond/internal/worker"
@@ -34,7 +35,7 @@ type Main struct {
 	Replica  string           // this process in audit lines and /health
 	Metrics  *api.Metrics
 	Workers  *worker.Pool       // runs the isolated tools; nil when none is isolated
-	Plans    *plans.Service     // registers and runs plans (plans.go)
+	Plans    *plans.Service     // registers and runs plans (openPlansOn)
 	Signing  *fleetkey.Signing  // the keys that sign answers (signing.go)
 	Cache    *answercache.Cache // the verified answer cache; nil without one
 
@@ -305,4 +306,47 @@ func (m *Main) Close() error {
 		_ = m.Shared.Close()
 	}
 	return nil
+}
+
+// openPlans builds the plan service of reg (openPlansOn, opening the shared
+// store itself when it needs it).
+func openPlans(cfg Config, reg *tools.Registry, log *slog.Logger) (*plans.Service, func() error, error) {
+	return openPlansOn(cfg, reg, log, nil)
+}
+
+// openPlansOn builds the plan service of reg, its plans in the data
+// directory and, when the shared store is not the data directory itself,
+// in that store (plandb.OpenStore). shared is the store to use, or nil to
+// open it. The returned close function releases the local database.
+func openPlansOn(cfg Config, reg *tools.Registry, log *slog.Logger, shared blob.Store) (*plans.Service, func() error, error) {
+	store, closeStore, err := plandb.OpenStore(cfg.DataDir, cfg.PlanStoreBytes, func() (blob.Store, error) {
+		switch loc, ok, err := storeLocation(cfg); {
+		case err != nil || !ok || storeIsDataDir(cfg, loc):
+			return nil, err // plans.db alone keeps them
+		case shared != nil:
+			return shared, nil
+		default:
+			return blob.Open(loc, storeOptions(cfg))
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	svc := plans.NewService(reg, store, plans.Options{
+		MaxCalls:         cfg.PlanMaxCalls,
+		Timeout:          cfg.PlanTimeout,
+		MaxResponseBytes: cfg.PlanMaxResponseBytes,
+		ErrorBody:        api.PlanErrorBody(log),
+		Logger:           log,
+	})
+	return svc, closeStore, nil
+}
+
+// mcpPlans is the plan service of `precisiond mcp`: only the compact surface
+// has one.
+func mcpPlans(cfg Config, reg *tools.Registry, log *slog.Logger) (*plans.Service, func() error, error) {
+	if cfg.MCPSurface != api.SurfaceCompact {
+		return nil, func() error { return nil }, nil
+	}
+	return openPlans(cfg, reg, log)
 }

@@ -248,7 +248,7 @@ func cmdVerify(c *command, args []string, e *cli.Env) int {
 		runSig = sig
 	}
 	if answer.IsPlanRun() {
-		return verifyPlanRun(answer.Doc, catalog, runSig, e.Stdout) // verify_plan.go
+		return verifyPlanRun(answer.Doc, catalog, runSig, e.Stdout)
 	}
 	rc, err := answercheck.VerifyAnswer(answer, catalog, own(io.Discard), sig)
 	if err != nil {
@@ -433,5 +433,22 @@ func cmdSelfCheck(c *command, args []string, e *cli.Env) int {
 		return 1
 	}
 	fmt.Fprintf(e.Stdout, "OK: %d examples of %d tools\n", tools.CountExamples(list), len(list))
+	return 0
+}
+
+// verifyPlanRun prints what plans.VerifyRun found in a plan run answer:
+// one line per problem and a summary; exit 0 when everything checks, 1
+// otherwise. With sig (--jwks), every step's and every completed run's
+// attestation must verify too.
+func verifyPlanRun(doc map[string]any, catalog []any, sig plans.RunAttestations, stdout io.Writer) int {
+	rc := plans.VerifyRun(doc, catalog, sig)
+	for _, p := range rc.Problems {
+		fmt.Fprintln(stdout, "FAIL:", p)
+	}
+	if len(rc.Problems) > 0 {
+		return 1
+	}
+	fmt.Fprintf(stdout, "OK: plan %s: %d runs (%d completed, %d failed), %d step envelopes and %d run hashes verified%s\n",
+		rc.PlanID, rc.Runs, rc.Completed, rc.Runs-rc.Completed, rc.Envelopes, rc.Completed, rc.SignedBy)
 	return 0
 }

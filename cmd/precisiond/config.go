@@ -45,7 +45,7 @@ type Config struct {
 	// MCPSurface is what `precisiond mcp` serves: full or compact.
 	MCPSurface string
 
-	// Plans (plans.go, docs/plans.md).
+	// Plans (openPlansOn in app.go, docs/plans.md).
 	PlanTimeout          time.Duration
 	PlanMaxCalls         int
 	PlanMaxResponseBytes int64
