@@ -91,8 +91,8 @@ func (w Wall) String() string {
 
 func wallAt(days int64, sec int) int64 { return days*86400 + int64(sec) }
 
-// ParseWall reads YYYY-MM-DDTHH:MM:SS (years 0001-9599, so that the 400-year
-// horizon stays within Python's datetime range). Reason invalid_datetime.
+// ParseWall reads YYYY-MM-DDTHH:MM:SS with a year MinStartYear-MaxStartYear.
+// Reason invalid_datetime.
 func ParseWall(s string) (Wall, error) {
 	bad := func(why string) (Wall, error) {
 		return Wall{}, refusalf("invalid_datetime", "%q is not a local date-time YYYY-MM-DDTHH:MM:SS: %s", clip(s), why)
@@ -123,14 +123,17 @@ func ParseWall(s string) (Wall, error) {
 	if why := w.check(MaxStartYear); why != "" {
 		return bad(why)
 	}
+	if w.Year < MinStartYear {
+		return bad(fmt.Sprintf("year outside %04d-%04d", MinStartYear, MaxStartYear))
+	}
 	return w, nil
 }
 
 // check says what is wrong with w as a date-time of years 1-maxYear, or "".
 func (w Wall) check(maxYear int) string {
 	switch {
-	case w.Year < 1 || w.Year > maxYear:
-		return fmt.Sprintf("year outside 0001-%04d", maxYear)
+	case w.Year < MinStartYear || w.Year > maxYear:
+		return fmt.Sprintf("year outside %04d-%04d", MinStartYear, maxYear)
 	case w.Month < 1 || w.Month > 12:
 		return "month outside 01-12"
 	case w.Day < 1 || w.Day > daysIn(w.Year, w.Month):

@@ -23,8 +23,12 @@ const (
 	// years (same month, day and time) are occurrences. 400 years are one
 	// whole Gregorian cycle, so the horizon of 29 February exists.
 	HorizonYears = 400
-	// MaxStartYear keeps start + HorizonYears within year 9999.
-	MaxStartYear = 9999 - HorizonYears
+	// MinStartYear and MaxStartYear keep every instant within years
+	// 0001-9999 (an offset moves it by less than a day from its wall time,
+	// and wall times lie before start + HorizonYears), the range of Python's
+	// datetime and of the contract's four-digit years.
+	MinStartYear = 2
+	MaxStartYear = 9999 - HorizonYears - 1
 	// MaxSteps is the step budget of one expansion: days examined, rule
 	// periods and search iterations together.
 	MaxSteps = 4_000_000

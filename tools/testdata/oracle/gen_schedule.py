@@ -103,7 +103,7 @@ def place(w, tz, nonexistent, ambiguous):
 
 def occurrence(u, tz):
     loc = u.astimezone(tz)
-    return {"local": loc.isoformat(), "utc": u.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    return {"local": loc.isoformat(), "utc": f"{u.year:04d}-" + u.strftime("%m-%dT%H:%M:%SZ"),
             "utc_offset": offset_text(loc.utcoffset())}
 
 
@@ -527,6 +527,8 @@ def main():
         ("Santiago midnight gap", "0 0 * * *", "2026-09-04T12:00:00", "America/Santiago"),
         ("far future, POSIX rule", "30 2 * 3 0", "2390-03-20T00:00:00", "Europe/Berlin"),
         ("1900s", "0 3 * * *", "1918-04-13T00:00:00", "America/New_York"),
+        ("year 0002, local mean time with seconds", "0 0 1 * *", "0002-01-01T00:00:00", "Europe/Berlin"),
+        ("the last start year, up to the horizon", "0 0 31 12 *", "9598-12-31T23:59:59", "America/New_York"),
     ]
     for name, expr, start, zone in hand:
         cron.append(cron_case(name, expr, start, zone, 10))
@@ -579,6 +581,7 @@ def main():
         ("30 February yearly", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "2026-01-01T00:00:00", "UTC", 10),
         ("leap day yearly reaches the horizon", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29", "2026-01-01T00:00:00", "UTC", 200),
         ("yearly interval 400 passes the horizon", "FREQ=YEARLY;INTERVAL=400", "2026-01-01T00:00:00", "UTC", 3),
+        ("last wall time before the horizon in year 9998", "FREQ=DAILY;INTERVAL=146096;BYHOUR=23;BYMINUTE=59;BYSECOND=59", "9598-12-31T23:59:59", "America/New_York", 3),
     ]
     for name, expr, start, zone, count in hand_r:
         rrule.append(rrule_case(name, expr, start, zone, count))
@@ -639,7 +642,9 @@ def main():
     refuse("unknown zone", "cron", "* * * * *", "unknown_timezone", zone="Mars/Olympus_Mons")
     refuse("start without seconds", "cron", "* * * * *", None, code="input_schema_invalid", start="2026-01-01T00:00")
     refuse("start 31 April", "cron", "* * * * *", "invalid_datetime", start="2026-04-31T00:00:00")
-    refuse("start year beyond 9599", "cron", "* * * * *", "invalid_datetime", start="9600-01-01T00:00:00")
+    refuse("start year beyond 9598", "cron", "* * * * *", "invalid_datetime", start="9599-01-01T00:00:00")
+    refuse("start year 0001 (an instant could fall in year 0)", "cron", "* * * * *", "invalid_datetime", start="0001-01-01T00:00:00", zone="Europe/Berlin")
+    refuse("until year beyond 9598", "cron", "* * * * *", "invalid_datetime", until="9599-01-01T00:00:00")
     refuse("count 0", "cron", "* * * * *", None, code="input_schema_invalid", count=0)
     refuse("count 1001", "cron", "* * * * *", None, code="input_schema_invalid", count=1001)
     refuse("unknown syntax", "systemd", "daily", None, code="input_schema_invalid")
