@@ -420,6 +420,14 @@ def rand_rrule(rnd, start):
         parts.append("BYYEARDAY=" + rand_list(rnd, 1, 366, 3, signed=True))
     if freq == "YEARLY" and rnd.random() < 0.25:
         parts.append("BYWEEKNO=" + rand_list(rnd, 1, 53, 3, signed=True))
+    # RFC 5545 allows these only with coarser frequencies; dateutil takes them
+    # with any, and so does the tool
+    if freq in ("MONTHLY", "WEEKLY", "DAILY") and rnd.random() < 0.1:
+        parts.append("BYWEEKNO=" + rand_list(rnd, 1, 53, 8, signed=True))
+    if freq in ("MONTHLY", "WEEKLY", "DAILY") and rnd.random() < 0.1:
+        parts.append("BYYEARDAY=" + rand_list(rnd, 1, 366, 60, signed=True))
+    if freq in ("WEEKLY", "DAILY") and rnd.random() < 0.1:
+        parts.append("BYMONTHDAY=" + rand_list(rnd, 1, 31, 8, signed=True))
     if rnd.random() < 0.4:
         days = set()
         for _ in range(rnd.randrange(1, 4)):
