@@ -440,6 +440,10 @@ def rand_rrule(rnd, start):
         parts.append("BYDAY=" + ",".join(sorted(days)))
     if freq in ("YEARLY", "MONTHLY", "WEEKLY", "DAILY") and rnd.random() < 0.3:
         parts.append("BYHOUR=" + rand_list(rnd, 0, 23, 3))
+    elif freq in ("HOURLY", "MINUTELY", "SECONDLY") and rnd.random() < 0.4:
+        parts.append("BYHOUR=" + rand_list(rnd, 0, 23, 6))
+    if freq in ("MINUTELY", "SECONDLY") and rnd.random() < 0.3:
+        parts.append("BYSECOND=" + rand_list(rnd, 0, 59, 6))
     if rnd.random() < 0.2:
         parts.append("BYMINUTE=" + rand_list(rnd, 0, 59, 3))
     if freq in ("YEARLY", "MONTHLY", "WEEKLY", "DAILY") and rnd.random() < 0.1:
@@ -609,7 +613,20 @@ def main():
         except Slow:
             skipped["rrule_slow"] += 1
             continue
-        except (ValueError, TypeError, IndexError):
+        except ValueError as e:
+            if "empty" not in str(e):
+                skipped["rrule_error"] += 1
+                continue
+            # dateutil refuses a BYHOUR/BYMINUTE/BYSECOND its steps never reach
+            # ("Invalid rrule byxxx generates an empty set", "... resulting in
+            # empty rule"): the tool refuses it too
+            args = {"syntax": "rrule", "expression": expr, "start": start, "timezone": zone, "count": count,
+                    "nonexistent": nx, "ambiguous": am}
+            if until:
+                args["until"] = until
+            rrule.append({"name": f"random rrule #{i}", "args": args, "error_code": "tool_execution_error",
+                          "reason": "invalid_rrule", "oracle": "dateutil.rrule raised: " + str(e)})
+        except (TypeError, IndexError):
             skipped["rrule_error"] += 1
             continue
         i += 1
