@@ -47,6 +47,7 @@ func Builtin(deps Deps) []Tool {
 		timezoneConvert(),
 		dateDiff(),
 		dateAdd(),
+		scheduleExpand(),
 		structuredValidate(),
 		jsonQuery(),
 		regexExtract(),

@@ -263,6 +263,16 @@ func cases() []testCase {
 			"operations": "mean,median,mode,multimode,variance,stdev,pvariance,pstdev,geometric_mean,harmonic_mean,quantiles", "quantiles_n": 1000}},
 		{"statistics_calc/100000-short-values", "statistics_calc", map[string]any{"data": list("1.5", 100000),
 			"operations": "mean,median,mode,multimode,variance,stdev,pvariance,pstdev,geometric_mean,harmonic_mean,quantiles", "quantiles_n": 1000}},
+		{"schedule_expand/cron-every-minute-1000-both", "schedule_expand", map[string]any{"syntax": "cron", "expression": "* * * * *",
+			"start": "2026-10-25T00:00:00", "timezone": "Europe/Berlin", "count": 1000, "ambiguous": "both"}},
+		{"schedule_expand/cron-never", "schedule_expand", map[string]any{"syntax": "cron", "expression": "0 0 30 2 *",
+			"start": "2026-01-01T00:00:00", "timezone": "Europe/Berlin", "count": 1000}},
+		{"schedule_expand/rrule-every-by-maxed", "schedule_expand", map[string]any{"syntax": "rrule", "expression": maxedRRule(),
+			"start": "2026-01-01T00:00:00", "timezone": "Australia/Lord_Howe", "count": 1000, "ambiguous": "both"}},
+		{"schedule_expand/rrule-setpos-never", "schedule_expand", map[string]any{"syntax": "rrule", "expression": "FREQ=MONTHLY;BYSETPOS=2",
+			"start": "2026-01-01T00:00:00", "timezone": "Europe/Berlin", "count": 1000}},
+		{"schedule_expand/rrule-budget", "schedule_expand", map[string]any{"syntax": "rrule", "expression": "FREQ=SECONDLY;BYHOUR=23;BYMINUTE=59;BYSECOND=59",
+			"start": "2026-01-01T00:00:00", "timezone": "Europe/Berlin", "count": 1000}},
 		{"structured_validate/csv-1000x100", "structured_validate", map[string]any{"format_name": "csv", "payload": rep(list("ab", 100)+"\n", 210), "csv_dialect": "comma"}},
 		{"structured_validate/json-10000-nodes", "structured_validate", map[string]any{"format_name": "json", "payload": "[" + list("[1,2]", 3300) + "]"}},
 		{"subnet_calc/ipv6-0", "subnet_calc", map[string]any{"cidr": "::/0"}},
@@ -274,6 +284,26 @@ func cases() []testCase {
 		{"structured_validate/anyOf-not (worker)", "structured_validate", map[string]any{"format_name": "json", "payload": "[" + list("0", 1000) + "]",
 			"schema_json": `{"items":{"anyOf":[` + list(`{"not":{}}`, 2900) + `]}}`}},
 	}
+}
+
+// maxedRRule is a YEARLY rule with every BYxxx part as full as the 1024-byte
+// expression limit allows: 86 400 times a day on 28 days a month, BYSETPOS
+// picking from 29 million candidates a year.
+func maxedRRule() string {
+	seq := func(a, b int) string {
+		var p []string
+		for i := a; i <= b; i++ {
+			p = append(p, fmt.Sprint(i))
+		}
+		return strings.Join(p, ",")
+	}
+	r := "FREQ=YEARLY;BYMONTH=" + seq(1, 12) + ";BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=" + seq(0, 23) + ";BYMINUTE=" + seq(0, 59) +
+		";BYSECOND=" + seq(0, 59) + ";BYMONTHDAY=" + seq(1, 28) + ";WKST=SU;BYSETPOS="
+	var pos []string
+	for i := 1; len(r)+len(strings.Join(pos, ","))+12 < 1024; i++ {
+		pos = append(pos, fmt.Sprint(367-i), fmt.Sprint(-i))
+	}
+	return r + strings.Join(pos, ",")
 }
 
 func nestedGroups(n int) string {

@@ -18,7 +18,7 @@ func TestContractsPinTheEmbeddedRelease(t *testing.T) {
 	if !strings.HasPrefix(Source(), "debian tzdata "+Version()+"-") {
 		t.Errorf("Source() = %q does not match Version() %q", Source(), Version())
 	}
-	for _, tool := range []string{"time_facts", "timezone_convert"} {
+	for _, tool := range []string{"time_facts", "timezone_convert", "schedule_expand"} {
 		raw, err := os.ReadFile("../../contracts/defs/" + tool + ".json")
 		if err != nil {
 			t.Fatal(err)

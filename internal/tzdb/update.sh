@@ -5,8 +5,9 @@
 # To move to a new IANA release: pick the Debian version (apt-cache policy tzdata),
 # download it once, put its version and sha256 below, run this script from the
 # repository root (sh internal/tzdb/update.sh), regenerate the oracle vectors
-# (python3 tools/testdata/oracle/gen_time.py --zoneinfo <extracted dir>), update
-# "version" in the time contracts (contracts/defs/{time_facts,timezone_convert}.json)
+# (python3 tools/testdata/oracle/gen_time.py --zoneinfo <extracted dir>, and
+# /usr/bin/python3 tools/testdata/oracle/gen_schedule.py, which reads the zip), update
+# "version" in the time contracts (contracts/defs/{time_facts,timezone_convert,schedule_expand}.json)
 # and run the tests. The contracts' source_policy.version must equal the release
 # recorded in the zip (a test checks it).
 set -eu
