@@ -52,6 +52,7 @@ func Builtin(deps Deps) []Tool {
 		regexExtract(),
 		subnetCalc(),
 		identifierValidate(),
+		versionCompare(),
 		textAnalyze(),
 		unitConvert(),
 		physicalConstant(),

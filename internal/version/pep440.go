@@ -173,13 +173,6 @@ func pepLetterVersion(letter, number string) pepLetter {
 func (v *pepVersion) isPre() bool  { return v.dev.set || v.pre.set }
 func (v *pepVersion) isPost() bool { return v.post.set }
 
-func (v *pepVersion) baseVersion() string {
-	s := strings.Join(v.release, ".")
-	if v.epoch != "0" {
-		s = v.epoch + "!" + s
-	}
-	return s
-}
 
 // canonical is str(Version) without the local segment, the release's
 // trailing .0s stripped when strip is set (canonicalize_version).
