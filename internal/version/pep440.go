@@ -173,7 +173,6 @@ func pepLetterVersion(letter, number string) pepLetter {
 func (v *pepVersion) isPre() bool  { return v.dev.set || v.pre.set }
 func (v *pepVersion) isPost() bool { return v.post.set }
 
-
 // canonical is str(Version) without the local segment, the release's
 // trailing .0s stripped when strip is set (canonicalize_version).
 func (v *pepVersion) canonical(strip bool) string {
