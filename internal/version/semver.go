@@ -298,14 +298,19 @@ func parseSemverRangePart(r string) ([]semverComparator, error) {
 	for _, comp := range strings.Split(r, " ") {
 		parts = append(parts, semverParseComparator(comp))
 	}
-	var out []semverComparator
-	seen := map[string]int{}
+	// Every comparator is read (and may be invalid) before a null set
+	// short-cuts the rest, as npm maps them all to Comparators first.
+	var comps []semverComparator
 	for _, comp := range strings.Fields(strings.Join(parts, " ")) {
-		comp = semverGTE0.ReplaceAllString(comp, "")
-		c, err := newSemverComparator(comp)
+		c, err := newSemverComparator(semverGTE0.ReplaceAllString(comp, ""))
 		if err != nil {
 			return nil, err
 		}
+		comps = append(comps, c)
+	}
+	var out []semverComparator
+	seen := map[string]int{}
+	for _, c := range comps {
 		if c.isNullSet() {
 			return []semverComparator{c}, nil
 		}

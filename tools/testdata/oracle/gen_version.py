@@ -38,7 +38,9 @@ from versions import record, write_json  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "version_compare")
-SEED = 20261202
+SEED = int(os.environ.get("VERSION_ORACLE_SEED", "20261202"))  # sweeps: another seed,
+N_RANDOM = int(os.environ.get("VERSION_ORACLE_RANDOM", "700"))   # more cases, and
+OUT = os.environ.get("VERSION_ORACLE_OUT", OUT)                  # a scratch folder
 rnd = random.Random(SEED)
 
 
@@ -79,6 +81,8 @@ SEMVER_EDGE_RANGES = [
     "<0.0.0-0", "<0.0.0", "1.*.3", ">=01.2.3", "~9007199254740991", "^9007199254740991.0.0",
     ">=9007199254740991.0.0", "1.2.3 -2.3.4", "1.2.3\t-\t2.3.4", "^1.2.3\u00a0||\u00a0^2",
     ">=1.0.0-alpha <1.0.0", ">=1.0.0-0", ">=0.0.0", "~1.2.3-beta.2 || ^3.0.0-rc.1",
+    # a comparator that matches nothing does not hide an invalid one after it
+    "<* 1.2.3 - 2.3", "< 0 ^1.2.3+", "<0.0.0-0 garbage || 1.x", ">* || 1.2.3",
 ]
 
 
@@ -376,7 +380,7 @@ def main():
     chain = ["1.0.0-alpha", "1.0.0-alpha.1", "1.0.0-alpha.beta", "1.0.0-beta", "1.0.0-beta.2",
              "1.0.0-beta.11", "1.0.0-rc.1", "1.0.0"]
     edges = edge_args("semver", SEMVER_EDGE_VERSIONS, SEMVER_EDGE_RANGES, chain)
-    semver_cases = build("semver", edges, semver_version, semver_range, 700, None)
+    semver_cases = build("semver", edges, semver_version, semver_range, N_RANDOM, None)
     rec = record(script)
     rec.update(run_semver(semver_cases))
     write("semver", semver_cases, rec, len(edges))
@@ -384,14 +388,14 @@ def main():
     pep_chain = ["1.0.dev0", "1.0a1.dev1", "1.0a1", "1.0a2", "1.0b1", "1.0rc1", "1.0", "1.0+abc",
                  "1.0+abc.5", "1.0+5", "1.0.post1.dev1", "1.0.post1", "1.1.dev1", "1!0.1"]
     edges = edge_args("pep440", PEP_EDGE_VERSIONS, PEP_EDGE_SPECS, pep_chain)
-    cases = build("pep440", edges, pep_version, pep_spec_gen, 700, pep_answer)
+    cases = build("pep440", edges, pep_version, pep_spec_gen, N_RANDOM, pep_answer)
     write("pep440", cases, record(script, packaging), len(edges))
 
     deb_chain = ["1.0~~", "1.0~rc1", "1.0~", "1.0", "1.0-1", "1.0a", "1.0+b1", "1.0.", "1.01", "1:0.1"]
     edges = edge_args("debian", DEB_EDGE_VERSIONS, [
         ">= 1:2.3-1", "<< 1.0", "<1.0", "> 1.0", "=1.0", ">=1.0~rc1", "<= 1.0-1", ">> 0:1.0",
         "==1.0", "1.0", ">=", ">= a1.0", " = 1.0 ", "<<1.0 1"], deb_chain)
-    cases = build("debian", edges, deb_version, deb_constraint, 700, deb_answer)
+    cases = build("debian", edges, deb_version, deb_constraint, N_RANDOM, deb_answer)
     rec = record(script)
     rec["dpkg"] = subprocess.run(["dpkg", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     write("debian", cases, rec, len(edges))
