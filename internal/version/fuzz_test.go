@@ -103,3 +103,26 @@ func FuzzDebianRelation(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSemverRegexpSets: on text whose identifier runs are at most 250
+// characters, the unbounded patterns read a range as npm's bounded ones do.
+func FuzzSemverRegexpSets(f *testing.F) {
+	for _, s := range []string{"^0.2.3 || 1.x", "1.2.3-" + strings.Repeat("a", 240) + " - 2", ">=1.2.3-0a.b+c <2", "~> 1.2 || * - 3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, r string) {
+		if len(r) > 1024 || semverRegexpsFor(r) != semverFast {
+			return
+		}
+		a, errA := parseSemverRangePart(semverExact, r)
+		b, errB := parseSemverRangePart(semverFast, r)
+		if (errA == nil) != (errB == nil) || len(a) != len(b) {
+			t.Fatalf("%q: exact %v %v, fast %v %v", r, a, errA, b, errB)
+		}
+		for i := range a {
+			if a[i].value != b[i].value || a[i].any != b[i].any {
+				t.Fatalf("%q: comparator %d: exact %q, fast %q", r, i, a[i].value, b[i].value)
+			}
+		}
+	})
+}

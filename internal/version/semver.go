@@ -42,20 +42,55 @@ const (
 	reXPlain     = `[v=\s]*(` + reXID + `)(?:\.(` + reXID + `)(?:\.(` + reXID + `)(?:` + rePre + `)?` + reBuild + `?)?)?`
 )
 
+var semverBuildStrip = regexp.MustCompile(`(?:\+([a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*))`)
+
+// semverRegexps are the patterns a version or range is read with.
+type semverRegexps struct {
+	full, hyphen, compTrim, tildeTrim, caretTrim, tilde, caret, xRange, star, gte0, comp *regexp.Regexp
+}
+
+func newSemverRegexps(bound func(string) string) *semverRegexps {
+	c := func(p string) *regexp.Regexp { return regexp.MustCompile(bound(p)) }
+	return &semverRegexps{
+		full:      c(`^` + reFullPlain + `$`),
+		hyphen:    c(`^\s?(` + reXPlain + `)\s-\s(` + reXPlain + `)\s?$`),
+		compTrim:  c(`(\s?)` + reGTLT + `\s?(` + reLoosePlain + `|` + reXPlain + `)`),
+		tildeTrim: c(`(\s?)(?:~>?)\s`),
+		caretTrim: c(`(\s?)(?:\^)\s`),
+		tilde:     c(`^(?:~>?)` + reXPlain + `$`),
+		caret:     c(`^(?:\^)` + reXPlain + `$`),
+		xRange:    c(`^` + reGTLT + `\s?` + reXPlain + `$`),
+		star:      c(`(<|>)?=?\s?\*`),
+		gte0:      c(`^\s?>=\s?0\.0\.0\s?$`),
+		comp:      c(`^` + reGTLT + `\s?(` + reFullPlain + `)$|^$`),
+	}
+}
+
+// Two sets of the same patterns: npm's bounded repetitions, and the same
+// with the bounds dropped. Every bounded class (\d, [a-zA-Z0-9-]) is one of
+// the identifier characters, and no bound is below 250, so on text whose
+// runs of identifier characters are all at most 250 long the two sets match
+// alike; the unbounded set compiles to programs a tenth the size.
 var (
-	semverFull       = regexp.MustCompile(`^` + reFullPlain + `$`)
-	semverBuildStrip = regexp.MustCompile(`(?:\+([a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*))`)
-	semverHyphen     = regexp.MustCompile(`^\s?(` + reXPlain + `)\s-\s(` + reXPlain + `)\s?$`)
-	semverCompTrim   = regexp.MustCompile(`(\s?)` + reGTLT + `\s?(` + reLoosePlain + `|` + reXPlain + `)`)
-	semverTildeTrim  = regexp.MustCompile(`(\s?)(?:~>?)\s`)
-	semverCaretTrim  = regexp.MustCompile(`(\s?)(?:\^)\s`)
-	semverTilde      = regexp.MustCompile(`^(?:~>?)` + reXPlain + `$`)
-	semverCaret      = regexp.MustCompile(`^(?:\^)` + reXPlain + `$`)
-	semverXRange     = regexp.MustCompile(`^` + reGTLT + `\s?` + reXPlain + `$`)
-	semverStar       = regexp.MustCompile(`(<|>)?=?\s?\*`)
-	semverGTE0       = regexp.MustCompile(`^\s?>=\s?0\.0\.0\s?$`)
-	semverComp       = regexp.MustCompile(`^` + reGTLT + `\s?(` + reFullPlain + `)$|^$`)
+	semverExact = newSemverRegexps(func(p string) string { return p })
+	semverFast  = newSemverRegexps(strings.NewReplacer(`\d{0,256}`, `\d*`, `\d{1,256}`, `\d+`,
+		`[a-zA-Z0-9-]{0,250}`, `[a-zA-Z0-9-]*`, `[a-zA-Z0-9-]{1,250}`, `[a-zA-Z0-9-]+`).Replace)
 )
+
+// semverRegexpsFor picks the set for s.
+func semverRegexpsFor(s string) *semverRegexps {
+	run := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; isDigit(c) || isAlpha(c) || c == '-' {
+			if run++; run > 250 {
+				return semverExact
+			}
+		} else {
+			run = 0
+		}
+	}
+	return semverFast
+}
 
 // semverID is one prerelease identifier as npm semver holds it: a JavaScript
 // number when it is all digits and below MAX_SAFE_INTEGER, else a string.
@@ -89,7 +124,8 @@ func parseSemver(s string) (*semverVersion, error) {
 	if utf16Len(s) > maxSemverLength {
 		return nil, refusal.Domain(InvalidVersion, "version %s is longer than %d characters", quote(s), maxSemverLength)
 	}
-	v, ok := semverFromFull(strings.TrimFunc(s, jsSpace))
+	t := strings.TrimFunc(s, jsSpace)
+	v, ok := semverFromFull(semverRegexpsFor(t), t)
 	if !ok {
 		return nil, refusal.Domain(InvalidVersion, "invalid SemVer version %s", quote(s))
 	}
@@ -106,8 +142,8 @@ func utf16Len(s string) int {
 
 // semverFromFull matches s against FULL and builds the version, refusing
 // components above MAX_SAFE_INTEGER as the SemVer constructor does.
-func semverFromFull(s string) (*semverVersion, bool) {
-	m := semverFull.FindStringSubmatch(s)
+func semverFromFull(re *semverRegexps, s string) (*semverVersion, bool) {
+	m := re.full.FindStringSubmatch(s)
 	if m == nil {
 		return nil, false
 	}
@@ -249,9 +285,10 @@ type semverRange [][]semverComparator
 // error is a refusal with reason invalid_constraint.
 func parseSemverRange(r string) (semverRange, error) {
 	raw := strings.Join(strings.FieldsFunc(r, jsSpace), " ")
+	re := semverRegexpsFor(raw)
 	var set semverRange
 	for _, part := range strings.Split(raw, "||") {
-		comps, err := parseSemverRangePart(strings.TrimSpace(part))
+		comps, err := parseSemverRangePart(re, strings.TrimSpace(part))
 		if err != nil {
 			return nil, refusal.Domain(InvalidConstraint, "invalid SemVer range %s: %s", quote(r), err.Error())
 		}
@@ -288,21 +325,21 @@ func (e semverSyntaxError) Error() string { return string(e) }
 
 // parseSemverRangePart is Range.parseRange: the desugaring of hyphen,
 // tilde, caret, x and star ranges into primitive comparators.
-func parseSemverRangePart(r string) ([]semverComparator, error) {
+func parseSemverRangePart(re *semverRegexps, r string) ([]semverComparator, error) {
 	r = semverBuildStrip.ReplaceAllString(r, "")
-	r = replaceSubmatch(semverHyphen, r, semverHyphenReplace)
-	r = semverCompTrim.ReplaceAllString(r, "$1$2$3")
-	r = semverTildeTrim.ReplaceAllString(r, "$1~")
-	r = semverCaretTrim.ReplaceAllString(r, "$1^")
+	r = replaceSubmatch(re.hyphen, r, semverHyphenReplace)
+	r = re.compTrim.ReplaceAllString(r, "$1$2$3")
+	r = re.tildeTrim.ReplaceAllString(r, "$1~")
+	r = re.caretTrim.ReplaceAllString(r, "$1^")
 	var parts []string
 	for _, comp := range strings.Split(r, " ") {
-		parts = append(parts, semverParseComparator(comp))
+		parts = append(parts, semverParseComparator(re, comp))
 	}
 	// Every comparator is read (and may be invalid) before a null set
 	// short-cuts the rest, as npm maps them all to Comparators first.
 	var comps []semverComparator
 	for _, comp := range strings.Fields(strings.Join(parts, " ")) {
-		c, err := newSemverComparator(semverGTE0.ReplaceAllString(comp, ""))
+		c, err := newSemverComparator(re, re.gte0.ReplaceAllString(comp, ""))
 		if err != nil {
 			return nil, err
 		}
@@ -322,7 +359,7 @@ func parseSemverRangePart(r string) ([]semverComparator, error) {
 		out = append(out, c)
 	}
 	if len(out) == 0 { // an empty part: split(/\s+/) of "" is [""]
-		c, _ := newSemverComparator("")
+		c, _ := newSemverComparator(re, "")
 		out = append(out, c)
 	}
 	if len(out) > 1 {
@@ -333,8 +370,8 @@ func parseSemverRangePart(r string) ([]semverComparator, error) {
 	return out, nil
 }
 
-func newSemverComparator(comp string) (semverComparator, error) {
-	m := semverComp.FindStringSubmatch(comp)
+func newSemverComparator(re *semverRegexps, comp string) (semverComparator, error) {
+	m := re.comp.FindStringSubmatch(comp)
 	if m == nil {
 		return semverComparator{}, semverSyntaxError("invalid comparator " + quote(comp))
 	}
@@ -348,7 +385,7 @@ func newSemverComparator(comp string) (semverComparator, error) {
 	if utf16Len(m[2]) > maxSemverLength {
 		return semverComparator{}, semverSyntaxError("version in comparator " + quote(comp) + " is too long")
 	}
-	v, ok := semverFromFull(m[2])
+	v, ok := semverFromFull(re, m[2])
 	if !ok {
 		return semverComparator{}, semverSyntaxError("invalid version in comparator " + quote(comp))
 	}
@@ -407,15 +444,15 @@ func semverHyphenReplace(m []string) string {
 }
 
 // semverParseComparator is parseComparator: carets, tildes, x-ranges, stars.
-func semverParseComparator(comp string) string {
-	comp = mapFields(comp, func(c string) string { return replaceSubmatch(semverCaret, c, semverCaretReplace) })
-	comp = mapFields(comp, func(c string) string { return replaceSubmatch(semverTilde, c, semverTildeReplace) })
+func semverParseComparator(re *semverRegexps, comp string) string {
+	comp = mapFields(comp, func(c string) string { return replaceSubmatch(re.caret, c, semverCaretReplace) })
+	comp = mapFields(comp, func(c string) string { return replaceSubmatch(re.tilde, c, semverTildeReplace) })
 	comp = mapFields(comp, func(c string) string {
 		c = strings.TrimSpace(c)
-		return replaceSubmatch(semverXRange, c, func(m []string) string { return semverXRangeReplace(c, m) })
+		return replaceSubmatch(re.xRange, c, func(m []string) string { return semverXRangeReplace(c, m) })
 	})
 	comp = strings.TrimSpace(comp)
-	if loc := semverStar.FindStringIndex(comp); loc != nil {
+	if loc := re.star.FindStringIndex(comp); loc != nil {
 		comp = comp[:loc[0]] + comp[loc[1]:]
 	}
 	return comp

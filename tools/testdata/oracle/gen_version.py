@@ -83,6 +83,10 @@ SEMVER_EDGE_RANGES = [
     ">=1.0.0-alpha <1.0.0", ">=1.0.0-0", ">=0.0.0", "~1.2.3-beta.2 || ^3.0.0-rc.1",
     # a comparator that matches nothing does not hide an invalid one after it
     "<* 1.2.3 - 2.3", "< 0 ^1.2.3+", "<0.0.0-0 garbage || 1.x", ">* || 1.2.3",
+    # runs of identifier characters beyond npm's regex bounds (250, 256)
+    ">=1.2.3-" + "a" * 251, ">=1.2.3-" + "a" * 250, "1.2.3-" + "1" * 257 + " - 2.0.0",
+    "^1.2.3+" + "b" * 260, "~1.2." + "9" * 300, ">= " + "1" * 257 + ".0.0",
+    "1.2.3-a." + "0" * 260 + " || 1.x",
 ]
 
 
