@@ -262,6 +262,7 @@ func cases() []testCase {
 		{"version_compare/pep440-sort-1000-long", "version_compare", map[string]any{"scheme": "pep440", "operation": "sort", "versions": versionList(func(i int) string { return fmt.Sprintf("%s%d", rep("1.", 124), 999-i) })}},
 		{"version_compare/debian-sort-1000-long", "version_compare", map[string]any{"scheme": "debian", "operation": "sort", "versions": versionList(func(i int) string { return fmt.Sprintf("%s%d", rep("1.a", 83), 999-i) })}},
 		{"version_compare/semver-or-range-1024", "version_compare", map[string]any{"scheme": "semver", "operation": "satisfies", "version": "2.0.0", "constraint": rep("^1.2.3 || ", 101) + "2.0.0"}},
+		{"version_compare/semver-range-long-runs", "version_compare", map[string]any{"scheme": "semver", "operation": "satisfies", "version": "2.0.0", "constraint": rep(">=1.2.3-"+rep("a", 251)+" <1.2.4 || ", 3) + rep("9", 200)}},
 		{"version_compare/pep440-specifiers-1024", "version_compare", map[string]any{"scheme": "pep440", "operation": "satisfies", "version": "2.0", "constraint": list("~=1.0.0", 128)}},
 		{"text_analyze/1MiB-unique-words", "text_analyze", map[string]any{"text": words(mib)}},
 		{"time_facts/lmt", "time_facts", map[string]any{"instant": "1900-01-01T00:00:00Z", "timezone_name": "Asia/Kolkata"}},
