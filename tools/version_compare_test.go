@@ -1,9 +1,42 @@
 package tools
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/version"
 )
+
+// TestVersionSchemes: the contract's scheme enum is what internal/version
+// knows, and the vectors cover every scheme and operation, with refusals.
+func TestVersionSchemes(t *testing.T) {
+	tool, _, ok := testRegistry(t).Lookup("version_compare")
+	if !ok {
+		t.Fatal("version_compare is not registered")
+	}
+	props := tool.Contract.InputSchema["properties"].(map[string]any)
+	var enum []string
+	for _, s := range props["scheme"].(map[string]any)["enum"].([]any) {
+		enum = append(enum, s.(string))
+	}
+	if !slices.Equal(enum, version.Schemes) {
+		t.Errorf("contract schemes %v, internal/version %v", enum, version.Schemes)
+	}
+	seen := map[string]int{}
+	for _, scheme := range version.Schemes {
+		for _, c := range loadGolden(t, "testdata/version_compare/oracle_"+scheme+".json") {
+			seen[c.Args["scheme"].(string)+" "+c.Args["operation"].(string)+" "+c.Reason]++
+		}
+	}
+	for _, scheme := range version.Schemes {
+		for _, key := range []string{"compare ", "sort ", "max ", "satisfies ", "compare invalid_version", "satisfies invalid_constraint"} {
+			if seen[scheme+" "+key] < 10 {
+				t.Errorf("%s %s: %d vectors", scheme, key, seen[scheme+" "+key])
+			}
+		}
+	}
+}
 
 // TestVersionHostile: oversized, control-character and nested inputs get a
 // typed refusal, never an answer or a crash.
