@@ -53,6 +53,7 @@ func Builtin(deps Deps) []Tool {
 		regexExtract(),
 		subnetCalc(),
 		identifierValidate(),
+		versionCompare(),
 		textAnalyze(),
 		unitConvert(),
 		physicalConstant(),

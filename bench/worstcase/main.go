@@ -276,6 +276,12 @@ func cases() []testCase {
 		{"structured_validate/csv-1000x100", "structured_validate", map[string]any{"format_name": "csv", "payload": rep(list("ab", 100)+"\n", 210), "csv_dialect": "comma"}},
 		{"structured_validate/json-10000-nodes", "structured_validate", map[string]any{"format_name": "json", "payload": "[" + list("[1,2]", 3300) + "]"}},
 		{"subnet_calc/ipv6-0", "subnet_calc", map[string]any{"cidr": "::/0"}},
+		{"version_compare/semver-sort-1000-long", "version_compare", map[string]any{"scheme": "semver", "operation": "sort", "versions": versionList(func(i int) string { return fmt.Sprintf("1.0.0-%s%d", rep("a.1.", 60), 999-i) })}},
+		{"version_compare/pep440-sort-1000-long", "version_compare", map[string]any{"scheme": "pep440", "operation": "sort", "versions": versionList(func(i int) string { return fmt.Sprintf("%s%d", rep("1.", 124), 999-i) })}},
+		{"version_compare/debian-sort-1000-long", "version_compare", map[string]any{"scheme": "debian", "operation": "sort", "versions": versionList(func(i int) string { return fmt.Sprintf("%s%d", rep("1.a", 83), 999-i) })}},
+		{"version_compare/semver-or-range-1024", "version_compare", map[string]any{"scheme": "semver", "operation": "satisfies", "version": "2.0.0", "constraint": rep("^1.2.3 || ", 101) + "2.0.0"}},
+		{"version_compare/semver-range-long-runs", "version_compare", map[string]any{"scheme": "semver", "operation": "satisfies", "version": "2.0.0", "constraint": rep(">=1.2.3-"+rep("a", 251)+" <1.2.4 || ", 3) + rep("9", 200)}},
+		{"version_compare/pep440-specifiers-1024", "version_compare", map[string]any{"scheme": "pep440", "operation": "satisfies", "version": "2.0", "constraint": list("~=1.0.0", 128)}},
 		{"text_analyze/1MiB-unique-words", "text_analyze", map[string]any{"text": words(mib)}},
 		{"time_facts/lmt", "time_facts", map[string]any{"instant": "1900-01-01T00:00:00Z", "timezone_name": "Asia/Kolkata"}},
 		{"timezone_convert/fold", "timezone_convert", map[string]any{"local_datetime": "2100-10-31T02:30:00", "from_timezone": "Europe/Berlin", "to_timezone": "Pacific/Kiritimati", "fold": 1}},
@@ -304,6 +310,15 @@ func maxedRRule() string {
 		pos = append(pos, fmt.Sprint(367-i), fmt.Sprint(-i))
 	}
 	return r + strings.Join(pos, ",")
+}
+
+// versionList is 1000 versions made by f from their index.
+func versionList(f func(int) string) []string {
+	out := make([]string, 1000)
+	for i := range out {
+		out[i] = f(i)
+	}
+	return out
 }
 
 func nestedGroups(n int) string {
