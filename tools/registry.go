@@ -52,6 +52,7 @@ func Builtin(deps Deps) []Tool {
 		regexExtract(),
 		subnetCalc(),
 		identifierValidate(),
+		geodesicTool(),
 		textAnalyze(),
 		unitConvert(),
 		physicalConstant(),
