@@ -252,3 +252,55 @@ func TestGeodesicExamples(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGeodesicArgs: whatever numbers come in, the call answers finite facts
+// or a typed refusal; nothing panics and no NaN reaches the envelope.
+func FuzzGeodesicArgs(f *testing.F) {
+	f.Add(uint8(0), 52.52, 13.405, 48.8566, 2.3522)
+	f.Add(uint8(1), 90.0, 0.0, 180.0, 1e8)
+	f.Add(uint8(2), -80.0, 0.0, 70.0, 180.0)
+	f.Add(uint8(3), 85.06, 540.0, 500000.0, 1e7)
+	f.Add(uint8(4), 10.0, 20.0, 1e300, -1e300)
+	f.Add(uint8(5), -90.0, 1.0, 20037508.4, 0.0)
+	reg := testRegistry(f)
+	f.Fuzz(func(t *testing.T, op uint8, a, b, c, d float64) {
+		if !finite(a, b, c, d) {
+			return // JSON carries no NaN or infinity
+		}
+		var args map[string]any
+		switch op % 6 {
+		case 0:
+			args = map[string]any{"operation": "inverse", "lat1": a, "lon1": b, "lat2": c, "lon2": d}
+		case 1:
+			args = map[string]any{"operation": "direct", "lat1": a, "lon1": b, "azimuth1_deg": c, "distance_m": d}
+		case 2:
+			args = map[string]any{"operation": "area", "points": []any{[]any{a, b}, []any{c, d}, []any{a, d}}}
+		case 3:
+			args = map[string]any{"operation": "transform", "from_crs": "EPSG:4326", "to_crs": "EPSG:32632", "points": []any{[]any{a, b}}}
+		case 4:
+			args = map[string]any{"operation": "transform", "from_crs": "EPSG:32733", "to_crs": "EPSG:3857", "points": []any{[]any{c, d}}}
+		default:
+			args = map[string]any{"operation": "transform", "from_crs": "EPSG:3857", "to_crs": "EPSG:4326", "points": []any{[]any{c, d}}}
+		}
+		resp, err := reg.Invoke(context.Background(), Request{Tool: "geodesic", Args: args})
+		if err != nil {
+			var te *Error
+			if !errors.As(err, &te) || te.Code != CodeExecution {
+				t.Fatalf("%v: %v", args, err)
+			}
+			return
+		}
+		if _, err := evidence.ParseJSON(resp.EnvelopeJSON); err != nil {
+			t.Fatalf("%v: envelope %v", args, err)
+		}
+	})
+}
+
+func finite(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}

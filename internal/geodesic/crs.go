@@ -85,16 +85,17 @@ func Transform(from, to CRS, p [2]float64) (q [2]float64, offset float64, err er
 		}
 		xi /= utmK0 * rectRadius
 		eta := (p[0] - utmFE) / (utmK0 * rectRadius)
-		if !(math.Abs(xi) <= math.Pi/2 && math.Abs(eta) <= 3) {
+		// xi is pi/2 at a pole, up to rounding
+		if !(math.Abs(xi) <= math.Pi/2+1e-12 && math.Abs(eta) <= 3) {
 			return q, 0, &DomainError{Msg: fmt.Sprintf("EPSG:%d point [%v, %v] is beyond a pole or too far from the zone", from.EPSG, p[0], p[1])}
 		}
 		lat, lon = z.FromUTM(p[0], p[1])
 		d, _ := angDiff(z.CentralMeridian(), lon)
 		offset = math.Abs(d)
-		if math.Abs(lat) == 90 {
-			offset = 0 // a pole is on every meridian
+		if 90-math.Abs(lat) < 1e-9 {
+			offset = 0 // a pole is on every meridian (and xi rounds past it)
 		}
-		if offset > MaxUTMOffset {
+		if offset > MaxUTMOffset+1e-9 { // the slack lets the forward image of the bound back in
 			return q, 0, &DomainError{Msg: fmt.Sprintf("EPSG:%d point [%v, %v] lies %.6g degrees from the central meridian, more than %v", from.EPSG, p[0], p[1], offset, MaxUTMOffset)}
 		}
 	}

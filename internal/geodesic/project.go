@@ -159,7 +159,7 @@ func (z UTMZone) FromUTM(x, y float64) (lat, lon float64) {
 const MercatorMaxLat = 85.0511287798066
 
 // MercatorMax is y at MercatorMaxLat, the bound of |y| in EPSG:3857.
-var MercatorMax = A * math.Asinh(math.Tan(MercatorMaxLat*math.Pi/180))
+var _, MercatorMax = ToWebMercator(MercatorMaxLat, 0)
 
 // ToWebMercator is EPSG:3857: spherical Mercator on the WGS84 semi-major
 // axis, x = a lon, y = a asinh(tan lat), the longitude reduced to
