@@ -6,11 +6,11 @@ import "math"
 // integrand of Karney (2013) is a smooth function of sin² sigma, i.e. an even
 // function of 2 sigma with period 2 pi, so it is a cosine series in 2 sigma
 // whose coefficients fall off like (k²/4)^m. For WGS84 k² <= e'² < 0.0068, so
-// harmonics beyond the tenth are below 1e-24 and a discrete cosine transform
+// harmonics beyond the seventh are below 1e-19 and a discrete cosine transform
 // (DCT-I) over nSample+1 points gives the coefficients to rounding.
 const (
-	nHarm   = 10 // harmonics kept
-	nSample = 24 // DCT-I intervals over 0 <= 2 sigma <= pi
+	nHarm   = 7  // harmonics kept
+	nSample = 16 // DCT-I intervals over 0 <= 2 sigma <= pi
 )
 
 // dctCos[m][j] is cos(m j pi / nSample).
