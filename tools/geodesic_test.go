@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -183,6 +184,7 @@ func TestGeodesicRefusals(t *testing.T) {
 		"unknown crs":         {"operation": "transform", "from_crs": "EPSG:32661", "to_crs": "EPSG:4326", "points": []any{[]any{0, 0}}},
 		"three coordinates":   {"operation": "area", "points": []any{[]any{0, 0, 0}}},
 		"10001 points":        {"operation": "area", "points": manyPoints(10001)},
+		"lon beyond a double": {"operation": "inverse", "lat1": 0, "lon1": json.Number("1e400"), "lat2": 0, "lon2": 0},
 	} {
 		_, err := reg.Invoke(context.Background(), Request{Tool: "geodesic", Args: args})
 		var te *Error
