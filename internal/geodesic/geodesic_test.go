@@ -176,3 +176,25 @@ func BenchmarkToUTM(b *testing.B) {
 		z.ToUTM(48.137, 11.575)
 	}
 }
+
+// TestBisectionFallback: with no Newton steps allowed the solver reaches
+// the same answer by bisection alone (GeographicLib's fallback), within
+// 15 nm; with too small a budget it says so instead of answering.
+func TestBisectionFallback(t *testing.T) {
+	for _, p := range [][4]float64{{-30, 0, 29.9, 179.8}, {52.52, 13.405, 48.8566, 2.3522}, {0, 0, 0.5, 179.5}, {-41.32, 174.81, 40.96, -5.5}} {
+		want, err := SolveInverse(p[0], p[1], p[2], p[3])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := solveInverse(p[0], p[1], p[2], p[3], budget{0, maxIter})
+		if err != nil {
+			t.Fatalf("%v by bisection: %v", p, err)
+		}
+		if math.Abs(got.S12-want.S12) > 1.5e-8 || math.Abs(got.Azi1-want.Azi1) > 1e-9 || got.Iterations <= want.Iterations {
+			t.Errorf("%v: bisection %+v, Newton %+v", p, got, want)
+		}
+		if _, err := solveInverse(p[0], p[1], p[2], p[3], budget{0, 3}); err != ErrNoConvergence {
+			t.Errorf("%v with 3 evaluations: %v, want ErrNoConvergence", p, err)
+		}
+	}
+}

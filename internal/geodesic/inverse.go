@@ -37,6 +37,10 @@ func reduced(lat float64) (sb, cb float64) {
 // lon2) in degrees; |lat| <= 90 and finite values are the caller's to check.
 // It returns ErrNoConvergence when the iteration budget is used up.
 func SolveInverse(lat1, lon1, lat2, lon2 float64) (Inverse, error) {
+	return solveInverse(lat1, lon1, lat2, lon2, budget{maxNewton, maxIter})
+}
+
+func solveInverse(lat1, lon1, lat2, lon2 float64, b budget) (Inverse, error) {
 	lon12, lon12e := angDiff(lon1, lon2)
 	// Reduce to lon12 >= 0, |lat1| >= |lat2|, lat1 <= 0; undo at the end.
 	lonsign := 1.0
@@ -134,7 +138,7 @@ func SolveInverse(lat1, lon1, lat2, lon2 float64) (Inverse, error) {
 		} else {
 			var err error
 			var r lambdaResult
-			r, iterations, err = st.solve(salp1, calp1, slam12, clam12)
+			r, iterations, err = st.solve(salp1, calp1, slam12, clam12, b)
 			if err != nil {
 				return Inverse{}, err
 			}
@@ -196,6 +200,8 @@ func SolveInverse(lat1, lon1, lat2, lon2 float64) (Inverse, error) {
 	}, nil
 }
 
+// clampLat turns a latitude outside [-90, 90] into NaN, so that a caller's
+// missing range check shows as NaN, never as a plausible answer.
 func clampLat(lat float64) float64 {
 	if math.Abs(lat) > 90 {
 		return math.NaN()
@@ -388,15 +394,19 @@ func (st *state) lambda12(salp1, calp1, slam120, clam120 float64, diff bool) lam
 	return r
 }
 
+// budget bounds the inverse solver: Newton steps allowed, then evaluations
+// in all.
+type budget struct{ newton, total int }
+
 // solve finds alpha1 with lambda12(alpha1) = lam12: Newton steps while they
 // stay inside the bracket [alpha1a, alpha1b] that the signs of the misses
-// keep, bisection otherwise. Bounded by maxIter evaluations.
-func (st *state) solve(salp1, calp1, slam12, clam12 float64) (lambdaResult, int, error) {
+// keep, bisection otherwise. Bounded by b.total evaluations.
+func (st *state) solve(salp1, calp1, slam12, clam12 float64, b budget) (lambdaResult, int, error) {
 	salp1a, calp1a := tiny, 1.0
 	salp1b, calp1b := tiny, -1.0
 	tripn, tripb := false, false
-	for n := 0; n < maxIter; n++ {
-		r := st.lambda12(salp1, calp1, slam12, clam12, n < maxNewton)
+	for n := 0; n < b.total; n++ {
+		r := st.lambda12(salp1, calp1, slam12, clam12, n < b.newton)
 		tol := tol0
 		if tripn {
 			tol = 8 * tol0
@@ -405,12 +415,12 @@ func (st *state) solve(salp1, calp1, slam12, clam12 float64) (lambdaResult, int,
 			return r, n + 1, nil
 		}
 		salp1, calp1 = r.salp1, r.calp1
-		if r.v > 0 && (n > maxNewton || calp1/salp1 > calp1b/salp1b) {
+		if r.v > 0 && (n > b.newton || calp1/salp1 > calp1b/salp1b) {
 			salp1b, calp1b = salp1, calp1
-		} else if r.v < 0 && (n > maxNewton || calp1/salp1 < calp1a/salp1a) {
+		} else if r.v < 0 && (n > b.newton || calp1/salp1 < calp1a/salp1a) {
 			salp1a, calp1a = salp1, calp1
 		}
-		if n < maxNewton && r.dv > 0 {
+		if n < b.newton && r.dv > 0 {
 			dalp1 := -r.v / r.dv
 			if math.Abs(dalp1) < math.Pi {
 				sd, cd := math.Sincos(dalp1)
@@ -427,5 +437,5 @@ func (st *state) solve(salp1, calp1, slam12, clam12 float64) (lambdaResult, int,
 		tripn = false
 		tripb = math.Abs(salp1a-salp1)+(calp1a-calp1) < tolb || math.Abs(salp1-salp1b)+(calp1-calp1b) < tolb
 	}
-	return lambdaResult{}, maxIter, ErrNoConvergence
+	return lambdaResult{}, b.total, ErrNoConvergence
 }
