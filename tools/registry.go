@@ -54,6 +54,7 @@ func Builtin(deps Deps) []Tool {
 		subnetCalc(),
 		identifierValidate(),
 		versionCompare(),
+		geodesicTool(),
 		textAnalyze(),
 		unitConvert(),
 		physicalConstant(),

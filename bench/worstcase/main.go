@@ -244,6 +244,18 @@ func cases() []testCase {
 		// search over every name of the edition) and a one-letter query.
 		{"physical_constant/unknown-128", "physical_constant", map[string]any{"name": rep("electron mass ", 10)[:128]}},
 		{"physical_constant/query-e", "physical_constant", map[string]any{"query": "e", "edition": "CODATA2018"}},
+		// geodesic: the largest rings and point lists (10 000 points); the
+		// ring's edges are nearly antipodal, the inverse problem's costliest
+		// case (astroid start, Newton), and the transform is UTM to Web
+		// Mercator through geographic coordinates.
+		{"geodesic/area-10000-antipodal", "geodesic", map[string]any{"operation": "area", "points": geodesicPoints(10000, func(i int) [2]float64 {
+			if i%2 == 0 {
+				return [2]float64{-30 + float64(i%7)*1e-3, float64(i%360) * 1e-3}
+			}
+			return [2]float64{29.9 - float64(i%5)*1e-3, 179.8 + float64(i%360)*1e-3}
+		})}},
+		{"geodesic/transform-10000-utm-3857", "geodesic", map[string]any{"operation": "transform", "from_crs": "EPSG:32733", "to_crs": "EPSG:3857",
+			"points": geodesicPoints(10000, func(i int) [2]float64 { return [2]float64{166021.4431 + float64(i)*66.7, 1116915.044 + float64(i)*800} })}},
 		{"hash_text/1MiB-blake2b", "hash_text", map[string]any{"text": rep("a", mib), "algorithm": "blake2b"}},
 		{"json_query/amplification", "json_query", map[string]any{"json_str": `"` + rep("x", 100000) + `"`,
 			"path": strings.TrimSuffix(rep("[@,@] | ", 11), " | ")}},
@@ -340,4 +352,14 @@ func denseDegree64() string {
 		fmt.Fprintf(&b, "%s*x**%d+", c, d)
 	}
 	return strings.TrimSuffix(b.String(), "+") + " = 0"
+}
+
+// geodesicPoints is n points of f as JSON arrays.
+func geodesicPoints(n int, f func(i int) [2]float64) []any {
+	pts := make([]any, n)
+	for i := range pts {
+		p := f(i)
+		pts[i] = []float64{p[0], p[1]}
+	}
+	return pts
 }
