@@ -1,0 +1,114 @@
+package tiktoken
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+)
+
+// vector is one case of the oracle file, in the golden form the tool test
+// also runs: {name, args, facts}.
+type vector struct {
+	Name string `json:"name"`
+	Args struct {
+		Text      string `json:"text"`
+		Encoding  string `json:"encoding"`
+		MaxTokens *int   `json:"max_tokens"`
+		ReturnIDs bool   `json:"return_ids"`
+	} `json:"args"`
+	Facts struct {
+		Tokens      int    `json:"tokens"`
+		Encoding    string `json:"encoding"`
+		RanksSHA256 string `json:"ranks_sha256"`
+		Fits        *bool  `json:"fits"`
+		PrefixChars *int   `json:"prefix_chars"`
+		TokenIDs    []int  `json:"token_ids"`
+	} `json:"facts"`
+}
+
+func loadVectors(t testing.TB) []vector {
+	t.Helper()
+	b, err := os.ReadFile("../../tools/testdata/token_count/oracle_tiktoken.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Generator map[string]string `json:"generator"`
+		Cases     []vector          `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Generator["unicode"] != UnicodeVersion {
+		t.Fatalf("vectors come from Unicode %s, the classes are %s", doc.Generator["unicode"], UnicodeVersion)
+	}
+	if len(doc.Cases) < 500 {
+		t.Fatalf("only %d cases", len(doc.Cases))
+	}
+	return doc.Cases
+}
+
+// TestOracle: ids, counts, the ranks' hash and prefix_chars equal
+// js-tiktoken's.
+func TestOracle(t *testing.T) {
+	for _, v := range loadVectors(t) {
+		e := Get(v.Facts.Encoding)
+		if e == nil {
+			t.Fatalf("%s: unknown encoding %s", v.Name, v.Facts.Encoding)
+		}
+		if e.RanksSHA256() != v.Facts.RanksSHA256 {
+			t.Errorf("%s: ranks hash %s, the oracle's %s", v.Name, e.RanksSHA256(), v.Facts.RanksSHA256)
+		}
+		text := v.Args.Text
+		if v.Facts.TokenIDs != nil {
+			ids, err := e.Encode(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(ids, v.Facts.TokenIDs) {
+				t.Errorf("%s %q: ids\n got %v\nwant %v", v.Name, text, ids, v.Facts.TokenIDs)
+				continue
+			}
+		}
+		n, err := e.Count(text)
+		if err != nil || n != v.Facts.Tokens {
+			t.Errorf("%s %q: Count = %d, %v; want %d", v.Name, text, n, err, v.Facts.Tokens)
+		}
+		maxTokens := -1
+		if v.Args.MaxTokens != nil {
+			maxTokens = *v.Args.MaxTokens
+		}
+		r, err := e.Analyze(context.Background(), text, maxTokens, 4096)
+		if err != nil {
+			t.Errorf("%s: Analyze: %v", v.Name, err)
+			continue
+		}
+		if r.Tokens != v.Facts.Tokens || v.Facts.TokenIDs != nil && !slices.Equal(r.IDs, v.Facts.TokenIDs) {
+			t.Errorf("%s: Analyze tokens %d ids %v; want %d %v", v.Name, r.Tokens, r.IDs, v.Facts.Tokens, v.Facts.TokenIDs)
+		}
+		if v.Facts.PrefixChars != nil && (r.PrefixChars != *v.Facts.PrefixChars || r.Fits != *v.Facts.Fits) {
+			t.Errorf("%s %q max %d: prefix_chars %d fits %v; want %d %v", v.Name, text, maxTokens, r.PrefixChars, r.Fits, *v.Facts.PrefixChars, *v.Facts.Fits)
+		}
+	}
+}
+
+// TestRanksHash: the embedded ranks rebuild the .tiktoken files whose
+// SHA-256 tiktoken publishes and checks.
+func TestRanksHash(t *testing.T) {
+	for _, name := range Names() {
+		e := Get(name)
+		k, err := e.ranks.get()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.hash != e.RanksSHA256() {
+			t.Errorf("%s: ranks hash to %s, want %s", name, k.hash, e.RanksSHA256())
+		}
+		want := map[string]int{"o200k_base": 199998, "cl100k_base": 100256}[name]
+		if len(k.off) != want {
+			t.Errorf("%s: %d ranks, want %d", name, len(k.off), want)
+		}
+	}
+}
