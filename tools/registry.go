@@ -53,6 +53,7 @@ func Builtin(deps Deps) []Tool {
 		subnetCalc(),
 		identifierValidate(),
 		textAnalyze(),
+		tokenCount(),
 		unitConvert(),
 		physicalConstant(),
 		generateFile(deps.Files, deps.DownloadURL),
