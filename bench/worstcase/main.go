@@ -244,6 +244,13 @@ func cases() []testCase {
 		// search over every name of the edition) and a one-letter query.
 		{"physical_constant/unknown-128", "physical_constant", map[string]any{"name": rep("electron mass ", 10)[:128]}},
 		{"physical_constant/query-e", "physical_constant", map[string]any{"query": "e", "edition": "CODATA2018"}},
+		// token_count: 512 KiB of prose with a budget (the prefix search), the
+		// same without spaces (one pre-token: the heap merge), and that one with
+		// a small budget (the prefix search runs into its 1 MiB budget).
+		{"token_count/512KiB-prose", "token_count", map[string]any{"text": rep("The quick brown fox doesn't jump; it's 1234 m away. 日本語も。 😀\n", 512*1024/70), "max_tokens": 8000}},
+		{"token_count/512KiB-cl100k", "token_count", map[string]any{"text": rep("The quick brown fox doesn't jump; it's 1234 m away. 日本語も。 😀\n", 512*1024/70), "encoding": "cl100k_base"}},
+		{"token_count/512KiB-nospace", "token_count", map[string]any{"text": rep("supercalifragilistic", 512*1024/20)}},
+		{"token_count/512KiB-nospace-budget", "token_count", map[string]any{"text": rep("supercalifragilistic", 512*1024/20), "max_tokens": 1000}},
 		{"hash_text/1MiB-blake2b", "hash_text", map[string]any{"text": rep("a", mib), "algorithm": "blake2b"}},
 		{"json_query/amplification", "json_query", map[string]any{"json_str": `"` + rep("x", 100000) + `"`,
 			"path": strings.TrimSuffix(rep("[@,@] | ", 11), " | ")}},

@@ -10,14 +10,20 @@ package tiktoken
 // smallPiece is the longest piece merged by the quadratic scan.
 const smallPiece = 64
 
-func (k *ranks) appendPiece(dst []int32, p string) []int32 {
+// mergeBuf is the heap merge's memory, reused across the pieces of one call.
+type mergeBuf struct {
+	next, prev []int32
+	heap       pairHeap
+}
+
+func (k *ranks) appendPiece(dst []int32, p string, buf *mergeBuf) []int32 {
 	if r := k.rank(p); r >= 0 {
 		return append(dst, r)
 	}
 	if len(p) <= smallPiece {
 		return k.mergeSmall(dst, p)
 	}
-	return k.mergeHeap(dst, p)
+	return k.mergeHeap(dst, p, buf)
 }
 
 func (k *ranks) pairRank(p string, starts []int, i int) int32 {
@@ -106,16 +112,24 @@ func (h *pairHeap) pop() pair {
 	return top
 }
 
-func (k *ranks) mergeHeap(dst []int32, p string) []int32 {
+func (k *ranks) mergeHeap(dst []int32, p string, buf *mergeBuf) []int32 {
 	n := int32(len(p))
-	next := make([]int32, n+1) // next[i]: where the part starting at i ends
-	prev := make([]int32, n+1)
-	alive := make([]bool, n)
+	if buf == nil {
+		buf = &mergeBuf{}
+	}
+	// next[i]: where the part starting at i ends; prev[i]: where the part
+	// before it starts, -2 once the part starting at i has merged into it.
+	next, prev := grow(buf.next, int(n+1)), grow(buf.prev, int(n+1))
+	buf.next, buf.prev = next, prev
 	for i := range n {
-		next[i], prev[i], alive[i] = i+1, i-1, true
+		next[i], prev[i] = i+1, i-1
 	}
 	next[n] = n
-	h := make(pairHeap, 0, n)
+	if cap(buf.heap) < int(n) {
+		buf.heap = make(pairHeap, 0, n+n/4) // n-1 pairs at first, fewer as they merge
+	}
+	h := buf.heap[:0]
+	defer func() { buf.heap = h[:0] }()
 	for i := int32(0); i+1 < n; i++ {
 		if r := k.rank(p[i : i+2]); r >= 0 {
 			h.push(pair{r, i, i + 2})
@@ -124,10 +138,10 @@ func (k *ranks) mergeHeap(dst []int32, p string) []int32 {
 	for len(h) > 0 {
 		q := h.pop()
 		m := next[q.start]
-		if !alive[q.start] || m >= n || next[m] != q.end {
+		if prev[q.start] == -2 || m >= n || next[m] != q.end {
 			continue // stale: one of its parts has merged since
 		}
-		alive[m] = false
+		prev[m] = -2
 		next[q.start] = q.end
 		if q.end < n {
 			prev[q.end] = q.start
@@ -146,4 +160,11 @@ func (k *ranks) mergeHeap(dst []int32, p string) []int32 {
 		dst = append(dst, k.rank(p[i:next[i]]))
 	}
 	return dst
+}
+
+func grow(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
 }

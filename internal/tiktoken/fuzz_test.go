@@ -76,7 +76,7 @@ func FuzzMerge(f *testing.F) {
 		for _, name := range Names() {
 			k, _ := Get(name).load()
 			a := k.mergeSmall(nil, p)
-			b := k.mergeHeap(nil, p)
+			b := k.mergeHeap(nil, p, nil)
 			if !slices.Equal(a, b) {
 				t.Fatalf("%s %q: small %v heap %v", name, p, a, b)
 			}

@@ -6,14 +6,14 @@ import (
 	"unicode/utf8"
 )
 
-// ErrPrefixBudget is returned when finding the prefix that fits would scan
-// more than PrefixBudget bytes.
+// ErrPrefixBudget is returned, before the work is done, when finding the
+// prefix that fits would re-encode more than PrefixBudget bytes.
 var ErrPrefixBudget = errors.New("tiktoken: the prefix search exceeds its budget")
 
 // PrefixBudget bounds the bytes Analyze re-scans to find prefix_chars (each
 // candidate cut re-encodes only the text after the last pre-token that is
 // known to be unchanged by the cut).
-const PrefixBudget = 16 << 20
+const PrefixBudget = 1 << 20
 
 // Result is what Analyze finds.
 type Result struct {
@@ -30,7 +30,7 @@ type Result struct {
 // piece is one pre-token of the whole text: where it ends, the furthest
 // offset any match up to it looked at, and the tokens up to and including it.
 type piece struct {
-	end, seen, tokens int
+	end, seen, tokens int32
 }
 
 // Analyze counts the tokens of text; with maxTokens >= 0 it also finds the
@@ -45,6 +45,10 @@ type piece struct {
 // cut is tried from the longest down, skipping cuts whose unchanged part
 // alone already has too many tokens.
 func (e *Encoding) Analyze(ctx context.Context, text string, maxTokens, idLimit int) (Result, error) {
+	return e.analyze(ctx, text, maxTokens, idLimit, PrefixBudget)
+}
+
+func (e *Encoding) analyze(ctx context.Context, text string, maxTokens, idLimit, budget int) (Result, error) {
 	k, err := e.load()
 	if err != nil {
 		return Result{}, err
@@ -54,19 +58,20 @@ func (e *Encoding) Analyze(ctx context.Context, text string, maxTokens, idLimit 
 	var ids []int32
 	var pieces []piece
 	var scratch []int32
+	buf := &mergeBuf{}
 	z := scanner{s: text, end: len(text)}
 	for p, i := 0, 0; p < len(text); i++ {
 		if i%4096 == 0 && ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
 		q := z.next(p, e.o200k)
-		scratch = k.appendPiece(scratch[:0], text[p:q])
+		scratch = k.appendPiece(scratch[:0], text[p:q], buf)
 		res.Tokens += len(scratch)
 		if idLimit > 0 && res.Tokens <= idLimit {
 			ids = append(ids, scratch...)
 		}
 		if maxTokens >= 0 {
-			pieces = append(pieces, piece{end: q, seen: z.seen, tokens: res.Tokens})
+			pieces = append(pieces, piece{end: int32(q), seen: int32(z.seen), tokens: int32(res.Tokens)})
 		}
 		p = q
 	}
@@ -85,20 +90,19 @@ func (e *Encoding) Analyze(ctx context.Context, text string, maxTokens, idLimit 
 	}
 	// j: pieces[:j] are unchanged by the cut c (all looked below c).
 	j := len(pieces)
-	budget := PrefixBudget
 	for c, i := len(text), 0; c > 0; i++ {
 		if i%4096 == 0 && ctx.Err() != nil {
 			return Result{}, ctx.Err()
 		}
 		_, n := utf8.DecodeLastRuneInString(text[:c])
 		c -= n
-		for j > 0 && pieces[j-1].seen >= c {
+		for j > 0 && int(pieces[j-1].seen) >= c {
 			j--
 		}
 		// z.seen is the running maximum, so pieces[j-1].seen < c holds for all before.
 		from, before := 0, 0
 		if j > 0 {
-			from, before = pieces[j-1].end, pieces[j-1].tokens
+			from, before = int(pieces[j-1].end), int(pieces[j-1].tokens)
 		}
 		if before > maxTokens {
 			continue
@@ -106,7 +110,10 @@ func (e *Encoding) Analyze(ctx context.Context, text string, maxTokens, idLimit 
 		if budget -= c - from; budget < 0 {
 			return Result{}, ErrPrefixBudget
 		}
-		if before+e.countRange(k, text, from, c, scratch) <= maxTokens {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		if before+e.countRange(k, text, from, c, scratch, buf) <= maxTokens {
 			res.PrefixChars = utf8.RuneCountInString(text[:c])
 			return res, nil
 		}

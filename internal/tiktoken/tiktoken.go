@@ -84,10 +84,11 @@ func (e *Encoding) Encode(text string) ([]int, error) {
 	}
 	text = validUTF8(text)
 	var ids []int32
+	var buf mergeBuf
 	z := scanner{s: text, end: len(text)}
 	for p := 0; p < len(text); {
 		q := z.next(p, e.o200k)
-		ids = k.appendPiece(ids, text[p:q])
+		ids = k.appendPiece(ids, text[p:q], &buf)
 		p = q
 	}
 	out := make([]int, len(ids))
@@ -104,17 +105,17 @@ func (e *Encoding) Count(text string) (int, error) {
 		return 0, err
 	}
 	text = validUTF8(text)
-	return e.countRange(k, text, 0, len(text), nil), nil
+	return e.countRange(k, text, 0, len(text), nil, &mergeBuf{}), nil
 }
 
 // countRange counts the tokens of text[from:to] scanned as if the text ended
-// at to; scratch is reused.
-func (e *Encoding) countRange(k *ranks, text string, from, to int, scratch []int32) int {
+// at to; scratch and buf are reused.
+func (e *Encoding) countRange(k *ranks, text string, from, to int, scratch []int32, buf *mergeBuf) int {
 	z := scanner{s: text, end: to}
 	n := 0
 	for p := from; p < to; {
 		q := z.next(p, e.o200k)
-		scratch = k.appendPiece(scratch[:0], text[p:q])
+		scratch = k.appendPiece(scratch[:0], text[p:q], buf)
 		n += len(scratch)
 		p = q
 	}

@@ -3,8 +3,10 @@ package tiktoken
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -110,5 +112,28 @@ func TestRanksHash(t *testing.T) {
 		if len(k.off) != want {
 			t.Errorf("%s: %d ranks, want %d", name, len(k.off), want)
 		}
+	}
+}
+
+// TestPrefixBudget: a long pre-token and a small budget make every cut
+// re-encode the piece up to it; the search stops at its byte budget, before
+// doing the work, and a search within the budget answers.
+func TestPrefixBudget(t *testing.T) {
+	e := Get("o200k_base")
+	long := strings.Repeat("supercalifragilistic", 1000) // one 20 000-byte pre-token
+	if _, err := e.analyze(context.Background(), long, 10, 0, 100_000); !errors.Is(err, ErrPrefixBudget) {
+		t.Errorf("20 kB piece, budget 100 kB: err = %v, want ErrPrefixBudget", err)
+	}
+	// Prose: each cut re-encodes only the pre-tokens near it.
+	prose := strings.Repeat("The quick brown fox doesn't jump. ", 3000)
+	r, err := e.analyze(context.Background(), prose, 1000, 0, 100_000)
+	if err != nil || r.Fits || r.PrefixChars == 0 {
+		t.Fatalf("prose: %+v, %v", r, err)
+	}
+	if n, _ := e.Count(string([]rune(prose)[:r.PrefixChars])); n > 1000 {
+		t.Errorf("prefix of %d code points has %d tokens", r.PrefixChars, n)
+	}
+	if n, _ := e.Count(string([]rune(prose)[:r.PrefixChars+1])); n <= 1000 {
+		t.Errorf("prefix of %d code points has %d tokens: not the largest", r.PrefixChars+1, n)
 	}
 }
