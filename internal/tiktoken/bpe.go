@@ -1,5 +1,7 @@
 package tiktoken
 
+import "context"
+
 // Byte-pair merging of one pre-token, as tiktoken does it: start from single
 // bytes and repeatedly merge the adjacent pair whose concatenation has the
 // lowest rank (the leftmost of equal ranks) until no pair is a token. Short
@@ -14,6 +16,9 @@ const smallPiece = 64
 type mergeBuf struct {
 	next, prev []int32
 	heap       pairHeap
+	// ctx, when set, stops a long merge once it is done; the tokens are then
+	// wrong, and the caller must answer ctx.Err() instead.
+	ctx context.Context
 }
 
 func (k *ranks) appendPiece(dst []int32, p string, buf *mergeBuf) []int32 {
@@ -135,7 +140,10 @@ func (k *ranks) mergeHeap(dst []int32, p string, buf *mergeBuf) []int32 {
 			h.push(pair{r, i, i + 2})
 		}
 	}
-	for len(h) > 0 {
+	for pops := 1; len(h) > 0; pops++ {
+		if pops&0xffff == 0 && buf.ctx != nil && buf.ctx.Err() != nil {
+			break
+		}
 		q := h.pop()
 		m := next[q.start]
 		if prev[q.start] == -2 || m >= n || next[m] != q.end {

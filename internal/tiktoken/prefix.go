@@ -45,7 +45,11 @@ type piece struct {
 // cut is tried from the longest down, skipping cuts whose unchanged part
 // alone already has too many tokens.
 func (e *Encoding) Analyze(ctx context.Context, text string, maxTokens, idLimit int) (Result, error) {
-	return e.analyze(ctx, text, maxTokens, idLimit, PrefixBudget)
+	r, err := e.analyze(ctx, text, maxTokens, idLimit, PrefixBudget)
+	if err == nil && ctx.Err() != nil { // a merge may have stopped half way
+		return Result{}, ctx.Err()
+	}
+	return r, err
 }
 
 func (e *Encoding) analyze(ctx context.Context, text string, maxTokens, idLimit, budget int) (Result, error) {
@@ -58,7 +62,7 @@ func (e *Encoding) analyze(ctx context.Context, text string, maxTokens, idLimit,
 	var ids []int32
 	var pieces []piece
 	var scratch []int32
-	buf := &mergeBuf{}
+	buf := &mergeBuf{ctx: ctx}
 	z := scanner{s: text, end: len(text)}
 	for p, i := 0, 0; p < len(text); i++ {
 		if i%4096 == 0 && ctx.Err() != nil {

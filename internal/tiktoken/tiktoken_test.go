@@ -137,3 +137,19 @@ func TestPrefixBudget(t *testing.T) {
 		t.Errorf("prefix of %d code points has %d tokens: not the largest", r.PrefixChars+1, n)
 	}
 }
+
+// TestCanceled: a call whose context is done answers its error, never a count.
+func TestCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	long := strings.Repeat("supercalifragilistic", 10000)
+	if r, err := Get("o200k_base").Analyze(ctx, long, 5, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("Analyze = %+v, %v; want context.Canceled", r, err)
+	}
+	// A long merge stops part way once the context is done.
+	k, _ := Get("o200k_base").load()
+	full := k.mergeHeap(nil, long, nil)
+	if cut := k.mergeHeap(nil, long, &mergeBuf{ctx: ctx}); len(cut) <= len(full) {
+		t.Errorf("a canceled merge gave %d tokens, the full one %d: it did not stop", len(cut), len(full))
+	}
+}
