@@ -165,6 +165,17 @@ for (let i = 0; i < 600; i++) {
     add(`random ${i}`, encoding, text, int(0, total + 1));
   } else add(`random ${i}`, encoding, text);
 }
+// class mixes: short strings over one code point of each class the patterns
+// tell apart (Lu, Ll, Lt, Lm, Lo, M, N, \s, \r\n, ' and contraction letters,
+// punctuation, /), to drive the backtracking of o200k_base's case classes
+const mix = ["A", "a", "\u01c5", "\u02b0", "\u4e2d", "\u0301", "\u20dd", "'", "s", "T", "r", "E", "l", "L", "d", "1", "\u0663", " ", "  ", "\t", "\n", "\r\n", "\u00a0", "-", "/", ".", "\u00c4"];
+for (let i = 0; i < 240; i++) {
+  const encoding = i % 2 ? "cl100k_base" : "o200k_base";
+  let text = "";
+  for (let k = int(1, 12); k > 0; k--) text += pick(mix);
+  if (i % 4 === 0) add(`class mix ${i}`, encoding, text, int(0, encode(encoding, text).length));
+  else add(`class mix ${i}`, encoding, text);
+}
 // non-monotone prefix counts: random texts where some shorter prefix has more tokens
 let found = 0;
 for (let i = 0; found < 40 && i < 5000; i++) {
