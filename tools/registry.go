@@ -56,6 +56,7 @@ func Builtin(deps Deps) []Tool {
 		versionCompare(),
 		geodesicTool(),
 		textAnalyze(),
+		tokenCount(),
 		unitConvert(),
 		physicalConstant(),
 		generateFile(deps.Files, deps.DownloadURL),

@@ -256,6 +256,13 @@ func cases() []testCase {
 		})}},
 		{"geodesic/transform-10000-utm-3857", "geodesic", map[string]any{"operation": "transform", "from_crs": "EPSG:32733", "to_crs": "EPSG:3857",
 			"points": geodesicPoints(10000, func(i int) [2]float64 { return [2]float64{166021.4431 + float64(i)*66.7, 1116915.044 + float64(i)*800} })}},
+		// token_count: 512 KiB of prose with a budget (the prefix search), the
+		// same without spaces (one pre-token: the heap merge), and that one with
+		// a small budget (the prefix search runs into its 1 MiB budget).
+		{"token_count/512KiB-prose", "token_count", map[string]any{"text": rep("The quick brown fox doesn't jump; it's 1234 m away. 日本語も。 😀\n", 512*1024/70), "max_tokens": 8000}},
+		{"token_count/512KiB-cl100k", "token_count", map[string]any{"text": rep("The quick brown fox doesn't jump; it's 1234 m away. 日本語も。 😀\n", 512*1024/70), "encoding": "cl100k_base"}},
+		{"token_count/512KiB-nospace", "token_count", map[string]any{"text": rep("supercalifragilistic", 512*1024/20)}},
+		{"token_count/512KiB-nospace-budget", "token_count", map[string]any{"text": rep("supercalifragilistic", 512*1024/20), "max_tokens": 1000}},
 		{"hash_text/1MiB-blake2b", "hash_text", map[string]any{"text": rep("a", mib), "algorithm": "blake2b"}},
 		{"json_query/amplification", "json_query", map[string]any{"json_str": `"` + rep("x", 100000) + `"`,
 			"path": strings.TrimSuffix(rep("[@,@] | ", 11), " | ")}},
