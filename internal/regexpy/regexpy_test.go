@@ -44,7 +44,20 @@ func TestCatastrophicBacktracking(t *testing.T) {
 	}
 }
 
+// TestUnsupported: repetition counts beyond RE2's 1000 are refused, the
+// constructs that need backtracking compile for the backtracker and say so,
+// and look-behind syntax inside a class or escaped is plain text.
 func TestUnsupported(t *testing.T) {
+	for pattern, construct := range map[string]string{
+		`x{1001}`:       "repetition count above 1000",
+		`(?=a{2,1001})`: "repetition count above 1000",
+	} {
+		_, err := Compile(pattern, "")
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Construct, construct) {
+			t.Errorf("%q: got %v, want unsupported %q", pattern, err, construct)
+		}
+	}
 	for pattern, construct := range map[string]string{
 		`(?<=x)a`:          "look-behind",
 		`(?<!x)a`:          "negative look-behind",
@@ -55,19 +68,16 @@ func TestUnsupported(t *testing.T) {
 		`(?>a)`:            "atomic group",
 		`a*+`:              "possessive quantifier *+",
 		`(a)?(?(1)b|c)`:    "conditional",
-		`x{1001}`:          "repetition count above 1000",
+		`\N{EM DASH}`:      "",
 		`[(?<=x)]\(?<=x\)`: "",
 	} {
-		_, err := Compile(pattern, "")
-		var ue *UnsupportedError
-		if construct == "" {
-			if err != nil {
-				t.Errorf("%q: got %v, want no error (look-behind syntax inside a class and escaped)", pattern, err)
-			}
+		re, err := Compile(pattern, "")
+		if err != nil {
+			t.Errorf("%q: %v", pattern, err)
 			continue
 		}
-		if !errors.As(err, &ue) || !strings.Contains(ue.Construct, construct) {
-			t.Errorf("%q: got %v, want unsupported %q", pattern, err, construct)
+		if got := re.Backtracking(); (construct == "") != (got == "") || !strings.Contains(got, construct) {
+			t.Errorf("%q: Backtracking() %q, want %q", pattern, got, construct)
 		}
 	}
 }
