@@ -31,7 +31,9 @@ import (
 // depth of the backtracking stack (nested visits, each a few Go stack
 // frames) is bounded by maxBacktrackDepth, so that its memory stays within
 // backtrackStackBytes. Either bound gives a *CostError, the same for every
-// machine.
+// machine. As the VM's, the inner functions are //go:norace (they touch
+// only the call's own state and the immutable compiled tree), so that a
+// -race build meets the step budget before the call's deadline too.
 
 // backtrackStackBytes bounds the Go stack the backtracker may use, and
 // backtrackFrameBytes is what one nested visit takes at most (a visit and
@@ -307,12 +309,15 @@ func (c *btCompiler) width(n *bnode) (int64, int64) {
 	return 0, 0 // assertions, look-around, empty
 }
 
+//go:norace
 func classHas(ranges []rune, r rune) bool {
 	i := sort.Search(len(ranges)/2, func(i int) bool { return ranges[2*i+1] >= r })
 	return i < len(ranges)/2 && ranges[2*i] <= r
 }
 
 // foldEq reports whether b is in a's simple case folding orbit.
+//
+//go:norace
 func foldEq(a, b rune) bool {
 	if a == b {
 		return true
@@ -326,6 +331,8 @@ func foldEq(a, b rune) bool {
 }
 
 // oneMatches reports whether a one-character node accepts r.
+//
+//go:norace
 func (n *bnode) oneMatches(r rune) bool {
 	switch n.op {
 	case bClass:
@@ -362,6 +369,8 @@ func (b *btMachine) fail(err error) bool {
 }
 
 // step charges k steps; false once a bound is reached.
+//
+//go:norace
 func (b *btMachine) step(k int64) bool {
 	b.steps += k
 	if b.maxSteps > 0 && b.steps > b.maxSteps {
@@ -376,11 +385,15 @@ func (b *btMachine) step(k int64) bool {
 	return true
 }
 
+//go:norace
 func (b *btMachine) snapshot() []int { return append([]int(nil), b.caps...) }
 
+//go:norace
 func (b *btMachine) restore(s []int) { copy(b.caps, s) }
 
 // once matches n at i and returns the end of its first match.
+//
+//go:norace
 func (b *btMachine) once(n *bnode, i int) (int, bool) {
 	end := -1
 	ok := b.match(n, i, func(e int) bool { end = e; return true })
@@ -389,6 +402,8 @@ func (b *btMachine) once(n *bnode, i int) (int, bool) {
 
 // match matches n at i and then k from where n ended, backtracking into n
 // while k fails.
+//
+//go:norace
 func (b *btMachine) match(n *bnode, i int, k func(int) bool) bool {
 	if b.err != nil || !b.step(1) {
 		return false
@@ -402,6 +417,7 @@ func (b *btMachine) match(n *bnode, i int, k func(int) bool) bool {
 	return ok
 }
 
+//go:norace
 func (b *btMachine) match1(n *bnode, i int, k func(int) bool) bool {
 	text := b.m.text
 	caps := b.caps
@@ -541,6 +557,7 @@ func asciiLower(r rune) rune {
 	return r
 }
 
+//go:norace
 func (b *btMachine) seq(subs []*bnode, i int, k func(int) bool) bool {
 	switch len(subs) {
 	case 0:
@@ -553,6 +570,8 @@ func (b *btMachine) seq(subs []*bnode, i int, k func(int) bool) bool {
 
 // repeatOne is sre's REPEAT_ONE and MIN_REPEAT_ONE: a repeat of a
 // one-character item, without recursion per character.
+//
+//go:norace
 func (b *btMachine) repeatOne(n *bnode, i int, k func(int) bool) bool {
 	text := b.m.text
 	body := n.subs[0]
@@ -610,6 +629,8 @@ type repState struct {
 
 // until is sre's MAX_UNTIL / MIN_UNTIL: called at the start and after each
 // iteration.
+//
+//go:norace
 func (b *btMachine) until(n *bnode, r *repState, i int, k func(int) bool) bool {
 	count := r.count + 1
 	next := func(e int) bool { return b.until(n, r, e, k) }
@@ -647,6 +668,8 @@ func (b *btMachine) until(n *bnode, r *repState, i int, k func(int) bool) bool {
 
 // possessive is sre's POSSESSIVE_REPEAT: each iteration keeps its first
 // match; no iteration is given back.
+//
+//go:norace
 func (b *btMachine) possessive(n *bnode, i int, k func(int) bool) bool {
 	save := b.snapshot()
 	body := n.subs[0]
