@@ -339,11 +339,11 @@ func (t *translator) parseFlags() (add, del string, global bool, err error) {
 	if c != '-' {
 		for {
 			if c == 'L' {
-				return "", "", false, t.errf("bad inline flag: cannot use 'L' flag with a str pattern")
+				return "", "", false, posErr(t.pos+1, "bad inline flags: cannot use 'L' flag with a str pattern")
 			}
 			add += string(c)
 			if strings.ContainsRune(add, 'a') && strings.ContainsRune(add, 'u') {
-				return "", "", false, t.errf("bad inline flag: flags 'a', 'u' and 'L' are incompatible")
+				return "", "", false, posErr(t.pos+1, "bad inline flags: flags 'a', 'u' and 'L' are incompatible")
 			}
 			t.pos++
 			c = t.peek()
@@ -379,7 +379,7 @@ func (t *translator) parseFlags() (add, del string, global bool, err error) {
 		}
 		for {
 			if c == 'a' || c == 'u' || c == 'L' {
-				return "", "", false, t.errf("bad inline flag: cannot turn off flags 'a', 'u' and 'L'")
+				return "", "", false, posErr(t.pos+1, "bad inline flags: cannot turn off flags 'a', 'u' and 'L'")
 			}
 			del += string(c)
 			t.pos++
@@ -402,7 +402,7 @@ func (t *translator) parseFlags() (add, del string, global bool, err error) {
 	t.pos++
 	for _, a := range add {
 		if strings.ContainsRune(del, a) {
-			return "", "", false, t.errf("bad inline flag: flag turned on and off")
+			return "", "", false, posErr(t.pos-1, "bad inline flags: flag turned on and off")
 		}
 	}
 	return add, del, false, nil
@@ -428,10 +428,11 @@ func (t *translator) skipVerbose() {
 // skipComment skips "(?#...)"; a backslash escapes the next character, as in
 // CPython's tokenizer.
 func (t *translator) skipComment() error {
+	start := t.pos
 	t.pos += 3
 	for {
 		if t.eof() {
-			return t.errf("missing ), unterminated comment")
+			return posErr(start, "missing ), unterminated comment")
 		}
 		c := t.peek()
 		t.pos++
@@ -645,7 +646,7 @@ func (t *translator) parseQuantifier(last itemKind, lastOut, lastCaps int) (bool
 				return false, t.errf("the repetition number is too large")
 			}
 			if max < min {
-				return false, t.errf("min repeat greater than max repeat")
+				return false, posErr(start+1, "min repeat greater than max repeat")
 			}
 		}
 		if min > maxRepeat || (hi != "" && max > maxRepeat) {
@@ -710,7 +711,7 @@ func (t *translator) readName(term rune) (string, error) {
 	}
 	for i, r := range []rune(name) {
 		if (i == 0 && !isIdentStart(r)) || (i > 0 && !isIdentCont(r)) {
-			return "", t.errf("bad character in group name %q", name)
+			return "", t.errf("bad character in group name %s", pyRepr(name))
 		}
 	}
 	t.pos = j + 1
@@ -747,7 +748,7 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 			}
 			k, ok := t.names[n]
 			if !ok {
-				return 0, posErr(nameAt, "unknown group name %q", n)
+				return 0, posErr(nameAt, "unknown group name %s", pyRepr(n))
 			}
 			if t.open[k] {
 				return 0, posErr(nameAt, "cannot refer to an open group")
@@ -763,7 +764,7 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 				t.pos++
 				return 0, t.errf("unexpected end of pattern")
 			}
-			return 0, t.errf("unknown extension ?P%s", string(t.peekAt(1)))
+			return 0, posErr(start+1, "unknown extension ?P%s", string(t.peekAt(1)))
 		case c == '<' && (t.peekAt(1) == '=' || t.peekAt(1) == '!'):
 			if t.peekAt(1) == '=' {
 				t.needBacktrack("look-behind (?<=...)")
@@ -847,7 +848,7 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 		case c < 0:
 			return 0, t.errf("unexpected end of pattern")
 		default:
-			return 0, t.errf("unknown extension ?%c", c)
+			return 0, posErr(start+1, "unknown extension ?%c", c)
 		}
 	}
 	t.depth++
@@ -863,7 +864,7 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 	case capture:
 		if name != "" {
 			if _, dup := t.names[name]; dup {
-				return 0, posErr(t.pos-len([]rune(name))-1, "redefinition of group name %q as group %d; was group %d", name, t.groups+1, t.names[name])
+				return 0, posErr(t.pos-len([]rune(name))-1, "redefinition of group name %s as group %d; was group %d", pyRepr(name), t.groups+1, t.names[name])
 			}
 		}
 		t.groups++
@@ -945,7 +946,7 @@ func (t *translator) checkCondition(cond string, at int) (int, error) {
 	if ident {
 		g, ok := t.names[cond]
 		if !ok {
-			return 0, posErr(at, "unknown group name %q", cond)
+			return 0, posErr(at, "unknown group name %s", pyRepr(cond))
 		}
 		return g, nil
 	}
@@ -953,7 +954,7 @@ func (t *translator) checkCondition(cond string, at int) (int, error) {
 	// underscores between digits; CPython then refuses a negative number.
 	n, ok := pyInt(cond)
 	if !ok || n < 0 {
-		return 0, posErr(at, "bad character in group name %q", cond)
+		return 0, posErr(at, "bad character in group name %s", pyRepr(cond))
 	}
 	if n == 0 {
 		return 0, posErr(at, "bad group number")
@@ -1049,7 +1050,7 @@ func (t *translator) parseEscape(fl flagSet) (itemKind, error) {
 	start := t.pos
 	t.pos++
 	if t.eof() {
-		return 0, t.errf("bad escape (end of pattern)")
+		return 0, posErr(start, "bad escape (end of pattern)")
 	}
 	c := t.peek()
 	switch c {
@@ -1084,7 +1085,7 @@ func (t *translator) parseEscape(fl flagSet) (itemKind, error) {
 		if t.peekAt(1) >= '0' && t.peekAt(1) <= '7' && c <= '7' && t.peekAt(2) >= '0' && t.peekAt(2) <= '7' {
 			v, _ := strconv.ParseUint(string(t.p[t.pos:t.pos+3]), 8, 32)
 			if v > 0o377 {
-				return 0, t.errf("octal escape value \\%s outside of range 0-0o377", string(t.p[t.pos:t.pos+3]))
+				return 0, posErr(start, "octal escape value \\%s outside of range 0-0o377", string(t.p[t.pos:t.pos+3]))
 			}
 			t.pos += 3
 			t.emitLiteral(rune(v), fl)
@@ -1122,6 +1123,7 @@ func (t *translator) parseEscape(fl flagSet) (itemKind, error) {
 // literalEscape reads an escape that stands for one character; t.pos is at the
 // character after the backslash. inClass selects CPython's class escape rules.
 func (t *translator) literalEscape(c rune, inClass bool) (rune, error) {
+	bs := t.pos - 1 // the backslash, where CPython reports escape errors
 	switch c {
 	case 'a':
 		t.pos++
@@ -1147,22 +1149,21 @@ func (t *translator) literalEscape(c rune, inClass bool) (rune, error) {
 	case 'x', 'u', 'U':
 		n := map[rune]int{'x': 2, 'u': 4, 'U': 8}[c]
 		if t.pos+1+n > len(t.p) {
-			return 0, t.errf("incomplete escape \\%c", c)
+			return 0, posErr(bs, "incomplete escape \\%c%s", c, hexPrefix(t.p[t.pos+1:]))
 		}
 		digits := string(t.p[t.pos+1 : t.pos+1+n])
 		v, err := strconv.ParseUint(digits, 16, 32)
 		if err != nil || strings.ContainsAny(digits, "+-_") {
-			return 0, t.errf("incomplete escape \\%c%s", c, digits)
+			return 0, posErr(bs, "incomplete escape \\%c%s", c, hexPrefix(t.p[t.pos+1:t.pos+1+n]))
 		}
 		if v > unicode.MaxRune {
-			return 0, t.errf("bad escape \\%c%s", c, digits)
+			return 0, posErr(bs, "bad escape \\%c%s", c, digits)
 		}
 		t.pos += 1 + n
 		return rune(v), nil
 	case 'N':
 		// CPython: unicodedata.lookup, which takes aliases and named
 		// sequences; a sequence is more than one character: refused.
-		bs := t.pos - 1
 		t.pos++
 		if t.peek() != '{' {
 			return 0, t.errf("missing {")
@@ -1186,7 +1187,7 @@ func (t *translator) literalEscape(c rune, inClass bool) (rune, error) {
 		t.pos = j + 1
 		r, ok := lookupName(name)
 		if !ok {
-			return 0, posErr(bs, "undefined character name %q", name)
+			return 0, posErr(bs, "undefined character name %s", pyRepr(name))
 		}
 		return r, nil
 	case '0':
@@ -1205,14 +1206,59 @@ func (t *translator) literalEscape(c rune, inClass bool) (rune, error) {
 		}
 		v, _ := strconv.ParseUint(string(t.p[t.pos:j]), 8, 32)
 		if v > 0o377 {
-			return 0, t.errf("octal escape value outside of range 0-0o377")
+			return 0, posErr(bs, "octal escape value \\%s outside of range 0-0o377", string(t.p[t.pos:j]))
 		}
 		t.pos = j
 		return rune(v), nil
 	}
 	if c < 128 && (unicode.IsLetter(c) || unicode.IsDigit(c)) {
-		return 0, t.errf("bad escape \\%c", c)
+		return 0, posErr(bs, "bad escape \\%c", c)
 	}
 	t.pos++
 	return c, nil
+}
+
+// pyRepr is Python's repr of a str, as CPython's error messages quote names:
+// single quotes unless the text has one and no double quote; backslash,
+// the quote, \t \n \r and unprintable characters escaped.
+func pyRepr(s string) string {
+	q := byte('\'')
+	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == rune(q):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// hexPrefix is the leading ASCII hex digits of p (what CPython's escape
+// parser read before it stopped).
+func hexPrefix(p []rune) string {
+	n := 0
+	for n < len(p) && strings.ContainsRune("0123456789abcdefABCDEF", p[n]) {
+		n++
+	}
+	return string(p[:n])
 }
