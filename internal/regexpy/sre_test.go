@@ -120,3 +120,47 @@ func FuzzSREMatchesVM(f *testing.F) {
 		}
 	})
 }
+
+// TestSREStackBound: a repeat of a group nests one backtracking step per
+// iteration; past maxBacktrackDepth the call is a CostError (never a Go
+// stack overflow), below it an answer.
+func TestSREStackBound(t *testing.T) {
+	re, err := Compile(`(?:ab)*(?=x)`, "")
+	if err != nil || re.Backtracking() == "" {
+		t.Fatalf("%v %q", err, re.Backtracking())
+	}
+	below := []rune(strings.Repeat("ab", maxBacktrackDepth/4) + "x")
+	ms, err := allMatches(re, below, Limits{MaxSteps: 50_000_000})
+	if err != nil || len(ms) != 2 || ms[0].Groups[0] != [2]int{0, len(below) - 1} {
+		t.Fatalf("below the bound: %v %v", ms, err)
+	}
+	above := []rune(strings.Repeat("ab", maxBacktrackDepth+1) + "x")
+	_, err = allMatches(re, above, Limits{MaxSteps: 50_000_000})
+	var ce *CostError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Msg, "stack") {
+		t.Fatalf("above the bound: got %v, want a CostError on the stack", err)
+	}
+}
+
+// TestSREStepBudget: the step count is the budget's only measure, so the
+// same call stops at the same point for any budget: with a budget of n
+// steps a catastrophic pattern is refused, and a pattern that needs fewer
+// steps answers.
+func TestSREStepBudget(t *testing.T) {
+	re, _ := Compile(`(a+)+\1$`, "")
+	text := []rune(strings.Repeat("a", 30) + "!")
+	for _, budget := range []int64{1000, 100_000, 5_000_000} {
+		_, err := allMatches(re, text, Limits{MaxSteps: budget})
+		var ce *CostError
+		if !errors.As(err, &ce) || !strings.Contains(ce.Msg, "steps") {
+			t.Errorf("budget %d: got %v, want a CostError on steps", budget, err)
+		}
+	}
+	ok, err := Compile(`((?>a+))+\1$`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms, err := allMatches(ok, text, Limits{MaxSteps: 100_000}); err != nil || len(ms) != 0 {
+		t.Errorf("atomic form: %v %v, want no match within the budget", ms, err)
+	}
+}
