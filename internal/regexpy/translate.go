@@ -1,11 +1,14 @@
-// Package regexpy runs Python 3 `re` patterns with linear-time RE2-style matching.
+// Package regexpy runs Python 3.11 `re` patterns: with linear-time RE2-style
+// matching where the pattern allows it, else on a step-bounded backtracker.
 //
 // A small parser reads the pattern with CPython 3.11's `re` syntax rules and writes
-// an equivalent pattern in Go's regexp/syntax dialect; constructs that need
+// an equivalent pattern in Go's regexp/syntax dialect. Constructs that need
 // backtracking (look-around, backreferences, atomic groups, possessive quantifiers,
-// conditionals) are refused with an UnsupportedError naming the construct. The
-// translated pattern is compiled by regexp/syntax and executed by this package's
-// own Pike VM over the text's code points, which gives:
+// conditionals) are written as marker groups, and such a pattern runs on the
+// backtracking engine of sre.go, with CPython's sre semantics under a
+// deterministic step and stack budget. Every other pattern is compiled by
+// regexp/syntax and executed by this package's own Pike VM over the text's code
+// points, which gives:
 //   - Python's re.finditer rules for empty matches (an empty match may follow a
 //     non-empty one at the same position; after an empty match the next match must
 //     advance, and a non-empty alternative at that position is taken if one exists);
@@ -777,7 +780,8 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 			capture = false
 			lookbehind = true
 		case c == '<':
-			// (?<name>...) is PCRE's and Python 3.12's spelling, not 3.11's.
+			// (?<name>...) is PCRE's spelling of a named group; CPython 3.11 has
+			// only (?P<name>...) and refuses it as an unknown extension.
 			if t.peekAt(1) < 0 {
 				t.pos += 1
 				return 0, t.errf("unexpected end of pattern")

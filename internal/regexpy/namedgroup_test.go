@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// TestNamedGroupAngle: (?<name>...) is not Python 3.11 syntax (3.12 neither:
-// it is PCRE's); Compile refuses it with the error CPython 3.11.2's
+// TestNamedGroupAngle: (?<name>...) is not Python 3.11 syntax (it is
+// PCRE's); Compile refuses it with the error CPython 3.11.2's
 // re.compile raises (the messages were printed by that Python). Look-behind,
 // which starts the same way, and the same text inside a class or escaped
 // compile.
