@@ -25,8 +25,10 @@ import (
 //     compares simple lower case (ASCII only under (?a));
 //   - a conditional (?(g)yes|no) takes yes when group g has matched.
 //
-// The work is bounded deterministically: every node visited and every
-// character a single-character repeat takes or gives back is one step,
+// The work is bounded deterministically: every node visited, every
+// character a single-character repeat takes or gives back or a
+// backreference compares, and every 16 capture slots saved around a
+// look-around, atomic group or possessive repeat is one step,
 // charged against Limits.MaxSteps over the whole FindAll call; and the
 // depth of the backtracking stack (nested visits, each a few Go stack
 // frames) is bounded by maxBacktrackDepth, so that its memory stays within
@@ -389,7 +391,12 @@ func (b *btMachine) step(k int64) bool {
 }
 
 //go:norace
-func (b *btMachine) snapshot() []int { return append([]int(nil), b.caps...) }
+func (b *btMachine) snapshot() []int {
+	// A copy costs a step per 16 slots, as a VM thread's capture copy, so
+	// that many groups cost the budget what they cost in time.
+	b.step(int64(len(b.caps) / 16))
+	return append([]int(nil), b.caps...)
+}
 
 //go:norace
 func (b *btMachine) restore(s []int) { copy(b.caps, s) }
