@@ -74,7 +74,6 @@ var referenceSpecs = []refSpec{
 			{ID: "SV-1", Cases: []string{"json/schema092_0"}},
 			{ID: "SV-2", Cases: []string{"json/deep_schema_not_150", "json/deep_schema_props_120"}},
 			{ID: "SV-3", Cases: []string{"json/surrogate_key_path"}},
-			{ID: "SV-4", Cases: []string{"json/joined_pattern_error"}},
 			{ID: "SV-6", Explains: func(o *refOutcome) bool {
 				// PyYAML's wording and position where goccy/go-yaml finds
 				// another cause: the rest of the answer is the reference's.

@@ -3,7 +3,9 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -371,5 +373,31 @@ func TestRegexLegacyText(t *testing.T) {
 		if out.Text != c.want {
 			t.Errorf("%v: text %q, want %q", c.args, out.Text, c.want)
 		}
+	}
+}
+
+// TestRegexErrorMessages: for the invalid patterns of the oracle
+// (tools/testdata/oracle/gen_regex.py), the message is CPython's str(re.error)
+// — text and position — behind "invalid regular expression: ".
+func TestRegexErrorMessages(t *testing.T) {
+	obj := readExact(t, filepath.Join("testdata", "regex_extract", "oracle_re.json"))
+	cases, _ := obj["cases"].([]any)
+	n := 0
+	for _, r := range cases {
+		c, _ := r.(map[string]any)
+		msg, ok := c["message"].(string)
+		if !ok {
+			continue
+		}
+		args, _ := c["args"].(map[string]any)
+		_, err := textInvoke(t, "regex_extract", args)
+		var te *Error
+		if !errors.As(err, &te) || te.Reason != "invalid_regex" || te.Message != "invalid regular expression: "+msg {
+			t.Errorf("%v: got %v, want invalid_regex %q", c["name"], err, msg)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("only %d cases with a message", n)
 	}
 }

@@ -39,10 +39,18 @@ func TestTextGroupHostile(t *testing.T) {
 			t.Fatalf("total_matches: got %v, want 0 (the text ends in b)", got)
 		}
 	})
-	for _, p := range []string{`(?<=x)a`, `(a)\1`, `(?P<n>a)(?P=n)`} {
+	for _, p := range []string{`a{1001}`, `(?<=x)a{2,1001}`} {
 		t.Run("unsupported "+p, func(t *testing.T) {
 			_, err := textInvoke(t, "regex_extract", map[string]any{"pattern": p, "text": "xa"})
 			wantToolError(t, err, CodeExecution, "unsupported_regex_feature")
+		})
+	}
+	// Exponential for a backtracking engine (CPython never finishes): the
+	// step budget or the stack bound refuses them, deterministically.
+	for _, p := range []string{`(a+)+\1$`, `(?=(a+))*(a+)+b`, `(\w+\s?)*(?=!)x`, `(?:(a)|b)*\1c`} {
+		t.Run("catastrophic backtracking "+p, func(t *testing.T) {
+			_, err := invokeUnhurried(t, "regex_extract", map[string]any{"pattern": p, "text": strings.Repeat("a", 100000) + "!"})
+			wantToolError(t, err, CodeCostLimit, "regex_work_limit")
 		})
 	}
 	t.Run("regex text over 1 MiB", func(t *testing.T) {

@@ -31,3 +31,29 @@ func BenchmarkFindAllSmall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFindAllBacktracking times the backtracking engine (sre.go) on
+// small inputs with the constructs it exists for.
+func BenchmarkFindAllBacktracking(b *testing.B) {
+	for _, c := range []struct{ name, pattern, text string }{
+		{"lookbehind_amounts", `(?<=\$)\d+(?:\.\d\d)?`, "Items: $12.50, $3 and 45 units; total $15.50 due 2024-05-01."},
+		{"repeated_words", `\b(\w+)\s+\1\b`, "the the cat sat on on the mat, said said the the dog."},
+		{"quoted_possessive", `"(?:[^"\\]|\\.)*+"`, `say "hi \"there\"" and "bye" then "x\\y" ok`},
+		{"conditional_tags", `(?P<o><)?\w+(?(o)>)`, "<b> bold </b> and <i> plain text <x>"},
+	} {
+		re, err := Compile(c.pattern, "")
+		if err != nil || re.Backtracking() == "" {
+			b.Fatal(c.pattern, err)
+		}
+		text := []rune(c.text)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				n := 0
+				if err := re.FindAll(context.Background(), text, Limits{MaxSteps: 1 << 30}, func(Match) bool { n++; return true }); err != nil || n == 0 {
+					b.Fatal(n, err)
+				}
+			}
+		})
+	}
+}

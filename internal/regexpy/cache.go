@@ -112,6 +112,14 @@ func (c *lru) pushFront(e *lruEntry) {
 // is computed once, when the pattern is cached.
 func (re *Regexp) memSize() int64 {
 	const word = int64(unsafe.Sizeof(uintptr(0)))
+	if re.sre != nil {
+		// nodes and their slices (classes are shared with the parse tree)
+		n := int64(unsafe.Sizeof(Regexp{})) + int64(re.sreNodes)*(int64(unsafe.Sizeof(bnode{}))+8*word)
+		for name := range re.names {
+			n += int64(len(name)) + 4*word
+		}
+		return n + int64(len(re.GoPattern)) + int64(len(re.groupCap))*word
+	}
 	n := int64(unsafe.Sizeof(Regexp{})) + int64(unsafe.Sizeof(*re.prog))
 	n += int64(len(re.prog.Inst)) * int64(unsafe.Sizeof(re.prog.Inst[0]))
 	// Repeated classes share one rune slice (x{1000} compiles to a thousand

@@ -117,7 +117,7 @@ type classItem struct {
 func (t *translator) classEscape() (classItem, error) {
 	t.pos++ // backslash
 	if t.eof() {
-		return classItem{}, t.errf("bad escape (end of pattern)")
+		return classItem{}, posErr(t.pos-1, "bad escape (end of pattern)")
 	}
 	c := t.peek()
 	switch c {
@@ -164,6 +164,7 @@ func (t *translator) parseClass(fl flagSet) error {
 			break
 		}
 		var it classItem
+		itemAt := t.pos
 		if c == '\\' {
 			var err error
 			if it, err = t.classEscape(); err != nil {
@@ -174,6 +175,7 @@ func (t *translator) parseClass(fl flagSet) error {
 			it = classItem{lit: c}
 		}
 		if t.peek() == '-' {
+			dash := t.pos
 			t.pos++
 			if t.eof() {
 				return &SyntaxError{Msg: fmt.Sprintf("unterminated character set at position %d", open)}
@@ -195,7 +197,9 @@ func (t *translator) parseClass(fl flagSet) error {
 				t.pos++
 			}
 			if it.cat != 0 || hi.cat != 0 || hi.lit < it.lit {
-				return t.errf("bad character range")
+				// CPython quotes both ends as written
+				lo := string(t.p[itemAt:dash])
+				return posErr(itemAt, "bad character range %s-%s", lo, string(t.p[dash+1:t.pos]))
 			}
 			set = append(set, [2]rune{it.lit, hi.lit})
 			continue

@@ -44,7 +44,20 @@ func TestCatastrophicBacktracking(t *testing.T) {
 	}
 }
 
+// TestUnsupported: repetition counts beyond RE2's 1000 are refused, the
+// constructs that need backtracking compile for the backtracker and say so,
+// and look-behind syntax inside a class or escaped is plain text.
 func TestUnsupported(t *testing.T) {
+	for pattern, construct := range map[string]string{
+		`x{1001}`:       "repetition count above 1000",
+		`(?=a{2,1001})`: "repetition count above 1000",
+	} {
+		_, err := Compile(pattern, "")
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Construct, construct) {
+			t.Errorf("%q: got %v, want unsupported %q", pattern, err, construct)
+		}
+	}
 	for pattern, construct := range map[string]string{
 		`(?<=x)a`:          "look-behind",
 		`(?<!x)a`:          "negative look-behind",
@@ -55,19 +68,16 @@ func TestUnsupported(t *testing.T) {
 		`(?>a)`:            "atomic group",
 		`a*+`:              "possessive quantifier *+",
 		`(a)?(?(1)b|c)`:    "conditional",
-		`x{1001}`:          "repetition count above 1000",
+		`\N{EM DASH}`:      "",
 		`[(?<=x)]\(?<=x\)`: "",
 	} {
-		_, err := Compile(pattern, "")
-		var ue *UnsupportedError
-		if construct == "" {
-			if err != nil {
-				t.Errorf("%q: got %v, want no error (look-behind syntax inside a class and escaped)", pattern, err)
-			}
+		re, err := Compile(pattern, "")
+		if err != nil {
+			t.Errorf("%q: %v", pattern, err)
 			continue
 		}
-		if !errors.As(err, &ue) || !strings.Contains(ue.Construct, construct) {
-			t.Errorf("%q: got %v, want unsupported %q", pattern, err, construct)
+		if got := re.Backtracking(); (construct == "") != (got == "") || !strings.Contains(got, construct) {
+			t.Errorf("%q: Backtracking() %q, want %q", pattern, got, construct)
 		}
 	}
 }
@@ -132,7 +142,11 @@ func FuzzCompile(f *testing.F) {
 	for _, s := range []string{`\d+`, `(?P<a>x)|(?P<b>y)`, `(?i)straße`, `[^\W\d]+`, `(a+)+$`, `(?x) a # c`,
 		`\bé`, `a{,2}`, `[]a-]`, `(?<=x)`, `\1`, `(?#c)`, `x{1001}`, `(?a:\w)`, `$`, `(|a)*`, `[\d-z]`, `\N{X}`,
 		`(?(1)a|b)`, `\U0001F600`, `[\0-\377]`, `(?-i:a)`, `((((`, `a**`, `(a*)+b`, `(?:(a)|b*)*`, `(a|){2,5}`,
-		`((a*)*)*`, `(a*?){3,}`} {
+		`((a*)*)*`, `(a*?){3,}`,
+		// constructs of the backtracker
+		`(?<=\$)\d+`, `(?<!a)b`, `(\w+)\s+\1`, `(?P<q>['"]).*?(?P=q)`, `"(?:[^"\\]|\\.)*+"`, `(?>a+)b`,
+		`a++b`, `(a)?(?(1)b|c)`, `(?P<o><)?\w+(?(o)>)`, `\N{EM DASH}`, `[\N{DIGIT ONE}-\N{DIGIT NINE}]`,
+		`(?=(a+))*`, `(a+)+\1$`, `(?<=a*)b`, `(?(?=a)a|b)`, `(?<x>a)`, `(?i)(\w)\1`, `(?:(a)|(?=b))*b\1`} {
 		for _, fl := range []string{"", "i", "ms"} {
 			f.Add(s, fl, "a1 b22\nc333 é_ aaab")
 		}
@@ -159,7 +173,11 @@ func FuzzCompile(f *testing.F) {
 				t.Fatalf("%q on %q: match %v after %d", pattern, text, g, last)
 			}
 			for _, sub := range m.Groups[1:] {
-				if sub[0] >= 0 && (sub[0] < g[0] || sub[1] > g[1] || sub[1] < sub[0]) {
+				// look-around can capture outside the match, never outside the text
+				if sub[0] >= 0 && (sub[1] > len(rs) || sub[1] < sub[0]) {
+					t.Fatalf("%q on %q: group %v outside the text (match %v)", pattern, text, sub, g)
+				}
+				if sub[0] >= 0 && re.sre == nil && (sub[0] < g[0] || sub[1] > g[1]) {
 					t.Fatalf("%q on %q: group %v outside match %v", pattern, text, sub, g)
 				}
 			}

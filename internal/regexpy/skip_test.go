@@ -131,14 +131,15 @@ func FuzzSkipMatchesNoSkip(f *testing.F) {
 
 // fuzzCompile is the compiled pattern of a differential fuzz input, or nil
 // when the input is not one to compare: a pattern over 100 bytes, a text
-// over maxText, text that is not UTF-8, or a pattern that does not compile.
+// over maxText, text that is not UTF-8, or a pattern that does not compile
+// for the VM.
 func fuzzCompile(pattern, flags, text string, maxText int) *Regexp {
 	if len(pattern) > 100 || len(text) > maxText || !utf8.ValidString(pattern) || !utf8.ValidString(text) {
 		return nil
 	}
 	re, err := Compile(pattern, flags)
-	if err != nil {
-		return nil
+	if err != nil || re.sre != nil {
+		return nil // not compiled, or not for the VM (sre.go)
 	}
 	return re
 }

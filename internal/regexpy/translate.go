@@ -1,11 +1,14 @@
-// Package regexpy runs Python 3 `re` patterns with linear-time RE2-style matching.
+// Package regexpy runs Python 3.11 `re` patterns: with linear-time RE2-style
+// matching where the pattern allows it, else on a step-bounded backtracker.
 //
 // A small parser reads the pattern with CPython 3.11's `re` syntax rules and writes
-// an equivalent pattern in Go's regexp/syntax dialect; constructs that need
+// an equivalent pattern in Go's regexp/syntax dialect. Constructs that need
 // backtracking (look-around, backreferences, atomic groups, possessive quantifiers,
-// conditionals) are refused with an UnsupportedError naming the construct. The
-// translated pattern is compiled by regexp/syntax and executed by this package's
-// own Pike VM over the text's code points, which gives:
+// conditionals) are written as marker groups, and such a pattern runs on the
+// backtracking engine of sre.go, with CPython's sre semantics under a
+// deterministic step and stack budget. Every other pattern is compiled by
+// regexp/syntax and executed by this package's own Pike VM over the text's code
+// points, which gives:
 //   - Python's re.finditer rules for empty matches (an empty match may follow a
 //     non-empty one at the same position; after an empty match the next match must
 //     advance, and a non-empty alternative at that position is taken if one exists);
@@ -42,7 +45,7 @@ type (
 
 func (e *SyntaxError) Error() string { return "invalid regular expression: " + e.Msg }
 func (e *UnsupportedError) Error() string {
-	return "unsupported regex feature: " + e.Construct + " (RE2 matching is linear-time and has no backtracking)"
+	return "unsupported regex feature: " + e.Construct
 }
 func (e *TooLargeError) Error() string { return "regular expression too large: " + e.Msg }
 
@@ -72,6 +75,21 @@ const (
 	assertNonWordA
 	assertLoopMark  // loops.go
 	assertLoopReset // loops.go
+	// Constructs only the backtracker (sre.go) runs. A marker group wraps
+	// the construct's body (look-around, atomic, possessive, conditional) or
+	// is empty (backreference); markerArg holds its group number.
+	assertLookahead
+	assertNegLookahead
+	assertLookbehind
+	assertNegLookbehind
+	assertAtomic
+	assertPossessive // wraps one repeat
+	assertBackref    // exact
+	assertBackrefI   // CPython's GROUPREF_UNI_IGNORE: simple lower case
+	assertBackrefIA  // GROUPREF_IGNORE: ASCII lower case
+	assertCond       // wraps (yes)|(no)
+	assertCondYes
+	assertCondNo
 )
 
 type translator struct {
@@ -85,18 +103,96 @@ type translator struct {
 	open     map[int]bool   // Python groups still open
 	markers  map[int]int    // Go capture index -> assertion kind
 	depth    int
-	// unsupported is the first construct found that RE2 cannot run. Parsing goes
-	// on, so that a syntax error anywhere (which CPython would report) wins.
+	// unsupported is the first construct found that neither engine runs.
+	// Parsing goes on, so that a syntax error anywhere (which CPython would
+	// report) wins.
 	unsupported *UnsupportedError
-	// notPython is CPython's error for the first extension of ours that the
-	// pattern uses ((?<name>...)); nil when CPython accepts the syntax.
-	notPython *SyntaxError
+	// backtrack names the first construct that needs the backtracker
+	// (sre.go); "" when the linear-time VM runs the pattern.
+	backtrack string
+	// markerArg: Go capture index of a backreference or conditional marker
+	// -> the Python group it refers to.
+	markerArg map[int]int
+	// lookbehindGroups is CPython's state.lookbehindgroups: inside a
+	// look-behind, the number of groups (group 0 included) before the
+	// outermost one; 0 outside.
+	lookbehindGroups int
+	// condRefs: numeric group of a conditional -> the position of its
+	// reference, checked once the whole pattern is read (CPython allows a
+	// group defined later).
+	condRefs map[int]int
 }
 
 func (t *translator) refuse(construct string) {
 	if t.unsupported == nil {
 		t.unsupported = &UnsupportedError{Construct: construct}
 	}
+}
+
+// needBacktrack records a construct that only the backtracker runs.
+func (t *translator) needBacktrack(construct string) {
+	if t.backtrack == "" {
+		t.backtrack = construct
+	}
+}
+
+// posErr is a SyntaxError at an explicit position.
+func posErr(pos int, format string, args ...any) error {
+	return &SyntaxError{Msg: fmt.Sprintf(format, args...) + fmt.Sprintf(" at position %d", pos)}
+}
+
+// wrapMarker wraps what was written from output offset fromOut (the last
+// item and its quantifier) in a marker group of kind. The Go captures opened
+// from there on (every index above fromCaps) move up by one.
+func (t *translator) wrapMarker(fromOut, fromCaps, kind int) {
+	s := t.out.String()
+	t.out.Reset()
+	t.out.WriteString(s[:fromOut])
+	t.out.WriteByte('(')
+	t.out.WriteString(s[fromOut:])
+	t.out.WriteByte(')')
+	for k, c := range t.groupCap {
+		if c > fromCaps {
+			t.groupCap[k] = c + 1
+		}
+	}
+	shift := func(m map[int]int) map[int]int {
+		n := make(map[int]int, len(m))
+		for c, v := range m {
+			if c > fromCaps {
+				c++
+			}
+			n[c] = v
+		}
+		return n
+	}
+	t.markers, t.markerArg = shift(t.markers), shift(t.markerArg)
+	t.goCaps++
+	t.markers[fromCaps+1] = kind
+}
+
+// openMarker writes the opening of a marker group of kind.
+func (t *translator) openMarker(kind int) int {
+	t.goCaps++
+	t.markers[t.goCaps] = kind
+	t.out.WriteByte('(')
+	return t.goCaps
+}
+
+// checkLookbehindGroup is CPython's checklookbehindgroup: inside a
+// look-behind, a reference must name a closed group defined before it. pos
+// is the position CPython reports (just after the reference).
+func (t *translator) checkLookbehindGroup(gid, pos int) error {
+	if t.lookbehindGroups == 0 {
+		return nil
+	}
+	if gid > t.groups || t.open[gid] {
+		return posErr(pos, "cannot refer to an open group")
+	}
+	if gid >= t.lookbehindGroups {
+		return posErr(pos, "cannot refer to group defined in the same lookbehind subpattern")
+	}
+	return nil
 }
 
 // itemKind tells what the last item of a sequence was, for quantifier checks.
@@ -146,7 +242,8 @@ func isFlagChar(r rune) bool { return strings.ContainsRune("aiLmsux", r) }
 
 // translate converts a Python pattern, with the initial flags, to Go syntax.
 func translate(pattern string, fl flagSet) (*translator, error) {
-	t := &translator{p: []rune(pattern), names: map[string]int{}, open: map[int]bool{}, markers: map[int]int{}}
+	t := &translator{p: []rune(pattern), names: map[string]int{}, open: map[int]bool{}, markers: map[int]int{},
+		markerArg: map[int]int{}, condRefs: map[int]int{}}
 	if len(t.p) > MaxPatternLen {
 		return nil, &TooLargeError{Msg: fmt.Sprintf("pattern longer than %d characters", MaxPatternLen)}
 	}
@@ -188,6 +285,17 @@ func translate(pattern string, fl flagSet) (*translator, error) {
 			return nil, t.errf("unbalanced parenthesis")
 		}
 		return nil, t.errf("unexpected end of pattern")
+	}
+	// A conditional may name a group defined after it; CPython checks at
+	// the end, lowest position first.
+	bad, badPos := 0, -1
+	for g, pos := range t.condRefs {
+		if g > t.groups && (badPos < 0 || pos < badPos) {
+			bad, badPos = g, pos
+		}
+	}
+	if badPos >= 0 {
+		return nil, posErr(badPos, "invalid group reference %d", bad)
 	}
 	if t.unsupported != nil {
 		return nil, t.unsupported
@@ -234,11 +342,11 @@ func (t *translator) parseFlags() (add, del string, global bool, err error) {
 	if c != '-' {
 		for {
 			if c == 'L' {
-				return "", "", false, t.errf("bad inline flag: cannot use 'L' flag with a str pattern")
+				return "", "", false, posErr(t.pos+1, "bad inline flags: cannot use 'L' flag with a str pattern")
 			}
 			add += string(c)
 			if strings.ContainsRune(add, 'a') && strings.ContainsRune(add, 'u') {
-				return "", "", false, t.errf("bad inline flag: flags 'a', 'u' and 'L' are incompatible")
+				return "", "", false, posErr(t.pos+1, "bad inline flags: flags 'a', 'u' and 'L' are incompatible")
 			}
 			t.pos++
 			c = t.peek()
@@ -274,7 +382,7 @@ func (t *translator) parseFlags() (add, del string, global bool, err error) {
 		}
 		for {
 			if c == 'a' || c == 'u' || c == 'L' {
-				return "", "", false, t.errf("bad inline flag: cannot turn off flags 'a', 'u' and 'L'")
+				return "", "", false, posErr(t.pos+1, "bad inline flags: cannot turn off flags 'a', 'u' and 'L'")
 			}
 			del += string(c)
 			t.pos++
@@ -297,7 +405,7 @@ func (t *translator) parseFlags() (add, del string, global bool, err error) {
 	t.pos++
 	for _, a := range add {
 		if strings.ContainsRune(del, a) {
-			return "", "", false, t.errf("bad inline flag: flag turned on and off")
+			return "", "", false, posErr(t.pos-1, "bad inline flags: flag turned on and off")
 		}
 	}
 	return add, del, false, nil
@@ -323,10 +431,11 @@ func (t *translator) skipVerbose() {
 // skipComment skips "(?#...)"; a backslash escapes the next character, as in
 // CPython's tokenizer.
 func (t *translator) skipComment() error {
+	start := t.pos
 	t.pos += 3
 	for {
 		if t.eof() {
-			return t.errf("missing ), unterminated comment")
+			return posErr(start, "missing ), unterminated comment")
 		}
 		c := t.peek()
 		t.pos++
@@ -359,6 +468,8 @@ func (t *translator) parseAlt(fl flagSet, top bool) error {
 
 func (t *translator) parseSeq(fl flagSet) error {
 	last := itemNone
+	// where the last item's output begins, and the Go captures before it
+	lastOut, lastCaps := 0, 0
 	for {
 		if fl.x {
 			t.skipVerbose()
@@ -367,11 +478,12 @@ func (t *translator) parseSeq(fl flagSet) error {
 			return nil
 		}
 		c := t.peek()
+		itemOut, itemCaps := t.out.Len(), t.goCaps
 		switch c {
 		case '|', ')':
 			return nil
 		case '*', '+', '?', '{':
-			ok, err := t.parseQuantifier(last)
+			ok, err := t.parseQuantifier(last, lastOut, lastCaps)
 			if err != nil {
 				return err
 			}
@@ -390,6 +502,8 @@ func (t *translator) parseSeq(fl flagSet) error {
 			}
 			if k != itemNone {
 				last = k
+			} else {
+				continue // a comment: the last item stays
 			}
 		case '[':
 			if err := t.parseClass(fl); err != nil {
@@ -431,6 +545,7 @@ func (t *translator) parseSeq(fl flagSet) error {
 			t.emitLiteral(c, fl)
 			last = itemAtom
 		}
+		lastOut, lastCaps = itemOut, itemCaps
 	}
 }
 
@@ -493,7 +608,7 @@ func (t *translator) emitLiteral(r rune, fl flagSet) {
 
 // parseQuantifier handles * + ? {m,n} with an optional lazy "?" or possessive "+".
 // It returns false (consuming nothing) for a "{" that is not a valid repeat.
-func (t *translator) parseQuantifier(last itemKind) (bool, error) {
+func (t *translator) parseQuantifier(last itemKind, lastOut, lastCaps int) (bool, error) {
 	c := t.peek()
 	start := t.pos
 	var q string
@@ -534,7 +649,7 @@ func (t *translator) parseQuantifier(last itemKind) (bool, error) {
 				return false, t.errf("the repetition number is too large")
 			}
 			if max < min {
-				return false, t.errf("min repeat greater than max repeat")
+				return false, posErr(start+1, "min repeat greater than max repeat")
 			}
 		}
 		if min > maxRepeat || (hi != "" && max > maxRepeat) {
@@ -566,8 +681,11 @@ func (t *translator) parseQuantifier(last itemKind) (bool, error) {
 		t.pos++
 		q += "?"
 	case '+':
-		t.refuse("possessive quantifier " + string(t.p[start:t.pos+1]))
+		t.needBacktrack("possessive quantifier " + string(t.p[start:t.pos+1]))
 		t.pos++
+		t.out.WriteString(q)
+		t.wrapMarker(lastOut, lastCaps, assertPossessive)
+		return true, nil
 	}
 	t.out.WriteString(q)
 	return true, nil
@@ -596,7 +714,7 @@ func (t *translator) readName(term rune) (string, error) {
 	}
 	for i, r := range []rune(name) {
 		if (i == 0 && !isIdentStart(r)) || (i > 0 && !isIdentCont(r)) {
-			return "", t.errf("bad character in group name %q", name)
+			return "", t.errf("bad character in group name %s", pyRepr(name))
 		}
 	}
 	t.pos = j + 1
@@ -609,7 +727,9 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 	t.pos++ // (
 	name := ""
 	capture := true
-	conditional := false
+	marker := assertNone // a marker group (sre.go) instead of (?:...)
+	condGroup := 0
+	lookbehind := false
 	sub := fl
 	if t.peek() == '?' {
 		t.pos++
@@ -624,71 +744,94 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 			name = n
 		case c == 'P' && t.peekAt(1) == '=':
 			t.pos += 2
+			nameAt := t.pos
 			n, err := t.readName(')')
 			if err != nil {
 				return 0, err
 			}
 			k, ok := t.names[n]
 			if !ok {
-				return 0, t.errf("unknown group name %q", n)
+				return 0, posErr(nameAt, "unknown group name %s", pyRepr(n))
 			}
 			if t.open[k] {
-				return 0, t.errf("cannot refer to an open group")
+				return 0, posErr(nameAt, "cannot refer to an open group")
 			}
-			t.refuse("named backreference (?P=" + n + ")")
-			return itemAtom, nil
-		case c == 'P':
-			return 0, t.errf("unknown extension ?P%s", string(t.peekAt(1)))
-		case c == '<' && t.peekAt(1) == '=':
-			t.refuse("look-behind (?<=...)")
-			t.pos += 2
-			capture = false
-		case c == '<' && t.peekAt(1) == '!':
-			t.refuse("negative look-behind (?<!...)")
-			t.pos += 2
-			capture = false
-		case c == '<':
-			// (?<name>...) is accepted as in PCRE and Go: an extension of ours. CPython
-			// 3.11, the oracle, rejects it ("unknown extension ?<x"); regex_extract
-			// documents it, and the callers that must be CPython exactly (schema
-			// patterns in structured_validate) refuse it through NotPython.
-			if t.notPython == nil {
-				t.notPython = &SyntaxError{Msg: fmt.Sprintf("unknown extension ?<%s at position %d", string(t.peekAt(1)), t.pos-1)}
-			}
-			t.pos++
-			n, err := t.readName('>')
-			if err != nil {
+			if err := t.checkLookbehindGroup(k, t.pos); err != nil {
 				return 0, err
 			}
-			name = n
+			t.needBacktrack("named backreference (?P=" + n + ")")
+			t.emitBackref(k, fl)
+			return itemAtom, nil
+		case c == 'P':
+			if t.peekAt(1) < 0 {
+				t.pos++
+				return 0, t.errf("unexpected end of pattern")
+			}
+			return 0, posErr(start+1, "unknown extension ?P%s", string(t.peekAt(1)))
+		case c == '<' && (t.peekAt(1) == '=' || t.peekAt(1) == '!'):
+			if t.peekAt(1) == '=' {
+				t.needBacktrack("look-behind (?<=...)")
+				marker = assertLookbehind
+			} else {
+				t.needBacktrack("negative look-behind (?<!...)")
+				marker = assertNegLookbehind
+			}
+			t.pos += 2
+			capture = false
+			lookbehind = true
+		case c == '<':
+			// (?<name>...) is PCRE's spelling of a named group; CPython 3.11 has
+			// only (?P<name>...) and refuses it as an unknown extension.
+			if t.peekAt(1) < 0 {
+				t.pos += 1
+				return 0, t.errf("unexpected end of pattern")
+			}
+			return 0, posErr(t.pos-1, "unknown extension ?<%s", string(t.peekAt(1)))
 		case c == '=':
-			t.refuse("look-ahead (?=...)")
+			t.needBacktrack("look-ahead (?=...)")
+			marker = assertLookahead
 			t.pos++
 			capture = false
 		case c == '!':
-			t.refuse("negative look-ahead (?!...)")
+			t.needBacktrack("negative look-ahead (?!...)")
+			marker = assertNegLookahead
 			t.pos++
 			capture = false
 		case c == '>':
-			t.refuse("atomic group (?>...)")
+			t.needBacktrack("atomic group (?>...)")
+			marker = assertAtomic
 			t.pos++
 			capture = false
 		case c == '(':
-			t.refuse("conditional (?(...)...)")
+			t.needBacktrack("conditional (?(...)...)")
 			t.pos++
 			j := t.pos
 			for j < len(t.p) && t.p[j] != ')' {
 				j++
 			}
 			if j >= len(t.p) {
-				return 0, t.errf("missing ), unterminated name")
+				if j == t.pos {
+					t.pos = j
+					return 0, t.errf("missing group name")
+				}
+				return 0, posErr(t.pos, "missing ), unterminated name")
+			}
+			if j == t.pos {
+				t.pos = j + 1
+				return 0, posErr(j, "missing group name")
 			}
 			cond := string(t.p[t.pos:j])
+			condAt := t.pos
 			t.pos = j + 1
-			if err := t.checkCondition(cond); err != nil {
+			g, err := t.checkCondition(cond, condAt)
+			if err != nil {
 				return 0, err
 			}
-			conditional = true
+			if err := t.checkLookbehindGroup(g, t.pos); err != nil {
+				return 0, err
+			}
+			condGroup = g
+			marker = assertCond
 			capture = false
 		case c == '#':
 			t.pos = start
@@ -709,18 +852,23 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 		case c < 0:
 			return 0, t.errf("unexpected end of pattern")
 		default:
-			return 0, t.errf("unknown extension ?%c", c)
+			return 0, posErr(start+1, "unknown extension ?%c", c)
 		}
 	}
 	t.depth++
 	if t.depth > maxDepth {
 		return 0, &TooLargeError{Msg: fmt.Sprintf("groups nested deeper than %d", maxDepth)}
 	}
+	saveLB := t.lookbehindGroups
+	if lookbehind && saveLB == 0 {
+		t.lookbehindGroups = t.groups + 1
+	}
 	num := 0
-	if capture {
+	switch {
+	case capture:
 		if name != "" {
 			if _, dup := t.names[name]; dup {
-				return 0, t.errf("redefinition of group name %q", name)
+				return 0, posErr(t.pos-len([]rune(name))-1, "redefinition of group name %s as group %d; was group %d", pyRepr(name), t.groups+1, t.names[name])
 			}
 		}
 		t.groups++
@@ -732,23 +880,32 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 		}
 		t.open[num] = true
 		t.out.WriteByte('(')
-	} else {
+	case marker != assertNone:
+		c := t.openMarker(marker)
+		if marker == assertCond {
+			t.markerArg[c] = condGroup
+		}
+	default:
 		t.out.WriteString("(?:")
 	}
-	if conditional {
-		// yes|no: at most two branches
-		for branches := 1; ; branches++ {
+	if marker == assertCond {
+		// (yes)|(no): at most two branches; a missing no matches empty
+		t.openMarker(assertCondYes)
+		if err := t.parseSeq(sub); err != nil {
+			return 0, err
+		}
+		t.out.WriteString(")|")
+		t.openMarker(assertCondNo)
+		if t.peek() == '|' {
+			t.pos++
 			if err := t.parseSeq(sub); err != nil {
 				return 0, err
 			}
-			if t.peek() != '|' {
-				break
-			}
-			if branches == 2 {
+			if t.peek() == '|' {
 				return 0, t.errf("conditional backref with more than two branches")
 			}
-			t.pos++
 		}
+		t.out.WriteByte(')')
 	} else if err := t.parseAlt(sub, false); err != nil {
 		return 0, err
 	}
@@ -758,35 +915,106 @@ func (t *translator) parseGroup(fl flagSet) (itemKind, error) {
 	t.pos++
 	t.out.WriteByte(')')
 	t.depth--
+	t.lookbehindGroups = saveLB
 	if capture {
 		delete(t.open, num)
 	}
 	return itemAtom, nil
 }
 
+// emitBackref writes an empty marker group for a reference to group k,
+// matched with the case rules of the flags in force (CPython's GROUPREF,
+// GROUPREF_UNI_IGNORE, GROUPREF_IGNORE).
+func (t *translator) emitBackref(k int, fl flagSet) {
+	kind := assertBackref
+	switch {
+	case fl.i && fl.a:
+		kind = assertBackrefIA
+	case fl.i:
+		kind = assertBackrefI
+	}
+	c := t.openMarker(kind)
+	t.markerArg[c] = k
+	t.out.WriteByte(')')
+}
+
 // checkCondition applies CPython's checks to the group reference of a
-// conditional (?(ref)yes|no); the construct itself is refused as unsupported.
-func (t *translator) checkCondition(cond string) error {
+// conditional (?(ref)yes|no) at position at, and returns its group number.
+func (t *translator) checkCondition(cond string, at int) (int, error) {
 	ident := cond != ""
-	for i, r := range cond {
+	for i, r := range []rune(cond) {
 		if (i == 0 && !isIdentStart(r)) || (i > 0 && !isIdentCont(r)) {
 			ident = false
 		}
 	}
 	if ident {
-		if _, ok := t.names[cond]; !ok {
-			return t.errf("unknown group name %q", cond)
+		g, ok := t.names[cond]
+		if !ok {
+			return 0, posErr(at, "unknown group name %s", pyRepr(cond))
 		}
-		return nil
+		return g, nil
 	}
-	n, err := strconv.Atoi(cond)
-	if err != nil || n < 0 || strings.ContainsAny(cond, "+- ") {
-		return t.errf("bad character in group name %q", cond)
+	// int(): optional surrounding whitespace, a sign, digits of any script,
+	// underscores between digits; CPython then refuses a negative number.
+	n, ok := pyInt(cond)
+	if !ok || n < 0 {
+		return 0, posErr(at, "bad character in group name %s", pyRepr(cond))
 	}
 	if n == 0 {
-		return t.errf("bad group number")
+		return 0, posErr(at, "bad group number")
 	}
-	return nil
+	if n >= pyMaxGroups {
+		return 0, posErr(at, "invalid group reference %d", n)
+	}
+	if _, seen := t.condRefs[n]; !seen {
+		t.condRefs[n] = at
+	}
+	return n, nil
+}
+
+// pyMaxGroups is CPython 3.11's MAXGROUPS on 64-bit builds (MAXREPEAT // 2).
+const pyMaxGroups = pyMaxRepeat / 2
+
+// pyInt parses s as Python's int() does for a decimal string.
+func pyInt(s string) (int, bool) {
+	s = strings.TrimFunc(s, unicode.IsSpace)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if s == "" || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") || strings.Contains(s, "__") {
+		return 0, false
+	}
+	n := 0
+	for _, r := range s {
+		if r == '_' {
+			continue
+		}
+		if !unicode.Is(unicode.Nd, r) {
+			return 0, false
+		}
+		d := int(digitValue(r))
+		if n > (1<<62)/10 {
+			n = 1 << 62 // saturate: far above any group number
+			continue
+		}
+		n = n*10 + d
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// digitValue is the value of a decimal digit (category Nd): the digits of
+// every script come in runs of ten from zero.
+func digitValue(r rune) rune {
+	z := r
+	for z > 0 && unicode.Is(unicode.Nd, z-1) {
+		z--
+	}
+	return (r - z) % 10
 }
 
 var pyWhitespace = []rune{'\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f, ' ', 0x85, 0xa0, 0x1680,
@@ -826,7 +1054,7 @@ func (t *translator) parseEscape(fl flagSet) (itemKind, error) {
 	start := t.pos
 	t.pos++
 	if t.eof() {
-		return 0, t.errf("bad escape (end of pattern)")
+		return 0, posErr(start, "bad escape (end of pattern)")
 	}
 	c := t.peek()
 	switch c {
@@ -861,7 +1089,7 @@ func (t *translator) parseEscape(fl flagSet) (itemKind, error) {
 		if t.peekAt(1) >= '0' && t.peekAt(1) <= '7' && c <= '7' && t.peekAt(2) >= '0' && t.peekAt(2) <= '7' {
 			v, _ := strconv.ParseUint(string(t.p[t.pos:t.pos+3]), 8, 32)
 			if v > 0o377 {
-				return 0, t.errf("octal escape value \\%s outside of range 0-0o377", string(t.p[t.pos:t.pos+3]))
+				return 0, posErr(start, "octal escape value \\%s outside of range 0-0o377", string(t.p[t.pos:t.pos+3]))
 			}
 			t.pos += 3
 			t.emitLiteral(rune(v), fl)
@@ -875,12 +1103,16 @@ func (t *translator) parseEscape(fl flagSet) (itemKind, error) {
 		k, _ := strconv.Atoi(ref)
 		t.pos = j
 		if k > t.groups {
-			return 0, t.errf("invalid group reference %d", k)
+			return 0, posErr(start+1, "invalid group reference %d", k)
 		}
 		if t.open[k] {
-			return 0, t.errf("cannot refer to an open group")
+			return 0, posErr(start, "cannot refer to an open group")
 		}
-		t.refuse("backreference \\" + ref)
+		if err := t.checkLookbehindGroup(k, t.pos); err != nil {
+			return 0, err
+		}
+		t.needBacktrack("backreference \\" + ref)
+		t.emitBackref(k, fl)
 		return itemAtom, nil
 	}
 	r, err := t.literalEscape(c, false)
@@ -895,6 +1127,7 @@ func (t *translator) parseEscape(fl flagSet) (itemKind, error) {
 // literalEscape reads an escape that stands for one character; t.pos is at the
 // character after the backslash. inClass selects CPython's class escape rules.
 func (t *translator) literalEscape(c rune, inClass bool) (rune, error) {
+	bs := t.pos - 1 // the backslash, where CPython reports escape errors
 	switch c {
 	case 'a':
 		t.pos++
@@ -920,29 +1153,47 @@ func (t *translator) literalEscape(c rune, inClass bool) (rune, error) {
 	case 'x', 'u', 'U':
 		n := map[rune]int{'x': 2, 'u': 4, 'U': 8}[c]
 		if t.pos+1+n > len(t.p) {
-			return 0, t.errf("incomplete escape \\%c", c)
+			return 0, posErr(bs, "incomplete escape \\%c%s", c, hexPrefix(t.p[t.pos+1:]))
 		}
 		digits := string(t.p[t.pos+1 : t.pos+1+n])
 		v, err := strconv.ParseUint(digits, 16, 32)
 		if err != nil || strings.ContainsAny(digits, "+-_") {
-			return 0, t.errf("incomplete escape \\%c%s", c, digits)
+			return 0, posErr(bs, "incomplete escape \\%c%s", c, hexPrefix(t.p[t.pos+1:t.pos+1+n]))
 		}
 		if v > unicode.MaxRune {
-			return 0, t.errf("bad escape \\%c%s", c, digits)
+			return 0, posErr(bs, "bad escape \\%c%s", c, digits)
 		}
 		t.pos += 1 + n
 		return rune(v), nil
 	case 'N':
-		t.refuse(`named character escape \N{...}`)
+		// CPython: unicodedata.lookup, which takes aliases and named
+		// sequences; a sequence is more than one character: refused.
+		t.pos++
+		if t.peek() != '{' {
+			return 0, t.errf("missing {")
+		}
+		t.pos++
 		j := t.pos
 		for j < len(t.p) && t.p[j] != '}' {
 			j++
 		}
-		if t.peekAt(1) != '{' || j >= len(t.p) {
-			return 0, t.errf("missing {...} after \\N")
+		if j >= len(t.p) {
+			if j == t.pos {
+				t.pos = j
+				return 0, t.errf("missing character name")
+			}
+			return 0, posErr(t.pos, "missing }, unterminated name")
 		}
+		if j == t.pos {
+			return 0, posErr(j, "missing character name")
+		}
+		name := string(t.p[t.pos:j])
 		t.pos = j + 1
-		return 'N', nil
+		r, ok := lookupName(name)
+		if !ok {
+			return 0, posErr(bs, "undefined character name %s", pyRepr(name))
+		}
+		return r, nil
 	case '0':
 		j := t.pos + 1
 		for j < len(t.p) && j < t.pos+3 && t.p[j] >= '0' && t.p[j] <= '7' {
@@ -959,14 +1210,59 @@ func (t *translator) literalEscape(c rune, inClass bool) (rune, error) {
 		}
 		v, _ := strconv.ParseUint(string(t.p[t.pos:j]), 8, 32)
 		if v > 0o377 {
-			return 0, t.errf("octal escape value outside of range 0-0o377")
+			return 0, posErr(bs, "octal escape value \\%s outside of range 0-0o377", string(t.p[t.pos:j]))
 		}
 		t.pos = j
 		return rune(v), nil
 	}
 	if c < 128 && (unicode.IsLetter(c) || unicode.IsDigit(c)) {
-		return 0, t.errf("bad escape \\%c", c)
+		return 0, posErr(bs, "bad escape \\%c", c)
 	}
 	t.pos++
 	return c, nil
+}
+
+// pyRepr is Python's repr of a str, as CPython's error messages quote names:
+// single quotes unless the text has one and no double quote; backslash,
+// the quote, \t \n \r and unprintable characters escaped.
+func pyRepr(s string) string {
+	q := byte('\'')
+	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteByte(q)
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == rune(q):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// hexPrefix is the leading ASCII hex digits of p (what CPython's escape
+// parser read before it stopped).
+func hexPrefix(p []rune) string {
+	n := 0
+	for n < len(p) && strings.ContainsRune("0123456789abcdefABCDEF", p[n]) {
+		n++
+	}
+	return string(p[:n])
 }

@@ -49,8 +49,12 @@ type Regexp struct {
 	// reaches (past captures, no-ops and assertions), or 0; the backtracker
 	// skips a start position whose (startPC, position) it has visited.
 	startPC uint32
-	// notPython: see NotPython.
-	notPython *SyntaxError
+	// sre is the backtracker's node tree (sre.go), for a pattern that
+	// needs it; prog is nil then. sreNodes counts its nodes.
+	sre         *bnode
+	sreNodes    int
+	sreAnchored bool
+	backtrack   string
 }
 
 // asciiSets computes Regexp.ascii and Regexp.firstASCII.
@@ -146,6 +150,9 @@ func compile(pattern, flags string) (*Regexp, error) {
 		}
 		return nil, fmt.Errorf("regexpy: translated pattern rejected (a bug): %w", err)
 	}
+	if t.backtrack != "" {
+		return compileBacktrack(t, re, goPat)
+	}
 	lr := &loopRewriter{nextCap: t.goCaps, userCaps: map[int]bool{}, markers: map[int]int{}, loopOf: map[int]int{}}
 	for _, c := range t.groupCap[1:] {
 		lr.userCaps[c] = true
@@ -189,22 +196,33 @@ func compile(pattern, flags string) (*Regexp, error) {
 		prog: prog, groupCap: t.groupCap, names: t.names, markers: markers, loopOf: loopOf, ncap: ncap,
 		loops: lr.loops > 0, anchored: prog.StartCond()&syntax.EmptyBeginText != 0, GoPattern: goPat,
 		first: first, machines: &sync.Pool{}, ascii: ascii, firstASCII: firstASCII, firstOnlyASCII: firstOnlyASCII, firstByte: firstByte,
-		startPC:   startPC(prog),
-		notPython: t.notPython,
+		startPC: startPC(prog),
 	}, nil
 }
 
-// NotPython returns the error CPython 3.11's re.compile raises for the
-// pattern's syntax when it uses an extension of ours that CPython rejects
-// ((?<name>...)), and nil when CPython accepts the syntax. Compile accepts
-// such patterns; callers that must refuse exactly what CPython refuses check
-// this.
-func (re *Regexp) NotPython() error {
-	if re.notPython == nil {
-		return nil
+// compileBacktrack builds the backtracker's node tree (sre.go) for a
+// pattern that needs it.
+func compileBacktrack(t *translator, parsed *syntax.Regexp, goPat string) (*Regexp, error) {
+	c := &btCompiler{markers: t.markers, markerArg: t.markerArg, pyGroup: map[int]int{}, widths: map[int][2]int64{}}
+	for g, idx := range t.groupCap[1:] {
+		c.pyGroup[idx] = g + 1
 	}
-	return re.notPython
+	root, err := c.conv(parsed)
+	if err != nil {
+		return nil, err
+	}
+	if c.nodes > maxInst {
+		return nil, &TooLargeError{Msg: fmt.Sprintf("pattern has %d nodes (limit %d)", c.nodes, maxInst)}
+	}
+	anchored := root.op == bEmptyOp && root.emptyOp == syntax.EmptyBeginText ||
+		root.op == bConcat && len(root.subs) > 0 && root.subs[0].op == bEmptyOp && root.subs[0].emptyOp == syntax.EmptyBeginText
+	return &Regexp{groupCap: t.groupCap, names: t.names, GoPattern: goPat, sre: root, sreNodes: c.nodes,
+		sreAnchored: anchored, backtrack: t.backtrack}, nil
 }
+
+// Backtracking names the first construct of the pattern that needs the
+// backtracking engine (sre.go), or "" when the linear-time VM runs it.
+func (re *Regexp) Backtracking() string { return re.backtrack }
 
 // startPC follows the program from its start over instructions with one way
 // on (captures, no-ops, assertions) and returns the first other one, or 0
@@ -333,6 +351,9 @@ func (re *Regexp) FindAll(ctx context.Context, text []rune, lim Limits, visit fu
 // "". It gives the same matches; an ASCII text lets the search find the
 // possible starts of a match with strings.IndexByte.
 func (re *Regexp) FindAllText(ctx context.Context, text []rune, ascii string, lim Limits, visit func(Match) bool) error {
+	if re.sre != nil {
+		return re.btFindAll(ctx, text, lim, visit)
+	}
 	if len(ascii) != len(text) {
 		ascii = "" // not the same text: ignored
 	}
