@@ -147,6 +147,7 @@ func TestMediaTypesAgree(t *testing.T) {
 // be interrupted) through the execution path: both are refused by the
 // Markdown pre-scan before goldmark sees them, with a typed error.
 func TestGenerateFileHostile(t *testing.T) {
+	testRegistry(t) // built once for the package (every contract compiled): measure the calls, not that
 	for _, tc := range []struct {
 		name, content, format string
 	}{
