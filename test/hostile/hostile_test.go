@@ -349,6 +349,41 @@ func cases() []hostileCase {
 				answer{codes: with(costly, "tool_execution_error", 200), ok: func(*testing.T, map[string]any, []byte) {}}.check(t, e, status, body, raw)
 			}
 		}},
+		{name: "tools/breadth-hostile-arguments", run: func(t *testing.T, s *server) {
+			// The tools of the Breadth issues with what a careless or hostile
+			// caller sends: oversized and control-character strings, absurd
+			// numbers, expressions that match nothing. Each is a typed refusal
+			// or a bounded answer, and the process lives on.
+			long, nul := rep("9", 300_000), "1.0\x00;rm -rf /"
+			cases := []struct {
+				tool string
+				args map[string]any
+			}{
+				{"identifier_validate", map[string]any{"kind": "iban", "value": long}},
+				{"identifier_validate", map[string]any{"kind": "uuid", "value": nul}},
+				{"physical_constant", map[string]any{"name": long}},
+				{"physical_constant", map[string]any{"query": "\u0000"}},
+				{"version_compare", map[string]any{"scheme": "semver", "operation": "satisfies", "version": "1.2.3", "constraint": rep("^1.2.3 || ", 100_000) + "*"}},
+				{"version_compare", map[string]any{"scheme": "pep440", "operation": "compare", "a": "1." + long, "b": nul}},
+				{"version_compare", map[string]any{"scheme": "debian", "operation": "sort", "versions": strings.Split(rep("1:2.3~rc1-1,", 5000), ",")}},
+				{"schedule_expand", map[string]any{"syntax": "cron", "expression": "0 0 30 2 *", "start": "2026-01-01T00:00:00", "timezone": "Europe/Berlin", "count": 1000}},
+				{"schedule_expand", map[string]any{"syntax": "rrule", "expression": "FREQ=SECONDLY;BYSETPOS=" + rep("-1,", 20_000) + "1", "start": "2026-01-01T00:00:00", "timezone": "UTC"}},
+				{"schedule_expand", map[string]any{"syntax": "cron", "expression": nul, "start": "2026-01-01T00:00:00", "timezone": "Mars/Olympus"}},
+				{"geodesic", map[string]any{"operation": "inverse", "lat1": 91, "lon1": 0, "lat2": 0, "lon2": 1e308}},
+				{"geodesic", map[string]any{"operation": "area", "points": [][2]float64{{0, 0}}}},
+				{"token_count", map[string]any{"text": rep("\u00e9", 300_000), "max_tokens": 1}},
+			}
+			for _, c := range cases {
+				status, body, raw := s.invoke(t, c.tool, c.args)
+				what := fmt.Sprintf("%s %.80v", c.tool, c.args)
+				answer{codes: with(with(with(with(costly, "input_schema_invalid", 200, 400), "tool_execution_error", 200), "tool_result_error", 200), "wrong_arguments", 200),
+					ok: func(t *testing.T, _ map[string]any, raw []byte) {
+						if len(raw) > 1<<20 {
+							t.Errorf("%s: a %d-byte answer", what, len(raw))
+						}
+					}}.check(t, what, status, body, raw)
+			}
+		}},
 		{name: "overload/64-concurrent-slow-calls", cpuIdle: true, run: func(t *testing.T, s *server) {
 			parallel(64, func(i int) {
 				status, body, raw := s.invoke(t, "structured_validate", map[string]any{"format_name": "json",
