@@ -956,7 +956,7 @@ func (t *translator) checkCondition(cond string, at int) (int, error) {
 	}
 	// int(): optional surrounding whitespace, a sign, digits of any script,
 	// underscores between digits; CPython then refuses a negative number.
-	n, ok := pyInt(cond)
+	n, dec, ok := pyInt(cond)
 	if !ok || n < 0 {
 		return 0, posErr(at, "bad character in group name %s", pyRepr(cond))
 	}
@@ -964,7 +964,7 @@ func (t *translator) checkCondition(cond string, at int) (int, error) {
 		return 0, posErr(at, "bad group number")
 	}
 	if n >= pyMaxGroups {
-		return 0, posErr(at, "invalid group reference %d", n)
+		return 0, posErr(at, "invalid group reference %s", dec)
 	}
 	if _, seen := t.condRefs[n]; !seen {
 		t.condRefs[n] = at
@@ -975,8 +975,11 @@ func (t *translator) checkCondition(cond string, at int) (int, error) {
 // pyMaxGroups is CPython 3.11's MAXGROUPS on 64-bit builds (MAXREPEAT // 2).
 const pyMaxGroups = pyMaxRepeat / 2
 
-// pyInt parses s as Python's int() does for a decimal string.
-func pyInt(s string) (int, bool) {
+// pyInt parses s as Python's int() does for a decimal string. A value at or
+// above pyMaxGroups saturates there (no group number reaches it; int may be
+// 32 bits); dec is the value in ASCII decimal (as Python's %d prints it),
+// whatever its size.
+func pyInt(s string) (n int, dec string, ok bool) {
 	s = strings.TrimFunc(s, unicode.IsSpace)
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
@@ -984,27 +987,34 @@ func pyInt(s string) (int, bool) {
 		s = s[1:]
 	}
 	if s == "" || strings.HasPrefix(s, "_") || strings.HasSuffix(s, "_") || strings.Contains(s, "__") {
-		return 0, false
+		return 0, "", false
 	}
-	n := 0
+	var digits []byte
 	for _, r := range s {
 		if r == '_' {
 			continue
 		}
 		if !unicode.Is(unicode.Nd, r) {
-			return 0, false
+			return 0, "", false
 		}
 		d := int(digitValue(r))
-		if n > (1<<62)/10 {
-			n = 1 << 62 // saturate: far above any group number
-			continue
+		if len(digits) > 0 || d != 0 {
+			digits = append(digits, byte('0'+d))
 		}
-		n = n*10 + d
+		if n > (pyMaxGroups-d)/10 {
+			n = pyMaxGroups // saturated, without overflowing a 32-bit int
+		} else {
+			n = n*10 + d
+		}
+	}
+	dec = string(digits)
+	if dec == "" {
+		dec = "0"
 	}
 	if neg {
-		n = -n
+		n, dec = -n, "-"+dec
 	}
-	return n, true
+	return n, dec, true
 }
 
 // digitValue is the value of a decimal digit (category Nd): the digits of

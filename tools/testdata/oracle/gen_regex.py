@@ -319,6 +319,9 @@ INVALID = [
     # conditionals: group references only (no look-around), at most two branches
     r"(?(?=a)a|b)", r"(?(?<=a)a|b)", r"(?(1)a|b|c)", r"(?(0)a|b)", r"(?(-1)a|b)",
     r"(?(x)a|b)", r"(?(1a)a|b)", r"(?()a|b)", r"(?(1", r"(?(1)a", r"(?(2)a)(b)", r"(?(1)a)",
+    # group numbers at and beyond MAXGROUPS, printed in full; other digits and underscores
+    r"(?(99999999999999999999)a)", r"(?(2147483646)a)", r"(?(2147483647)a)", r"(?(3000000000)a)",
+    "(?(\u0663)a)", r"(?(0_1)a)", r"(?(00)a)",
     # atomic and possessive
     r"(?>a", r"[a-z]*?+", r"a**+", r"a*+*", r"a++?", r"(?>)*+*", r"*+",
     # \N{...}
