@@ -108,9 +108,6 @@ const (
 	ReasonNotUTF8 = "payload_not_utf8"
 	// ReasonWorkLimit: the schema check needs more than SchemaWorkUnits.
 	ReasonWorkLimit = "schema_validation_work_limit"
-	// ReasonYAMLWorkLimit: a YAML block mapping too large for the YAML
-	// parser's quadratic work (cost_limit_exceeded).
-	ReasonYAMLWorkLimit = "yaml_parse_work_limit"
 )
 
 // Dialects maps csv_dialect to its delimiter, as the reference does.
