@@ -26,6 +26,36 @@ func benchPayloads() map[string]Request {
 		fmt.Fprintf(&csvB, "%d,item %d,=A%d,3.5\n", i, i, i)
 	}
 	xmlB.WriteString("</items>")
+	// A realistic configuration file of about 25 KB: comments, nested block
+	// mappings and sequences, flow collections, quoted and block scalars,
+	// numbers, booleans, dates and URLs, as a deployment manifest has them.
+	var manifest strings.Builder
+	manifest.WriteString("# generated manifest\nversion: '3.8'\n")
+	for i := 0; manifest.Len() < 25000; i++ {
+		fmt.Fprintf(&manifest, `service-%d:
+  image: "registry.example.com/team/app-%d:1.%d.0"
+  enabled: yes
+  replicas: %d
+  ratio: %d.25
+  created: 2026-12-%02d
+  labels: {app: web-%d, tier: "frontend", canary: false}
+  ports:
+    - "80%02d:80"
+    - 443
+  environment:
+    - KEY_%d=value # set by ops
+    - URL=https://example.com/path?q=%d&r=2
+  command: [sh, -c, 'echo "started %d" && exec app']
+  healthcheck:
+    test: |
+      curl -f http://localhost:80%02d/health || exit 1
+      echo ok
+    interval: 30s
+  description: >
+    Service number %d of the fleet,
+    folded onto one line.
+`, i, i, i%10, i%5+1, i, i%28+1, i, i%100, i, i, i, i%100, i)
+	}
 	small := `{"id": 1, "name": "x", "tags": ["a"]}`
 	smallSchema := `{"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}}`
 	return map[string]Request{
@@ -35,6 +65,7 @@ func benchPayloads() map[string]Request {
 		"json_large_schema": {Format: "json", Payload: string(large), Schema: &schema},
 		"yaml_small":        {Format: "yaml", Payload: "id: 1\nname: x\ntags: [a]\n"},
 		"yaml_large":        {Format: "yaml", Payload: yamlB.String()},
+		"yaml_manifest":     {Format: "yaml", Payload: manifest.String()},
 		"xml_small":         {Format: "xml", Payload: `<a id="1"><b>x</b></a>`},
 		"xml_large":         {Format: "xml", Payload: xmlB.String()},
 		"csv_small":         {Format: "csv", Payload: "a,b\n1,2\n", Dialect: &comma},
@@ -44,7 +75,7 @@ func benchPayloads() map[string]Request {
 
 func BenchmarkValidate(b *testing.B) {
 	reqs := benchPayloads()
-	for _, name := range []string{"json_small", "json_small_schema", "json_large", "json_large_schema", "yaml_small", "yaml_large", "xml_small", "xml_large", "csv_small", "csv_large"} {
+	for _, name := range []string{"json_small", "json_small_schema", "json_large", "json_large_schema", "yaml_small", "yaml_large", "yaml_manifest", "xml_small", "xml_large", "csv_small", "csv_large"} {
 		req := reqs[name]
 		b.Run(fmt.Sprintf("%s_%dB", name, len(req.Payload)), func(b *testing.B) {
 			b.ReportAllocs()

@@ -328,8 +328,8 @@ func boundedTree(v any, lim Limits) (depth, nodes int, reason string) {
 				stack = append(stack, item{k, cur.d + 1}, item{x.Values[i], cur.d + 1})
 			}
 		case *pyMapping:
-			for i := range x.keys {
-				stack = append(stack, item{x.keys[i], cur.d + 1}, item{x.values[i], cur.d + 1})
+			for _, e := range x.entries {
+				stack = append(stack, item{e.k, cur.d + 1}, item{e.v, cur.d + 1})
 			}
 		case []any:
 			for _, e := range x {

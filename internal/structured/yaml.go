@@ -46,7 +46,7 @@ func syntaxFinding(e *yamlSyntax) Finding {
 	if e.valueErr {
 		return valueErrorFinding(e.msg)
 	}
-	return finding(CodeYAMLParse, e.msg, ptr(e.mark.line+1), ptr(e.mark.col+1), "")
+	return finding(CodeYAMLParse, e.msg, ptr(int(e.mark.line)+1), ptr(int(e.mark.col)+1), "")
 }
 
 // validateYAML checks one YAML payload as the reference does. Findings:
@@ -61,7 +61,9 @@ func validateYAML(ctx context.Context, src string, lim Limits, res *Result) erro
 		res.Errors = append(res.Errors, *f)
 		return nil
 	}
-	toks, serr := scanYAMLTokens(src)
+	buf := getYAMLBuffers()
+	defer putYAMLBuffers(buf)
+	toks, serr := scanYAMLTokens(src, buf)
 	if serr != nil {
 		res.Errors = append(res.Errors, syntaxFinding(serr))
 		return nil
@@ -75,7 +77,7 @@ func validateYAML(ctx context.Context, src string, lim Limits, res *Result) erro
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	doc, perr, tooDeep := parseYAMLTokens(toks, lim.MaxYAMLNesting)
+	doc, perr, tooDeep := parseYAMLTokens(toks, lim.MaxYAMLNesting, buf)
 	switch {
 	case tooDeep:
 		// PyYAML's composer recurses once per level and exhausts Python's
@@ -104,11 +106,55 @@ func validateYAML(ctx context.Context, src string, lim Limits, res *Result) erro
 	return nil
 }
 
-// pyMapping is a dict PyYAML built: keys are Python values (not only str),
-// a repeated key keeps its first position and takes the last value.
+// pyMapping is a dict PyYAML built: keys are Python values (not only str;
+// a YAML str is a *string), a repeated key keeps its first position and
+// takes the last value.
 type pyMapping struct {
-	keys, values []any
-	index        map[string]int
+	entries []pyEntry
+	index   map[pyKey]int // built once the mapping outgrows a linear search
+}
+
+// pyEntry is one key of a pyMapping, its identity and its value.
+type pyEntry struct {
+	id   pyKey
+	k, v any
+}
+
+// pyKey identifies a dict key as Python's equality does (keyID).
+type pyKey struct {
+	kind byte
+	n    int64
+	s    string
+}
+
+// find is the position of the key id, or -1.
+func (m *pyMapping) find(id pyKey) int {
+	if m.index != nil {
+		if i, ok := m.index[id]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range m.entries {
+		if m.entries[i].id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// add appends a new key and its value.
+func (m *pyMapping) add(id pyKey, k, v any) {
+	m.entries = append(m.entries, pyEntry{id, k, v})
+	switch {
+	case m.index != nil:
+		m.index[id] = len(m.entries) - 1
+	case len(m.entries) > 16:
+		m.index = make(map[pyKey]int, 2*len(m.entries))
+		for i := range m.entries {
+			m.index[m.entries[i].id] = i
+		}
+	}
 }
 
 // pySeq is a list PyYAML built (filled after it is created, as PyYAML does).
@@ -128,9 +174,17 @@ type (
 // collection is created empty and filled later, breadth first, so that the
 // first error it meets is the reference's.
 type yamlConstructor struct {
-	queue    []func()
+	queue    []yamlFill
 	err      *Finding // a ConstructorError: yaml_parse_error
 	valueErr string   // a ValueError: the reference's finding code
+}
+
+// yamlFill is a collection created empty and filled later: a mapping (m)
+// or a sequence (s) from node n.
+type yamlFill struct {
+	n *ynode
+	m *pyMapping
+	s *pySeq
 }
 
 func (c *yamlConstructor) failed() bool { return c.err != nil || c.valueErr != "" }
@@ -147,7 +201,11 @@ func (c *yamlConstructor) document(body *ynode) any {
 			if c.failed() {
 				break
 			}
-			fill()
+			if fill.m != nil {
+				c.fillMapping(fill.m, fill.n)
+			} else {
+				c.fillSeq(fill.s, fill.n)
+			}
 		}
 	}
 	return v
@@ -157,7 +215,7 @@ func (c *yamlConstructor) constructorError(n *ynode, msg string) {
 	if c.failed() {
 		return
 	}
-	f := finding(CodeYAMLParse, msg, ptr(n.mark.line+1), ptr(n.mark.col+1), "")
+	f := finding(CodeYAMLParse, msg, ptr(int(n.mark.line)+1), ptr(int(n.mark.col)+1), "")
 	c.err = &f
 }
 
@@ -214,84 +272,103 @@ func (c *yamlConstructor) flatten(n *ynode) []yamlPair {
 func (c *yamlConstructor) object(n *ynode) any {
 	switch n.kind {
 	case ynMap:
-		m := &pyMapping{index: map[string]int{}}
-		c.queue = append(c.queue, func() { c.fillMapping(m, n) })
+		m := &pyMapping{}
+		c.queue = append(c.queue, yamlFill{n: n, m: m})
 		return m
 	case ynSeq:
 		s := &pySeq{}
-		c.queue = append(c.queue, func() {
-			s.items = make([]any, 0, len(n.kids))
-			for _, e := range n.kids {
-				v := c.object(e)
-				if c.failed() {
-					return
-				}
-				s.items = append(s.items, v)
-			}
-		})
+		c.queue = append(c.queue, yamlFill{n: n, s: s})
 		return s
 	}
 	return c.scalar(n)
 }
 
+func (c *yamlConstructor) fillSeq(s *pySeq, n *ynode) {
+	s.items = make([]any, 0, len(n.kids))
+	for _, e := range n.kids {
+		v := c.object(e)
+		if c.failed() {
+			return
+		}
+		s.items = append(s.items, v)
+	}
+}
+
 func (c *yamlConstructor) fillMapping(m *pyMapping, n *ynode) {
+	merges := false
+	for i := 0; i < len(n.kids); i += 2 {
+		merges = merges || isMergeKey(n.kids[i])
+	}
+	if !merges {
+		m.entries = make([]pyEntry, 0, len(n.kids)/2)
+		for i := 0; i+1 < len(n.kids) && !c.failed(); i += 2 {
+			c.addPair(m, n.kids[i], n.kids[i+1])
+		}
+		return
+	}
 	pairs := c.flatten(n)
+	m.entries = make([]pyEntry, 0, len(pairs))
 	for _, p := range pairs {
 		if c.failed() {
 			return
 		}
-		k := c.keyObject(p.key)
-		if c.failed() {
-			return
-		}
-		switch k.(type) {
-		case *pyMapping, *pySeq:
-			c.constructorError(p.key, "found unhashable key")
-			return
-		}
-		v := c.object(p.value)
-		if c.failed() {
-			return
-		}
-		id := c.keyID(k)
-		if i, ok := m.index[id]; ok {
-			m.values[i] = v
-			continue
-		}
-		m.index[id] = len(m.keys)
-		m.keys = append(m.keys, k)
-		m.values = append(m.values, v)
+		c.addPair(m, p.key, p.value)
 	}
+}
+
+// addPair constructs a key and its value into m: a repeated key keeps its
+// place and takes the new value.
+func (c *yamlConstructor) addPair(m *pyMapping, kn, vn *ynode) {
+	k := c.keyObject(kn)
+	if c.failed() {
+		return
+	}
+	switch k.(type) {
+	case *pyMapping, *pySeq:
+		c.constructorError(kn, "found unhashable key")
+		return
+	}
+	v := c.object(vn)
+	if c.failed() {
+		return
+	}
+	id := keyID(k)
+	if i := m.find(id); i >= 0 {
+		m.entries[i].v = v
+		return
+	}
+	m.add(id, k, v)
 }
 
 // keyObject constructs a key: as object(), except that a plain "=" is a str
 // (flatten_mapping retags it).
 func (c *yamlConstructor) keyObject(n *ynode) any {
 	if n.kind == ynScalar && n.plain && n.value == "=" {
-		return "="
+		return &n.value
 	}
 	return c.object(n)
 }
 
 // The YAML 1.1 implicit types of PyYAML's resolver, by first character.
 var (
-	yamlBoolRe    = regexp.MustCompile(`^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$`)
 	yamlFloatRe   = regexp.MustCompile(`^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
 	yamlIntRe     = regexp.MustCompile(`^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$`)
-	yamlNullRe    = regexp.MustCompile(`^(?:~|null|Null|NULL|)$`)
 	yamlTimeRe    = regexp.MustCompile(`^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$`)
 	yamlTimeParts = regexp.MustCompile(`^([0-9][0-9][0-9][0-9])-([0-9][0-9]?)-([0-9][0-9]?)(?:(?:[Tt]|[ \t]+)([0-9][0-9]?):([0-9][0-9]):([0-9][0-9])(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9][0-9]?)(?::([0-9][0-9]))?))?)?$`)
 )
 
 // yamlResolve is PyYAML's implicit resolver for a plain scalar.
 func yamlResolve(s string) string {
+	if plainDecimal(s) {
+		return "int"
+	}
 	first := byte(0)
 	if s != "" {
 		first = s[0]
 	}
 	has := func(set string) bool { return strings.IndexByte(set, first) >= 0 }
 	switch {
-	case has("yYnNtTfFoO") && yamlBoolRe.MatchString(s):
+	case len(s) <= 5 && yamlBool(s):
 		return "bool"
 	case has("-+0123456789.") && yamlFloatRe.MatchString(s):
 		return "float"
@@ -299,7 +376,7 @@ func yamlResolve(s string) string {
 		return "int"
 	case first == '<' && s == "<<":
 		return "merge"
-	case (s == "" || has("~nN")) && yamlNullRe.MatchString(s):
+	case s == "" || s == "~" || s == "null" || s == "Null" || s == "NULL":
 		return "null"
 	case has("0123456789") && yamlTimeRe.MatchString(s):
 		return "timestamp"
@@ -309,11 +386,35 @@ func yamlResolve(s string) string {
 	return "str"
 }
 
-// scalar constructs a scalar as SafeConstructor does.
+// yamlBool reports the YAML 1.1 booleans of PyYAML's resolver.
+func yamlBool(s string) bool {
+	switch s {
+	case "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF":
+		return true
+	}
+	return false
+}
+
+// plainDecimal reports a plain decimal integer without sign, underscores
+// or leading zero: the common case the resolver's expressions need not see.
+func plainDecimal(s string) bool {
+	if s == "" || s[0] == '0' && len(s) > 1 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// scalar constructs a scalar as SafeConstructor does. A str is the node's
+// own text, by pointer (*string): boxing a pointer allocates nothing.
 func (c *yamlConstructor) scalar(n *ynode) any {
 	text := n.value
 	if !n.plain {
-		return text
+		return &n.value
 	}
 	switch yamlResolve(text) {
 	case "null":
@@ -337,7 +438,7 @@ func (c *yamlConstructor) scalar(n *ynode) any {
 		c.constructorError(n, "could not determine a constructor for the tag 'tag:yaml.org,2002:value'")
 		return nil
 	}
-	return text
+	return &n.value
 }
 
 func (c *yamlConstructor) yamlInt(text string) any {
@@ -346,6 +447,14 @@ func (c *yamlConstructor) yamlInt(text string) any {
 	if v != "" && (v[0] == '-' || v[0] == '+') {
 		neg = v[0] == '-'
 		v = v[1:]
+	}
+	if len(v) > 0 && len(v) <= 18 && (v[0] != '0' || len(v) == 1) {
+		if i, err := strconv.ParseInt(v, 10, 64); err == nil {
+			if neg {
+				i = -i
+			}
+			return i
+		}
 	}
 	n := new(big.Int)
 	switch {
@@ -518,44 +627,48 @@ func timedeltaRepr(s int) string {
 // keyID identifies a dict key as Python's equality does: 1, 1.0 and True are
 // one key; every NaN is a distinct one; a date never equals a datetime, nor a
 // naive datetime an aware one.
-func (c *yamlConstructor) keyID(k any) string {
+func keyID(k any) pyKey {
 	switch x := k.(type) {
 	case nil:
-		return "z"
+		return pyKey{kind: 'z'}
 	case bool:
 		if x {
-			return "n1"
+			return pyKey{kind: 'n', n: 1}
 		}
-		return "n0"
+		return pyKey{kind: 'n'}
 	case int64:
-		return "n" + strconv.FormatInt(x, 10)
+		return pyKey{kind: 'n', n: x}
 	case *big.Int:
-		return "n" + x.String()
+		return pyKey{kind: 'N', s: x.String()}
 	case float64:
 		switch {
 		case math.IsNaN(x):
-			return "nan" // every .nan is one object to PyYAML
+			return pyKey{kind: 'F', s: "nan"} // every .nan is one object to PyYAML
 		case math.IsInf(x, 0):
-			return "n" + strconv.FormatFloat(x, 'g', -1, 64)
+			return pyKey{kind: 'F', s: strconv.FormatFloat(x, 'g', -1, 64)}
 		case x == math.Trunc(x):
+			if x >= -(1<<63) && x < 1<<63 {
+				return pyKey{kind: 'n', n: int64(x)}
+			}
 			i, _ := big.NewFloat(x).Int(nil)
-			return "n" + i.String()
+			return pyKey{kind: 'N', s: i.String()}
 		}
-		return "f" + strconv.FormatFloat(x, 'g', -1, 64)
+		return pyKey{kind: 'f', s: strconv.FormatFloat(x, 'g', -1, 64)}
 	case string:
-		return "s" + x
+		return pyKey{kind: 's', s: x}
+	case *string:
+		return pyKey{kind: 's', s: *x}
 	case pyDate:
-		return "d" + strconv.Itoa(x.y) + "-" + strconv.Itoa(x.m) + "-" + strconv.Itoa(x.d)
+		return pyKey{kind: 'd', n: int64(daysFromCivil(x.y, x.m, x.d))}
 	case pyDateTime:
+		t := (((int64(daysFromCivil(x.y, x.m, x.d))*24+int64(x.hh))*60+int64(x.mm))*60+int64(x.ss))*1000000 + int64(x.us)
 		if x.aware {
-			// Compare as instants: shift to UTC minutes.
-			t := (((int64(daysFromCivil(x.y, x.m, x.d))*24+int64(x.hh))*60+int64(x.mm)-int64(x.offset))*60+int64(x.ss))*1000000 + int64(x.us)
-			return "T" + strconv.FormatInt(t, 10)
+			// Compare as instants: shift to UTC.
+			return pyKey{kind: 'T', n: t - int64(x.offset)*60*1000000}
 		}
-		return "t" + strconv.Itoa(x.y) + "-" + strconv.Itoa(x.m) + "-" + strconv.Itoa(x.d) + " " + strconv.Itoa(x.hh) + ":" +
-			strconv.Itoa(x.mm) + ":" + strconv.Itoa(x.ss) + "." + strconv.Itoa(x.us)
+		return pyKey{kind: 't', n: t}
 	}
-	return "?"
+	return pyKey{kind: '?'}
 }
 
 // daysFromCivil counts days since 1970-01-01 in the proleptic Gregorian calendar.

@@ -48,15 +48,53 @@ type yparser struct {
 	i        int
 	depth    int
 	maxDepth int
-	nodes    []ynode // allocated in blocks
+	nodes    []ynode // allocated in blocks, never moved
+	// first and firstPtrs hold the pooled first blocks of nodes and ptrs
+	// until they are full.
+	first, firstPtrs *yamlBuffers
+	stack            []*ynode // the children of the collections being parsed
+	ptrs             []*ynode // children lists, allocated in blocks
+}
+
+// push adds a child to the innermost collection being parsed.
+func (p *yparser) push(kids ...*ynode) { p.stack = append(p.stack, kids...) }
+
+// kids ends a collection whose children were pushed from stack offset at.
+func (p *yparser) kids(at int) []*ynode {
+	n := len(p.stack) - at
+	if cap(p.ptrs)-len(p.ptrs) < n {
+		if p.firstPtrs != nil {
+			p.firstPtrs.ptrs = p.ptrs
+			p.firstPtrs = nil
+		}
+		p.ptrs = make([]*ynode, 0, max(n, 1024))
+	}
+	out := p.ptrs[len(p.ptrs) : len(p.ptrs)+n : len(p.ptrs)+n]
+	p.ptrs = p.ptrs[:len(p.ptrs)+n]
+	copy(out, p.stack[at:])
+	clear(p.stack[at:])
+	p.stack = p.stack[:at]
+	return out
 }
 
 // parseYAMLTokens composes the single document of a token stream, as
 // yaml.safe_load does: nil for an empty stream; a parser error, "but found
 // another document", or the depth refusal (tooDeep) otherwise.
-func parseYAMLTokens(toks []ytoken, maxDepth int) (doc *ynode, err *yamlSyntax, tooDeep bool) {
-	p := &yparser{toks: toks, maxDepth: maxDepth}
+func parseYAMLTokens(toks []ytoken, maxDepth int, buf *yamlBuffers) (doc *ynode, err *yamlSyntax, tooDeep bool) {
+	if cap(buf.nodes) < len(toks) {
+		buf.nodes = make([]ynode, 0, len(toks))
+	}
+	if cap(buf.ptrs) < len(toks) {
+		buf.ptrs = make([]*ynode, 0, len(toks))
+	}
+	p := &yparser{toks: toks, maxDepth: maxDepth, nodes: buf.nodes[:0], ptrs: buf.ptrs[:0], first: buf, firstPtrs: buf}
 	defer func() {
+		if p.first != nil {
+			p.first.nodes = p.nodes
+		}
+		if p.firstPtrs != nil {
+			p.firstPtrs.ptrs = p.ptrs
+		}
 		if r := recover(); r != nil {
 			switch e := r.(type) {
 			case *yamlSyntax:
@@ -109,7 +147,11 @@ func (p *yparser) take() *ytoken {
 
 func (p *yparser) newNode(kind ynKind, m ymark) *ynode {
 	if len(p.nodes) == cap(p.nodes) {
-		p.nodes = make([]ynode, 0, 64)
+		if p.first != nil {
+			p.first.nodes = p.nodes
+			p.first = nil
+		}
+		p.nodes = make([]ynode, 0, 256)
 	}
 	p.nodes = append(p.nodes, ynode{kind: kind, mark: m})
 	return &p.nodes[len(p.nodes)-1]
@@ -141,15 +183,15 @@ func (p *yparser) docStart() (m ymark, ok bool) {
 			if version {
 				p.fail("found duplicate YAML directive", t.start)
 			}
-			if t.major != 1 {
+			if t.dir.major != 1 {
 				p.fail("found incompatible YAML document (version 1.* is required)", t.start)
 			}
 			version = true
 		case "TAG":
-			if handles[t.handle] {
-				p.fail("duplicate tag handle "+pyRepr(t.handle), t.start)
+			if handles[t.dir.handle] {
+				p.fail("duplicate tag handle "+pyRepr(t.dir.handle), t.start)
 			}
-			handles[t.handle] = true
+			handles[t.dir.handle] = true
 		}
 	}
 	if !p.at(ytDocStart) {
@@ -217,30 +259,35 @@ func (p *yparser) entry(t *ytoken, block, indentless bool, none ...ytKind) *ynod
 
 func (p *yparser) blockSeq() *ynode {
 	n := p.enter(ynSeq, p.take().start)
+	at := len(p.stack)
 	for p.at(ytBlockEntry) {
 		t := p.take()
-		n.kids = append(n.kids, p.entry(t, true, false, ytBlockEntry, ytBlockEnd))
+		p.push(p.entry(t, true, false, ytBlockEntry, ytBlockEnd))
 	}
 	if !p.at(ytBlockEnd) {
 		p.fail("expected <block end>, but found "+pyRepr(ytNames[p.peek().kind]), p.peek().start)
 	}
 	p.take()
+	n.kids = p.kids(at)
 	p.depth--
 	return n
 }
 
 func (p *yparser) indentlessSeq() *ynode {
 	n := p.enter(ynSeq, p.peek().start)
+	at := len(p.stack)
 	for p.at(ytBlockEntry) {
 		t := p.take()
-		n.kids = append(n.kids, p.entry(t, true, false, ytBlockEntry, ytKey, ytValue, ytBlockEnd))
+		p.push(p.entry(t, true, false, ytBlockEntry, ytKey, ytValue, ytBlockEnd))
 	}
+	n.kids = p.kids(at)
 	p.depth--
 	return n
 }
 
 func (p *yparser) blockMap() *ynode {
 	n := p.enter(ynMap, p.take().start)
+	at := len(p.stack)
 	for p.at(ytKey) {
 		t := p.take()
 		k := p.entry(t, true, true, ytKey, ytValue, ytBlockEnd)
@@ -251,12 +298,13 @@ func (p *yparser) blockMap() *ynode {
 		} else {
 			v = p.empty(p.peek().start)
 		}
-		n.kids = append(n.kids, k, v)
+		p.push(k, v)
 	}
 	if !p.at(ytBlockEnd) {
 		p.fail("expected <block end>, but found "+pyRepr(ytNames[p.peek().kind]), p.peek().start)
 	}
 	p.take()
+	n.kids = p.kids(at)
 	p.depth--
 	return n
 }
@@ -277,6 +325,7 @@ func (p *yparser) flowPair(end ytKind) (k, v *ynode) {
 
 func (p *yparser) flowSeq() *ynode {
 	n := p.enter(ynSeq, p.take().start)
+	at := len(p.stack)
 	for first := true; !p.at(ytFlowSeqEnd); first = false {
 		if !first {
 			if !p.at(ytFlowEntry) {
@@ -289,20 +338,22 @@ func (p *yparser) flowSeq() *ynode {
 			// A single pair is a one-entry mapping.
 			pair := p.enter(ynMap, p.peek().start)
 			k, v := p.flowPair(ytFlowSeqEnd)
-			pair.kids = append(pair.kids, k, v)
+			pair.kids = []*ynode{k, v}
 			p.depth--
-			n.kids = append(n.kids, pair)
+			p.push(pair)
 		case !p.at(ytFlowSeqEnd):
-			n.kids = append(n.kids, p.node(false, false))
+			p.push(p.node(false, false))
 		}
 	}
 	p.take()
+	n.kids = p.kids(at)
 	p.depth--
 	return n
 }
 
 func (p *yparser) flowMap() *ynode {
 	n := p.enter(ynMap, p.take().start)
+	at := len(p.stack)
 	for first := true; !p.at(ytFlowMapEnd); first = false {
 		if !first {
 			if !p.at(ytFlowEntry) {
@@ -313,13 +364,14 @@ func (p *yparser) flowMap() *ynode {
 		switch {
 		case p.at(ytKey):
 			k, v := p.flowPair(ytFlowMapEnd)
-			n.kids = append(n.kids, k, v)
+			p.push(k, v)
 		case !p.at(ytFlowMapEnd):
 			k := p.node(false, false)
-			n.kids = append(n.kids, k, p.empty(p.peek().start))
+			p.push(k, p.empty(p.peek().start))
 		}
 	}
 	p.take()
+	n.kids = p.kids(at)
 	p.depth--
 	return n
 }

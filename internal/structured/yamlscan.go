@@ -1,7 +1,9 @@
 package structured
 
 import (
+	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -52,18 +54,23 @@ var ytNames = [...]string{
 }
 
 // ymark is a position: 0-based line and column in code points.
-type ymark struct{ line, col int }
+type ymark struct{ line, col int32 }
 
 // ytoken is one token. A scalar has its value and whether it was plain; a
 // directive its name in value and, for YAML, its version (major, minor) or,
 // for TAG, its handle in handle.
 type ytoken struct {
-	kind         ytKind
-	plain        bool
-	start, end   ymark
-	value        string
-	handle       string
-	major, minor int
+	kind       ytKind
+	plain      bool
+	start, end ymark
+	value      string
+	dir        *ydirective
+}
+
+// ydirective is what a %YAML or %TAG directive says.
+type ydirective struct {
+	major  int
+	handle string
 }
 
 // yamlSyntax is a scanner, parser or constructor error: PyYAML's problem
@@ -86,10 +93,41 @@ type simpleKey struct {
 	mark     ymark
 }
 
+// yamlBuffers are the scanner's and parser's working memory, reused from
+// one payload to the next (yamlBufferPool): the payload's characters, its
+// tokens and the first block of nodes.
+type yamlBuffers struct {
+	src   []rune
+	toks  []ytoken
+	nodes []ynode
+	ptrs  []*ynode
+}
+
+// yamlBufferPool keeps yamlBuffers of payloads up to 64 KiB.
+var yamlBufferPool = sync.Pool{New: func() any { return new(yamlBuffers) }}
+
+func getYAMLBuffers() *yamlBuffers { return yamlBufferPool.Get().(*yamlBuffers) }
+
+// putYAMLBuffers returns b to the pool, without the strings its tokens and
+// nodes hold (each use clears what it filled), unless it grew past what a
+// 64 KiB payload needs.
+func putYAMLBuffers(b *yamlBuffers) {
+	if cap(b.src) > 1<<16 || cap(b.toks) > 1<<16 || cap(b.nodes) > 1<<16 || cap(b.ptrs) > 1<<16 {
+		return
+	}
+	clear(b.toks)
+	clear(b.nodes)
+	clear(b.ptrs)
+	b.src, b.toks, b.nodes, b.ptrs = b.src[:0], b.toks[:0], b.nodes[:0], b.ptrs[:0]
+	yamlBufferPool.Put(b)
+}
+
 // yscanner holds the scanning state.
 type yscanner struct {
 	src       []rune
+	text      string // the payload, when it is valid UTF-8 ("" otherwise)
 	pos       int
+	bpos      int // the byte offset in text of src[pos]
 	line, col int
 	toks      []ytoken
 	flow      int // flow nesting; PyYAML lets a stray ']' take it below 0
@@ -98,15 +136,22 @@ type yscanner struct {
 	allowKey  bool
 	keys      []simpleKey
 	chunk     []rune // scratch for scalar values
+	gap       []rune // scratch for the whitespace inside a plain scalar
 	breakText []rune // scratch for line breaks inside scalars
 }
 
 // scanYAMLTokens scans the whole payload, as yaml.scan does before the
 // reference loads anything: the tokens, or the first scanner error.
-func scanYAMLTokens(src string) (toks []ytoken, err *yamlSyntax) {
-	s := &yscanner{src: []rune(src), indent: -1, allowKey: true}
-	s.toks = make([]ytoken, 0, len(s.src)/4+8)
+func scanYAMLTokens(src string, buf *yamlBuffers) (toks []ytoken, err *yamlSyntax) {
+	s := &yscanner{src: buf.src[:0], toks: buf.toks[:0], indent: -1, allowKey: true}
+	for _, r := range src {
+		s.src = append(s.src, r)
+	}
+	if utf8.ValidString(src) {
+		s.text = src
+	}
 	defer func() {
+		buf.src, buf.toks = s.src, s.toks
 		if r := recover(); r != nil {
 			e, ok := r.(*yamlSyntax)
 			if !ok {
@@ -123,7 +168,7 @@ func scanYAMLTokens(src string) (toks []ytoken, err *yamlSyntax) {
 
 func (s *yscanner) fail(msg string, m ymark) { panic(&yamlSyntax{msg: msg, mark: m}) }
 
-func (s *yscanner) mark() ymark { return ymark{s.line, s.col} }
+func (s *yscanner) mark() ymark { return ymark{int32(s.line), int32(s.col)} }
 
 // at is the character k places ahead, 0 past the end (the reader refuses a
 // NUL in the payload, so 0 only ever means the end).
@@ -138,6 +183,7 @@ func (s *yscanner) skip(n int) {
 	for ; n > 0 && s.pos < len(s.src); n-- {
 		r := s.src[s.pos]
 		s.pos++
+		s.bpos += utf8.RuneLen(r)
 		switch {
 		case r == '\n' || r == 0x85 || r == 0x2028 || r == 0x2029 || r == '\r' && s.at(0) != '\n':
 			s.line, s.col = s.line+1, 0
@@ -166,6 +212,16 @@ func runeRepr(r rune) string {
 		return "'\\x00'"
 	}
 	return pyRepr(string(r))
+}
+
+// scalarText is a scalar's value: the payload's own bytes from byte offset
+// from to the scan position when the value is them unchanged (raw), else a
+// copy of text.
+func (s *yscanner) scalarText(raw bool, from int, text []rune) string {
+	if raw && s.text != "" {
+		return s.text[from:s.bpos]
+	}
+	return string(text)
 }
 
 func (s *yscanner) emit(k ytKind, start ymark) {
@@ -325,7 +381,7 @@ func (s *yscanner) toNextToken() {
 func (s *yscanner) dropStaleKeys() {
 	kept := s.keys[:0]
 	for _, k := range s.keys {
-		if k.mark.line != s.line || s.pos-k.pos > 1024 {
+		if int(k.mark.line) != s.line || s.pos-k.pos > 1024 {
 			if k.required {
 				s.failKey()
 			}
@@ -417,11 +473,12 @@ func (s *yscanner) value() {
 	if i := s.keyAt(); i >= 0 {
 		k := s.keys[i]
 		s.keys = append(s.keys[:i], s.keys[i+1:]...)
-		ins := []ytoken{{kind: ytKey, start: k.mark, end: k.mark}}
-		if s.flow == 0 && s.indentTo(k.mark.col) {
-			ins = []ytoken{{kind: ytBlockMapStart, start: k.mark, end: k.mark}, ins[0]}
+		key := ytoken{kind: ytKey, start: k.mark, end: k.mark}
+		if s.flow == 0 && s.indentTo(int(k.mark.col)) {
+			s.toks = slices.Insert(s.toks, k.tok, ytoken{kind: ytBlockMapStart, start: k.mark, end: k.mark}, key)
+		} else {
+			s.toks = slices.Insert(s.toks, k.tok, key)
 		}
-		s.toks = append(s.toks[:k.tok], append(ins, s.toks[k.tok:]...)...)
 		s.allowKey = false
 	} else {
 		if s.flow == 0 {
@@ -457,22 +514,22 @@ func (s *yscanner) directive() {
 	}
 	name := string(s.src[s.pos : s.pos+n])
 	s.skip(n)
-	t := ytoken{kind: ytDirective, start: start, value: name}
+	t := ytoken{kind: ytDirective, start: start, value: name, dir: &ydirective{}}
 	switch name {
 	case "YAML":
 		s.spaces()
-		t.major = s.number()
+		t.dir.major = s.number()
 		if s.at(0) != '.' {
 			s.fail("expected a digit or '.', but found "+runeRepr(s.at(0)), s.mark())
 		}
 		s.skip(1)
-		t.minor = s.number()
+		s.number()
 		if c := s.at(0); !isYEnd(c) && c != ' ' {
 			s.fail("expected a digit or ' ', but found "+runeRepr(c), s.mark())
 		}
 	case "TAG":
 		s.spaces()
-		t.handle = s.tagHandle()
+		t.dir.handle = s.tagHandle()
 		if s.at(0) != ' ' {
 			s.fail("expected ' ', but found "+runeRepr(s.at(0)), s.mark())
 		}
@@ -836,6 +893,7 @@ func (s *yscanner) quoted(double bool) {
 	q := s.at(0)
 	s.skip(1)
 	text := s.chunk[:0]
+	from, raw := s.bpos, true
 	for {
 		// A run of text up to a quote, a backslash or whitespace.
 		for c := s.at(0); ; c = s.at(0) {
@@ -843,6 +901,7 @@ func (s *yscanner) quoted(double bool) {
 			case c == '\'' && !double && s.at(1) == '\'':
 				text = append(text, '\'')
 				s.skip(2)
+				raw = false
 				continue
 			case c == '\'' && double, (c == '"' || c == '\\') && !double:
 				text = append(text, c)
@@ -850,6 +909,7 @@ func (s *yscanner) quoted(double bool) {
 				continue
 			case c == '\\' && double:
 				text = s.escape(text)
+				raw = false
 				continue
 			case c == q || isYBlank(c):
 			default:
@@ -872,6 +932,7 @@ func (s *yscanner) quoted(double bool) {
 		case c == 0:
 			s.fail("found unexpected end of stream", s.mark())
 		case isYBreak(c):
+			raw = false
 			lb := s.lineBreak()
 			breaks := s.quotedBreaks(s.breakText[:0])
 			switch {
@@ -886,8 +947,9 @@ func (s *yscanner) quoted(double bool) {
 			text = append(text, s.src[from:s.pos]...)
 		}
 	}
+	value := s.scalarText(raw, from, text)
 	s.skip(1)
-	s.toks = append(s.toks, ytoken{kind: ytScalar, start: start, end: s.mark(), value: string(text)})
+	s.toks = append(s.toks, ytoken{kind: ytScalar, start: start, end: s.mark(), value: value})
 	s.chunk = text
 }
 
@@ -946,7 +1008,9 @@ func (s *yscanner) plain() {
 	end := start
 	indent := s.indent + 1
 	text := s.chunk[:0]
-	var gap []rune
+	gap := s.gap[:0]
+	from, runs := s.bpos, 0
+	var end0 int // the byte offset where the first run ends
 	for s.at(0) != '#' {
 		n := 0
 		for {
@@ -970,14 +1034,23 @@ func (s *yscanner) plain() {
 		text = append(text, s.src[s.pos:s.pos+n]...)
 		s.skip(n)
 		end = s.mark()
+		if runs++; runs == 1 {
+			end0 = s.bpos
+		}
 		var more bool
 		gap, more = s.plainGap(gap[:0])
 		if !more || s.at(0) == '#' || s.flow == 0 && s.col < indent {
 			break
 		}
 	}
-	s.toks = append(s.toks, ytoken{kind: ytScalar, plain: true, start: start, end: end, value: string(text)})
-	s.chunk = text
+	var value string
+	if runs == 1 && s.text != "" {
+		value = s.text[from:end0]
+	} else {
+		value = string(text)
+	}
+	s.toks = append(s.toks, ytoken{kind: ytScalar, plain: true, start: start, end: end, value: value})
+	s.chunk, s.gap = text, gap
 }
 
 // plainGap skips the spaces and line breaks after a run of a plain scalar
