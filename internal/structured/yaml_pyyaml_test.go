@@ -28,7 +28,7 @@ func verdict(res Result) string {
 // seeded random ones): the same validity and code everywhere, and for a
 // yaml_parse_error PyYAML's message, line and column.
 func TestYAMLAgreesWithPyYAML(t *testing.T) {
-	cases := vectors.Cases[pyyamlCase](t, "testdata/yaml_pyyaml.json", 6600)
+	cases := vectors.Cases[pyyamlCase](t, "testdata/yaml_pyyaml.json", 8600)
 	for _, c := range cases {
 		res, err := Validate(context.Background(), Request{Format: "yaml", Payload: c.Src}, DefaultLimits)
 		if err != nil {

@@ -337,6 +337,10 @@ func (s *yscanner) next() bool {
 	default:
 		s.fail("found character "+runeRepr(c)+" that cannot start any token", s.mark())
 	}
+	// PyYAML looks for stale keys again as soon as a token is scanned, so a
+	// required key is missed where the token that follows it ends (a plain
+	// scalar over several lines), before the next one is looked for.
+	s.dropStaleKeys()
 	return true
 }
 
