@@ -12,6 +12,10 @@ import (
 type pyyamlCase struct {
 	Src     string `json:"src"`
 	Finding        // PyYAML's error; Code "" when it reads the document
+	// The details of a valid document: the depth and node count of what
+	// yaml.safe_load built, as the reference counts them.
+	Depth *int `json:"depth"`
+	Nodes *int `json:"nodes"`
 }
 
 // verdict is a Result's code as the differential compares it.
@@ -25,8 +29,10 @@ func verdict(res Result) string {
 // TestYAMLAgreesWithPyYAML holds the YAML reader to PyYAML's verdict, as
 // the reference applies it, on every case of testdata/yaml_pyyaml.json
 // (whole realistic documents, one-character insertions into small ones, and
-// seeded random ones): the same validity and code everywhere, and for a
-// yaml_parse_error PyYAML's message, line and column.
+// seeded random ones): the same validity and code everywhere, for a
+// yaml_parse_error PyYAML's message, line and column, and for a valid
+// document the depth and node count of the value safe_load built (so merge
+// keys and duplicate keys collapse as in Python).
 func TestYAMLAgreesWithPyYAML(t *testing.T) {
 	cases := vectors.Cases[pyyamlCase](t, "testdata/yaml_pyyaml.json", 8600)
 	for _, c := range cases {
@@ -41,6 +47,13 @@ func TestYAMLAgreesWithPyYAML(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%q: %s %+v, PyYAML says %s (%q at %d:%d)", c.Src, got, res.Errors, want, c.Message, deref(c.Line), deref(c.Column))
+			continue
+		}
+		if want == "valid" {
+			d := res.Details
+			if c.Depth == nil || c.Nodes == nil || d.Depth == nil || d.Nodes == nil || *d.Depth != *c.Depth || *d.Nodes != *c.Nodes {
+				t.Errorf("%q: depth %d, nodes %d; PyYAML's value: %d, %d", c.Src, deref(d.Depth), deref(d.Nodes), deref(c.Depth), deref(c.Nodes))
+			}
 			continue
 		}
 		if want != CodeYAMLParse {

@@ -23,8 +23,9 @@ that procedure with PyYAML 6.0.3, the version the reference pins, to:
     three random edits (a quarter are kept unedited) (an insertion, a deletion, or a line indented or
     dedented).
 It writes internal/structured/testdata/yaml_pyyaml.json: one case a line,
-{"src": ..., "code": null | "yaml_parse_error" | "yaml_alias_anchor_or_tag_rejected",
- "message": ..., "line": ..., "column": ...}.
+{"src": ..., "code": null | "yaml_parse_error" | "yaml_alias_anchor_or_tag_rejected" | a ValueError's text,
+ "message": ..., "line": ..., "column": ...}, and for a valid document the
+details the reference reports, "depth" and "nodes".
 
 Run from the repository root with pyenv's python3 (PyYAML 6.0.3):
     python3 internal/structured/testdata/gen_yaml_pyyaml.py
@@ -41,13 +42,34 @@ assert yaml.__version__ == "6.0.3", "PyYAML " + yaml.__version__ + ": the refere
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def bounded_tree(value):
+    """details.depth and details.nodes as the reference's _bounded_tree counts
+    them (every dict, list, key and scalar a node, the root at depth 1), with
+    its limits (64 levels, 10000 nodes) raising its ValueErrors."""
+    stack = [(value, 1)]
+    nodes = depth = 0
+    while stack:
+        current, level = stack.pop()
+        nodes += 1
+        depth = max(depth, level)
+        if nodes > 10000:
+            raise ValueError("structured_node_limit_exceeded")
+        if level > 64:
+            raise ValueError("structured_depth_limit_exceeded")
+        if isinstance(current, dict):
+            stack.extend((item, level + 1) for pair in current.items() for item in pair)
+        elif isinstance(current, list):
+            stack.extend((item, level + 1) for item in current)
+    return depth, nodes
+
+
 def verdict(src):
     try:
         tokens = list(yaml.scan(src))
         if any(t.__class__.__name__ in {"AliasToken", "AnchorToken", "TagToken"} for t in tokens):
             return {"code": "yaml_alias_anchor_or_tag_rejected"}
-        yaml.safe_load(src)
-        return {"code": None}
+        depth, nodes = bounded_tree(yaml.safe_load(src))
+        return {"code": None, "depth": depth, "nodes": nodes}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         return {"code": "yaml_parse_error", "message": str(getattr(exc, "problem", None) or exc),
