@@ -177,6 +177,30 @@ type yamlConstructor struct {
 	queue    []yamlFill
 	err      *Finding // a ConstructorError: yaml_parse_error
 	valueErr string   // a ValueError: the reference's finding code
+	// Blocks the collections are carved from, a few allocations for many
+	// small collections.
+	maps    []pyMapping
+	seqs    []pySeq
+	entries []pyEntry
+	items   []any
+}
+
+// carve takes n elements of capacity (length 0) from the block, starting a
+// new block when it has too few left.
+func carve[T any](block *[]T, n int) []T {
+	b := *block
+	if cap(b)-len(b) < n {
+		b = make([]T, 0, max(n, 2*cap(b), 8))
+	}
+	out := b[len(b) : len(b) : len(b)+n]
+	*block = b[:len(b)+n]
+	return out
+}
+
+// one takes one zero element from the block.
+func one[T any](block *[]T) *T {
+	s := carve(block, 1)[:1]
+	return &s[0]
 }
 
 // yamlFill is a collection created empty and filled later: a mapping (m)
@@ -272,11 +296,11 @@ func (c *yamlConstructor) flatten(n *ynode) []yamlPair {
 func (c *yamlConstructor) object(n *ynode) any {
 	switch n.kind {
 	case ynMap:
-		m := &pyMapping{}
+		m := one(&c.maps)
 		c.queue = append(c.queue, yamlFill{n: n, m: m})
 		return m
 	case ynSeq:
-		s := &pySeq{}
+		s := one(&c.seqs)
 		c.queue = append(c.queue, yamlFill{n: n, s: s})
 		return s
 	}
@@ -284,7 +308,7 @@ func (c *yamlConstructor) object(n *ynode) any {
 }
 
 func (c *yamlConstructor) fillSeq(s *pySeq, n *ynode) {
-	s.items = make([]any, 0, len(n.kids))
+	s.items = carve(&c.items, len(n.kids))
 	for _, e := range n.kids {
 		v := c.object(e)
 		if c.failed() {
@@ -300,14 +324,14 @@ func (c *yamlConstructor) fillMapping(m *pyMapping, n *ynode) {
 		merges = merges || isMergeKey(n.kids[i])
 	}
 	if !merges {
-		m.entries = make([]pyEntry, 0, len(n.kids)/2)
+		m.entries = carve(&c.entries, len(n.kids)/2)
 		for i := 0; i+1 < len(n.kids) && !c.failed(); i += 2 {
 			c.addPair(m, n.kids[i], n.kids[i+1])
 		}
 		return
 	}
 	pairs := c.flatten(n)
-	m.entries = make([]pyEntry, 0, len(pairs))
+	m.entries = carve(&c.entries, len(pairs))
 	for _, p := range pairs {
 		if c.failed() {
 			return

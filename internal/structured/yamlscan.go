@@ -112,7 +112,7 @@ func getYAMLBuffers() *yamlBuffers { return yamlBufferPool.Get().(*yamlBuffers) 
 // nodes hold (each use clears what it filled), unless it grew past what a
 // 64 KiB payload needs.
 func putYAMLBuffers(b *yamlBuffers) {
-	if cap(b.src) > 1<<16 || cap(b.toks) > 1<<16 || cap(b.nodes) > 1<<16 || cap(b.ptrs) > 1<<16 {
+	if cap(b.src) > 1<<17 || cap(b.toks) > 1<<17 || cap(b.nodes) > 1<<17 || cap(b.ptrs) > 1<<17 {
 		return
 	}
 	clear(b.toks)
@@ -143,6 +143,10 @@ type yscanner struct {
 // scanYAMLTokens scans the whole payload, as yaml.scan does before the
 // reference loads anything: the tokens, or the first scanner error.
 func scanYAMLTokens(src string, buf *yamlBuffers) (toks []ytoken, err *yamlSyntax) {
+	if cap(buf.toks) < len(src)/3 {
+		// About one token for every three bytes of a dense document.
+		buf.toks = make([]ytoken, 0, len(src)/3+16)
+	}
 	s := &yscanner{src: buf.src[:0], toks: buf.toks[:0], indent: -1, allowKey: true}
 	for _, r := range src {
 		s.src = append(s.src, r)
@@ -1013,8 +1017,9 @@ func (s *yscanner) plain() {
 	indent := s.indent + 1
 	text := s.chunk[:0]
 	gap := s.gap[:0]
-	from, runs := s.bpos, 0
-	var end0 int // the byte offset where the first run ends
+	// raw: the value is the payload's bytes from from to rawEnd, as long as
+	// no gap between runs folded a line break.
+	from, rawEnd, raw, folded := s.bpos, s.bpos, true, false
 	for s.at(0) != '#' {
 		n := 0
 		for {
@@ -1038,18 +1043,20 @@ func (s *yscanner) plain() {
 		text = append(text, s.src[s.pos:s.pos+n]...)
 		s.skip(n)
 		end = s.mark()
-		if runs++; runs == 1 {
-			end0 = s.bpos
+		if raw = raw && !folded; raw {
+			rawEnd = s.bpos
 		}
 		var more bool
+		line := s.line
 		gap, more = s.plainGap(gap[:0])
+		folded = s.line != line
 		if !more || s.at(0) == '#' || s.flow == 0 && s.col < indent {
 			break
 		}
 	}
 	var value string
-	if runs == 1 && s.text != "" {
-		value = s.text[from:end0]
+	if raw && s.text != "" {
+		value = s.text[from:rawEnd]
 	} else {
 		value = string(text)
 	}
