@@ -434,7 +434,9 @@ func plainDecimal(s string) bool {
 }
 
 // scalar constructs a scalar as SafeConstructor does. A str is the node's
-// own text, by pointer (*string): boxing a pointer allocates nothing.
+// own text, by pointer (*string): boxing a pointer allocates nothing. The
+// node lives in the reader's pooled buffers, so a built value is only read
+// before they go back to the pool (validateYAML's end).
 func (c *yamlConstructor) scalar(n *ynode) any {
 	text := n.value
 	if !n.plain {
