@@ -103,3 +103,28 @@ func BenchmarkSchemaWorkBudget(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkYAMLHostile: 64 KiB payloads at the edges of the YAML reader's
+// bookkeeping (flow nesting past the limit with a possible simple key per
+// level, stray brackets, block indentation 32 768 deep, a flow mapping of
+// 32 767 keys without values, 32 767 escaped line breaks); each is answered
+// in linear time.
+func BenchmarkYAMLHostile(b *testing.B) {
+	for _, tc := range []struct{ name, payload string }{
+		{"flow_open", strings.Repeat("[", 65536)},
+		{"flow_keys", strings.Repeat("[a: ", 16384)},
+		{"stray_brackets", strings.Repeat("][", 32768)},
+		{"block_indent", strings.Repeat("- ", 32768)},
+		{"flow_map_keys", "{" + strings.Repeat("a,", 32767)},
+		{"escaped_breaks", `"` + strings.Repeat("\\\n", 32767)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Validate(context.Background(), Request{Format: "yaml", Payload: tc.payload}, DefaultLimits); err != nil && tc.name != "flow_open" && tc.name != "flow_keys" && tc.name != "block_indent" {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -385,29 +385,32 @@ func (s *yscanner) toNextToken() {
 
 // dropStaleKeys forgets the possible simple keys that can no longer be keys
 // (another line, or more than 1024 characters back); a required one is an
-// error.
+// error. s.keys is in the order the keys were saved, so by position and by
+// flow level (a level's key is dropped before the scanner leaves the level,
+// and replaced when it saves another): the stale ones come first, and the
+// current level's key, if any, is the last. Both make the bookkeeping
+// constant time per token, however deep the flow nesting.
 func (s *yscanner) dropStaleKeys() {
-	kept := s.keys[:0]
-	for _, k := range s.keys {
-		if int(k.mark.line) != s.line || s.pos-k.pos > 1024 {
-			if k.required {
-				s.failKey()
-			}
-			continue
+	i := 0
+	for ; i < len(s.keys); i++ {
+		k := s.keys[i]
+		if int(k.mark.line) == s.line && s.pos-k.pos <= 1024 {
+			break
 		}
-		kept = append(kept, k)
+		if k.required {
+			s.failKey()
+		}
 	}
-	s.keys = kept
+	s.keys = s.keys[i:] // append reallocates once the front is used up
 }
 
 func (s *yscanner) failKey() { s.fail("could not find expected ':'", s.mark()) }
 
-// keyAt is the index in s.keys of the current flow level's possible key.
+// keyAt is the index in s.keys of the current flow level's possible key, or
+// -1 (see dropStaleKeys: it can only be the last).
 func (s *yscanner) keyAt() int {
-	for i := range s.keys {
-		if s.keys[i].level == s.flow {
-			return i
-		}
+	if n := len(s.keys); n > 0 && s.keys[n-1].level == s.flow {
+		return n - 1
 	}
 	return -1
 }
