@@ -74,10 +74,9 @@ func deref(p *int) int {
 }
 
 // TestYAMLTabInDoubleQuotes: a tab in a double-quoted scalar inside a flow
-// collection is read around goccy (withoutQuotedTabs) and is a tab again in
-// the value: as a key it equals the escape "\t" (PyYAML loads
-// {"x<TAB>y": 1, "x\ty": 2} as {'x\ty': 2}, one key) and differs from a
-// space.
+// collection is text, a tab in the value: as a key it equals the escape
+// "\t" (PyYAML loads {"x<TAB>y": 1, "x\ty": 2} as {'x\ty': 2}, one key) and
+// differs from a space and from private-use characters.
 func TestYAMLTabInDoubleQuotes(t *testing.T) {
 	shape := func(payload string) [2]int {
 		t.Helper()
@@ -93,7 +92,7 @@ func TestYAMLTabInDoubleQuotes(t *testing.T) {
 		"{\"x\\ty\": 1, \"x\\ty\": 2}\n":              oneKey,
 		"{\"x\ty\": 1, \"x y\": 2}\n":                 twoKeys, // a tab is not a space
 		"[{\"\t\": 1, \"\\t\": 2}]\n":                 shape("[{\"a\": 2}]\n"),
-		"{\"\uE000\": 1, \"\t\": 2, \"\uE001\": 3}\n": threeKeys, // the stand-in never meets the payload's own runes
+		"{\"\uE000\": 1, \"\t\": 2, \"\uE001\": 3}\n": threeKeys, // private-use characters are keys of their own
 	} {
 		if got := shape(payload); got != want {
 			t.Errorf("%q: depth and nodes %v, want %v", payload, got, want)
