@@ -95,7 +95,7 @@ type simpleKey struct {
 
 // yamlBuffers are the scanner's and parser's working memory, reused from
 // one payload to the next (yamlBufferPool): the payload's characters, its
-// tokens and the first block of nodes.
+// tokens, and the first blocks of nodes and of children lists.
 type yamlBuffers struct {
 	src   []rune
 	toks  []ytoken
