@@ -401,7 +401,11 @@ func (s *yscanner) dropStaleKeys() {
 			s.failKey()
 		}
 	}
-	s.keys = s.keys[i:] // append reallocates once the front is used up
+	if i == len(s.keys) {
+		s.keys = s.keys[:0]
+	} else {
+		s.keys = s.keys[i:] // append reallocates once the front is used up
+	}
 }
 
 func (s *yscanner) failKey() { s.fail("could not find expected ':'", s.mark()) }
