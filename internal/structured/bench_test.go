@@ -107,8 +107,9 @@ func BenchmarkSchemaWorkBudget(b *testing.B) {
 // BenchmarkYAMLHostile: 64 KiB payloads at the edges of the YAML reader's
 // bookkeeping (flow nesting past the limit with a possible simple key per
 // level, stray brackets, block indentation 32 768 deep, a flow mapping of
-// 32 767 keys without values, 32 767 escaped line breaks); each is answered
-// in linear time.
+// 32 767 keys without values, 32 767 escaped line breaks, lines whose ':'s
+// each make a key of a token up to 900 characters back); each is answered in
+// linear time.
 func BenchmarkYAMLHostile(b *testing.B) {
 	for _, tc := range []struct{ name, payload string }{
 		{"flow_open", strings.Repeat("[", 65536)},
@@ -117,11 +118,12 @@ func BenchmarkYAMLHostile(b *testing.B) {
 		{"block_indent", strings.Repeat("- ", 32768)},
 		{"flow_map_keys", "{" + strings.Repeat("a,", 32767)},
 		{"escaped_breaks", `"` + strings.Repeat("\\\n", 32767)},
+		{"keys_far_back", strings.Repeat(strings.Repeat("[", 300)+strings.Repeat("]:", 300)+"\n", 72)},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Validate(context.Background(), Request{Format: "yaml", Payload: tc.payload}, DefaultLimits); err != nil && tc.name != "flow_open" && tc.name != "flow_keys" && tc.name != "block_indent" {
+				if _, err := Validate(context.Background(), Request{Format: "yaml", Payload: tc.payload}, DefaultLimits); err != nil && tc.name != "flow_open" && tc.name != "flow_keys" && tc.name != "block_indent" && tc.name != "keys_far_back" {
 					b.Fatal(err)
 				}
 			}

@@ -62,10 +62,18 @@ type ymark struct{ line, col int32 }
 type ytoken struct {
 	kind       ytKind
 	plain      bool
+	pre        uint8 // while scanning: preKey or preMapKey, tokens that go before it
 	start, end ymark
 	value      string
 	dir        *ydirective
 }
+
+// What a token found to start a simple key needs before it: a KEY, or a
+// block mapping start and a KEY (its count of tokens).
+const (
+	preKey    = 1
+	preMapKey = 2
+)
 
 // ydirective is what a %YAML or %TAG directive says.
 type ydirective struct {
@@ -135,6 +143,7 @@ type yscanner struct {
 	indents   []int
 	allowKey  bool
 	keys      []simpleKey
+	inserted  int    // KEY and mapping start tokens to put in place (expandKeys)
 	chunk     []rune // scratch for scalar values
 	gap       []rune // scratch for the whitespace inside a plain scalar
 	breakText []rune // scratch for line breaks inside scalars
@@ -167,7 +176,35 @@ func scanYAMLTokens(src string, buf *yamlBuffers) (toks []ytoken, err *yamlSynta
 	s.emit(ytStreamStart, s.mark())
 	for s.next() {
 	}
+	s.expandKeys()
 	return s.toks, nil
+}
+
+// expandKeys puts the KEY and block mapping start tokens in front of the
+// tokens marked for them, moving every token once, from the back.
+func (s *yscanner) expandKeys() {
+	if s.inserted == 0 {
+		return
+	}
+	n := len(s.toks)
+	s.toks = slices.Grow(s.toks, s.inserted)[:n+s.inserted]
+	w := len(s.toks)
+	for r := n - 1; r >= 0; r-- {
+		t := s.toks[r]
+		pre := t.pre
+		t.pre = 0
+		w--
+		s.toks[w] = t
+		if pre == 0 {
+			continue
+		}
+		w--
+		s.toks[w] = ytoken{kind: ytKey, start: t.start, end: t.start}
+		if pre == preMapKey {
+			w--
+			s.toks[w] = ytoken{kind: ytBlockMapStart, start: t.start, end: t.start}
+		}
+	}
 }
 
 func (s *yscanner) fail(msg string, m ymark) { panic(&yamlSyntax{msg: msg, mark: m}) }
@@ -488,12 +525,14 @@ func (s *yscanner) value() {
 	if i := s.keyAt(); i >= 0 {
 		k := s.keys[i]
 		s.keys = append(s.keys[:i], s.keys[i+1:]...)
-		key := ytoken{kind: ytKey, start: k.mark, end: k.mark}
+		// The KEY (and a mapping start) go before the key's first token;
+		// they are marked there and put in place once the scan is done
+		// (expandKeys), so that no token is moved more than once.
+		s.toks[k.tok].pre = preKey
 		if s.flow == 0 && s.indentTo(int(k.mark.col)) {
-			s.toks = slices.Insert(s.toks, k.tok, ytoken{kind: ytBlockMapStart, start: k.mark, end: k.mark}, key)
-		} else {
-			s.toks = slices.Insert(s.toks, k.tok, key)
+			s.toks[k.tok].pre = preMapKey
 		}
+		s.inserted += int(s.toks[k.tok].pre)
 		s.allowKey = false
 	} else {
 		if s.flow == 0 {
