@@ -142,7 +142,8 @@ type yscanner struct {
 	indent    int
 	indents   []int
 	allowKey  bool
-	keys      []simpleKey
+	keys      []simpleKey // the live ones from keyLo on (dropStaleKeys)
+	keyLo     int
 	inserted  int    // KEY and mapping start tokens to put in place (expandKeys)
 	chunk     []rune // scratch for scalar values
 	gap       []rune // scratch for the whitespace inside a plain scalar
@@ -305,7 +306,7 @@ func (s *yscanner) next() bool {
 		s.unindent(-1)
 		s.dropKey()
 		s.allowKey = false
-		s.keys = s.keys[:0]
+		s.keys, s.keyLo = s.keys[:0], 0
 		s.emit(ytStreamEnd, s.mark())
 		return false
 	case c == '%' && s.col == 0:
@@ -428,7 +429,7 @@ func (s *yscanner) toNextToken() {
 // current level's key, if any, is the last. Both make the bookkeeping
 // constant time per token, however deep the flow nesting.
 func (s *yscanner) dropStaleKeys() {
-	i := 0
+	i := s.keyLo
 	for ; i < len(s.keys); i++ {
 		k := s.keys[i]
 		if int(k.mark.line) == s.line && s.pos-k.pos <= 1024 {
@@ -438,10 +439,17 @@ func (s *yscanner) dropStaleKeys() {
 			s.failKey()
 		}
 	}
+	s.keyLo = i
 	if i == len(s.keys) {
-		s.keys = s.keys[:0]
-	} else {
-		s.keys = s.keys[i:] // append reallocates once the front is used up
+		s.keys, s.keyLo = s.keys[:0], 0
+	}
+}
+
+// forgetKey removes the key at i, the last (keyAt).
+func (s *yscanner) forgetKey(i int) {
+	s.keys = s.keys[:i]
+	if i == s.keyLo {
+		s.keys, s.keyLo = s.keys[:0], 0
 	}
 }
 
@@ -450,7 +458,7 @@ func (s *yscanner) failKey() { s.fail("could not find expected ':'", s.mark()) }
 // keyAt is the index in s.keys of the current flow level's possible key, or
 // -1 (see dropStaleKeys: it can only be the last).
 func (s *yscanner) keyAt() int {
-	if n := len(s.keys); n > 0 && s.keys[n-1].level == s.flow {
+	if n := len(s.keys); n > s.keyLo && s.keys[n-1].level == s.flow {
 		return n - 1
 	}
 	return -1
@@ -463,6 +471,11 @@ func (s *yscanner) saveKey() {
 	}
 	required := s.flow == 0 && s.indent == s.col
 	s.dropKey()
+	if s.keyLo > 0 && len(s.keys) == cap(s.keys) {
+		// Reuse the room the stale keys left at the front.
+		n := copy(s.keys, s.keys[s.keyLo:])
+		s.keys, s.keyLo = s.keys[:n], 0
+	}
 	s.keys = append(s.keys, simpleKey{level: s.flow, tok: len(s.toks), required: required, pos: s.pos, mark: s.mark()})
 }
 
@@ -473,7 +486,7 @@ func (s *yscanner) dropKey() {
 		if s.keys[i].required {
 			s.failKey()
 		}
-		s.keys = append(s.keys[:i], s.keys[i+1:]...)
+		s.forgetKey(i)
 	}
 }
 
@@ -524,7 +537,7 @@ func (s *yscanner) indicator(k, open ytKind, refused string) {
 func (s *yscanner) value() {
 	if i := s.keyAt(); i >= 0 {
 		k := s.keys[i]
-		s.keys = append(s.keys[:i], s.keys[i+1:]...)
+		s.forgetKey(i)
 		// The KEY (and a mapping start) go before the key's first token;
 		// they are marked there and put in place once the scan is done
 		// (expandKeys), so that no token is moved more than once.
