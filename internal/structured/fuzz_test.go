@@ -278,7 +278,7 @@ func FuzzYAML(f *testing.F) {
 	for _, s := range []string{"a: 1\n", "- [1, {b: c}]\n", "a: &x 1\nb: *x\n", "!t x", "%YAML 1.2\n---\na: 1",
 		"a: |\n  x\n  y\n", "? k\n: v\n", "---\na: 1\n...\n", "a:\n- 1\n- - 2\n", "{a: [", "'x", "\"\\u00e9\"", "a: 1\n---\n", "...\n",
 		"<<: [{a: 1}, {b: 2}]\n", "t: 2024-01-01 10:00:00 +05:30\n", "a: 0x1F\n0x1F: b\n", "a: .nan\n.nan: 1\n.NaN: 2\n",
-		"k: >-\n  folded\n  text\n\n  more\n", "\"esc \\t\\x41\\u00e9\\N\\L\": 'q''q'\n", "[a:b, {k:@ v}, ? x, ? : y]\n"} {
+		"k: >-\n  folded\n  text\n\n  more\n", "\"esc \\t\\x41\\u00e9\\N\\L\": 'q''q'\n", "[a:b, {k:@ v}, ? x, ? : y]\n", "{\"\\ud800\": 1, \"\\udfff\": [\"\\ud83d\\ude00\"]}\n"} {
 		f.Add(s)
 	}
 	var vectors struct{ Cases []pyyamlCase }
@@ -364,7 +364,13 @@ func flowYAML(v any) string {
 			write(*x)
 		case string:
 			b.WriteByte('"')
-			for _, r := range x {
+			for i := 0; i < len(x); {
+				r, size := utf8.DecodeRuneInString(x[i:])
+				if r == utf8.RuneError && size == 1 && x[i] == 0xED && i+2 < len(x) {
+					// A lone surrogate, kept in WTF-8 (appendWTF8).
+					r, size = 0xD000|rune(x[i+1]&0x3F)<<6|rune(x[i+2]&0x3F), 3
+				}
+				i += size
 				switch {
 				case r == '"' || r == '\\':
 					b.WriteByte('\\')

@@ -147,7 +147,9 @@ type yscanner struct {
 	inserted  int    // KEY and mapping start tokens to put in place (expandKeys)
 	chunk     []rune // scratch for scalar values
 	gap       []rune // scratch for the whitespace inside a plain scalar
-	breakText []rune // scratch for line breaks inside scalars
+	// surrogates: the quoted scalar being scanned has an escaped surrogate.
+	surrogates bool
+	breakText  []rune // scratch for line breaks inside scalars
 }
 
 // scanYAMLTokens scans the whole payload, as yaml.scan does before the
@@ -1015,6 +1017,15 @@ func (s *yscanner) quoted(double bool) {
 		}
 	}
 	value := s.scalarText(raw, from, text)
+	if s.surrogates {
+		// Python keeps an escaped lone surrogate as a character of its
+		// own: WTF-8 keeps it distinct from U+FFFD and from the others.
+		var b []byte
+		for _, r := range text {
+			b = appendWTF8(b, r)
+		}
+		value, s.surrogates = string(b), false
+	}
 	s.skip(1)
 	s.toks = append(s.toks, ytoken{kind: ytScalar, start: start, end: s.mark(), value: value})
 	s.chunk = text
@@ -1040,6 +1051,9 @@ func (s *yscanner) escape(text []rune) []rune {
 			panic(&yamlSyntax{msg: "chr() arg not in range(0x110000)", valueErr: true})
 		}
 		s.skip(n)
+		if v >= 0xD800 && v <= 0xDFFF {
+			s.surrogates = true
+		}
 		return append(text, rune(v))
 	}
 	if isYBreak(c) {

@@ -142,6 +142,14 @@ for doc in REALISTIC:
 for doc in ["-\n  - 12345678901234567890\n  -\n    ~\n :\n      - true\n    a: 2.5\n  - 1\n- {}\n",
             "a:\n  -\n    - 1\n :\n", "- 1\n :\n", "a:\n  b: 1\n :\n", "a:\n :\n", "-\n :\n", "a: 1\n :\n", "a:\n  - 1\n :\n"]:
     add(doc)
+# Edges: escaped lone surrogates are distinct keys (and differ from the pair's
+# character), an escape past U+10FFFF, a simple key at and past 1024
+# characters, a key the scanner must mark far back, a stray bracket, a bad
+# escape, a bad tag URI escape.
+for doc in ['{"\\ud800": 1, "\\ud801": 2, "\\ud800": 3}\n', '{"\\ud83d\\ude00": 1, "\U0001F600": 2}\n', 'a: "\\U00110000"\n',
+            "k" * 1020 + ": v\n", "k" * 1030 + ": v\n", "[" + "a" * 1030 + ": b]\n", "? " + "x" * 1030 + "\n: y\n",
+            "[" * 20 + "]:" * 20 + "\n", "[[a]: b, [c]: d]\n", "[", "]a", 'a: "\\x"\n', "%TAG !a! tag:x%C3\n--- 1\n"]:
+    add(doc)
 
 rng = random.Random(20261202)
 for doc in REALISTIC:
