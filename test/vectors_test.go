@@ -13,15 +13,14 @@ import (
 // notGenerated are the JSON files under a testdata folder that no Python
 // generator writes, so they carry no version record, and why.
 var notGenerated = map[string]string{
-	"evidence/testdata/canonical_shared.json":             "the product specification's shared vectors, copied",
-	"internal/attest/testdata/crosscheck/go_signed.json":  "written by the Go test it serves, for the Python verifier",
-	"tools/testdata/decimal_finance/issue14.json":         "examples from the text of issue 14, written by hand",
-	"internal/structured/testdata/yaml_pyyaml_known.json": "the differences from PyYAML that TestYAMLAgreesWithPyYAML finds, each with its cause, reviewed by hand",
-	"tools/testdata/exact_probability/issue14.json":       "examples from the text of issue 14, written by hand",
-	"tools/testdata/gcd_lcm/spec.json":                    "examples from the product specification, written by hand",
-	"tools/testdata/oracle/semver/package.json":           "npm manifest pinning the semver oracle of gen_version.py, not vectors",
-	"tools/testdata/oracle/semver/package-lock.json":      "npm lock file pinning the semver oracle of gen_version.py, not vectors",
-	"tools/testdata/timezone_convert/spec.json":           "examples from the product specification, written by hand",
+	"evidence/testdata/canonical_shared.json":            "the product specification's shared vectors, copied",
+	"internal/attest/testdata/crosscheck/go_signed.json": "written by the Go test it serves, for the Python verifier",
+	"tools/testdata/decimal_finance/issue14.json":        "examples from the text of issue 14, written by hand",
+	"tools/testdata/exact_probability/issue14.json":      "examples from the text of issue 14, written by hand",
+	"tools/testdata/gcd_lcm/spec.json":                   "examples from the product specification, written by hand",
+	"tools/testdata/oracle/semver/package.json":          "npm manifest pinning the semver oracle of gen_version.py, not vectors",
+	"tools/testdata/oracle/semver/package-lock.json":     "npm lock file pinning the semver oracle of gen_version.py, not vectors",
+	"tools/testdata/timezone_convert/spec.json":          "examples from the product specification, written by hand",
 }
 
 // notGeneratedDirs hold third-party suites, copied with their SOURCE and LICENSE.

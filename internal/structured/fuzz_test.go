@@ -4,10 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/precisiond/precisiond/internal/refusal"
+	"fmt"
+	"math"
+	"math/big"
+	"os"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/internal/refusal"
 )
 
 // FuzzJSON: never panics; accepts exactly what encoding/json accepts (both
@@ -261,15 +268,157 @@ func FuzzXML(f *testing.F) {
 }
 
 // FuzzYAML: the YAML path never panics or hangs; refused constructs are
-// refused whatever surrounds them; answers stay within the limits.
+// refused whatever surrounds them; answers stay within the limits and are
+// the same when asked twice (the reader's pooled buffers carry nothing from
+// one payload to the next). And a differential property of the reader and
+// the value builder: what a valid document builds, written back as flow
+// YAML with every string double-quoted (flowYAML), builds the same value.
+// Seeds: a sample of the PyYAML vectors besides the cases below.
 func FuzzYAML(f *testing.F) {
 	for _, s := range []string{"a: 1\n", "- [1, {b: c}]\n", "a: &x 1\nb: *x\n", "!t x", "%YAML 1.2\n---\na: 1",
 		"a: |\n  x\n  y\n", "? k\n: v\n", "---\na: 1\n...\n", "a:\n- 1\n- - 2\n", "{a: [", "'x", "\"\\u00e9\"", "a: 1\n---\n", "...\n",
-		"<<: [{a: 1}, {b: 2}]\n", "t: 2024-01-01 10:00:00 +05:30\n", "a: 0x1F\n0x1F: b\n"} {
+		"<<: [{a: 1}, {b: 2}]\n", "t: 2024-01-01 10:00:00 +05:30\n", "a: 0x1F\n0x1F: b\n", "a: .nan\n.nan: 1\n.NaN: 2\n",
+		"k: >-\n  folded\n  text\n\n  more\n", "\"esc \\t\\x41\\u00e9\\N\\L\": 'q''q'\n", "[a:b, {k:@ v}, ? x, ? : y]\n", "{\"\\ud800\": 1, \"\\udfff\": [\"\\ud83d\\ude00\"]}\n"} {
 		f.Add(s)
+	}
+	var vectors struct{ Cases []pyyamlCase }
+	if raw, err := os.ReadFile("testdata/yaml_pyyaml.json"); err == nil && json.Unmarshal(raw, &vectors) == nil {
+		for i, c := range vectors.Cases {
+			if i%20 == 0 {
+				f.Add(c.Src)
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		res, err := Validate(context.Background(), Request{Format: "yaml", Payload: s}, DefaultLimits)
 		checkResult(t, res, err)
+		again, err2 := Validate(context.Background(), Request{Format: "yaml", Payload: s}, DefaultLimits)
+		if !reflect.DeepEqual(res, again) || fmt.Sprint(err) != fmt.Sprint(err2) {
+			t.Fatalf("%q: %+v %v, then %+v %v", s, res, err, again, err2)
+		}
+		if err != nil || !res.Valid {
+			return
+		}
+		text := builtYAML(t, s)
+		if back := builtYAML(t, text); back != text {
+			t.Fatalf("%q builds %s, which builds %s", s, text, back)
+		}
 	})
+}
+
+// builtYAML is the value yaml.safe_load builds from a valid document, as
+// flowYAML writes it (before the reader's buffers, which the value's strings
+// point into, go back to the pool).
+func builtYAML(t *testing.T, s string) string {
+	t.Helper()
+	buf := getYAMLBuffers()
+	defer putYAMLBuffers(buf)
+	toks, serr := scanYAMLTokens(s, buf)
+	if serr != nil {
+		t.Fatalf("%q: %s", s, serr.msg)
+	}
+	doc, perr, deep := parseYAMLTokens(toks, DefaultLimits.MaxYAMLNesting, buf)
+	if perr != nil || deep {
+		t.Fatalf("%q: %v %v", s, perr, deep)
+	}
+	c := &yamlConstructor{}
+	v := c.document(doc)
+	if c.failed() {
+		t.Fatalf("%q: %v %s", s, c.err, c.valueErr)
+	}
+	return flowYAML(v)
+}
+
+// flowYAML writes a built value as one line of flow YAML that reads back as
+// the same value: strings double-quoted with escapes, numbers, booleans,
+// null, dates and times in forms the YAML 1.1 resolver types again.
+func flowYAML(v any) string {
+	var b strings.Builder
+	var write func(v any)
+	write = func(v any) {
+		switch x := v.(type) {
+		case nil:
+			b.WriteString("null")
+		case bool:
+			b.WriteString(strconv.FormatBool(x))
+		case int64:
+			b.WriteString(strconv.FormatInt(x, 10))
+		case *big.Int:
+			b.WriteString(x.String())
+		case float64:
+			switch {
+			case math.IsNaN(x):
+				b.WriteString(".nan")
+			case math.IsInf(x, 1):
+				b.WriteString(".inf")
+			case math.IsInf(x, -1):
+				b.WriteString("-.inf")
+			default:
+				f := strconv.FormatFloat(x, 'e', -1, 64) // d.ddde±dd: YAML 1.1 wants the point
+				if !strings.Contains(f, ".") {
+					f = strings.Replace(f, "e", ".0e", 1)
+				}
+				b.WriteString(f)
+			}
+		case *string:
+			write(*x)
+		case string:
+			b.WriteByte('"')
+			for i := 0; i < len(x); {
+				r, size := utf8.DecodeRuneInString(x[i:])
+				if r == utf8.RuneError && size == 1 && x[i] == 0xED && i+2 < len(x) {
+					// A lone surrogate, kept in WTF-8 (appendWTF8).
+					r, size = 0xD000|rune(x[i+1]&0x3F)<<6|rune(x[i+2]&0x3F), 3
+				}
+				i += size
+				switch {
+				case r == '"' || r == '\\':
+					b.WriteByte('\\')
+					b.WriteRune(r)
+				case r < 0x20 || r >= 0x7F && r < 0xA0 || r >= 0xD800 && r < 0xE000 || r == 0xFEFF || r > 0xFFFD && r < 0x10000 || r == 0x2028 || r == 0x2029:
+					fmt.Fprintf(&b, "\\U%08x", r)
+				default:
+					b.WriteRune(r)
+				}
+			}
+			b.WriteByte('"')
+		case pyDate:
+			fmt.Fprintf(&b, "%04d-%02d-%02d", x.y, x.m, x.d)
+		case pyDateTime:
+			fmt.Fprintf(&b, "%04d-%02d-%02dT%02d:%02d:%02d.%06d", x.y, x.m, x.d, x.hh, x.mm, x.ss, x.us)
+			if x.aware {
+				off := x.offset
+				sign := "+"
+				if off < 0 {
+					sign, off = "-", -off
+				}
+				fmt.Fprintf(&b, "%s%02d:%02d", sign, off/60, off%60)
+			}
+		case *pySeq:
+			b.WriteByte('[')
+			for i, e := range x.items {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				write(e)
+			}
+			b.WriteByte(']')
+		case *pyMapping:
+			b.WriteByte('{')
+			for i, e := range x.entries {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString("? ") // explicit: a simple key may not pass 1024 characters
+				write(e.k)
+				b.WriteString(": ")
+				write(e.v)
+			}
+			b.WriteByte('}')
+		default:
+			fmt.Fprintf(&b, "?%T", v)
+		}
+	}
+	write(v)
+	return b.String()
 }

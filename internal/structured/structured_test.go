@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"strings"
@@ -197,8 +198,11 @@ func TestStructuredHostile(t *testing.T) {
 		{name: "YAML flow nesting 30000", req: Request{Format: "yaml", Payload: strings.Repeat("[", 30000)}, reason: ReasonDepthLimit},
 		{name: "YAML flow nesting 480", req: Request{Format: "yaml", Payload: strings.Repeat("[", 480) + strings.Repeat("]", 480)}, code: ReasonDepthLimit},
 		{name: "YAML 10001 nodes", req: Request{Format: "yaml", Payload: strings.Repeat("- 0\n", 10000)}, code: ReasonNodeLimit},
-		{name: "YAML block mapping of 13000 entries", req: Request{Format: "yaml", Payload: strings.Repeat("k: v\n", 13000)}, reason: ReasonYAMLWorkLimit},
-		{name: "YAML block mapping of 4999 entries", req: Request{Format: "yaml", Payload: strings.Repeat("k: v\n", 4999)}},
+		{name: "YAML block mapping of 13000 entries", req: Request{Format: "yaml", Payload: strings.Repeat("k: v\n", 13000)}},
+		{name: "YAML block mapping of 6000 keys", req: Request{Format: "yaml", Payload: numberedKeys(6000)}, code: ReasonNodeLimit},
+		{name: "YAML flow nesting 488", req: Request{Format: "yaml", Payload: strings.Repeat("[", 488) + strings.Repeat("]", 488)}, code: ReasonDepthLimit},
+		{name: "YAML flow nesting 489", req: Request{Format: "yaml", Payload: strings.Repeat("[", 489) + strings.Repeat("]", 489)}, reason: ReasonDepthLimit},
+		{name: "YAML 60000 simple keys on one line", req: Request{Format: "yaml", Payload: strings.Repeat("[a: ", 15000)}, reason: ReasonDepthLimit},
 		{name: "YAML integer of 5000 digits", req: Request{Format: "yaml", Payload: "a: " + strings.Repeat("7", 5000) + "\n"},
 			code: "Exceeds the limit (4300 digits) for integer string conversion: value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit"},
 		{name: "YAML 60000 control characters", req: Request{Format: "yaml", Payload: strings.Repeat("\x01", 60000)}, code: CodeYAMLParse},
@@ -335,4 +339,13 @@ func TestStructuredPyCompare(t *testing.T) {
 			t.Errorf("compare(%v, %v) = %d %v, want %d %v", tc.a, tc.b, c, ok, tc.c, tc.ok)
 		}
 	}
+}
+
+// numberedKeys is a block mapping of n distinct keys.
+func numberedKeys(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "k%d: v\n", i)
+	}
+	return b.String()
 }

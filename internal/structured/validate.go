@@ -108,9 +108,6 @@ const (
 	ReasonNotUTF8 = "payload_not_utf8"
 	// ReasonWorkLimit: the schema check needs more than SchemaWorkUnits.
 	ReasonWorkLimit = "schema_validation_work_limit"
-	// ReasonYAMLWorkLimit: a YAML block mapping too large for the YAML
-	// parser's quadratic work (cost_limit_exceeded).
-	ReasonYAMLWorkLimit = "yaml_parse_work_limit"
 )
 
 // Dialects maps csv_dialect to its delimiter, as the reference does.
@@ -331,8 +328,8 @@ func boundedTree(v any, lim Limits) (depth, nodes int, reason string) {
 				stack = append(stack, item{k, cur.d + 1}, item{x.Values[i], cur.d + 1})
 			}
 		case *pyMapping:
-			for i := range x.keys {
-				stack = append(stack, item{x.keys[i], cur.d + 1}, item{x.values[i], cur.d + 1})
+			for _, e := range x.entries {
+				stack = append(stack, item{e.k, cur.d + 1}, item{e.v, cur.d + 1})
 			}
 		case []any:
 			for _, e := range x {
