@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-// notGenerated are the JSON files under a testdata folder that no Python
-// generator writes, so they carry no version record, and why.
+// notGenerated are the JSON files under a testdata folder that no generator
+// writes, so they carry no version record, and why.
 var notGenerated = map[string]string{
 	"evidence/testdata/canonical_shared.json":            "the product specification's shared vectors, copied",
 	"internal/attest/testdata/crosscheck/go_signed.json": "written by the Go test it serves, for the Python verifier",
@@ -20,17 +20,21 @@ var notGenerated = map[string]string{
 	"tools/testdata/gcd_lcm/spec.json":                   "examples from the product specification, written by hand",
 	"tools/testdata/oracle/semver/package.json":          "npm manifest pinning the semver oracle of gen_version.py, not vectors",
 	"tools/testdata/oracle/semver/package-lock.json":     "npm lock file pinning the semver oracle of gen_version.py, not vectors",
+	"tools/testdata/oracle/tiktoken/package.json":        "npm manifest pinning the js-tiktoken oracle of gen_vectors.mjs, not vectors",
+	"tools/testdata/oracle/tiktoken/package-lock.json":   "npm lock file pinning the js-tiktoken oracle of gen_vectors.mjs, not vectors",
 	"tools/testdata/timezone_convert/spec.json":          "examples from the product specification, written by hand",
 }
 
 // notGeneratedDirs hold third-party suites, copied with their SOURCE and LICENSE.
 var notGeneratedDirs = []string{"internal/jmes/testdata/compliance/"}
 
-var pythonVersion = regexp.MustCompile(`^3\.\d+\.\d+`)
+// interpreterVersion is what a generator records: "python 3.x.y" or "node N.N.N".
+var interpreterVersion = regexp.MustCompile(`^(python 3|node \d+)\.\d+\.\d+`)
 
 // TestVectorFilesRecordVersions: every oracle vector file (JSON under a
-// testdata folder, fuzz corpora aside) records the Python version that wrote
-// it, at its top level or in a generator/oracle/versions object there.
+// testdata folder, fuzz corpora aside) records the version of the Python or
+// node interpreter that wrote it, at its top level or in a
+// generator/oracle/versions object there.
 func TestVectorFilesRecordVersions(t *testing.T) {
 	root := ".."
 	checked := 0
@@ -68,8 +72,8 @@ func TestVectorFilesRecordVersions(t *testing.T) {
 			return nil
 		}
 		checked++
-		if v := recordedPython(top); !pythonVersion.MatchString(v) {
-			t.Errorf("%s: no Python version recorded (found %q)", rel, v)
+		if v := recordedInterpreter(top); !interpreterVersion.MatchString(v) {
+			t.Errorf("%s: no Python or node version recorded (found %q)", rel, v)
 		}
 		return nil
 	})
@@ -86,21 +90,24 @@ func TestVectorFilesRecordVersions(t *testing.T) {
 	}
 }
 
-// recordedPython is the "python" value at the top level of a vector file or
-// in one of its objects there (generator, oracle, versions).
-func recordedPython(top map[string]json.RawMessage) string {
-	var s string
-	if json.Unmarshal(top["python"], &s) == nil && s != "" {
-		return s
-	}
-	for k, raw := range top {
-		if k == "cases" {
-			continue
+// recordedInterpreter is "python V" or "node V" for the "python" or "node"
+// value at the top level of a vector file or in one of its objects there
+// (generator, oracle, versions).
+func recordedInterpreter(top map[string]json.RawMessage) string {
+	for _, name := range []string{"python", "node"} {
+		var s string
+		if json.Unmarshal(top[name], &s) == nil && s != "" {
+			return name + " " + s
 		}
-		var obj map[string]any
-		if json.Unmarshal(raw, &obj) == nil {
-			if s, ok := obj["python"].(string); ok {
-				return s
+		for k, raw := range top {
+			if k == "cases" {
+				continue
+			}
+			var obj map[string]any
+			if json.Unmarshal(raw, &obj) == nil {
+				if s, ok := obj[name].(string); ok {
+					return name + " " + s
+				}
 			}
 		}
 	}
