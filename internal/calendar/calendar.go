@@ -100,6 +100,10 @@ var (
 	maxDays = Date{MaxYear, 12, 31}.Days()
 )
 
+// DateOfDays is the proleptic Gregorian date n days from 1970-01-01 for any
+// n, without FromDays' bounds (callers that keep their own).
+func DateOfDays(n int64) Date { return fromDays(n) }
+
 func fromDays(n int64) Date {
 	z := n + 719468
 	era := floorDiv(z, 146097)

@@ -1,50 +1,23 @@
 package schedule
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/precisiond/precisiond/internal/calendar"
+)
 
 // A wall time is a naive local date and time, counted as seconds from
 // 1970-01-01T00:00:00 of the local clock (as if it were UTC). tzdb.Zone.Resolve
 // takes the same count.
 
 // daysFromCivil is the number of days from 1970-01-01 to y-m-d of the
-// proleptic Gregorian calendar (Hinnant's days_from_civil).
-func daysFromCivil(y, m, d int) int64 {
-	yy := int64(y)
-	if m <= 2 {
-		yy--
-	}
-	era := yy / 400
-	if yy < 0 && yy%400 != 0 {
-		era--
-	}
-	yoe := yy - era*400
-	mp := int64(m+9) % 12
-	doy := (153*mp+2)/5 + int64(d) - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return era*146097 + doe - 719468
-}
+// proleptic Gregorian calendar.
+func daysFromCivil(y, m, d int) int64 { return calendar.Date{Year: y, Month: m, Day: d}.Days() }
 
 // civilFromDays inverts daysFromCivil.
 func civilFromDays(z int64) (y, m, d int) {
-	z += 719468
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d = int(doy - (153*mp+2)/5 + 1)
-	m = int(mp + 3)
-	if m > 12 {
-		m -= 12
-	}
-	y = int(yoe + era*400)
-	if m <= 2 {
-		y++
-	}
-	return
+	c := calendar.DateOfDays(z)
+	return c.Year, c.Month, c.Day
 }
 
 // weekday is Python's date.weekday() of a day count: Monday 0 ... Sunday 6.
@@ -56,23 +29,11 @@ func weekday(days int64) int {
 	return int(w)
 }
 
-func isLeap(y int) bool { return y%4 == 0 && (y%100 != 0 || y%400 == 0) }
-
-func yearLen(y int) int {
-	if isLeap(y) {
-		return 366
-	}
-	return 365
-}
-
-var monthDays = [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
-
-func daysIn(y, m int) int {
-	if m == 2 && isLeap(y) {
-		return 29
-	}
-	return monthDays[m]
-}
+var (
+	isLeap  = calendar.IsLeap
+	yearLen = calendar.DaysInYear
+	daysIn  = calendar.DaysInMonth
+)
 
 // Wall is a naive local date-time.
 type Wall struct {
