@@ -4,19 +4,20 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/precisiond/precisiond/evidence"
 )
 
 // CheckExamples runs every contract example of the tools in list through the
-// execution path of a private registry (no limiter, no observer, the default
-// deadline): argument parsing, defaults, validation in and out, envelope and
-// max_result_chars included. It returns an error naming the first example
+// execution path of a private registry (no limiter, no observer, a deadline of
+// selfCheckTimeout per call): argument parsing, defaults, validation in and
+// out, envelope and max_result_chars included. It returns an error naming the first example
 // whose call fails or whose facts differ from the documented ones. Examples of
 // a tool that writes (access_kind "write") write into that tool's store, so
 // pass such tools built over a throwaway store, or leave them out (ReadOnly).
 func CheckExamples(ctx context.Context, list []Tool) error {
-	reg := NewRegistry(list, Options{})
+	reg := NewRegistry(list, Options{DefaultTimeout: selfCheckTimeout})
 	for _, e := range reg.tools {
 		for _, ex := range e.contract.Examples {
 			args, err := evidence.Canonical(ex.Args)
@@ -37,6 +38,12 @@ func CheckExamples(ctx context.Context, list []Tool) error {
 	return nil
 }
 
+// selfCheckTimeout bounds one example call of CheckExamples. It checks answers,
+// not speed: a first call that loads its tables (token_count's ranks) on a
+// loaded machine, under the race detector, must not fail a start; a hang still
+// ends.
+const selfCheckTimeout = 2 * time.Minute
+
 // ReadOnly returns the tools of list whose contract declares access_kind
 // "read": running their examples has no side effect.
 func ReadOnly(list []Tool) []Tool {
@@ -50,7 +57,7 @@ func ReadOnly(list []Tool) []Tool {
 }
 
 // StartupSelfCheck is the example self-check of the long-running commands
-// (serve, mcp; SPEC §3): the examples of every read-only built-in tool run
+// (serve, mcp): the examples of every read-only built-in tool run
 // through the execution path, and an error stops the start. The examples
 // of tools that write (generate_file) are left out, so that starting has no
 // side effect on the data directory and works on a read-only one;
