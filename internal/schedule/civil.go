@@ -30,7 +30,6 @@ func weekday(days int64) int {
 }
 
 var (
-	isLeap  = calendar.IsLeap
 	yearLen = calendar.DaysInYear
 	daysIn  = calendar.DaysInMonth
 )
