@@ -138,7 +138,7 @@ func wideValues(n int) []any {
 func BenchmarkAdvancedStatsQuantiles100k(b *testing.B) {
 	probs := make([]any, 1000)
 	for i := range probs {
-		probs[i] = json.Number("0." + strconv.Itoa(1000+i)[1:])
+		probs[i] = json.Number("0." + strconv.Itoa(1000 + i)[1:])
 	}
 	benchTool(b, "advanced_statistics", map[string]any{"operation": "quantiles", "data": wideValues(100000), "probabilities": probs, "method": "hazen"})
 }
