@@ -41,8 +41,8 @@ func ConfidenceInterval(ctx context.Context, data []exactdec.Decimal, conf *big.
 	if n < 2 {
 		return Interval{}, fail("too_few_points", "%d value; a confidence interval needs at least 2", n)
 	}
-	xs, a := scaled(data)
-	m, err := intMoments(ctx, xs, xs, a, a)
+	m, err := pairMoments(ctx, data, data)
+	a := m.a
 	if err != nil {
 		return Interval{}, err
 	}

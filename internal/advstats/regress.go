@@ -19,30 +19,36 @@ type moments struct {
 	sxx, syy, sxy *big.Int
 }
 
+// pairMoments computes the moments of decimal x and y, scaling one value at
+// a time.
 func pairMoments(ctx context.Context, x, y []exactdec.Decimal) (moments, error) {
-	xs, a := scaled(x)
-	ys, b := scaled(y)
-	return intMoments(ctx, xs, ys, a, b)
+	a, b := scale(x), scale(y)
+	return intMoments(ctx, len(x), func(i int, dst *big.Int) *big.Int { return scaledInto(dst, x[i], a) },
+		func(i int, dst *big.Int) *big.Int { return scaledInto(dst, y[i], b) }, a, b)
 }
 
-func intMoments(ctx context.Context, xs, ys []*big.Int, a, b int) (moments, error) {
-	m := moments{n: int64(len(xs)), a: a, b: b, sx: new(big.Int), sy: new(big.Int)}
+// intMoments computes the moments of n integer pairs that fx and fy write
+// into a scratch integer.
+func intMoments(ctx context.Context, n int, fx, fy func(i int, dst *big.Int) *big.Int, a, b int) (moments, error) {
+	m := moments{n: int64(n), a: a, b: b, sx: new(big.Int), sy: new(big.Int)}
 	xx, yy, xy, t := new(big.Int), new(big.Int), new(big.Int), new(big.Int)
-	for i := range xs {
+	var xi, yi big.Int
+	for i := range n {
 		if i%4096 == 4095 {
 			if err := ctx.Err(); err != nil {
 				return m, err
 			}
 		}
-		m.sx.Add(m.sx, xs[i])
-		m.sy.Add(m.sy, ys[i])
-		xx.Add(xx, t.Mul(xs[i], xs[i]))
-		yy.Add(yy, t.Mul(ys[i], ys[i]))
-		xy.Add(xy, t.Mul(xs[i], ys[i]))
+		X, Y := fx(i, &xi), fy(i, &yi)
+		m.sx.Add(m.sx, X)
+		m.sy.Add(m.sy, Y)
+		xx.Add(xx, t.Mul(X, X))
+		yy.Add(yy, t.Mul(Y, Y))
+		xy.Add(xy, t.Mul(X, Y))
 	}
-	n := big.NewInt(m.n)
+	nb := big.NewInt(m.n)
 	centred := func(sum2, s1, s2 *big.Int) *big.Int {
-		r := new(big.Int).Mul(n, sum2)
+		r := new(big.Int).Mul(nb, sum2)
 		return r.Sub(r, new(big.Int).Mul(s1, s2))
 	}
 	m.sxx, m.syy, m.sxy = centred(xx, m.sx, m.sx), centred(yy, m.sy, m.sy), centred(xy, m.sx, m.sy)
@@ -127,16 +133,19 @@ func Correlation(ctx context.Context, x, y []exactdec.Decimal, method string) (N
 	if err := checkPairs(x, y, 2); err != nil {
 		return Number{}, err
 	}
-	xs, a := scaled(x)
-	ys, b := scaled(y)
 	if method == "kendall" {
-		return kendall(ctx, xs, ys)
+		return kendall(ctx, x, y)
 	}
+	var m moments
+	var err error
 	if method == "spearman" {
 		// Average ranks are half-integers: doubled, they are integers.
-		xs, ys, a, b = ranks2(xs), ranks2(ys), 0, 0
+		rx, ry := ranks2(x), ranks2(y)
+		m, err = intMoments(ctx, len(x), func(i int, dst *big.Int) *big.Int { return dst.SetInt64(rx[i]) },
+			func(i int, dst *big.Int) *big.Int { return dst.SetInt64(ry[i]) }, 0, 0)
+	} else {
+		m, err = pairMoments(ctx, x, y)
 	}
-	m, err := intMoments(ctx, xs, ys, a, b)
 	if err != nil {
 		return Number{}, err
 	}
@@ -147,40 +156,33 @@ func Correlation(ctx context.Context, x, y []exactdec.Decimal, method string) (N
 	return signedSqrtNumber(m.sxy.Sign(), new(big.Int).Mul(m.sxy, m.sxy), new(big.Int).Mul(m.sxx, m.syy)), nil
 }
 
-// ranks2 returns twice the average ranks (1-based) of xs.
-func ranks2(xs []*big.Int) []*big.Int {
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(i, j int) int { return xs[i].Cmp(xs[j]) })
-	out := make([]*big.Int, len(xs))
+// ranks2 returns twice the average ranks (1-based) of values.
+func ranks2(values []exactdec.Decimal) []int64 {
+	idx := order(values)
+	c := newComparer(values)
+	out := make([]int64, len(values))
 	for i := 0; i < len(idx); {
 		j := i
-		for j+1 < len(idx) && xs[idx[j+1]].Cmp(xs[idx[i]]) == 0 {
+		for j+1 < len(idx) && c.cmp(values, idx[j+1], idx[i]) == 0 {
 			j++
 		}
 		// positions i..j (0-based) have ranks i+1..j+1; twice their mean is i+j+2.
-		r := big.NewInt(int64(i + j + 2))
 		for k := i; k <= j; k++ {
-			out[idx[k]] = r
+			out[idx[k]] = int64(i + j + 2)
 		}
 		i = j + 1
 	}
 	return out
 }
 
-// denseRanks maps xs to 0-based dense ranks (equal values, equal ranks).
-func denseRanks(xs []*big.Int) []int {
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(i, j int) int { return xs[i].Cmp(xs[j]) })
-	out := make([]int, len(xs))
+// denseRanks maps values to 0-based dense ranks (equal values, equal ranks).
+func denseRanks(values []exactdec.Decimal) []int {
+	idx := order(values)
+	c := newComparer(values)
+	out := make([]int, len(values))
 	r := 0
 	for k, i := range idx {
-		if k > 0 && xs[i].Cmp(xs[idx[k-1]]) != 0 {
+		if k > 0 && c.cmp(values, i, idx[k-1]) != 0 {
 			r++
 		}
 		out[i] = r
@@ -191,8 +193,8 @@ func denseRanks(xs []*big.Int) []int {
 // kendall is tau-b = (C - D) / sqrt((n0 - n1)(n0 - n2)) with scipy's tie
 // counts, in O(n log n): the discordant pairs are the strict inversions of y
 // once the pairs are sorted by (x, y) (Knight's algorithm).
-func kendall(ctx context.Context, xs, ys []*big.Int) (Number, error) {
-	rx, ry := denseRanks(xs), denseRanks(ys)
+func kendall(ctx context.Context, x, y []exactdec.Decimal) (Number, error) {
+	rx, ry := denseRanks(x), denseRanks(y)
 	n := len(rx)
 	idx := make([]int, n)
 	for i := range idx {

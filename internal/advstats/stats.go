@@ -34,19 +34,72 @@ func ParseData(ctx context.Context, name string, list []any) ([]exactdec.Decimal
 	return v, err
 }
 
-// scaled returns the values as integers X_i = v_i·10^s with the smallest
-// s >= 0 that makes all of them integral. The parse bounds (50 significant
-// digits, |exponent| <= 100 as written) keep every X_i below 10^(50+200).
-func scaled(values []exactdec.Decimal) ([]*big.Int, int) {
+// scale returns the smallest s >= 0 with v·10^s integral for every value.
+// The parse bounds (50 significant digits, |exponent| <= 100 as written) keep
+// every scaled value below 10^(50+200); the scaled integers are made one at a
+// time (scaledInto), never held all at once.
+func scale(values []exactdec.Decimal) int {
 	s := 0
 	for _, v := range values {
 		s = max(s, -v.Exp)
 	}
-	xs := make([]*big.Int, len(values))
+	return s
+}
+
+// scaledInto sets dst to v·10^s (s >= -v.Exp) and returns it.
+func scaledInto(dst *big.Int, v exactdec.Decimal, s int) *big.Int {
+	return dst.Mul(v.Coef, bigx.Pow10(v.Exp+s))
+}
+
+// comparer orders decimals without making their common-scale integers: by
+// sign, then by adjusted exponent, and only for equal adjusted exponents
+// (coefficients of at most 50 digits) by an aligned product in a reused
+// scratch integer.
+type comparer struct {
+	adj     []int
+	scratch big.Int
+}
+
+func newComparer(values []exactdec.Decimal) *comparer {
+	c := &comparer{adj: make([]int, len(values))}
 	for i, v := range values {
-		xs[i] = new(big.Int).Mul(v.Coef, bigx.Pow10(v.Exp+s))
+		c.adj[i] = v.Adjusted()
 	}
-	return xs, s
+	return c
+}
+
+// cmp compares values[i] and values[j].
+func (c *comparer) cmp(values []exactdec.Decimal, i, j int) int {
+	a, b := values[i], values[j]
+	sa, sb := a.Coef.Sign(), b.Coef.Sign()
+	if sa != sb || sa == 0 {
+		return sa - sb
+	}
+	if c.adj[i] != c.adj[j] {
+		if (c.adj[i] > c.adj[j]) == (sa > 0) {
+			return 1
+		}
+		return -1
+	}
+	switch {
+	case a.Exp == b.Exp:
+		return a.Coef.Cmp(b.Coef)
+	case a.Exp > b.Exp:
+		return c.scratch.Mul(a.Coef, bigx.Pow10(a.Exp-b.Exp)).Cmp(b.Coef)
+	default:
+		return -c.scratch.Mul(b.Coef, bigx.Pow10(b.Exp-a.Exp)).Cmp(a.Coef)
+	}
+}
+
+// order returns the indices of values in ascending order (stable).
+func order(values []exactdec.Decimal) []int {
+	c := newComparer(values)
+	idx := make([]int, len(values))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int { return c.cmp(values, i, j) })
+	return idx
 }
 
 // ParseProbability reads a probability in [0, 1]: reasons invalid_probability
@@ -91,17 +144,14 @@ func Quantiles(ctx context.Context, values []exactdec.Decimal, probs []*big.Rat,
 	if !slices.Contains(Methods, method) {
 		return nil, fail("unknown_method", "unknown quantile method %q", method)
 	}
-	xs, s := scaled(values)
-	slices.SortFunc(xs, func(a, b *big.Int) int { return a.Cmp(b) })
+	idx := order(values)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	den := new(big.Rat).SetInt(bigx.Pow10(s))
+	sorted := func(i int64) *big.Rat { return values[idx[i]].Rat() }
 	out := make([]Quantile, len(probs))
 	for i, p := range probs {
-		v := quantile(xs, p, method)
-		v.Quo(v, den)
-		out[i] = Quantile{Probability: ratPlain(p), Value: ratNumber(v)}
+		out[i] = Quantile{Probability: ratPlain(p), Value: ratNumber(quantile(len(values), sorted, p, method))}
 	}
 	return out, nil
 }
@@ -113,12 +163,12 @@ func ratPlain(r *big.Rat) string {
 	return d
 }
 
-// quantile is numpy's method on the sorted integers xs at probability p.
-func quantile(xs []*big.Int, p *big.Rat, method string) *big.Rat {
-	n := len(xs)
+// quantile is numpy's method at probability p on n values, sorted(i) the
+// i-th smallest (0-based).
+func quantile(n int, sorted func(int64) *big.Rat, p *big.Rat, method string) *big.Rat {
 	nr := new(big.Rat).SetInt64(int64(n))
 	np := new(big.Rat).Mul(nr, p)
-	at := func(i int64) *big.Rat { return new(big.Rat).SetInt(xs[max(0, min(int64(n-1), i))]) }
+	at := func(i int64) *big.Rat { return sorted(max(0, min(int64(n-1), i))) }
 	switch method {
 	case "inverted_cdf", "closest_observation":
 		// numpy's _discrete_interpolation_to_boundaries: index = n·p - 1
