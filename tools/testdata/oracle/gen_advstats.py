@@ -460,6 +460,9 @@ def main():
     while len(cor) < N_RANDOM + 18:
         n = rnd.choice([2, 3, 5, 10, 30, 120])
         cor.append(correlation_case(rand_data(n), rand_data(n), rnd.choice(["pearson", "spearman", "kendall"]), checks=checks))
+    for m in ["pearson", "spearman", "kendall"]:  # the O(n log n) tie counts at scale, against O(n²) pairs
+        x, y = [rnd.randint(0, 30) for _ in range(1000)], [rnd.randint(0, 30) for _ in range(1000)]
+        cor.append(correlation_case(x, y, m, f"{m} n = 1000 with ties", checks))
     write_json(os.path.join(OUT, "oracle_correlation.json"),
                {"generator": versions, "scipy_agreed": f"{sum(checks)}/{len(checks)}", "cases": cor})
     assert all(checks), "scipy.stats disagrees"
