@@ -36,7 +36,10 @@ func advancedStatistics() Tool {
 
 // numberFacts is the JSON form of an advstats.Number.
 func numberFacts(n advstats.Number) map[string]any {
-	m := map[string]any{"decimal": n.Decimal, "exact": n.Exact, "float": evidence.Float(n.Float)}
+	m := map[string]any{"decimal": n.Decimal, "exact": n.Exact, "float": nil}
+	if n.Float != nil {
+		m["float"] = evidence.Float(*n.Float)
+	}
 	if n.Fraction != nil {
 		m["fraction"] = *n.Fraction
 	}

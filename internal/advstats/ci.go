@@ -114,7 +114,7 @@ func certified(x, err *big.Float) (Number, bool) {
 	if a != b || fa != fb {
 		return Number{}, false
 	}
-	return Number{Decimal: sciToFixed(a), Float: fa}, true
+	return Number{Decimal: sciToFixed(a), Float: finite(fa)}, true
 }
 
 // sciToFixed turns big.Float's "-d.ddde±xx" into plain notation with every

@@ -34,12 +34,21 @@ var fail = refusal.Domain
 // is 1) when the value is rational, Decimal in plain notation, Exact when
 // Decimal is the exact value (else it is rounded half-even to Digits
 // significant digits, trailing zeros kept) and Float, the float64 nearest the
-// exact value.
+// exact value (nil beyond float64's range: a slope over a spread of 1e-250
+// can reach 1e350).
 type Number struct {
 	Fraction *string
 	Decimal  string
 	Exact    bool
-	Float    float64
+	Float    *float64
+}
+
+// finite returns &f, or nil for an infinity (a value beyond float64's range).
+func finite(f float64) *float64 {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil
+	}
+	return &f
 }
 
 // ratNumber describes the rational r.
@@ -47,7 +56,7 @@ func ratNumber(r *big.Rat) Number {
 	f := r.RatString()
 	fl, _ := r.Float64()
 	d, exact := ratDecimal(r.Num(), r.Denom())
-	return Number{Fraction: &f, Decimal: d, Exact: exact, Float: fl}
+	return Number{Fraction: &f, Decimal: d, Exact: exact, Float: finite(fl)}
 }
 
 // ratDecimal renders num/den (den > 0, lowest terms): in full when it
@@ -121,7 +130,7 @@ func signedSqrtNumber(sign int, num, den *big.Int) Number {
 			if sign < 0 {
 				fl = -fl
 			}
-			return Number{Decimal: exactdec.Fixed(r), Float: fl}
+			return Number{Decimal: exactdec.Fixed(r), Float: finite(fl)}
 		}
 		t += 2
 	}

@@ -103,10 +103,19 @@ def rat_decimal(q):
     return plain(ctx.divide(decimal.Decimal(q.numerator), decimal.Decimal(q.denominator))), False
 
 
+def float_or_none(v):
+    """The float64 nearest v, None beyond float64's range."""
+    try:
+        f = float(v)
+    except OverflowError:
+        return None
+    return None if math.isinf(f) else f
+
+
 def rat_number(q):
     s, exact = rat_decimal(q)
     frac = str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-    return {"fraction": frac, "decimal": s, "exact": exact, "float": float(q)}
+    return {"fraction": frac, "decimal": s, "exact": exact, "float": float_or_none(q)}
 
 
 class NearTie(Exception):
@@ -122,7 +131,7 @@ def irr_number(v):
     if t[:15] in ("5" + "0" * 14, "4" + "9" * 14, "0" * 15, "9" * 15):
         raise NearTie(s)
     ctx = decimal.Context(prec=DIGITS, rounding=decimal.ROUND_HALF_EVEN)
-    return {"decimal": plain(ctx.plus(d)), "exact": False, "float": float(v)}
+    return {"decimal": plain(ctx.plus(d)), "exact": False, "float": float_or_none(v)}
 
 
 def sqrt_number(sign, q):
@@ -436,8 +445,10 @@ def main():
            regression_case([1, 2, 3, 4], [5, 5, 5, 5], "constant y: r_squared null", checks),
            regression_case([1, 2], [3, 7], "n = 2: stderr null", checks),
            regression_case(["1e90", "2e90", "3.5e90"], ["1e-90", "3e-90", "2e-90"], "huge x, tiny y", checks),
-           regression_case([1, 2, 3, 4], ["2", "4.1", "5.9", "8.2"], "scipy example", checks)]
-    while len(reg) < N_RANDOM + 6:
+           regression_case([1, 2, 3, 4], ["2", "4.1", "5.9", "8.2"], "scipy example", checks),
+           regression_case(["0", "0." + "0" * 149 + "1e-100", "0." + "0" * 149 + "3e-100"], ["-9e100", "9e100", "1e100"],
+                           "slope beyond float64: float null", checks)]
+    while len(reg) < N_RANDOM + 7:
         n = rnd.choice([2, 3, 4, 5, 8, 20, 100])
         style = rnd.choice(["int", "small", "float", "wide"])
         x, y = rand_data(n, style), rand_data(n, rnd.choice(["int", "small", "float", "wide"]))
