@@ -54,6 +54,17 @@ func runAdvancedStats(ctx context.Context, in advancedStatsInput) (map[string]an
 		return Fail("missing_argument", "%s needs %s", in.Operation, names)
 	}
 	facts := map[string]any{"operation": in.Operation, "digits": advstats.Digits}
+	// An argument of another operation is refused, not ignored: a caller who
+	// sends confidence with quantiles expects it to matter.
+	given := map[string]bool{"data": in.Data != nil, "x": in.X != nil, "y": in.Y != nil,
+		"probabilities": in.Probabilities != nil, "method": in.Method != "", "confidence": in.Confidence != nil}
+	takes := map[string][]string{"quantiles": {"data", "probabilities", "method"}, "linear_regression": {"x", "y"},
+		"correlation": {"x", "y", "method"}, "confidence_interval": {"data", "confidence"}}[in.Operation]
+	for _, name := range []string{"data", "x", "y", "probabilities", "method", "confidence"} {
+		if given[name] && takes != nil && !slices.Contains(takes, name) {
+			return nil, nil, Fail("unexpected_argument", "%s takes no %s (it takes %s)", in.Operation, name, strings.Join(takes, ", "))
+		}
+	}
 	switch in.Operation {
 	case "quantiles":
 		if err := need(in.Data != nil && in.Probabilities != nil, "data and probabilities"); err != nil {
@@ -100,8 +111,6 @@ func runAdvancedStats(ctx context.Context, in advancedStatsInput) (map[string]an
 			if !slices.Contains(advstats.CorrelationMethods, method) {
 				return nil, nil, Fail("unknown_method", "method %q is not a correlation method (pearson, spearman, kendall)", method)
 			}
-		} else if method != "" {
-			return nil, nil, Fail("unexpected_argument", "linear_regression takes no method")
 		}
 		x, err := advstats.ParseData(ctx, "x", in.X)
 		if err != nil {
@@ -139,9 +148,6 @@ func runAdvancedStats(ctx context.Context, in advancedStatsInput) (map[string]an
 	case "confidence_interval":
 		if err := need(in.Data != nil, "data"); err != nil {
 			return nil, nil, err
-		}
-		if in.Method != "" {
-			return nil, nil, Fail("unexpected_argument", "confidence_interval takes no method")
 		}
 		var conf any = "0.95"
 		if in.Confidence != nil {

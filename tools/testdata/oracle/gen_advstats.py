@@ -520,6 +520,10 @@ def main():
         refused({"operation": "confidence_interval", "data": [1, 2], "confidence": "high"}, "invalid_confidence"),
         refused({"operation": "confidence_interval"}, "missing_argument"),
         refused({"operation": "confidence_interval", "data": [1, 2], "method": "linear"}, "unexpected_argument"),
+        refused({"operation": "quantiles", "data": [1, 2], "probabilities": [0.5], "confidence": 0.9}, "unexpected_argument"),
+        refused({"operation": "correlation", "x": [1, 2], "y": [1, 2], "data": [1, 2]}, "unexpected_argument"),
+        refused({"operation": "confidence_interval", "data": [1, 2], "probabilities": [0.5]}, "unexpected_argument"),
+        refused({"operation": "linear_regression", "x": [1, 2], "y": [1, 2], "confidence": "0.9"}, "unexpected_argument"),
     ]
     write_json(os.path.join(OUT, "oracle_refusals.json"), {"generator": versions, "cases": ref})
 
