@@ -237,8 +237,15 @@ func (c *Contract) validateInWindows(args map[string]any) error {
 		if !ok || len(arr) <= window || !c.windowed[name] {
 			continue
 		}
+		// The other long arrays are cut to their first window: validating
+		// each of them whole with every window of this one would make two
+		// 100 000-element arrays (x and y) cost 100 windows × 100 000
+		// elements. Each array has its own turn of this loop.
 		probe := make(map[string]any, len(args))
 		for k, e := range args {
+			if other, ok := e.([]any); ok && k != name && len(other) > window && c.windowed[k] {
+				e = other[:window]
+			}
 			probe[k] = e
 		}
 		for off := 0; off < len(arr); off += window {

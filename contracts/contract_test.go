@@ -387,6 +387,24 @@ func TestLongArraysValidateInWindows(t *testing.T) {
 	if d := detailsOf(dup); len(d) != 1 || d[0].Path != "/list" || d[0].Keyword != "uniqueItems" {
 		t.Errorf("a duplicate across windows: %v", d)
 	}
+	// Two long arrays: each is windowed in its turn, the other cut to its
+	// first window meanwhile, and a bad element of either is still found.
+	c2 := mustParse(t, testContract(`{
+	  "x": {"type": "integer", "description": "x"},
+	  "a": {"type": "array", "maxItems": 4000, "items": {"type": "integer"}, "description": "a"},
+	  "b": {"type": "array", "maxItems": 4000, "items": {"type": "integer"}, "description": "b"}
+	}`, `["x"]`))
+	for _, badIn := range []string{"a", "b"} {
+		args := map[string]any{"x": json.Number("1"), "a": list(3999), "b": list(3999)}
+		args[badIn].([]any)[2500] = "z"
+		var ve *ValidationError
+		if err := c2.ValidateInput(args); !errors.As(err, &ve) || len(ve.Details) != 1 || ve.Details[0].Path != "/"+badIn+"/2500" {
+			t.Errorf("a bad element at %s/2500 with two long arrays: %v", badIn, err)
+		}
+	}
+	if err := c2.ValidateInput(map[string]any{"x": json.Number("1"), "a": list(3999), "b": list(3999)}); err != nil {
+		t.Errorf("two valid long arrays: %v", err)
+	}
 	if windowable(map[string]any{"type": "array", "prefixItems": []any{}}) || windowable(map[string]any{"items": map[string]any{"$ref": "#/$defs/x"}}) {
 		t.Error("prefixItems or $ref judged windowable")
 	}

@@ -38,6 +38,7 @@ func Builtin(deps Deps) []Tool {
 		decimalFinance(),
 		exactProbability(),
 		statisticsCalc(),
+		advancedStatistics(),
 		calculate(),
 		primeFactorize(),
 		solveEquation(),

@@ -278,6 +278,11 @@ func cases() []testCase {
 		{"solve_equation/degree-64-200-digit-coefficient", "solve_equation", map[string]any{"equation": "x**64 - " + rep("7", 200) + "*x**63 + x - 1 = 0"}},
 		{"solve_equation/dense-degree-64", "solve_equation", map[string]any{"equation": denseDegree64()}},
 		{"solve_equation/terms", "solve_equation", map[string]any{"equation": strings.Join(slices.Repeat([]string{"(x+1)**2"}, 100), "+") + " = 0"}},
+		{"advanced_statistics/quantiles-100000-wide-1000-probabilities", "advanced_statistics", map[string]any{"operation": "quantiles", "method": "hazen",
+			"data": wideNumbers(100000, 0), "probabilities": probabilities1000()}},
+		{"advanced_statistics/regression-2x100000-wide", "advanced_statistics", map[string]any{"operation": "linear_regression", "x": wideNumbers(100000, 0), "y": wideNumbers(100000, 5)}},
+		{"advanced_statistics/kendall-2x100000-wide", "advanced_statistics", map[string]any{"operation": "correlation", "method": "kendall", "x": wideNumbers(100000, 0), "y": wideNumbers(100000, 5)}},
+		{"advanced_statistics/interval-100000-wide", "advanced_statistics", map[string]any{"operation": "confidence_interval", "data": wideNumbers(100000, 0), "confidence": "0.99"}},
 		{"statistics_calc/100000-values-all-ops", "statistics_calc", map[string]any{"data": list(digits50[:20], 10000),
 			"operations": "mean,median,mode,multimode,variance,stdev,pvariance,pstdev,geometric_mean,harmonic_mean,quantiles", "quantiles_n": 1000}},
 		{"statistics_calc/100000-short-values", "statistics_calc", map[string]any{"data": list("1.5", 100000),
@@ -332,6 +337,27 @@ func maxedRRule() string {
 }
 
 // versionList is 1000 versions made by f from their index.
+// wideNumbers returns n JSON numbers ke99 (k = 1..9, shifted by shift) and
+// one 1e-99: the common scale makes every value a 200-digit integer, the
+// largest advanced_statistics meets within a 1 MiB body for two arrays.
+func wideNumbers(n, shift int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = json.Number(strconv.Itoa((i*7+shift)%9+1) + "e99")
+	}
+	out[n/2] = json.Number("1e-99")
+	return out
+}
+
+// probabilities1000 returns 0.000, 0.001, ..., 0.999.
+func probabilities1000() []any {
+	out := make([]any, 1000)
+	for i := range out {
+		out[i] = json.Number(fmt.Sprintf("0.%03d", i))
+	}
+	return out
+}
+
 func versionList(f func(int) string) []string {
 	out := make([]string, 1000)
 	for i := range out {

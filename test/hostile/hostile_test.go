@@ -372,6 +372,10 @@ func cases() []hostileCase {
 				{"geodesic", map[string]any{"operation": "inverse", "lat1": 91, "lon1": 0, "lat2": 0, "lon2": 1e308}},
 				{"geodesic", map[string]any{"operation": "area", "points": [][2]float64{{0, 0}}}},
 				{"token_count", map[string]any{"text": rep("\u00e9", 300_000), "max_tokens": 1}},
+				{"advanced_statistics", map[string]any{"operation": "quantiles", "data": []any{long}, "probabilities": []any{0.5}}},
+				{"advanced_statistics", map[string]any{"operation": "correlation", "method": "kendall", "x": []any{nul, "1"}, "y": []any{"1", "2"}}},
+				{"advanced_statistics", map[string]any{"operation": "confidence_interval", "data": []any{"0", "2"}, "confidence": "0.5"}},
+				{"advanced_statistics", map[string]any{"operation": "linear_regression", "x": strings.Split(rep("1e-100,", 30_000)+"9e100", ","), "y": strings.Split(rep("-9e100,", 30_000)+"1e-100", ",")}},
 			}
 			for _, c := range cases {
 				status, body, raw := s.invoke(t, c.tool, c.args)
