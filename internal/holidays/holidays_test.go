@@ -156,3 +156,36 @@ func TestOffsetCountInverse(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleIsBusinessDay: numpy.is_busday with the reference holidays, and
+// the reason: holiday (also on a weekend), else weekend, else none.
+func TestOracleIsBusinessDay(t *testing.T) {
+	var doc struct {
+		Cases []struct {
+			Country, Subdivision, Date string
+			Weekend                    []int
+			BusinessDay                bool    `json:"business_day"`
+			Reason                     *string `json:"reason"`
+		} `json:"cases"`
+	}
+	readVectors(t, "testdata/oracle_isbusday.json", &doc)
+	if len(doc.Cases) < 500 {
+		t.Fatalf("%d cases", len(doc.Cases))
+	}
+	for _, c := range doc.Cases {
+		s, err := Lookup(c.Country, c.Subdivision)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := NewWeek(s, c.Weekend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _ := calendar.ParseDate(c.Date)
+		ok, err := w.IsBusinessDay(d)
+		names, _ := w.Names(d)
+		if err != nil || ok != c.BusinessDay || (len(names) > 0) != (c.Reason != nil && *c.Reason == "holiday") {
+			t.Errorf("%s-%s %s %v: business_day %v, names %q (%v); want %v, reason %v", c.Country, c.Subdivision, c.Date, c.Weekend, ok, names, err, c.BusinessDay, c.Reason)
+		}
+	}
+}

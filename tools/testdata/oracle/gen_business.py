@@ -360,8 +360,36 @@ def busday_cases(refs):
     return cases
 
 
+def is_busday_cases(refs):
+    """is_business_day as numpy.is_busday with the reference holidays; reason
+    holiday when the date is a reference holiday (also on a weekend)."""
+    out = []
+    cal = list(CALENDARS)
+    rnd = random.Random(SEED + 1)  # its own stream: the busday vectors stay as they were
+    for i in range(N_RANDOM):
+        country, sub, first = rnd.choice(cal)
+        weekend = rnd.choice(WEEKENDS)
+        year = rnd.randint(first, LAST)
+        hs = sorted(refs[(country, sub, year)])
+        if hs and i % 2 == 0:
+            day = rnd.choice(hs)  # every other case a holiday, often on a weekend
+        else:
+            day = dt.date(year, 1, 1) + dt.timedelta(days=rnd.randrange(365))
+            if day.year != year:
+                continue
+        busy = bool(numpy.is_busday(numpy.datetime64(day), weekmask=weekmask(weekend),
+                                    holidays=numpy.array(hs, dtype="datetime64[D]")))
+        reason = "holiday" if day in refs[(country, sub, year)] else (None if busy else "weekend")
+        out.append({"country": country, "subdivision": sub or "", "weekend": weekend, "date": day.isoformat(),
+                    "business_day": busy, "reason": reason})
+    return out
+
+
 def main():
     hol, disagreements, refs = holiday_vectors()
+    write_json(os.path.join(ROOT, "internal", "holidays", "testdata", "oracle_isbusday.json"),
+               {"generator": record("tools/testdata/oracle/gen_business.py", numpy, holidays, workalendar, dateutil),
+                "seed": SEED, "cases": is_busday_cases(refs)})
     unexplained = [x for x in disagreements if x["cause"] == "UNEXPLAINED"]
     gen = record("tools/testdata/oracle/gen_business.py", numpy, holidays, workalendar, dateutil)
     write_json(os.path.join(ROOT, "internal", "holidays", "testdata", "oracle_holidays.json"),
