@@ -66,6 +66,9 @@ func TestBusinessCalendarAnswers(t *testing.T) {
 		{map[string]any{"operation": "is_business_day", "country": "US", "date": "2021-12-26"}, "weekend", nil, false},
 		{map[string]any{"operation": "is_business_day", "country": "US", "date": "2021-12-26", "weekend": []any{5, 6}}, nil, nil, true},
 		{map[string]any{"operation": "is_business_day", "country": "AT", "date": "2021-12-24", "weekend": []any{5, 6}}, "weekend", nil, false},
+		{map[string]any{"operation": "is_business_day", "country": "NL", "date": "2014-04-26"}, "holiday", "King's Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "NL", "date": "2014-04-27"}, "weekend", nil, false},
+		{map[string]any{"operation": "is_business_day", "country": "IT", "date": "2026-10-05"}, nil, nil, true},
 	}
 	for _, c := range cases {
 		f := invokeFacts(t, "business_calendar", c.args)
@@ -104,7 +107,8 @@ func TestBusinessCalendarHostile(t *testing.T) {
 		hint         string
 	}{
 		{"lower-case country", map[string]any{"operation": "holidays", "country": "de", "year": 2024}, CodeExecution, "unknown_country", "DE"},
-		{"uncovered country", map[string]any{"operation": "holidays", "country": "FR", "year": 2024}, CodeExecution, "unknown_country", ""},
+		{"uncovered country", map[string]any{"operation": "holidays", "country": "CH", "year": 2024}, CodeExecution, "unknown_country", ""},
+		{"a French region", map[string]any{"operation": "holidays", "country": "FR", "subdivision": "57", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
 		{"Bavaria with Assumption", map[string]any{"operation": "holidays", "country": "DE", "subdivision": "BYP", "year": 2024}, CodeExecution, "unknown_subdivision", "BY"},
 		{"England spelled out", map[string]any{"operation": "holidays", "country": "GB", "subdivision": "EN", "year": 2024}, CodeExecution, "unknown_subdivision", "ENG"},
 		{"a US state", map[string]any{"operation": "holidays", "country": "US", "subdivision": "CA", "year": 2024}, CodeExecution, "unknown_subdivision", ""},

@@ -103,6 +103,10 @@ type Rule struct {
 	Subdivisions []string `json:"subdivisions,omitempty"`
 	// NotIn excludes these subdivisions (the national calendar stays in).
 	NotIn []string `json:"not_in,omitempty"`
+	// MoveSunday moves the holiday itself by this many days when its date
+	// is a Sunday (the Dutch King's Day on a Sunday is the Saturday before:
+	// -1); the moved day is the holiday, not a substitute.
+	MoveSunday int `json:"move_sunday,omitempty"`
 	// Observed is the substitute rule for a holiday on Saturday or Sunday:
 	// "" none; "sat_fri_sun_mon" (Saturday to Friday, Sunday to Monday);
 	// "next_free_weekday" (the first Monday-Friday after the date that is
@@ -204,6 +208,9 @@ func (c *Country) check() error {
 			if _, err := calendar.ParseDate(r.On); err != nil {
 				return fmt.Errorf("rule %d %q: %v", i, r.Name, err)
 			}
+		}
+		if r.MoveSunday < -6 || r.MoveSunday > 6 {
+			return fmt.Errorf("rule %d %q: move_sunday %d", i, r.Name, r.MoveSunday)
 		}
 		if n != 1 || r.Name == "" {
 			return fmt.Errorf("rule %d %q: needs a name and exactly one date form", i, r.Name)
@@ -340,6 +347,9 @@ func (s *Set) compute(y int) []Holiday {
 		d, ok := ruleDate(r, y)
 		if !ok {
 			continue
+		}
+		if r.MoveSunday != 0 && d.Weekday() == 7 {
+			d, _ = calendar.FromDays(d.Days() + int64(r.MoveSunday))
 		}
 		bases = append(bases, base{d, r})
 		taken[d.Days()] = true

@@ -46,7 +46,8 @@ DE_SUBS = ["BB", "BE", "BW", "BY", "HB", "HE", "HH", "MV", "NI", "NW", "RP", "SH
 GB_SUBS = ["ENG", "NIR", "SCT", "WLS"]
 # (country, subdivision, first year of the rule set); the last year is 2100.
 CALENDARS = [("DE", None, 1991)] + [("DE", s, 1991) for s in DE_SUBS] + \
-    [("GB", s, 1978) for s in GB_SUBS] + [("US", None, 1971), ("AT", None, 1967)]
+    [("GB", s, 1978) for s in GB_SUBS] + [("US", None, 1971), ("AT", None, 1967),
+                                          ("BE", None, 1974), ("FR", None, 2008), ("IT", None, 2001), ("NL", None, 2014)]
 LAST = 2100
 GB_TAGS = {"ENG": "England", "WLS": "Wales", "SCT": "Scotland", "NIR": "Northern Ireland"}
 
@@ -84,6 +85,8 @@ def observed_us(f):
 
 
 CORRECTIONS = [
+    ("NL", lambda s, y: True, "add", fixed(5, 5), "Liberation Day, 5 May, is a general holiday every year (Algemene termijnenwet art. 3); python-holidays 0.10.1 lacks it, current python-holidays lists it yearly from 1990"),
+    ("IT", lambda s, y: y >= 2026, "add", fixed(10, 4), "Saint Francis of Assisi Day, 4 October, a national holiday again from 2026 (Legge 1 ottobre 2025, n. 151)"),
     ("DE", lambda s, y: s == "BY", "remove", fixed(8, 15), "Bavaria: Assumption Day is a holiday only in its municipalities with a Catholic majority (Bayerisches Feiertagsgesetz Art. 1), not statewide; current python-holidays lists it under the category 'catholic', not the default public holidays"),
     ("DE", lambda s, y: s == "BE" and y >= 2019, "add", fixed(3, 8), "International Women's Day in Berlin from 2019 (Berliner Feiertagsgesetz, amended 2019)"),
     ("DE", lambda s, y: s == "MV" and y >= 2023, "add", fixed(3, 8), "International Women's Day in Mecklenburg-Vorpommern from 2023 (Feiertagsgesetz M-V, amended 2023)"),
@@ -120,6 +123,8 @@ def ph_raw(country, sub, year):
         h = holidays.AT(years=year)
     elif country == "GB":
         h = holidays.UK(years=year)
+    else:
+        h = {"FR": holidays.France, "NL": holidays.Netherlands, "BE": holidays.Belgium, "IT": holidays.Italy}[country](years=year)
     for day, names in h.items():
         if day.year != year:
             continue
@@ -177,6 +182,8 @@ def wk_cause(country, sub, year, day, ref, wk):
             return "workalendar lists Whit Sunday (a Sunday), not a statutory holiday here"
         if country == "DE" and sub == "BY" and (day.month, day.day) == (8, 15):
             return "Assumption Day in Bavaria is a holiday only in municipalities with a Catholic majority (Bayerisches Feiertagsgesetz Art. 1(1) Nr. 2); not statewide"
+        if country == "NL" and day == easter_d - dt.timedelta(days=2):
+            return "Good Friday is not a general holiday in the Netherlands (Algemene termijnenwet art. 3); workalendar 17.0.0 lists it"
         if country == "GB" and day.isoformat() == "1995-05-01":
             return "workalendar 17.0.0 keeps 1 May 1995; the early May bank holiday was moved to 8 May that year (VE Day 50)"
     if day in ref and day not in wk:
@@ -196,6 +203,10 @@ def wk_cause(country, sub, year, day, ref, wk):
             return "workalendar 17.0.0 predates the Coronation bank holiday of 8 May 2023"
         if country == "US" and year <= 1977 and md[0] == 10:
             return "Veterans Day was the fourth Monday of October 1971-1977 (Uniform Monday Holiday Act); workalendar 17.0.0 uses 11 November"
+        if country in ("BE", "IT", "NL") and day in (easter_d, easter_d + dt.timedelta(days=49)):
+            return "Easter Sunday / Whit Sunday: listed by python-holidays (statutory holidays that fall on a Sunday); workalendar 17.0.0 omits them"
+        if country == "IT" and md == (10, 4):
+            return "workalendar 17.0.0 predates Saint Francis of Assisi Day (from 2026)"
         if country == "US" and day.month == 6 and day.day in (18, 19, 20) and year >= 2021:
             return "workalendar 17.0.0 predates Juneteenth National Independence Day (from 2021, Public Law 117-17) and its observed days"
     return None
