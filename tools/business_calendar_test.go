@@ -69,6 +69,10 @@ func TestBusinessCalendarAnswers(t *testing.T) {
 		{map[string]any{"operation": "is_business_day", "country": "NL", "date": "2014-04-26"}, "holiday", "King's Day", false},
 		{map[string]any{"operation": "is_business_day", "country": "NL", "date": "2014-04-27"}, "weekend", nil, false},
 		{map[string]any{"operation": "is_business_day", "country": "IT", "date": "2026-10-05"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "IE", "date": "2026-02-02"}, "holiday", "St. Brigid's Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "IE", "date": "2030-02-01"}, "holiday", "St. Brigid's Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "IE", "date": "2030-02-04"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "ES", "date": "2024-03-28"}, nil, nil, true},
 	}
 	for _, c := range cases {
 		f := invokeFacts(t, "business_calendar", c.args)

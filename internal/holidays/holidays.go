@@ -91,6 +91,10 @@ type Rule struct {
 	// Before is the last given weekday strictly before a fixed day
 	// (Buß- und Bettag: the Wednesday before 23 November).
 	Before *Before `json:"weekday_before,omitempty"`
+	// OrOn replaces the date by a fixed day when that day falls on the
+	// given weekday (St Brigid's Day: the first Monday of February, or
+	// 1 February when it is a Friday).
+	OrOn *Before `json:"or_on,omitempty"`
 	// On is a one-off date, "YYYY-MM-DD".
 	On string `json:"on,omitempty"`
 	// From and To bound the years the rule applies to (0: unbounded).
@@ -207,6 +211,11 @@ func (c *Country) check() error {
 			n++
 			if _, err := calendar.ParseDate(r.On); err != nil {
 				return fmt.Errorf("rule %d %q: %v", i, r.Name, err)
+			}
+		}
+		if r.OrOn != nil {
+			if _, _, err := monthDay(r.OrOn.Date); err != nil || r.OrOn.Weekday < 1 || r.OrOn.Weekday > 7 {
+				return fmt.Errorf("rule %d %q: bad or_on", i, r.Name)
 			}
 		}
 		if r.MoveSunday < -6 || r.MoveSunday > 6 {
@@ -347,6 +356,12 @@ func (s *Set) compute(y int) []Holiday {
 		d, ok := ruleDate(r, y)
 		if !ok {
 			continue
+		}
+		if r.OrOn != nil {
+			m, day, _ := monthDay(r.OrOn.Date)
+			if alt, err := calendar.NewDate(y, m, day); err == nil && alt.Weekday() == r.OrOn.Weekday {
+				d = alt
+			}
 		}
 		if r.MoveSunday != 0 && d.Weekday() == 7 {
 			d, _ = calendar.FromDays(d.Days() + int64(r.MoveSunday))

@@ -47,7 +47,8 @@ GB_SUBS = ["ENG", "NIR", "SCT", "WLS"]
 # (country, subdivision, first year of the rule set); the last year is 2100.
 CALENDARS = [("DE", None, 1991)] + [("DE", s, 1991) for s in DE_SUBS] + \
     [("GB", s, 1978) for s in GB_SUBS] + [("US", None, 1971), ("AT", None, 1967),
-                                          ("BE", None, 1974), ("FR", None, 2008), ("IT", None, 2001), ("NL", None, 2014)]
+                                          ("BE", None, 1974), ("FR", None, 2008), ("IT", None, 2001), ("NL", None, 2014),
+                                          ("ES", None, 1983), ("IE", None, 1994)]
 LAST = 2100
 GB_TAGS = {"ENG": "England", "WLS": "Wales", "SCT": "Scotland", "NIR": "Northern Ireland"}
 
@@ -84,7 +85,14 @@ def observed_us(f):
     return g
 
 
+def brigid(y):
+    feb1 = dt.date(y, 2, 1)
+    return feb1 if feb1.weekday() == 4 else feb1 + dt.timedelta(days=(7 - feb1.weekday()) % 7)
+
+
 CORRECTIONS = [
+    ("IE", lambda s, y: y >= 2023, "add", brigid, "St Brigid's Day from 2023: the first Monday of February, or 1 February when it is a Friday (Organisation of Working Time Act 1997, Sch. 2, amended 2022)"),
+    ("IE", lambda s, y: True, "add", on("2022-03-18"), "Day of Remembrance and Recognition, 18 March 2022 (one-off public holiday, S.I. 2022)"),
     ("NL", lambda s, y: True, "add", fixed(5, 5), "Liberation Day, 5 May, is a general holiday every year (Algemene termijnenwet art. 3); python-holidays 0.10.1 lacks it, current python-holidays lists it yearly from 1990"),
     ("IT", lambda s, y: y >= 2026, "add", fixed(10, 4), "Saint Francis of Assisi Day, 4 October, a national holiday again from 2026 (Legge 1 ottobre 2025, n. 151)"),
     ("DE", lambda s, y: s == "BY", "remove", fixed(8, 15), "Bavaria: Assumption Day is a holiday only in its municipalities with a Catholic majority (Bayerisches Feiertagsgesetz Art. 1), not statewide; current python-holidays lists it under the category 'catholic', not the default public holidays"),
@@ -124,7 +132,8 @@ def ph_raw(country, sub, year):
     elif country == "GB":
         h = holidays.UK(years=year)
     else:
-        h = {"FR": holidays.France, "NL": holidays.Netherlands, "BE": holidays.Belgium, "IT": holidays.Italy}[country](years=year)
+        h = {"FR": holidays.France, "NL": holidays.Netherlands, "BE": holidays.Belgium, "IT": holidays.Italy,
+             "ES": holidays.Spain, "IE": holidays.Ireland}[country](years=year)
     for day, names in h.items():
         if day.year != year:
             continue
@@ -184,6 +193,8 @@ def wk_cause(country, sub, year, day, ref, wk):
             return "Assumption Day in Bavaria is a holiday only in municipalities with a Catholic majority (Bayerisches Feiertagsgesetz Art. 1(1) Nr. 2); not statewide"
         if country == "NL" and day == easter_d - dt.timedelta(days=2):
             return "Good Friday is not a general holiday in the Netherlands (Algemene termijnenwet art. 3); workalendar 17.0.0 lists it"
+        if country == "IE" and day.isoformat() == "1995-05-01":
+            return "workalendar 17.0.0 keeps 1 May 1995; Ireland's May Day was moved to 8 May that year (VE Day 50)"
         if country == "GB" and day.isoformat() == "1995-05-01":
             return "workalendar 17.0.0 keeps 1 May 1995; the early May bank holiday was moved to 8 May that year (VE Day 50)"
     if day in ref and day not in wk:
@@ -205,6 +216,8 @@ def wk_cause(country, sub, year, day, ref, wk):
             return "Veterans Day was the fourth Monday of October 1971-1977 (Uniform Monday Holiday Act); workalendar 17.0.0 uses 11 November"
         if country in ("BE", "IT", "NL") and day in (easter_d, easter_d + dt.timedelta(days=49)):
             return "Easter Sunday / Whit Sunday: listed by python-holidays (statutory holidays that fall on a Sunday); workalendar 17.0.0 omits them"
+        if country == "IE" and (md[0] == 2 and year >= 2023 or day.isoformat() in ("2022-03-18", "1995-05-08")):
+            return "workalendar 17.0.0 lacks St Brigid's Day (from 2023), the one-off 18 March 2022 and the 1995 move of May Day to 8 May"
         if country == "IT" and md == (10, 4):
             return "workalendar 17.0.0 predates Saint Francis of Assisi Day (from 2026)"
         if country == "US" and day.month == 6 and day.day in (18, 19, 20) and year >= 2021:
