@@ -372,6 +372,10 @@ func cases() []hostileCase {
 				{"geodesic", map[string]any{"operation": "inverse", "lat1": 91, "lon1": 0, "lat2": 0, "lon2": 1e308}},
 				{"geodesic", map[string]any{"operation": "area", "points": [][2]float64{{0, 0}}}},
 				{"token_count", map[string]any{"text": rep("\u00e9", 300_000), "max_tokens": 1}},
+				{"business_calendar", map[string]any{"operation": "add_business_days", "country": "US", "date": "1971-01-01", "days": 50_000, "weekend": []any{}}},
+				{"business_calendar", map[string]any{"operation": "business_days_between", "country": "GB", "subdivision": "SCT", "start": "1978-01-01", "end": "2100-12-31", "weekend": []any{1, 2, 3, 4, 5, 6}}},
+				{"business_calendar", map[string]any{"operation": "holidays", "country": long, "subdivision": nul, "year": 1e308}},
+				{"business_calendar", map[string]any{"operation": "is_business_day", "country": "DE", "subdivision": nul, "date": nul}},
 			}
 			for _, c := range cases {
 				status, body, raw := s.invoke(t, c.tool, c.args)
