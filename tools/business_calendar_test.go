@@ -73,6 +73,9 @@ func TestBusinessCalendarAnswers(t *testing.T) {
 		{map[string]any{"operation": "is_business_day", "country": "IE", "date": "2030-02-01"}, "holiday", "St. Brigid's Day", false},
 		{map[string]any{"operation": "is_business_day", "country": "IE", "date": "2030-02-04"}, nil, nil, true},
 		{map[string]any{"operation": "is_business_day", "country": "ES", "date": "2024-03-28"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2024-09-16"}, "holiday", "Federal Fast Monday", false},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2025-09-22"}, "holiday", "Federal Fast Monday", false},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "ZH", "date": "2024-09-16"}, nil, nil, true},
 	}
 	for _, c := range cases {
 		f := invokeFacts(t, "business_calendar", c.args)
@@ -111,7 +114,9 @@ func TestBusinessCalendarHostile(t *testing.T) {
 		hint         string
 	}{
 		{"lower-case country", map[string]any{"operation": "holidays", "country": "de", "year": 2024}, CodeExecution, "unknown_country", "DE"},
-		{"uncovered country", map[string]any{"operation": "holidays", "country": "CH", "year": 2024}, CodeExecution, "unknown_country", ""},
+		{"uncovered country", map[string]any{"operation": "holidays", "country": "JP", "year": 2024}, CodeExecution, "unknown_country", ""},
+		{"Switzerland without canton", map[string]any{"operation": "holidays", "country": "CH", "year": 2024}, CodeExecution, "subdivision_required", ""},
+		{"an uncovered canton", map[string]any{"operation": "holidays", "country": "CH", "subdivision": "GE", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
 		{"a French region", map[string]any{"operation": "holidays", "country": "FR", "subdivision": "57", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
 		{"Bavaria with Assumption", map[string]any{"operation": "holidays", "country": "DE", "subdivision": "BYP", "year": 2024}, CodeExecution, "unknown_subdivision", "BY"},
 		{"England spelled out", map[string]any{"operation": "holidays", "country": "GB", "subdivision": "EN", "year": 2024}, CodeExecution, "unknown_subdivision", "ENG"},

@@ -44,11 +44,13 @@ rnd = random.Random(SEED)
 
 DE_SUBS = ["BB", "BE", "BW", "BY", "HB", "HE", "HH", "MV", "NI", "NW", "RP", "SH", "SL", "SN", "ST", "TH"]
 GB_SUBS = ["ENG", "NIR", "SCT", "WLS"]
+CH_SUBS = ["AI", "BE", "BL", "BS", "JU", "NW", "OW", "SG", "SH", "SZ", "TG", "UR", "VD", "ZG", "ZH"]
 # (country, subdivision, first year of the rule set); the last year is 2100.
 CALENDARS = [("DE", None, 1991)] + [("DE", s, 1991) for s in DE_SUBS] + \
     [("GB", s, 1978) for s in GB_SUBS] + [("US", None, 1971), ("AT", None, 1967),
                                           ("BE", None, 1974), ("FR", None, 2008), ("IT", None, 2001), ("NL", None, 2014),
-                                          ("ES", None, 1983), ("IE", None, 1994)]
+                                          ("ES", None, 1983), ("IE", None, 1994)] + \
+    [("CH", s, 1994) for s in CH_SUBS]
 LAST = 2100
 GB_TAGS = {"ENG": "England", "WLS": "Wales", "SCT": "Scotland", "NIR": "Northern Ireland"}
 
@@ -131,6 +133,8 @@ def ph_raw(country, sub, year):
         h = holidays.AT(years=year)
     elif country == "GB":
         h = holidays.UK(years=year)
+    elif country == "CH":
+        h = holidays.Switzerland(prov=sub, years=year)
     else:
         h = {"FR": holidays.France, "NL": holidays.Netherlands, "BE": holidays.Belgium, "IT": holidays.Italy,
              "ES": holidays.Spain, "IE": holidays.Ireland}[country](years=year)
@@ -169,8 +173,8 @@ def wk_dates(country, sub, year):
             cls = registry.get("GB")
         else:
             return None  # workalendar's Scotland answers local holidays; not compared
-    elif country == "DE" and sub:
-        cls = registry.get("DE-" + sub)
+    elif country in ("DE", "CH") and sub:
+        cls = registry.get(country + "-" + sub)
     else:
         cls = registry.get(country)
     return {x for x, _ in cls().holidays(year) if x.year == year}  # it lists a 31 December observed in the next year too
@@ -339,7 +343,8 @@ def busday_cases(refs):
             count(country, sub, date, end, weekend)
     # Edges: around Christmas/New Year and Easter, substitute days, Buß- und Bettag, range ends.
     for country, sub, first in cal:
-        for y in (first, 1995, 2010, 2021, 2022, 2023, 2099, LAST):
+        full = sub is None or country == "GB" or (country, sub) in (("DE", "SN"), ("DE", "BY"), ("CH", "VD"))
+        for y in (first, 1995, 2010, 2021, 2022, 2023, 2099, LAST) if full else (first, 2022, LAST):
             if y < first:
                 continue
             e = easter(y)
