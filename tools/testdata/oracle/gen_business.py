@@ -49,7 +49,8 @@ CH_SUBS = ["AI", "BE", "BL", "BS", "JU", "NW", "OW", "SG", "SH", "SZ", "TG", "UR
 CALENDARS = [("DE", None, 1991)] + [("DE", s, 1991) for s in DE_SUBS] + \
     [("GB", s, 1978) for s in GB_SUBS] + [("US", None, 1971), ("AT", None, 1967),
                                           ("BE", None, 1974), ("FR", None, 2008), ("IT", None, 2001), ("NL", None, 2014),
-                                          ("ES", None, 1983), ("IE", None, 1994)] + \
+                                          ("ES", None, 1983), ("IE", None, 1994), ("PL", None, 1990),
+                                          ("CZ", None, 2016), ("PT", None, 2016), ("LU", None, 2019)] + \
     [("CH", s, 1994) for s in CH_SUBS]
 LAST = 2100
 GB_TAGS = {"ENG": "England", "WLS": "Wales", "SCT": "Scotland", "NIR": "Northern Ireland"}
@@ -93,6 +94,7 @@ def brigid(y):
 
 
 CORRECTIONS = [
+    ("PL", lambda s, y: y >= 2025, "add", fixed(12, 24), "Christmas Eve, a public holiday from 2025 (Act of 2024 amending the Act on public holidays)"),
     ("IE", lambda s, y: y >= 2023, "add", brigid, "St Brigid's Day from 2023: the first Monday of February, or 1 February when it is a Friday (Organisation of Working Time Act 1997, Sch. 2, amended 2022)"),
     ("IE", lambda s, y: True, "add", on("2022-03-18"), "Day of Remembrance and Recognition, 18 March 2022 (one-off public holiday, S.I. 2022)"),
     ("NL", lambda s, y: True, "add", fixed(5, 5), "Liberation Day, 5 May, is a general holiday every year (Algemene termijnenwet art. 3); python-holidays 0.10.1 lacks it, current python-holidays lists it yearly from 1990"),
@@ -137,7 +139,8 @@ def ph_raw(country, sub, year):
         h = holidays.Switzerland(prov=sub, years=year)
     else:
         h = {"FR": holidays.France, "NL": holidays.Netherlands, "BE": holidays.Belgium, "IT": holidays.Italy,
-             "ES": holidays.Spain, "IE": holidays.Ireland}[country](years=year)
+             "ES": holidays.Spain, "IE": holidays.Ireland, "PL": holidays.Poland, "CZ": holidays.Czechia,
+             "PT": holidays.Portugal, "LU": holidays.Luxembourg}[country](years=year)
     for day, names in h.items():
         if day.year != year:
             continue
@@ -197,6 +200,8 @@ def wk_cause(country, sub, year, day, ref, wk):
             return "Assumption Day in Bavaria is a holiday only in municipalities with a Catholic majority (Bayerisches Feiertagsgesetz Art. 1(1) Nr. 2); not statewide"
         if country == "NL" and day == easter_d - dt.timedelta(days=2):
             return "Good Friday is not a general holiday in the Netherlands (Algemene termijnenwet art. 3); workalendar 17.0.0 lists it"
+        if country == "PL" and md == (1, 6) and year < 2011:
+            return "Epiphany is a Polish public holiday from 2011; workalendar 17.0.0 lists it earlier"
         if country == "IE" and day.isoformat() == "1995-05-01":
             return "workalendar 17.0.0 keeps 1 May 1995; Ireland's May Day was moved to 8 May that year (VE Day 50)"
         if country == "GB" and day.isoformat() == "1995-05-01":
@@ -222,6 +227,8 @@ def wk_cause(country, sub, year, day, ref, wk):
             return "Easter Sunday / Whit Sunday: listed by python-holidays (statutory holidays that fall on a Sunday); workalendar 17.0.0 omits them"
         if country == "IE" and (md[0] == 2 and year >= 2023 or day.isoformat() in ("2022-03-18", "1995-05-08")):
             return "workalendar 17.0.0 lacks St Brigid's Day (from 2023), the one-off 18 March 2022 and the 1995 move of May Day to 8 May"
+        if country == "PL" and md == (12, 24) and year >= 2025:
+            return "workalendar 17.0.0 predates Poland's Christmas Eve holiday (from 2025)"
         if country == "IT" and md == (10, 4):
             return "workalendar 17.0.0 predates Saint Francis of Assisi Day (from 2026)"
         if country == "US" and day.month == 6 and day.day in (18, 19, 20) and year >= 2021:
