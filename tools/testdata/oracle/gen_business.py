@@ -50,7 +50,8 @@ CALENDARS = [("DE", None, 1991)] + [("DE", s, 1991) for s in DE_SUBS] + \
     [("GB", s, 1978) for s in GB_SUBS] + [("US", None, 1971), ("AT", None, 1967),
                                           ("BE", None, 1974), ("FR", None, 2008), ("IT", None, 2001), ("NL", None, 2014),
                                           ("ES", None, 1983), ("IE", None, 1994), ("PL", None, 1990),
-                                          ("CZ", None, 2016), ("PT", None, 2016), ("LU", None, 2019)] + \
+                                          ("CZ", None, 2016), ("PT", None, 2016), ("LU", None, 2019),
+                                          ("DK", None, 1990), ("FI", None, 1991), ("NO", None, 1990), ("SE", None, 2005)] + \
     [("CH", s, 1994) for s in CH_SUBS]
 LAST = 2100
 GB_TAGS = {"ENG": "England", "WLS": "Wales", "SCT": "Scotland", "NIR": "Northern Ireland"}
@@ -94,6 +95,7 @@ def brigid(y):
 
 
 CORRECTIONS = [
+    ("DK", lambda s, y: y >= 2024, "remove", lambda y: easter(y) + dt.timedelta(days=26), "Great Prayer Day abolished from 2024 (Lov nr. 214 of 28 February 2023)"),
     ("PL", lambda s, y: y >= 2025, "add", fixed(12, 24), "Christmas Eve, a public holiday from 2025 (Act of 2024 amending the Act on public holidays)"),
     ("IE", lambda s, y: y >= 2023, "add", brigid, "St Brigid's Day from 2023: the first Monday of February, or 1 February when it is a Friday (Organisation of Working Time Act 1997, Sch. 2, amended 2022)"),
     ("IE", lambda s, y: True, "add", on("2022-03-18"), "Day of Remembrance and Recognition, 18 March 2022 (one-off public holiday, S.I. 2022)"),
@@ -140,7 +142,10 @@ def ph_raw(country, sub, year):
     else:
         h = {"FR": holidays.France, "NL": holidays.Netherlands, "BE": holidays.Belgium, "IT": holidays.Italy,
              "ES": holidays.Spain, "IE": holidays.Ireland, "PL": holidays.Poland, "CZ": holidays.Czechia,
-             "PT": holidays.Portugal, "LU": holidays.Luxembourg}[country](years=year)
+             "PT": holidays.Portugal, "LU": holidays.Luxembourg, "DK": holidays.Denmark, "FI": holidays.Finland,
+             "NO": holidays.Norway, "SE": holidays.Sweden}[country](years=year)
+        if country in ("NO", "SE"):  # python-holidays lists every Sunday unless told not to
+            h = {"NO": holidays.Norway, "SE": holidays.Sweden}[country](years=year, include_sundays=False)
     for day, names in h.items():
         if day.year != year:
             continue
@@ -200,6 +205,10 @@ def wk_cause(country, sub, year, day, ref, wk):
             return "Assumption Day in Bavaria is a holiday only in municipalities with a Catholic majority (Bayerisches Feiertagsgesetz Art. 1(1) Nr. 2); not statewide"
         if country == "NL" and day == easter_d - dt.timedelta(days=2):
             return "Good Friday is not a general holiday in the Netherlands (Algemene termijnenwet art. 3); workalendar 17.0.0 lists it"
+        if country == "DK" and md == (12, 24):
+            return "Christmas Eve is no public holiday in Denmark (Helligdagsloven); workalendar 17.0.0 lists it"
+        if country == "DK" and year >= 2024 and day == easter_d + dt.timedelta(days=26):
+            return "workalendar 17.0.0 predates the abolition of Great Prayer Day (2024)"
         if country == "PL" and md == (1, 6) and year < 2011:
             return "Epiphany is a Polish public holiday from 2011; workalendar 17.0.0 lists it earlier"
         if country == "IE" and day.isoformat() == "1995-05-01":
@@ -227,6 +236,8 @@ def wk_cause(country, sub, year, day, ref, wk):
             return "Easter Sunday / Whit Sunday: listed by python-holidays (statutory holidays that fall on a Sunday); workalendar 17.0.0 omits them"
         if country == "IE" and (md[0] == 2 and year >= 2023 or day.isoformat() in ("2022-03-18", "1995-05-08")):
             return "workalendar 17.0.0 lacks St Brigid's Day (from 2023), the one-off 18 March 2022 and the 1995 move of May Day to 8 May"
+        if country == "DK" and day == easter_d - dt.timedelta(days=7):
+            return "Palm Sunday: listed by python-holidays as a Danish holiday (Helligdagsloven §1); workalendar 17.0.0 omits it"
         if country == "PL" and md == (12, 24) and year >= 2025:
             return "workalendar 17.0.0 predates Poland's Christmas Eve holiday (from 2025)"
         if country == "IT" and md == (10, 4):
