@@ -49,6 +49,7 @@ func Builtin(deps Deps) []Tool {
 		dateDiff(),
 		dateAdd(),
 		scheduleExpand(),
+		businessCalendar(),
 		structuredValidate(),
 		jsonQuery(),
 		regexExtract(),

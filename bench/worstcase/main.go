@@ -218,6 +218,8 @@ func cases() []testCase {
 	return []testCase{
 		{"base64_codec/encode-1MiB", "base64_codec", map[string]any{"text": rep("\u00e9", mib/4)}},
 		{"base64_codec/decode-1MiB", "base64_codec", map[string]any{"text": rep("QUJD", mib/4), "mode": "decode"}},
+		{"business_calendar/count-1978-2100-SCT", "business_calendar", map[string]any{"operation": "business_days_between", "country": "GB", "subdivision": "SCT", "start": "1978-01-01", "end": "2100-12-31"}},
+		{"business_calendar/walk-out-of-range", "business_calendar", map[string]any{"operation": "add_business_days", "country": "US", "date": "1971-01-01", "days": 47000, "weekend": []any{}}},
 		{"calculate/factorial-8000", "calculate", map[string]any{"expression": "factorial(8000)"}},
 		{"calculate/power-tower", "calculate", map[string]any{"expression": "9**9**9**9 + sin(10**10000)"}},
 		{"calculate/trig-1000-digits", "calculate", map[string]any{"expression": strings.Join(slices.Repeat([]string{"sin(10**300+1)*exp(69314)"}, 70), "*"), "precision": 1000}},

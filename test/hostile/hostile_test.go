@@ -376,6 +376,10 @@ func cases() []hostileCase {
 				{"advanced_statistics", map[string]any{"operation": "correlation", "method": "kendall", "x": []any{nul, "1"}, "y": []any{"1", "2"}}},
 				{"advanced_statistics", map[string]any{"operation": "confidence_interval", "data": []any{"0", "2"}, "confidence": "0.5"}},
 				{"advanced_statistics", map[string]any{"operation": "linear_regression", "x": strings.Split(rep("1e-100,", 30_000)+"9e100", ","), "y": strings.Split(rep("-9e100,", 30_000)+"1e-100", ",")}},
+				{"business_calendar", map[string]any{"operation": "add_business_days", "country": "US", "date": "1971-01-01", "days": 50_000, "weekend": []any{}}},
+				{"business_calendar", map[string]any{"operation": "business_days_between", "country": "GB", "subdivision": "SCT", "start": "1978-01-01", "end": "2100-12-31", "weekend": []any{1, 2, 3, 4, 5, 6}}},
+				{"business_calendar", map[string]any{"operation": "holidays", "country": long, "subdivision": nul, "year": 1e308}},
+				{"business_calendar", map[string]any{"operation": "is_business_day", "country": "DE", "subdivision": nul, "date": nul}},
 			}
 			for _, c := range cases {
 				status, body, raw := s.invoke(t, c.tool, c.args)

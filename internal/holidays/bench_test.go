@@ -1,0 +1,29 @@
+package holidays
+
+import (
+	"testing"
+
+	"github.com/precisiond/precisiond/internal/calendar"
+)
+
+func BenchmarkYear(b *testing.B) {
+	s, _ := Lookup("GB", "SCT")
+	for b.Loop() {
+		if _, err := s.Year(2022); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCountFullSpan: the costliest count, every day of DE-BY's 110 years.
+func BenchmarkCountFullSpan(b *testing.B) {
+	s, _ := Lookup("DE", "BY")
+	start, _ := calendar.ParseDate("1991-01-01")
+	end, _ := calendar.ParseDate("2100-12-31")
+	for b.Loop() {
+		w, _ := NewWeek(s, []int{6, 7})
+		if _, err := w.Count(start, end); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

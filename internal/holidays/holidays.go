@@ -1,0 +1,467 @@
+// Package holidays computes public holidays from rules kept as data
+// (data/rules.json: fixed dates, Easter offsets, nth weekdays of a month,
+// the weekday before a date, one-off dates, each with the years and
+// subdivisions it applies to and its substitute-day rule) and counts and
+// offsets business days as numpy's busday_count and busday_offset do.
+//
+// The rules are facts from the official sources and python-holidays' current
+// rules; the dataset is named and versioned (Name, Version) and its SHA-256 is
+// SHA256. Nothing outside the dataset is answered: an unknown country or
+// subdivision and a year before a country's rule set starts are refused.
+package holidays
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/precisiond/precisiond/internal/calendar"
+	"github.com/precisiond/precisiond/internal/suggest"
+)
+
+//go:embed data/rules.json
+var rulesJSON []byte
+
+// MaxYear is the last year any rule set answers.
+const MaxYear = 2100
+
+// Errors of Lookup and Set.Year; the tool maps each to its reason.
+var (
+	ErrUnknownCountry      = errors.New("unknown country")
+	ErrUnknownSubdivision  = errors.New("unknown subdivision")
+	ErrSubdivisionRequired = errors.New("subdivision required")
+	ErrYearRange           = errors.New("year out of range")
+)
+
+// LookupError is an unknown country or subdivision with the nearest codes
+// the dataset knows.
+type LookupError struct {
+	Err         error // ErrUnknownCountry or ErrUnknownSubdivision
+	Msg         string
+	Suggestions []string
+}
+
+func (e *LookupError) Error() string { return e.Msg }
+func (e *LookupError) Unwrap() error { return e.Err }
+
+// Holiday is one public holiday: a date, its English name, and whether it is
+// a substitute (observed) day for a holiday on a weekend.
+type Holiday struct {
+	Date     calendar.Date
+	Name     string
+	Observed bool
+}
+
+// dataset is the JSON form of data/rules.json.
+type dataset struct {
+	Comment   string              `json:"$comment"`
+	Name      string              `json:"name"`
+	Version   string              `json:"version"`
+	Countries map[string]*Country `json:"countries"`
+}
+
+// Country is one country's rule set.
+type Country struct {
+	Name string `json:"name"`
+	// From is the first year the rule set answers; To is MaxYear.
+	From int `json:"from"`
+	// RequireSubdivision: the country has no nationwide calendar (GB).
+	RequireSubdivision bool `json:"require_subdivision"`
+	// Subdivisions maps ISO 3166-2 suffixes to names.
+	Subdivisions map[string]string `json:"subdivisions"`
+	Rules        []Rule            `json:"rules"`
+}
+
+// Rule is one holiday rule. Exactly one of Date, Easter, Nth, Before, On
+// gives the date.
+type Rule struct {
+	Name string `json:"name"`
+	// Date is a fixed day, "MM-DD".
+	Date string `json:"date,omitempty"`
+	// Easter is an offset in days from Western Easter Sunday.
+	Easter *int `json:"easter,omitempty"`
+	// Nth is the n-th ISO weekday of a month (n < 0 counts from the end).
+	Nth *Nth `json:"nth,omitempty"`
+	// Before is the last given weekday strictly before a fixed day
+	// (Buß- und Bettag: the Wednesday before 23 November).
+	Before *Before `json:"weekday_before,omitempty"`
+	// OrOn replaces the date by a fixed day when that day falls on the
+	// given weekday (St Brigid's Day: the first Monday of February, or
+	// 1 February when it is a Friday).
+	OrOn *Before `json:"or_on,omitempty"`
+	// On is a one-off date, "YYYY-MM-DD".
+	On string `json:"on,omitempty"`
+	// From and To bound the years the rule applies to (0: unbounded).
+	From int `json:"from,omitempty"`
+	To   int `json:"to,omitempty"`
+	// Except lists years the rule does not apply (a holiday moved by
+	// proclamation; the moved date is its own On rule).
+	Except []int `json:"except,omitempty"`
+	// Subdivisions limits the rule to these subdivisions (empty: all).
+	Subdivisions []string `json:"subdivisions,omitempty"`
+	// NotIn excludes these subdivisions (the national calendar stays in).
+	NotIn []string `json:"not_in,omitempty"`
+	// MoveSunday moves the holiday itself by this many days when its date
+	// is a Sunday (the Dutch King's Day on a Sunday is the Saturday before:
+	// -1); the moved day is the holiday, not a substitute.
+	MoveSunday int `json:"move_sunday,omitempty"`
+	// Observed is the substitute rule for a holiday on Saturday or Sunday:
+	// "" none; "sat_fri_sun_mon" (Saturday to Friday, Sunday to Monday);
+	// "next_free_weekday" (the first Monday-Friday after the date that is
+	// neither a holiday nor another substitute, assigned in date order).
+	Observed string `json:"observed,omitempty"`
+	// ObservedFrom is the first year the substitute rule applies (0: always).
+	ObservedFrom int `json:"observed_from,omitempty"`
+}
+
+// Nth is the N-th Weekday (ISO, 1 = Monday) of Month; N = -1 is the last.
+type Nth struct {
+	Month   int `json:"month"`
+	Weekday int `json:"weekday"`
+	N       int `json:"n"`
+}
+
+// Before is the last Weekday strictly before Date ("MM-DD").
+type Before struct {
+	Date    string `json:"date"`
+	Weekday int    `json:"weekday"`
+}
+
+var (
+	data     dataset
+	codes    []string // covered country codes, sorted
+	dataHash string
+)
+
+func init() {
+	sum := sha256.Sum256(rulesJSON)
+	dataHash = hex.EncodeToString(sum[:])
+	dec := json.NewDecoder(strings.NewReader(string(rulesJSON)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&data); err != nil {
+		panic("holidays: data/rules.json: " + err.Error())
+	}
+	for code, c := range data.Countries {
+		if err := c.check(); err != nil {
+			panic("holidays: data/rules.json: " + code + ": " + err.Error())
+		}
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+}
+
+// Name, Version and SHA256 identify the dataset.
+func Name() string    { return data.Name }
+func Version() string { return data.Version }
+func SHA256() string  { return dataHash }
+
+// Countries lists the covered country codes, sorted.
+func Countries() []string { return slices.Clone(codes) }
+
+// CountryInfo returns the rule set of a covered country, nil otherwise.
+func CountryInfo(code string) *Country { return data.Countries[code] }
+
+// SubdivisionCodes lists a country's subdivision codes, sorted.
+func (c *Country) SubdivisionCodes() []string {
+	out := make([]string, 0, len(c.Subdivisions))
+	for k := range c.Subdivisions {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (c *Country) check() error {
+	if c.From < 1900 || c.From > MaxYear {
+		return fmt.Errorf("from %d", c.From)
+	}
+	if c.RequireSubdivision && len(c.Subdivisions) == 0 {
+		return errors.New("requires a subdivision but has none")
+	}
+	for i, r := range c.Rules {
+		n := 0
+		if r.Date != "" {
+			n++
+			if _, _, err := monthDay(r.Date); err != nil {
+				return fmt.Errorf("rule %d %q: %v", i, r.Name, err)
+			}
+		}
+		if r.Easter != nil {
+			n++
+		}
+		if r.Nth != nil {
+			n++
+			if r.Nth.Month < 1 || r.Nth.Month > 12 || r.Nth.Weekday < 1 || r.Nth.Weekday > 7 || r.Nth.N == 0 || r.Nth.N < -1 || r.Nth.N > 5 {
+				return fmt.Errorf("rule %d %q: bad nth", i, r.Name)
+			}
+		}
+		if r.Before != nil {
+			n++
+			if _, _, err := monthDay(r.Before.Date); err != nil || r.Before.Weekday < 1 || r.Before.Weekday > 7 {
+				return fmt.Errorf("rule %d %q: bad weekday_before", i, r.Name)
+			}
+		}
+		if r.On != "" {
+			n++
+			if _, err := calendar.ParseDate(r.On); err != nil {
+				return fmt.Errorf("rule %d %q: %v", i, r.Name, err)
+			}
+		}
+		if r.OrOn != nil {
+			if _, _, err := monthDay(r.OrOn.Date); err != nil || r.OrOn.Weekday < 1 || r.OrOn.Weekday > 7 {
+				return fmt.Errorf("rule %d %q: bad or_on", i, r.Name)
+			}
+		}
+		if r.MoveSunday < -6 || r.MoveSunday > 6 {
+			return fmt.Errorf("rule %d %q: move_sunday %d", i, r.Name, r.MoveSunday)
+		}
+		if n != 1 || r.Name == "" {
+			return fmt.Errorf("rule %d %q: needs a name and exactly one date form", i, r.Name)
+		}
+		switch r.Observed {
+		case "", "sat_fri_sun_mon", "next_free_weekday":
+		default:
+			return fmt.Errorf("rule %d %q: observed %q", i, r.Name, r.Observed)
+		}
+		for _, s := range slices.Concat(r.Subdivisions, r.NotIn) {
+			if _, ok := c.Subdivisions[s]; !ok {
+				return fmt.Errorf("rule %d %q: subdivision %q not listed", i, r.Name, s)
+			}
+		}
+	}
+	return nil
+}
+
+func monthDay(s string) (int, int, error) {
+	d, err := calendar.ParseDate("2000-" + s) // a leap year admits 02-29
+	if err != nil {
+		return 0, 0, err
+	}
+	return d.Month, d.Day, nil
+}
+
+// Set is the holidays of one country, or one subdivision of it.
+type Set struct {
+	Country     string
+	Subdivision string // "" for the national calendar
+	c           *Country
+}
+
+// Lookup finds the rule set of a country (ISO 3166-1 alpha-2, exact
+// upper case) and optional subdivision (ISO 3166-2 suffix). Errors:
+// *LookupError (ErrUnknownCountry, ErrUnknownSubdivision) with suggestions,
+// ErrSubdivisionRequired.
+func Lookup(country, subdivision string) (*Set, error) {
+	c, ok := data.Countries[country]
+	if !ok {
+		return nil, &LookupError{Err: ErrUnknownCountry,
+			Msg:         fmt.Sprintf("unknown country %q: the dataset covers %s", clip(country), strings.Join(codes, ", ")),
+			Suggestions: suggest.Closest(strings.ToUpper(country), codes, 3)}
+	}
+	if subdivision == "" {
+		if c.RequireSubdivision {
+			return nil, fmt.Errorf("%w: %s has no nationwide calendar; give one of %s", ErrSubdivisionRequired, country, strings.Join(c.SubdivisionCodes(), ", "))
+		}
+		return &Set{Country: country, c: c}, nil
+	}
+	if _, ok := c.Subdivisions[subdivision]; !ok {
+		subs := c.SubdivisionCodes()
+		msg := fmt.Sprintf("unknown subdivision %q of %s", clip(subdivision), country)
+		if len(subs) == 0 {
+			msg += ": the dataset has only its national calendar (give no subdivision)"
+		} else {
+			msg += ": the dataset covers " + strings.Join(subs, ", ")
+		}
+		return nil, &LookupError{Err: ErrUnknownSubdivision, Msg: msg,
+			Suggestions: suggest.Closest(strings.ToUpper(subdivision), subs, 3)}
+	}
+	return &Set{Country: country, Subdivision: subdivision, c: c}, nil
+}
+
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
+
+// From is the first year the set answers; the last is MaxYear.
+func (s *Set) From() int { return s.c.From }
+
+// CheckYear refuses a year outside From..MaxYear with ErrYearRange.
+func (s *Set) CheckYear(y int) error {
+	if y < s.c.From || y > MaxYear {
+		where := s.Country
+		if s.Subdivision != "" {
+			where += "-" + s.Subdivision
+		}
+		return fmt.Errorf("%w: %s is covered for %d..%d, not %d", ErrYearRange, where, s.c.From, MaxYear, y)
+	}
+	return nil
+}
+
+// Year lists the holidays dated in year y, by date (rule order within a
+// date): the holidays themselves, also on weekends, and their substitute
+// days (Observed). A substitute of a holiday of another year that falls in
+// y (a US 1 January on a Saturday is observed on the 31 December before)
+// is listed in y.
+func (s *Set) Year(y int) ([]Holiday, error) {
+	if err := s.CheckYear(y); err != nil {
+		return nil, err
+	}
+	var out []Holiday
+	for _, yy := range []int{y - 1, y, y + 1} {
+		if yy < s.c.From || yy > MaxYear+1 { // 1 January 2101 may be observed in 2100
+			continue
+		}
+		for _, h := range s.compute(yy) {
+			if h.Date.Year == y && (yy == y || h.Observed) {
+				out = append(out, h)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Date.Days() < out[j].Date.Days() })
+	return out, nil
+}
+
+func (s *Set) applies(r *Rule, y int) bool {
+	if (r.From != 0 && y < r.From) || (r.To != 0 && y > r.To) || slices.Contains(r.Except, y) {
+		return false
+	}
+	if s.Subdivision != "" && slices.Contains(r.NotIn, s.Subdivision) {
+		return false
+	}
+	return len(r.Subdivisions) == 0 || slices.Contains(r.Subdivisions, s.Subdivision)
+}
+
+// compute is the holidays of rule year y, substitutes included, unsorted.
+func (s *Set) compute(y int) []Holiday {
+	type base struct {
+		d calendar.Date
+		r *Rule
+	}
+	var bases []base
+	taken := map[int64]bool{}
+	for i := range s.c.Rules {
+		r := &s.c.Rules[i]
+		if !s.applies(r, y) {
+			continue
+		}
+		d, ok := ruleDate(r, y)
+		if !ok {
+			continue
+		}
+		if r.OrOn != nil {
+			m, day, _ := monthDay(r.OrOn.Date)
+			if alt, err := calendar.NewDate(y, m, day); err == nil && alt.Weekday() == r.OrOn.Weekday {
+				d = alt
+			}
+		}
+		if r.MoveSunday != 0 && d.Weekday() == 7 {
+			d, _ = calendar.FromDays(d.Days() + int64(r.MoveSunday))
+		}
+		bases = append(bases, base{d, r})
+		taken[d.Days()] = true
+	}
+	sort.SliceStable(bases, func(i, j int) bool { return bases[i].d.Days() < bases[j].d.Days() })
+	out := make([]Holiday, 0, len(bases)+4)
+	for _, b := range bases {
+		out = append(out, Holiday{Date: b.d, Name: b.r.Name})
+	}
+	for _, b := range bases {
+		w := b.d.Weekday()
+		if b.r.Observed == "" || w < 6 || (b.r.ObservedFrom != 0 && y < b.r.ObservedFrom) {
+			continue
+		}
+		n := b.d.Days()
+		switch b.r.Observed {
+		case "sat_fri_sun_mon":
+			if w == 6 {
+				n--
+			} else {
+				n++
+			}
+		case "next_free_weekday":
+			for n++; taken[n] || weekdayOf(n) >= 6; n++ {
+			}
+		}
+		taken[n] = true
+		d, err := calendar.FromDays(n)
+		if err != nil {
+			continue // outside 1..9999: not reachable for years up to 2100
+		}
+		out = append(out, Holiday{Date: d, Name: b.r.Name, Observed: true})
+	}
+	return out
+}
+
+// weekdayOf is the ISO weekday of day n since 1970-01-01 (a Thursday).
+func weekdayOf(n int64) int {
+	return int(((n+3)%7+7)%7) + 1
+}
+
+func ruleDate(r *Rule, y int) (calendar.Date, bool) {
+	switch {
+	case r.Date != "":
+		m, d, _ := monthDay(r.Date)
+		dt, err := calendar.NewDate(y, m, d)
+		return dt, err == nil // 02-29 only in leap years
+	case r.Easter != nil:
+		e := Easter(y)
+		dt, err := calendar.FromDays(e.Days() + int64(*r.Easter))
+		return dt, err == nil && dt.Year == y
+	case r.Nth != nil:
+		return nthWeekday(y, r.Nth.Month, r.Nth.Weekday, r.Nth.N), true
+	case r.Before != nil:
+		m, d, _ := monthDay(r.Before.Date)
+		dt, _ := calendar.NewDate(y, m, d)
+		n := dt.Days() - 1
+		for weekdayOf(n) != r.Before.Weekday {
+			n--
+		}
+		out, _ := calendar.FromDays(n)
+		return out, out.Year == y
+	default:
+		dt, _ := calendar.ParseDate(r.On)
+		return dt, dt.Year == y
+	}
+}
+
+func nthWeekday(y, m, w, n int) calendar.Date {
+	if n > 0 {
+		first, _ := calendar.NewDate(y, m, 1)
+		day := 1 + (w-first.Weekday()+7)%7 + 7*(n-1)
+		d, err := calendar.NewDate(y, m, day)
+		if err != nil { // a fifth weekday that the month lacks: the rule data never asks
+			return first
+		}
+		return d
+	}
+	last, _ := calendar.NewDate(y, m, calendar.DaysInMonth(y, m))
+	d, _ := calendar.NewDate(y, m, last.Day-(last.Weekday()-w+7)%7)
+	return d
+}
+
+// Easter is Western Easter Sunday of year y by the Gregorian computus (the
+// anonymous Gregorian algorithm, Meeus/Jones/Butcher), for years 1583 on.
+func Easter(y int) calendar.Date {
+	a := y % 19
+	b, c := y/100, y%100
+	d, e := b/4, b%4
+	f := (b + 8) / 25
+	g := (b - f + 1) / 3
+	h := (19*a + b - d - g + 15) % 30
+	i, k := c/4, c%4
+	l := (32 + 2*e + 2*i - h - k) % 7
+	m := (a + 11*h + 22*l) / 451
+	month := (h + l - 7*m + 114) / 31
+	day := (h+l-7*m+114)%31 + 1
+	dt, _ := calendar.NewDate(y, month, day)
+	return dt
+}

@@ -1,0 +1,191 @@
+package holidays
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/precisiond/precisiond/internal/calendar"
+)
+
+func readVectors(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// TestOracleHolidays: every covered year of every calendar has the holiday
+// dates of the reference (python-holidays with the generator's corrections
+// to current rules), and the same dates that are only substitute days.
+func TestOracleHolidays(t *testing.T) {
+	var doc struct {
+		Cases []struct {
+			Country        string   `json:"country"`
+			Subdivision    string   `json:"subdivision"`
+			Year           int      `json:"year"`
+			Dates          []string `json:"dates"`
+			SubstituteOnly []string `json:"substitute_only"`
+		} `json:"cases"`
+	}
+	readVectors(t, "testdata/oracle_holidays.json", &doc)
+	seen := map[string]bool{}
+	for _, c := range doc.Cases {
+		s, err := Lookup(c.Country, c.Subdivision)
+		if err != nil {
+			t.Fatalf("%s-%s: %v", c.Country, c.Subdivision, err)
+		}
+		seen[c.Country+"-"+c.Subdivision] = true
+		hs, err := s.Year(c.Year)
+		if err != nil {
+			t.Fatalf("%s-%s %d: %v", c.Country, c.Subdivision, c.Year, err)
+		}
+		var dates, subst []string
+		kinds := map[string][2]bool{} // date: has a holiday, has a substitute
+		for _, h := range hs {
+			k := kinds[h.Date.String()]
+			k[0] = k[0] || !h.Observed
+			k[1] = k[1] || h.Observed
+			kinds[h.Date.String()] = k
+		}
+		for d, k := range kinds {
+			dates = append(dates, d)
+			if !k[0] {
+				subst = append(subst, d)
+			}
+		}
+		slices.Sort(dates)
+		slices.Sort(subst)
+		if !slices.Equal(dates, c.Dates) {
+			t.Errorf("%s-%s %d: dates\n got %v\nwant %v", c.Country, c.Subdivision, c.Year, dates, c.Dates)
+		}
+		if !slices.Equal(subst, c.SubstituteOnly) && !(len(subst) == 0 && len(c.SubstituteOnly) == 0) {
+			t.Errorf("%s-%s %d: substitute-only dates %v, want %v", c.Country, c.Subdivision, c.Year, subst, c.SubstituteOnly)
+		}
+	}
+	// The vectors cover every calendar of the dataset.
+	for _, code := range Countries() {
+		c := CountryInfo(code)
+		if !c.RequireSubdivision && !seen[code+"-"] {
+			t.Errorf("%s: no vectors for the national calendar", code)
+		}
+		for _, sub := range c.SubdivisionCodes() {
+			if !seen[code+"-"+sub] {
+				t.Errorf("%s-%s: no vectors", code, sub)
+			}
+		}
+	}
+}
+
+// TestEaster: the computus against dateutil's easter, 1583..4099.
+func TestEaster(t *testing.T) {
+	var doc struct {
+		Cases []struct {
+			Year   int    `json:"year"`
+			Easter string `json:"easter"`
+		} `json:"cases"`
+	}
+	readVectors(t, "testdata/oracle_easter.json", &doc)
+	if len(doc.Cases) < 2500 {
+		t.Fatalf("%d cases", len(doc.Cases))
+	}
+	for _, c := range doc.Cases {
+		if got := Easter(c.Year).String(); got != c.Easter {
+			t.Errorf("%d: %s, want %s", c.Year, got, c.Easter)
+		}
+	}
+}
+
+// TestRefusals: unknown codes with their suggestions, GB without a
+// subdivision, years outside the rule set, a weekend of seven days.
+func TestRefusals(t *testing.T) {
+	var le *LookupError
+	if _, err := Lookup("de", ""); !errors.As(err, &le) || !errors.Is(err, ErrUnknownCountry) || !slices.Contains(le.Suggestions, "DE") {
+		t.Errorf("de: %v", err)
+	}
+	if _, err := Lookup("DE", "BYP"); !errors.As(err, &le) || !errors.Is(err, ErrUnknownSubdivision) || !slices.Contains(le.Suggestions, "BY") {
+		t.Errorf("DE-BYP: %v", err)
+	}
+	if _, err := Lookup("GB", ""); !errors.Is(err, ErrSubdivisionRequired) {
+		t.Errorf("GB: %v", err)
+	}
+	s, _ := Lookup("DE", "SN")
+	for _, y := range []int{1990, 2101, 0, -5, 1 << 40} {
+		if _, err := s.Year(y); !errors.Is(err, ErrYearRange) {
+			t.Errorf("DE-SN %d: %v", y, err)
+		}
+	}
+	if _, err := NewWeek(s, []int{1, 2, 3, 4, 5, 6, 7, 7}); !errors.Is(err, ErrNoBusinessDays) {
+		t.Errorf("seven-day weekend: %v", err)
+	}
+	w, _ := NewWeek(s, []int{6, 7})
+	d, _ := calendar.ParseDate("2050-06-01")
+	if _, err := w.Offset(d, 1<<40); !errors.Is(err, ErrYearRange) {
+		t.Errorf("huge offset: %v", err)
+	}
+}
+
+// TestOffsetCountInverse: for a business day d and n >= 0, the count from d
+// to Offset(d, n) is n (numpy's busday_offset and busday_count agree), and
+// the count back is -n; on every weekend shape.
+func TestOffsetCountInverse(t *testing.T) {
+	s, _ := Lookup("GB", "SCT")
+	for _, weekend := range [][]int{{6, 7}, {5, 6}, {7}, {}} {
+		w, err := NewWeek(s, weekend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _ := calendar.ParseDate("2021-12-20")
+		for n := int64(0); n < 40; n++ {
+			r, err := w.Offset(d, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c, _ := w.Count(d, r); c != n {
+				t.Errorf("%v: count(%s, %s) = %d, want %d", weekend, d, r, c, n)
+			}
+			if c, _ := w.Count(r, d); c != -n {
+				t.Errorf("%v: count(%s, %s) = %d, want %d", weekend, r, d, c, -n)
+			}
+		}
+	}
+}
+
+// TestOracleIsBusinessDay: numpy.is_busday with the reference holidays, and
+// the reason: holiday (also on a weekend), else weekend, else none.
+func TestOracleIsBusinessDay(t *testing.T) {
+	var doc struct {
+		Cases []struct {
+			Country, Subdivision, Date string
+			Weekend                    []int
+			BusinessDay                bool    `json:"business_day"`
+			Reason                     *string `json:"reason"`
+		} `json:"cases"`
+	}
+	readVectors(t, "testdata/oracle_isbusday.json", &doc)
+	if len(doc.Cases) < 500 {
+		t.Fatalf("%d cases", len(doc.Cases))
+	}
+	for _, c := range doc.Cases {
+		s, err := Lookup(c.Country, c.Subdivision)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := NewWeek(s, c.Weekend)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, _ := calendar.ParseDate(c.Date)
+		ok, err := w.IsBusinessDay(d)
+		names, _ := w.Names(d)
+		if err != nil || ok != c.BusinessDay || (len(names) > 0) != (c.Reason != nil && *c.Reason == "holiday") {
+			t.Errorf("%s-%s %s %v: business_day %v, names %q (%v); want %v, reason %v", c.Country, c.Subdivision, c.Date, c.Weekend, ok, names, err, c.BusinessDay, c.Reason)
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package tools
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/internal/holidays"
+)
+
+func invokeFacts(t *testing.T, tool string, args map[string]any) map[string]any {
+	t.Helper()
+	return invokeOK(t, tool, args).Envelope.Facts()
+}
+
+// TestBusinessCalendarSource: the contract names the dataset's version and
+// SHA-256, and its description names every covered country and subdivision.
+func TestBusinessCalendarSource(t *testing.T) {
+	tool, _, ok := testRegistry(t).Lookup("business_calendar")
+	if !ok {
+		t.Fatal("business_calendar is not registered")
+	}
+	c := tool.Contract
+	want := holidays.Version() + " sha256:" + holidays.SHA256()
+	if c.SourcePolicy["version"] != want {
+		t.Errorf("source_policy.version %q, want %q", c.SourcePolicy["version"], want)
+	}
+	if name, _ := c.SourcePolicy["name"].(string); !strings.HasPrefix(name, holidays.Name()+" ") {
+		t.Errorf("source_policy.name %q does not name %s", c.SourcePolicy["name"], holidays.Name())
+	}
+	props := c.InputSchema["properties"].(map[string]any)
+	countryDoc := props["country"].(map[string]any)["description"].(string)
+	subDoc := props["subdivision"].(map[string]any)["description"].(string)
+	for _, code := range holidays.Countries() {
+		info := holidays.CountryInfo(code)
+		if !strings.Contains(c.Description, code+" (") || !strings.Contains(countryDoc, code) {
+			t.Errorf("%s is not named in the description", code)
+		}
+		if !strings.Contains(c.Description, "from "+itoa(info.From)) {
+			t.Errorf("%s: its first year %d is not in the description", code, info.From)
+		}
+		for _, sub := range info.SubdivisionCodes() {
+			if !strings.Contains(subDoc, sub) {
+				t.Errorf("%s-%s is not named in the subdivision description", code, sub)
+			}
+		}
+	}
+}
+
+// TestBusinessCalendarAnswers: names and reasons through the tool, for the
+// cases the vectors of internal/holidays check only by date.
+func TestBusinessCalendarAnswers(t *testing.T) {
+	cases := []struct {
+		args         map[string]any
+		reason, name any
+		business     bool
+	}{
+		{map[string]any{"operation": "is_business_day", "country": "DE", "subdivision": "SN", "date": "2023-11-22"}, "holiday", "Repentance and Prayer Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "DE", "subdivision": "BY", "date": "2023-11-22"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "DE", "date": "2008-05-01"}, "holiday", "Labour Day; Ascension Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "GB", "subdivision": "SCT", "date": "2022-01-01"}, "holiday", "New Year's Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "GB", "subdivision": "SCT", "date": "2022-01-04"}, "holiday", "New Year Holiday (observed)", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "date": "2021-12-31"}, "holiday", "New Year's Day (observed)", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "date": "2021-12-25"}, "holiday", "Christmas Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "date": "2021-12-26"}, "weekend", nil, false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "date": "2021-12-26", "weekend": []any{5, 6}}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "AT", "date": "2021-12-24", "weekend": []any{5, 6}}, "weekend", nil, false},
+		{map[string]any{"operation": "is_business_day", "country": "NL", "date": "2014-04-26"}, "holiday", "King's Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "NL", "date": "2014-04-27"}, "weekend", nil, false},
+		{map[string]any{"operation": "is_business_day", "country": "IT", "date": "2026-10-05"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "IE", "date": "2026-02-02"}, "holiday", "St. Brigid's Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "IE", "date": "2030-02-01"}, "holiday", "St. Brigid's Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "IE", "date": "2030-02-04"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "ES", "date": "2024-03-28"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2024-09-16"}, "holiday", "Federal Fast Monday", false},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2025-09-22"}, "holiday", "Federal Fast Monday", false},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "ZH", "date": "2024-09-16"}, nil, nil, true},
+	}
+	for _, c := range cases {
+		f := invokeFacts(t, "business_calendar", c.args)
+		if f["business_day"] != c.business || f["reason"] != c.reason || f["holiday_name"] != c.name {
+			t.Errorf("%v: got %v %v %v, want %v %v %v", c.args, f["business_day"], f["reason"], f["holiday_name"], c.business, c.reason, c.name)
+		}
+	}
+	f := invokeFacts(t, "business_calendar", map[string]any{"operation": "holidays", "country": "GB", "subdivision": "ENG", "year": 2022})
+	var got []string
+	for _, h := range f["holidays"].([]any) {
+		m := h.(map[string]any)
+		s := m["date"].(string) + " " + m["name"].(string)
+		if m["observed"] == true {
+			s += " (observed)"
+		}
+		got = append(got, s)
+	}
+	// gov.uk's England and Wales list of 2022, with the days on the weekend.
+	want := []string{"2022-01-01 New Year's Day", "2022-01-03 New Year's Day (observed)", "2022-04-15 Good Friday",
+		"2022-04-18 Easter Monday", "2022-05-02 May Day", "2022-06-02 Spring Bank Holiday",
+		"2022-06-03 Platinum Jubilee of Elizabeth II", "2022-08-29 Late Summer Bank Holiday",
+		"2022-09-19 State Funeral of Queen Elizabeth II", "2022-12-25 Christmas Day", "2022-12-26 Boxing Day",
+		"2022-12-27 Christmas Day (observed)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("GB-ENG 2022:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestBusinessCalendarHostile: codes in the wrong case, unknown codes and
+// absurd arguments get typed refusals, with did-you-mean hints for codes.
+func TestBusinessCalendarHostile(t *testing.T) {
+	cases := []struct {
+		name         string
+		args         map[string]any
+		code, reason string
+		hint         string
+	}{
+		{"lower-case country", map[string]any{"operation": "holidays", "country": "de", "year": 2024}, CodeExecution, "unknown_country", "DE"},
+		{"uncovered country", map[string]any{"operation": "holidays", "country": "JP", "year": 2024}, CodeExecution, "unknown_country", ""},
+		{"Switzerland without canton", map[string]any{"operation": "holidays", "country": "CH", "year": 2024}, CodeExecution, "subdivision_required", ""},
+		{"an uncovered canton", map[string]any{"operation": "holidays", "country": "CH", "subdivision": "GE", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
+		{"a French region", map[string]any{"operation": "holidays", "country": "FR", "subdivision": "57", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
+		{"Bavaria with Assumption", map[string]any{"operation": "holidays", "country": "DE", "subdivision": "BYP", "year": 2024}, CodeExecution, "unknown_subdivision", "BY"},
+		{"England spelled out", map[string]any{"operation": "holidays", "country": "GB", "subdivision": "EN", "year": 2024}, CodeExecution, "unknown_subdivision", "ENG"},
+		{"a US state", map[string]any{"operation": "holidays", "country": "US", "subdivision": "CA", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
+		{"GB without nation", map[string]any{"operation": "is_business_day", "country": "GB", "date": "2024-01-01"}, CodeExecution, "subdivision_required", ""},
+		{"year 1990 in DE", map[string]any{"operation": "holidays", "country": "DE", "year": 1990}, CodeExecution, "year_out_of_range", ""},
+		{"date after 2100", map[string]any{"operation": "is_business_day", "country": "AT", "date": "2101-01-01"}, CodeExecution, "year_out_of_range", ""},
+		{"walk past 2100", map[string]any{"operation": "add_business_days", "country": "US", "date": "2000-01-01", "days": 50000}, CodeExecution, "year_out_of_range", ""},
+		{"days beyond the schema", map[string]any{"operation": "add_business_days", "country": "US", "date": "2000-01-01", "days": 50001}, CodeInputSchemaInvalid, "", ""},
+		{"seven-day weekend", map[string]any{"operation": "business_days_between", "country": "DE", "start": "2024-01-01", "end": "2024-02-01", "weekend": []any{1, 2, 3, 4, 5, 6, 7}}, CodeExecution, "no_business_days", ""},
+		{"weekday 0", map[string]any{"operation": "business_days_between", "country": "DE", "start": "2024-01-01", "end": "2024-02-01", "weekend": []any{0}}, CodeInputSchemaInvalid, "", ""},
+		{"repeated weekday", map[string]any{"operation": "business_days_between", "country": "DE", "start": "2024-01-01", "end": "2024-02-01", "weekend": []any{6, 6}}, CodeInputSchemaInvalid, "", ""},
+		{"NUL in a date", map[string]any{"operation": "is_business_day", "country": "DE", "date": "2024-01-0\x00"}, CodeExecution, "invalid_date", ""},
+		{"long country", map[string]any{"operation": "holidays", "country": strings.Repeat("D", 17), "year": 2024}, CodeInputSchemaInvalid, "", ""},
+		{"missing days", map[string]any{"operation": "add_business_days", "country": "DE", "date": "2024-01-01"}, CodeInputSchemaInvalid, "", ""},
+		{"missing year", map[string]any{"operation": "holidays", "country": "DE"}, CodeInputSchemaInvalid, "", ""},
+	}
+	for _, c := range cases {
+		e := invokeErr(t, "business_calendar", c.args)
+		if e.Code != c.code || (c.reason != "" && e.Reason != c.reason) {
+			t.Errorf("%s: got %s/%s (%s), want %s/%s", c.name, e.Code, e.Reason, e.Message, c.code, c.reason)
+			continue
+		}
+		if c.hint != "" {
+			found := false
+			for _, d := range e.Details {
+				if d.Keyword == contracts.KeywordDidYouMean && d.Message == c.hint {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%s: details %+v do not suggest %s", c.name, e.Details, c.hint)
+			}
+		}
+	}
+}
+
+func BenchmarkBusinessDays(b *testing.B) {
+	benchTool(b, "business_calendar", map[string]any{"operation": "business_days_between", "country": "DE", "subdivision": "BY", "start": "1991-01-01", "end": "2100-12-31"})
+}
