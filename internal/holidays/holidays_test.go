@@ -1,26 +1,14 @@
 package holidays
 
 import (
-	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"slices"
 	"testing"
 
 	"github.com/precisiond/precisiond/internal/calendar"
+	"github.com/precisiond/precisiond/internal/vectors"
 )
-
-func readVectors(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
 
 // TestOracleHolidays: every covered year of every calendar has the holiday
 // dates of the reference (python-holidays with the generator's corrections
@@ -35,7 +23,7 @@ func TestOracleHolidays(t *testing.T) {
 			SubstituteOnly []string `json:"substitute_only"`
 		} `json:"cases"`
 	}
-	readVectors(t, "testdata/oracle_holidays.json", &doc)
+	vectors.Decode(t, "testdata/oracle_holidays.json", &doc)
 	seen := map[string]bool{}
 	for _, c := range doc.Cases {
 		s, err := Lookup(c.Country, c.Subdivision)
@@ -92,7 +80,7 @@ func TestEaster(t *testing.T) {
 			Easter string `json:"easter"`
 		} `json:"cases"`
 	}
-	readVectors(t, "testdata/oracle_easter.json", &doc)
+	vectors.Decode(t, "testdata/oracle_easter.json", &doc)
 	if len(doc.Cases) < 2500 {
 		t.Fatalf("%d cases", len(doc.Cases))
 	}
@@ -169,7 +157,7 @@ func TestOracleIsBusinessDay(t *testing.T) {
 			Reason                     *string `json:"reason"`
 		} `json:"cases"`
 	}
-	readVectors(t, "testdata/oracle_isbusday.json", &doc)
+	vectors.Decode(t, "testdata/oracle_isbusday.json", &doc)
 	if len(doc.Cases) < 500 {
 		t.Fatalf("%d cases", len(doc.Cases))
 	}
