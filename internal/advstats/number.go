@@ -101,39 +101,18 @@ func signedSqrtNumber(sign int, num, den *big.Int) Number {
 		}
 		return ratNumber(r)
 	}
-	n, d := q.Num(), q.Denom()
-	// S = floor(sqrt(n·10^(2t)/d)) with more than Digits digits; the root lies
-	// strictly between S and S+1 (it is irrational), hence the sticky digit.
-	t := Digits + 2 - (exactdec.NumDigits(n)-exactdec.NumDigits(d))/2
-	for {
-		var x *big.Int
-		if t >= 0 {
-			x = new(big.Int).Mul(n, bigx.Pow10(2*t))
-			x.Quo(x, d)
-		} else {
-			x = new(big.Int).Quo(n, new(big.Int).Mul(d, bigx.Pow10(-2*t)))
-		}
-		s := x.Sqrt(x)
-		if exactdec.NumDigits(s) > Digits {
-			c := new(big.Int).Mul(s, big.NewInt(10))
-			c.Add(c, big.NewInt(1))
-			if sign < 0 {
-				c.Neg(c)
-			}
-			r, _ := exactdec.RoundSig(exactdec.Decimal{Coef: c, Exp: -t - 1}, Digits, exactdec.HalfEven)
-			// The float: the root at 128 bits is within 2^-126 relative of the
-			// truth, far inside a float64 rounding interval unless the value is
-			// a float64 tie, which an irrational number never is.
-			f := new(big.Float).SetPrec(256).SetRat(q)
-			f.Sqrt(f)
-			fl, _ := f.Float64()
-			if sign < 0 {
-				fl = -fl
-			}
-			return Number{Decimal: exactdec.Fixed(r), Float: finite(fl)}
-		}
-		t += 2
+	r := exactdec.SqrtIrrational(q.Num(), q.Denom(), Digits)
+	// The float: the root at 256 bits is far inside a float64 rounding
+	// interval unless the value is a float64 tie, which an irrational number
+	// never is.
+	f := new(big.Float).SetPrec(256).SetRat(q)
+	f.Sqrt(f)
+	fl, _ := f.Float64()
+	if sign < 0 {
+		r.Coef = new(big.Int).Neg(r.Coef)
+		fl = -fl
 	}
+	return Number{Decimal: exactdec.Fixed(r), Float: finite(fl)}
 }
 
 // floatOK reports whether f is a finite float64.

@@ -75,35 +75,6 @@ func SqrtRatString(num, den *big.Int) (string, bool) {
 		// A rational root: exact if it terminates, else correctly rounded.
 		return RatString(rn, rd)
 	}
-	// Irrational: S = floor(sqrt(n·10^(2t)/d)) with at least Precision+1 digits,
-	// then round with a sticky bit (the root is never exactly representable).
-	t := Precision + 2 - (exactdec.NumDigits(n)-exactdec.NumDigits(d))/2
-	for {
-		var x *big.Int
-		if t >= 0 {
-			x = new(big.Int).Mul(n, bigx.Pow10(2*t))
-			x.Quo(x, d)
-		} else {
-			x = new(big.Int).Quo(n, new(big.Int).Mul(d, bigx.Pow10(-2*t)))
-		}
-		s := x.Sqrt(x)
-		if exactdec.NumDigits(s) > Precision {
-			v := exactdec.Decimal{Coef: s, Exp: -t}
-			r := roundSticky(v)
-			return exactdec.Fixed(r), false
-		}
-		t += 2
-	}
-}
-
-// roundSticky rounds v (which has more than Precision digits and stands for a
-// value slightly above it in magnitude) half-even to Precision digits.
-func roundSticky(v exactdec.Decimal) exactdec.Decimal {
-	// Append a non-zero digit below the last one: the true value lies strictly
-	// between v and the next representable value, which is exactly what a sticky
-	// digit 1 expresses for every rounding mode.
-	c := new(big.Int).Mul(v.Coef, big.NewInt(10))
-	c.Add(c, big.NewInt(1))
-	r, _ := exactdec.RoundSig(exactdec.Decimal{Coef: c, Exp: v.Exp - 1}, Precision, exactdec.HalfEven)
-	return r
+	// Irrational: correctly rounded, never a tie.
+	return exactdec.Fixed(exactdec.SqrtIrrational(n, d, Precision)), false
 }
