@@ -1,5 +1,5 @@
 // Package holidays computes public holidays from rules kept as data
-// (data/rules.json: fixed dates, Easter offsets, nth weekdays of a month,
+// (data/countries/XX.json: fixed dates, Easter offsets, nth weekdays of a month,
 // the weekday before a date, one-off dates, each with the years and
 // subdivisions it applies to and its substitute-day rule) and counts and
 // offsets business days as numpy's busday_count and busday_offset do.
@@ -11,12 +11,14 @@
 package holidays
 
 import (
+	"bytes"
 	"crypto/sha256"
-	_ "embed"
+	"embed"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sort"
 	"strings"
@@ -25,8 +27,8 @@ import (
 	"github.com/precisiond/precisiond/internal/suggest"
 )
 
-//go:embed data/rules.json
-var rulesJSON []byte
+//go:embed data/dataset.json data/countries/*.json
+var dataFS embed.FS
 
 // MaxYear is the last year any rule set answers.
 const MaxYear = 2100
@@ -58,12 +60,13 @@ type Holiday struct {
 	Observed bool
 }
 
-// dataset is the JSON form of data/rules.json.
+// dataset is data/dataset.json (name and version) with the countries read
+// from data/countries/XX.json.
 type dataset struct {
-	Comment   string              `json:"$comment"`
-	Name      string              `json:"name"`
-	Version   string              `json:"version"`
-	Countries map[string]*Country `json:"countries"`
+	Comment   string `json:"$comment"`
+	Name      string `json:"name"`
+	Version   string `json:"version"`
+	Countries map[string]*Country
 }
 
 // Country is one country's rule set.
@@ -140,20 +143,57 @@ var (
 )
 
 func init() {
-	sum := sha256.Sum256(rulesJSON)
-	dataHash = hex.EncodeToString(sum[:])
-	dec := json.NewDecoder(strings.NewReader(string(rulesJSON)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&data); err != nil {
-		panic("holidays: data/rules.json: " + err.Error())
+	if err := load(); err != nil {
+		panic("holidays: " + err.Error())
 	}
-	for code, c := range data.Countries {
-		if err := c.check(); err != nil {
-			panic("holidays: data/rules.json: " + code + ": " + err.Error())
+}
+
+// load reads the embedded dataset. Its hash is SHA-256 over every file in
+// path order (dataset.json, then countries/XX.json by code), each as its
+// path, a NUL, its length in decimal, a NUL and its bytes, so that moving a
+// rule from one file to another changes it.
+func load() error {
+	h := sha256.New()
+	read := func(path string, v any) error {
+		b, err := dataFS.ReadFile(path)
+		if err != nil {
+			return err
 		}
+		fmt.Fprintf(h, "%s\x00%d\x00", path, len(b))
+		h.Write(b)
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(v); err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		return nil
+	}
+	if err := read("data/dataset.json", &data); err != nil {
+		return err
+	}
+	files, err := fs.Glob(dataFS, "data/countries/*.json")
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	data.Countries = map[string]*Country{}
+	for _, path := range files {
+		code := strings.TrimSuffix(strings.TrimPrefix(path, "data/countries/"), ".json")
+		if len(code) != 2 || strings.ToUpper(code) != code {
+			return fmt.Errorf("%s: not named by an ISO 3166-1 alpha-2 code", path)
+		}
+		c := new(Country)
+		if err := read(path, c); err != nil {
+			return err
+		}
+		if err := c.check(); err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		data.Countries[code] = c
 		codes = append(codes, code)
 	}
-	sort.Strings(codes)
+	dataHash = hex.EncodeToString(h.Sum(nil))
+	return nil
 }
 
 // Name, Version and SHA256 identify the dataset.

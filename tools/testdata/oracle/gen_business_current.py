@@ -1,0 +1,191 @@
+"""Oracle vectors of business_calendar for the calendars checked against
+current python-holidays (the Debian package that gen_business.py uses, 0.10.1,
+predates most of their rules).
+
+python-holidays is not on PyPI's reach here: take its source at the commit
+recorded in HOLIDAYS_COMMIT (github.com/vacanza/holidays, MIT) and point
+HOLIDAYS_SRC at it. Its version module reads the installed distribution's
+metadata, so a source tree needs a small dist-info beside it, and its English
+names need the translations compiled (gettext's msgfmt):
+
+    git -C holidays archive c382fdec456ce76e03b841ab809d47e46be610a2 | tar -x -C /tmp/holidays-src
+    mkdir -p /tmp/holidays-src/holidays-0.101.dev6.dist-info
+    printf 'Metadata-Version: 2.1\\nName: holidays\\nVersion: 0.101.dev6+gc382fdec4\\n' \\
+        > /tmp/holidays-src/holidays-0.101.dev6.dist-info/METADATA
+    find /tmp/holidays-src/holidays/locale -name '*.po' -exec sh -c 'msgfmt -o "${1%.po}.mo" "$1"' _ {} \;
+    HOLIDAYS_SRC=/tmp/holidays-src /usr/bin/python3 tools/testdata/oracle/gen_business_current.py GROUP
+
+(Debian's Python for numpy; python3-dateutil is python-holidays' only
+dependency.) GROUP is a key of GROUPS; each group writes its own files, so
+that calendars can be added group by group:
+
+- internal/holidays/testdata/oracle_holidays_GROUP.json: per calendar and year
+  (from its first year to 2100) the holiday dates and which of them are only
+  substitute days, as python-holidays computes them (default categories,
+  English names), with CORRECTIONS applied (each names its cause);
+- internal/holidays/testdata/oracle_isbusday_GROUP.json: is_business_day as
+  numpy.is_busday with those holidays;
+- tools/testdata/business_calendar/oracle_busday_GROUP.json: add_business_days
+  and business_days_between as numpy.busday_offset(roll="forward") and
+  numpy.busday_count compute them with those holidays.
+"""
+import datetime as dt
+import os
+import random
+import sys
+
+sys.path.insert(0, os.environ.get("HOLIDAYS_SRC", ""))
+import holidays  # noqa: E402
+import numpy  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(__file__))
+from versions import write_json  # noqa: E402
+
+HOLIDAYS_COMMIT = "c382fdec456ce76e03b841ab809d47e46be610a2"
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+SEED = int(os.environ.get("BUSINESS_ORACLE_SEED", "20261203"))
+N_RANDOM = int(os.environ.get("BUSINESS_ORACLE_RANDOM", "400"))
+LAST = 2100
+
+# GROUPS: name -> [(country, subdivision or None, first year)]. A calendar's
+# first year is when its current rule set starts (the tool refuses earlier
+# years with year_out_of_range).
+GROUPS = {
+}
+
+# CORRECTIONS: group -> [(country, predicate(sub, year), "add" | "remove" |
+# "add_observed", date function of year, cause)] where python-holidays at
+# HOLIDAYS_COMMIT differs from the law as the dataset follows it.
+CORRECTIONS = {
+}
+
+
+def ph_raw(country, sub, year):
+    """{date: [observed?]} from python-holidays: every holiday of the default
+    categories dated in year; a name that python-holidays marks as observed
+    (a substitute day) counts as observed."""
+    kw = {"years": year, "language": "en_US"}
+    try:
+        h = holidays.country_holidays(country, subdiv=sub, **kw)
+    except NotImplementedError:  # a country without English names
+        kw.pop("language")
+        h = holidays.country_holidays(country, subdiv=sub, **kw)
+    out = {}
+    for day in h:
+        if day.year != year:
+            continue
+        for name in h.get_list(day):
+            out.setdefault(day, []).append(is_observed(name))
+    return out
+
+
+def is_observed(name):
+    n = name.lower()
+    return "(observed)" in n or n.startswith("observed ") or "substitute" in n
+
+
+def reference(group, country, sub, year):
+    raw = ph_raw(country, sub, year)
+    applied = []
+    for c, pred, act, f, cause in CORRECTIONS.get(group, []):
+        if c != country or not pred(sub, year):
+            continue
+        x = f(year)
+        if x is None or x.year != year:
+            continue
+        if act in ("add", "add_observed") and x not in raw:
+            raw[x] = [act == "add_observed"]
+            applied.append({"date": x.isoformat(), "action": act, "cause": cause})
+        if act == "remove" and x in raw:
+            del raw[x]
+            applied.append({"date": x.isoformat(), "action": "remove", "cause": cause})
+    return raw, applied
+
+
+def weekmask(weekend):
+    return [0 if i in weekend else 1 for i in range(1, 8)]
+
+
+WEEKENDS = [[6, 7], [6, 7], [6, 7], [5, 6], [7], [6], [5, 7]]
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] not in GROUPS:
+        sys.exit(f"usage: gen_business_current.py GROUP (one of {', '.join(sorted(GROUPS))})")
+    group = sys.argv[1]
+    cal = GROUPS[group]
+    rnd = random.Random(SEED + sorted(GROUPS).index(group))
+    gen = {"script": "tools/testdata/oracle/gen_business_current.py", "python": sys.version.split()[0],
+           "holidays": holidays.__version__, "holidays_commit": HOLIDAYS_COMMIT, "numpy": numpy.__version__}
+    refs, hol = {}, []
+    for country, sub, first in cal:
+        for year in range(first, LAST + 1):
+            raw, applied = reference(group, country, sub, year)
+            refs[(country, sub, year)] = set(raw)
+            case = {"country": country, "subdivision": sub or "", "year": year,
+                    "dates": sorted(x.isoformat() for x in raw),
+                    "substitute_only": sorted(x.isoformat() for x, obs in raw.items() if all(obs))}
+            if applied:
+                case["corrections"] = applied
+            hol.append(case)
+
+    def hol_array(country, sub, first, y0, y1):
+        out = []
+        for y in range(max(first, y0), min(LAST, y1) + 1):
+            out.extend(refs[(country, sub, y)])
+        return numpy.array(sorted(out), dtype="datetime64[D]")
+
+    isbus, busday = [], []
+    for _ in range(N_RANDOM):
+        country, sub, first = rnd.choice(cal)
+        weekend = rnd.choice(WEEKENDS)
+        year = rnd.randint(first, LAST)
+        hs = sorted(refs[(country, sub, year)])
+        day = rnd.choice(hs) if hs and rnd.random() < 0.5 else dt.date(year, 1, 1) + dt.timedelta(days=rnd.randrange(365))
+        if day.year != year:
+            continue
+        busy = bool(numpy.is_busday(numpy.datetime64(day), weekmask=weekmask(weekend),
+                                    holidays=numpy.array(hs, dtype="datetime64[D]")))
+        reason = "holiday" if day in refs[(country, sub, year)] else (None if busy else "weekend")
+        isbus.append({"country": country, "subdivision": sub or "", "weekend": weekend, "date": day.isoformat(),
+                      "business_day": busy, "reason": reason})
+
+        # one offset and one count per draw
+        wkd = rnd.choice(WEEKENDS + [None])
+        mask = weekmask(sorted(set(wkd)) if wkd else [6, 7])
+        days = rnd.choice([rnd.randint(-15, 15), rnd.randint(-300, 300)])
+        args = {"operation": "add_business_days", "country": country, "date": day.isoformat(), "days": days}
+        if sub:
+            args["subdivision"] = sub
+        if wkd:
+            args["weekend"] = wkd
+        r = numpy.busday_offset(numpy.datetime64(day), days, roll="forward", weekmask=mask,
+                                holidays=hol_array(country, sub, first, year - 3, year + 3)).astype(dt.date)
+        if first < r.year < LAST and abs(r.year - year) < 3:
+            busday.append({"args": args, "facts": {"country": country, "subdivision": sub, "weekend": sorted(set(wkd or [6, 7])),
+                                                   "date": day.isoformat(), "days": days, "result": r.isoformat()}})
+        end = day + dt.timedelta(days=rnd.randint(-400, 400))
+        if first <= end.year <= LAST:
+            args = {"operation": "business_days_between", "country": country, "start": day.isoformat(), "end": end.isoformat()}
+            if sub:
+                args["subdivision"] = sub
+            n = numpy.busday_count(numpy.datetime64(day), numpy.datetime64(end), weekmask=weekmask([6, 7]),
+                                   holidays=hol_array(country, sub, first, min(day, end).year, max(day, end).year))
+            busday.append({"args": args, "facts": {"country": country, "subdivision": sub, "weekend": [6, 7],
+                                                   "start": day.isoformat(), "end": end.isoformat(), "business_days": int(n)}})
+    for country, sub, first in cal:  # the first covered year's edge and one before it
+        args = {"operation": "holidays", "country": country, "year": first - 1}
+        if sub:
+            args["subdivision"] = sub
+        busday.append({"args": args, "error_code": "tool_execution_error", "reason": "year_out_of_range"})
+
+    write_json(os.path.join(ROOT, "internal", "holidays", "testdata", f"oracle_holidays_{group}.json"),
+               {"generator": gen, "cases": hol})
+    write_json(os.path.join(ROOT, "internal", "holidays", "testdata", f"oracle_isbusday_{group}.json"),
+               {"generator": gen, "seed": SEED, "cases": isbus})
+    write_json(os.path.join(ROOT, "tools", "testdata", "business_calendar", f"oracle_busday_{group}.json"),
+               {"generator": gen, "seed": SEED, "cases": busday})
+
+
+main()
