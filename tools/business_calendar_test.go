@@ -76,6 +76,12 @@ func TestBusinessCalendarAnswers(t *testing.T) {
 		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2024-09-16"}, "holiday", "Federal Fast Monday", false},
 		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2025-09-22"}, "holiday", "Federal Fast Monday", false},
 		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "ZH", "date": "2024-09-16"}, nil, nil, true},
+		// Japan: the Cabinet Office's lists (2019, 2024, 2009).
+		{map[string]any{"operation": "is_business_day", "country": "JP", "date": "2019-04-30"}, "holiday", "National Holiday", false},
+		{map[string]any{"operation": "is_business_day", "country": "JP", "date": "2019-05-01"}, "holiday", "Emperor's Enthronement Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "JP", "date": "2024-09-23"}, "holiday", "Autumnal Equinox Day (observed)", false},
+		{map[string]any{"operation": "is_business_day", "country": "JP", "date": "2009-09-22"}, "holiday", "National Holiday", false},
+		{map[string]any{"operation": "is_business_day", "country": "JP", "date": "2100-03-19"}, nil, nil, true},
 	}
 	for _, c := range cases {
 		f := invokeFacts(t, "business_calendar", c.args)
@@ -114,7 +120,7 @@ func TestBusinessCalendarHostile(t *testing.T) {
 		hint         string
 	}{
 		{"lower-case country", map[string]any{"operation": "holidays", "country": "de", "year": 2024}, CodeExecution, "unknown_country", "DE"},
-		{"uncovered country", map[string]any{"operation": "holidays", "country": "JP", "year": 2024}, CodeExecution, "unknown_country", ""},
+		{"uncovered country", map[string]any{"operation": "holidays", "country": "BR", "year": 2024}, CodeExecution, "unknown_country", ""},
 		{"Switzerland without canton", map[string]any{"operation": "holidays", "country": "CH", "year": 2024}, CodeExecution, "subdivision_required", ""},
 		{"an uncovered canton", map[string]any{"operation": "holidays", "country": "CH", "subdivision": "GE", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
 		{"a French region", map[string]any{"operation": "holidays", "country": "FR", "subdivision": "57", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
@@ -123,6 +129,8 @@ func TestBusinessCalendarHostile(t *testing.T) {
 		{"a US state", map[string]any{"operation": "holidays", "country": "US", "subdivision": "CA", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
 		{"GB without nation", map[string]any{"operation": "is_business_day", "country": "GB", "date": "2024-01-01"}, CodeExecution, "subdivision_required", ""},
 		{"year 1990 in DE", map[string]any{"operation": "holidays", "country": "DE", "year": 1990}, CodeExecution, "year_out_of_range", ""},
+		{"JP before 2007", map[string]any{"operation": "is_business_day", "country": "JP", "date": "2006-12-31"}, CodeExecution, "year_out_of_range", ""},
+		{"a JP prefecture", map[string]any{"operation": "holidays", "country": "JP", "subdivision": "13", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
 		{"date after 2100", map[string]any{"operation": "is_business_day", "country": "AT", "date": "2101-01-01"}, CodeExecution, "year_out_of_range", ""},
 		{"walk past 2100", map[string]any{"operation": "add_business_days", "country": "US", "date": "2000-01-01", "days": 50000}, CodeExecution, "year_out_of_range", ""},
 		{"days beyond the schema", map[string]any{"operation": "add_business_days", "country": "US", "date": "2000-01-01", "days": 50001}, CodeInputSchemaInvalid, "", ""},

@@ -12,6 +12,7 @@ package holidays
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -21,6 +22,7 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/precisiond/precisiond/internal/calendar"
@@ -79,10 +81,22 @@ type Country struct {
 	// Subdivisions maps ISO 3166-2 suffixes to names.
 	Subdivisions map[string]string `json:"subdivisions"`
 	Rules        []Rule            `json:"rules"`
+
+	// SubdivisionYears narrows the years a subdivision answers (Spain's
+	// regional calendars are decreed year by year: a year after the last
+	// published one is refused, not guessed). Absent: From..MaxYear.
+	SubdivisionYears map[string]YearRange `json:"subdivision_years,omitempty"`
 }
 
-// Rule is one holiday rule. Exactly one of Date, Easter, Nth, Before, On
-// gives the date.
+// YearRange is a subdivision's first and last covered year (0: the
+// country's From, MaxYear).
+type YearRange struct {
+	From int `json:"from,omitempty"`
+	To   int `json:"to,omitempty"`
+}
+
+// Rule is one holiday rule. Exactly one of Date, Easter, Nth, Before, On,
+// ByYear, BetweenHolidays gives the date.
 type Rule struct {
 	Name string `json:"name"`
 	// Date is a fixed day, "MM-DD".
@@ -117,10 +131,46 @@ type Rule struct {
 	// Observed is the substitute rule for a holiday on Saturday or Sunday:
 	// "" none; "sat_fri_sun_mon" (Saturday to Friday, Sunday to Monday);
 	// "next_free_weekday" (the first Monday-Friday after the date that is
-	// neither a holiday nor another substitute, assigned in date order).
+	// neither a holiday nor another substitute, assigned in date order);
+	// "sun_next_free_day" (for a Sunday only: the first day after it, of
+	// any weekday, that is neither a holiday nor another substitute — the
+	// Japanese 振替休日).
 	Observed string `json:"observed,omitempty"`
 	// ObservedFrom is the first year the substitute rule applies (0: always).
 	ObservedFrom int `json:"observed_from,omitempty"`
+
+	// Date forms and conditions for JP, CH and ES (kept in a block of their
+	// own).
+	//
+	// ByYear is a table of the date ("MM-DD") by year ("YYYY"); a year the
+	// rule applies to must be in it (check: the Japanese equinox days, the
+	// Islamic feasts that Spain's autonomous cities fix by decree).
+	ByYear map[string]string `json:"by_year,omitempty"`
+	// BetweenHolidays makes every day that is no holiday itself but whose
+	// day before and day after are holidays of the other date rules a
+	// holiday (the Japanese 国民の休日, citizens' holiday).
+	BetweenHolidays bool `json:"between_holidays,omitempty"`
+	// Offset adds days to the date (the Genevan Fast: the Thursday after
+	// the first Sunday of September is the first Sunday + 4).
+	Offset int `json:"offset,omitempty"`
+	// AvoidEaster moves the date by Move days when it is Easter + Easter
+	// days (Näfelser Fahrt: the first Thursday of April, a week later
+	// when that is Maundy Thursday).
+	AvoidEaster *AvoidEaster `json:"avoid_easter,omitempty"`
+	// NotOn drops the holiday in a year its date falls on one of these ISO
+	// weekdays (Neuchâtel's 2 January only on a Monday).
+	NotOn []int `json:"not_on,omitempty"`
+	// Years limits the rule to these years; WhenSunday to the years one of
+	// these days ("MM-DD") is a Sunday (a Spanish region replaces a
+	// holiday lost to a Sunday). With both, either suffices.
+	Years      []int    `json:"years,omitempty"`
+	WhenSunday []string `json:"when_sunday,omitempty"`
+}
+
+// AvoidEaster: when the date is Easter + Easter days, it moves by Move.
+type AvoidEaster struct {
+	Easter int `json:"easter"`
+	Move   int `json:"move"`
 }
 
 // Nth is the N-th Weekday (ISO, 1 = Monday) of Month; N = -1 is the last.
@@ -253,6 +303,18 @@ func (c *Country) check() error {
 				return fmt.Errorf("rule %d %q: %v", i, r.Name, err)
 			}
 		}
+		if r.ByYear != nil {
+			n++
+			if err := c.checkByYear(r); err != nil {
+				return fmt.Errorf("rule %d %q: %v", i, r.Name, err)
+			}
+		}
+		if r.BetweenHolidays {
+			n++
+		}
+		if err := checkConditions(r); err != nil {
+			return fmt.Errorf("rule %d %q: %v", i, r.Name, err)
+		}
 		if r.OrOn != nil {
 			if _, _, err := monthDay(r.OrOn.Date); err != nil || r.OrOn.Weekday < 1 || r.OrOn.Weekday > 7 {
 				return fmt.Errorf("rule %d %q: bad or_on", i, r.Name)
@@ -265,7 +327,7 @@ func (c *Country) check() error {
 			return fmt.Errorf("rule %d %q: needs a name and exactly one date form", i, r.Name)
 		}
 		switch r.Observed {
-		case "", "sat_fri_sun_mon", "next_free_weekday":
+		case "", "sat_fri_sun_mon", "next_free_weekday", "sun_next_free_day":
 		default:
 			return fmt.Errorf("rule %d %q: observed %q", i, r.Name, r.Observed)
 		}
@@ -274,6 +336,67 @@ func (c *Country) check() error {
 				return fmt.Errorf("rule %d %q: subdivision %q not listed", i, r.Name, s)
 			}
 		}
+	}
+	for sub, yr := range c.SubdivisionYears {
+		if _, ok := c.Subdivisions[sub]; !ok {
+			return fmt.Errorf("subdivision_years: %q not listed", sub)
+		}
+		from, to := cmp.Or(yr.From, c.From), cmp.Or(yr.To, MaxYear)
+		if from < c.From || to > MaxYear || from > to {
+			return fmt.Errorf("subdivision_years %s: %d..%d outside %d..%d", sub, from, to, c.From, MaxYear)
+		}
+	}
+	return nil
+}
+
+// checkByYear: every key a year, every value a day of that year, and every
+// year the rule applies to in the country's range present.
+func (c *Country) checkByYear(r Rule) error {
+	for k, v := range r.ByYear {
+		y, err := strconv.Atoi(k)
+		if err != nil || y < 1900 || y > MaxYear || strconv.Itoa(y) != k {
+			return fmt.Errorf("by_year: bad year %q", k)
+		}
+		if _, err := calendar.ParseDate(k + "-" + v); err != nil {
+			return fmt.Errorf("by_year %s: %v", k, err)
+		}
+	}
+	from, to := max(c.From, r.From), MaxYear
+	if r.To != 0 {
+		to = min(to, r.To)
+	}
+	for y := from; y <= to; y++ {
+		if _, ok := r.ByYear[strconv.Itoa(y)]; !ok && r.yearApplies(y) && len(r.WhenSunday) == 0 {
+			return fmt.Errorf("by_year: no date for %d", y)
+		}
+	}
+	return nil
+}
+
+func checkConditions(r Rule) error {
+	if r.AvoidEaster != nil && (r.AvoidEaster.Move == 0 || r.AvoidEaster.Move < -14 || r.AvoidEaster.Move > 14) {
+		return fmt.Errorf("avoid_easter: move %d", r.AvoidEaster.Move)
+	}
+	if r.Offset < -31 || r.Offset > 31 {
+		return fmt.Errorf("offset %d", r.Offset)
+	}
+	for _, w := range r.NotOn {
+		if w < 1 || w > 7 {
+			return fmt.Errorf("not_on: weekday %d", w)
+		}
+	}
+	for _, y := range r.Years {
+		if y < 1900 || y > MaxYear {
+			return fmt.Errorf("years: %d", y)
+		}
+	}
+	for _, d := range r.WhenSunday {
+		if _, _, err := monthDay(d); err != nil {
+			return fmt.Errorf("when_sunday: %v", err)
+		}
+	}
+	if r.BetweenHolidays && (r.Observed != "" || r.Offset != 0 || r.AvoidEaster != nil || r.MoveSunday != 0 || r.OrOn != nil) {
+		return errors.New("between_holidays takes no observed, offset, avoid_easter, move_sunday or or_on")
 	}
 	return nil
 }
@@ -331,17 +454,25 @@ func clip(s string) string {
 	return s
 }
 
-// From is the first year the set answers; the last is MaxYear.
-func (s *Set) From() int { return s.c.From }
+// From is the first year the set answers.
+func (s *Set) From() int { return cmp.Or(s.c.SubdivisionYears[s.Subdivision].From, s.c.From) }
 
-// CheckYear refuses a year outside From..MaxYear with ErrYearRange.
+// To is the last year the set answers: MaxYear unless the subdivision's
+// calendar is published only up to an earlier year.
+func (s *Set) To() int { return cmp.Or(s.c.SubdivisionYears[s.Subdivision].To, MaxYear) }
+
+// CheckYear refuses a year outside From..To with ErrYearRange.
 func (s *Set) CheckYear(y int) error {
-	if y < s.c.From || y > MaxYear {
+	if y < s.From() || y > s.To() {
 		where := s.Country
 		if s.Subdivision != "" {
 			where += "-" + s.Subdivision
 		}
-		return fmt.Errorf("%w: %s is covered for %d..%d, not %d", ErrYearRange, where, s.c.From, MaxYear, y)
+		msg := fmt.Sprintf("%s is covered for %d..%d, not %d", where, s.From(), s.To(), y)
+		if y > s.To() && s.To() < MaxYear {
+			msg += fmt.Sprintf(" (its calendar is published only up to %d)", s.To())
+		}
+		return fmt.Errorf("%w: %s", ErrYearRange, msg)
 	}
 	return nil
 }
@@ -357,7 +488,7 @@ func (s *Set) Year(y int) ([]Holiday, error) {
 	}
 	var out []Holiday
 	for _, yy := range []int{y - 1, y, y + 1} {
-		if yy < s.c.From || yy > MaxYear+1 { // 1 January 2101 may be observed in 2100
+		if yy < s.From() || yy > s.To()+1 { // 1 January 2101 may be observed in 2100
 			continue
 		}
 		for _, h := range s.compute(yy) {
@@ -371,13 +502,33 @@ func (s *Set) Year(y int) ([]Holiday, error) {
 }
 
 func (s *Set) applies(r *Rule, y int) bool {
-	if (r.From != 0 && y < r.From) || (r.To != 0 && y > r.To) || slices.Contains(r.Except, y) {
+	if !r.yearApplies(y) {
 		return false
 	}
 	if s.Subdivision != "" && slices.Contains(r.NotIn, s.Subdivision) {
 		return false
 	}
 	return len(r.Subdivisions) == 0 || slices.Contains(r.Subdivisions, s.Subdivision)
+}
+
+// yearApplies: the rule's From, To, Except, Years and WhenSunday admit y.
+func (r *Rule) yearApplies(y int) bool {
+	if (r.From != 0 && y < r.From) || (r.To != 0 && y > r.To) || slices.Contains(r.Except, y) {
+		return false
+	}
+	if len(r.Years) == 0 && len(r.WhenSunday) == 0 {
+		return true
+	}
+	if slices.Contains(r.Years, y) {
+		return true
+	}
+	for _, md := range r.WhenSunday {
+		m, d, _ := monthDay(md)
+		if dt, err := calendar.NewDate(y, m, d); err == nil && dt.Weekday() == 7 {
+			return true
+		}
+	}
+	return false
 }
 
 // compute is the holidays of rule year y, substitutes included, unsorted.
@@ -387,15 +538,23 @@ func (s *Set) compute(y int) []Holiday {
 		r *Rule
 	}
 	var bases []base
+	var between []*Rule
 	taken := map[int64]bool{}
 	for i := range s.c.Rules {
 		r := &s.c.Rules[i]
 		if !s.applies(r, y) {
 			continue
 		}
+		if r.BetweenHolidays {
+			between = append(between, r)
+			continue
+		}
 		d, ok := ruleDate(r, y)
 		if !ok {
 			continue
+		}
+		if r.AvoidEaster != nil && d.Days() == Easter(y).Days()+int64(r.AvoidEaster.Easter) {
+			d, _ = calendar.FromDays(d.Days() + int64(r.AvoidEaster.Move))
 		}
 		if r.OrOn != nil {
 			m, day, _ := monthDay(r.OrOn.Date)
@@ -406,8 +565,29 @@ func (s *Set) compute(y int) []Holiday {
 		if r.MoveSunday != 0 && d.Weekday() == 7 {
 			d, _ = calendar.FromDays(d.Days() + int64(r.MoveSunday))
 		}
+		if slices.Contains(r.NotOn, d.Weekday()) {
+			continue
+		}
 		bases = append(bases, base{d, r})
 		taken[d.Days()] = true
+	}
+	// Days between two holidays, from the holidays of the other rules.
+	if len(between) > 0 {
+		first, _ := calendar.NewDate(y, 1, 1)
+		last, _ := calendar.NewDate(y, 12, 31)
+		var extra []base
+		for n := first.Days(); n <= last.Days(); n++ {
+			if !taken[n] && taken[n-1] && taken[n+1] {
+				d, _ := calendar.FromDays(n)
+				for _, r := range between {
+					extra = append(extra, base{d, r})
+				}
+			}
+		}
+		for _, b := range extra {
+			bases = append(bases, b)
+			taken[b.d.Days()] = true
+		}
 	}
 	sort.SliceStable(bases, func(i, j int) bool { return bases[i].d.Days() < bases[j].d.Days() })
 	out := make([]Holiday, 0, len(bases)+4)
@@ -416,7 +596,8 @@ func (s *Set) compute(y int) []Holiday {
 	}
 	for _, b := range bases {
 		w := b.d.Weekday()
-		if b.r.Observed == "" || w < 6 || (b.r.ObservedFrom != 0 && y < b.r.ObservedFrom) {
+		if b.r.Observed == "" || w < 6 || (b.r.ObservedFrom != 0 && y < b.r.ObservedFrom) ||
+			(b.r.Observed == "sun_next_free_day" && w != 7) {
 			continue
 		}
 		n := b.d.Days()
@@ -429,6 +610,9 @@ func (s *Set) compute(y int) []Holiday {
 			}
 		case "next_free_weekday":
 			for n++; taken[n] || weekdayOf(n) >= 6; n++ {
+			}
+		case "sun_next_free_day":
+			for n++; taken[n]; n++ {
 			}
 		}
 		taken[n] = true
@@ -447,7 +631,23 @@ func weekdayOf(n int64) int {
 }
 
 func ruleDate(r *Rule, y int) (calendar.Date, bool) {
+	d, ok := baseDate(r, y)
+	if !ok || r.Offset == 0 {
+		return d, ok
+	}
+	out, err := calendar.FromDays(d.Days() + int64(r.Offset))
+	return out, err == nil && out.Year == y
+}
+
+func baseDate(r *Rule, y int) (calendar.Date, bool) {
 	switch {
+	case r.ByYear != nil:
+		md, ok := r.ByYear[strconv.Itoa(y)]
+		if !ok {
+			return calendar.Date{}, false
+		}
+		dt, err := calendar.ParseDate(strconv.Itoa(y) + "-" + md)
+		return dt, err == nil
 	case r.Date != "":
 		m, d, _ := monthDay(r.Date)
 		dt, err := calendar.NewDate(y, m, d)

@@ -52,6 +52,11 @@ LAST = 2100
 # first year is when its current rule set starts (the tool refuses earlier
 # years with year_out_of_range).
 GROUPS = {
+    # Japan from 2007: the 2005 amendment of the National Holiday Act took
+    # effect (Showa Day on 29 April, Greenery Day on 4 May, a substitute
+    # holiday on the next non-holiday after a Sunday holiday, any day
+    # between two holidays a holiday); later changes are rules with years.
+    "jp": [("JP", None, 2007)],
 }
 
 # CORRECTIONS: group -> [(country, predicate(sub, year), "add" | "remove" |
@@ -59,6 +64,36 @@ GROUPS = {
 # HOLIDAYS_COMMIT differs from the law as the dataset follows it.
 CORRECTIONS = {
 }
+
+
+def jp_equinox(year, c1980, c2100):
+    """The equinox day (JST) by the approximation formula in common use in
+    Japan (constants for 1980-2099 and 2100-2150)."""
+    base = c1980 if year < 2100 else c2100
+    return int(base + 0.242194 * (year - 1980) - int((year - 1980) / 4))
+
+
+def patch_japan():
+    """python-holidays' Japan ends in 2099 (end_year) and its equinox table
+    assumes a leap year every fourth year, which 2100 is not. Its table
+    equals the approximation formula for every year 2007-2099 (checked
+    here); 2100 takes the formula's 2100-2150 constants (20 March,
+    23 September), everything else is python-holidays' rules."""
+    from holidays.countries.japan import Japan
+    vern, aut = Japan._vernal_equinox_date, Japan._autumnal_equinox_date
+    for y in range(2007, 2100):
+        h = Japan(years=y, language="en_US")
+        days = {n: d for d, n in h.items()}
+        assert days["Vernal Equinox Day"].day == jp_equinox(y, 20.8431, 21.8510), y
+        assert days["Autumnal Equinox Day"].day == jp_equinox(y, 23.2488, 24.2488), y
+    Japan.end_year = 2100
+    Japan._vernal_equinox_date = property(
+        lambda self: (3, jp_equinox(2100, 20.8431, 21.8510)) if self._year == 2100 else vern.fget(self))
+    Japan._autumnal_equinox_date = property(
+        lambda self: (9, jp_equinox(2100, 23.2488, 24.2488)) if self._year == 2100 else aut.fget(self))
+
+
+PATCHES = {"jp": patch_japan}
 
 
 def ph_raw(country, sub, year):
@@ -115,6 +150,8 @@ def main():
         sys.exit(f"usage: gen_business_current.py GROUP (one of {', '.join(sorted(GROUPS))})")
     group = sys.argv[1]
     cal = GROUPS[group]
+    if group in PATCHES:
+        PATCHES[group]()
     rnd = random.Random(SEED + sorted(GROUPS).index(group))
     gen = {"script": "tools/testdata/oracle/gen_business_current.py", "python": sys.version.split()[0],
            "holidays": holidays.__version__, "holidays_commit": HOLIDAYS_COMMIT, "numpy": numpy.__version__}
