@@ -76,6 +76,13 @@ func TestBusinessCalendarAnswers(t *testing.T) {
 		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2024-09-16"}, "holiday", "Federal Fast Monday", false},
 		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2025-09-22"}, "holiday", "Federal Fast Monday", false},
 		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "ZH", "date": "2024-09-16"}, nil, nil, true},
+		// The cantons added from current python-holidays' rules.
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "GE", "date": "2024-09-05"}, "holiday", "Genevan Fast", false},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "GL", "date": "2023-04-13"}, "holiday", "Battle of Naefels Victory Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "GL", "date": "2023-04-06"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "NE", "date": "2023-01-02"}, "holiday", "Berchtold's Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "NE", "date": "2024-01-02"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "TI", "date": "2024-03-29"}, nil, nil, true},
 		// Japan: the Cabinet Office's lists (2019, 2024, 2009).
 		{map[string]any{"operation": "is_business_day", "country": "JP", "date": "2019-04-30"}, "holiday", "National Holiday", false},
 		{map[string]any{"operation": "is_business_day", "country": "JP", "date": "2019-05-01"}, "holiday", "Emperor's Enthronement Day", false},
@@ -122,7 +129,7 @@ func TestBusinessCalendarHostile(t *testing.T) {
 		{"lower-case country", map[string]any{"operation": "holidays", "country": "de", "year": 2024}, CodeExecution, "unknown_country", "DE"},
 		{"uncovered country", map[string]any{"operation": "holidays", "country": "BR", "year": 2024}, CodeExecution, "unknown_country", ""},
 		{"Switzerland without canton", map[string]any{"operation": "holidays", "country": "CH", "year": 2024}, CodeExecution, "subdivision_required", ""},
-		{"an uncovered canton", map[string]any{"operation": "holidays", "country": "CH", "subdivision": "GE", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
+		{"a misspelt canton", map[string]any{"operation": "holidays", "country": "CH", "subdivision": "GEN", "year": 2024}, CodeExecution, "unknown_subdivision", "GE"},
 		{"a French region", map[string]any{"operation": "holidays", "country": "FR", "subdivision": "57", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
 		{"Bavaria with Assumption", map[string]any{"operation": "holidays", "country": "DE", "subdivision": "BYP", "year": 2024}, CodeExecution, "unknown_subdivision", "BY"},
 		{"England spelled out", map[string]any{"operation": "holidays", "country": "GB", "subdivision": "EN", "year": 2024}, CodeExecution, "unknown_subdivision", "ENG"},
