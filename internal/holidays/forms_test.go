@@ -69,7 +69,11 @@ func TestRuleForms(t *testing.T) {
 		{"years", `{"name": "Y", "date": "03-19", "years": [2023, 2025]}`, 2024, nil},
 		// 1 September 2024 is a Sunday; 1 May 2024 a Wednesday.
 		{"when_sunday holds", `{"name": "W", "date": "07-25", "when_sunday": ["05-01", "09-01"]}`, 2024, []string{"07-25 W"}},
-		{"when_sunday fails, years hold", `{"name": "W", "date": "07-25", "when_sunday": ["05-01"], "years": [2024]}`, 2024, []string{"07-25 W"}},
+		{"when_sunday fails, years hold", `{"name": "W", "date": "07-25", "when_sunday": ["05-01"], "years": [2024]}`, 2024, nil},
+		{"when_sunday holds, years fail", `{"name": "W", "date": "07-25", "when_sunday": ["09-01"], "years": [2023]}`, 2024, nil},
+		{"when_sunday and years hold", `{"name": "W", "date": "07-25", "when_sunday": ["09-01"], "years": [2024]}`, 2024, []string{"07-25 W"}},
+		// 1 September 2024 a Sunday: a date moved to the Monday, only then.
+		{"move on its own Sunday", `{"name": "M", "date": "09-01", "when_sunday": ["09-01"], "move_sunday": 1}`, 2024, []string{"09-02 M"}},
 		{"when_sunday fails", `{"name": "W", "date": "07-25", "when_sunday": ["05-01"]}`, 2024, nil},
 	}
 	for _, c := range cases {

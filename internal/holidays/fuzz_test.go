@@ -19,6 +19,8 @@ func FuzzBusinessArgs(f *testing.F) {
 	f.Add("GB", "", "2024-02-30", int64(50001), uint8(0b1111111))
 	f.Add("AT", "9", "1967-01-01", int64(-1), uint8(0b1111110))
 	f.Add("JP", "", "2019-04-27", int64(5), uint8(0b1100000))
+	f.Add("ES", "MD", "2026-12-30", int64(3), uint8(0b1100000))
+	f.Add("CH", "GL", "2023-04-12", int64(-2), uint8(0b1000000))
 	f.Fuzz(func(t *testing.T, country, sub, date string, days int64, mask uint8) {
 		s, err := Lookup(country, sub)
 		if err != nil {

@@ -162,7 +162,7 @@ type Rule struct {
 	NotOn []int `json:"not_on,omitempty"`
 	// Years limits the rule to these years; WhenSunday to the years one of
 	// these days ("MM-DD") is a Sunday (a Spanish region replaces a
-	// holiday lost to a Sunday). With both, either suffices.
+	// holiday lost to a Sunday). Both limit, like From and To.
 	Years      []int    `json:"years,omitempty"`
 	WhenSunday []string `json:"when_sunday,omitempty"`
 }
@@ -516,10 +516,10 @@ func (r *Rule) yearApplies(y int) bool {
 	if (r.From != 0 && y < r.From) || (r.To != 0 && y > r.To) || slices.Contains(r.Except, y) {
 		return false
 	}
-	if len(r.Years) == 0 && len(r.WhenSunday) == 0 {
-		return true
+	if len(r.Years) > 0 && !slices.Contains(r.Years, y) {
+		return false
 	}
-	if slices.Contains(r.Years, y) {
+	if len(r.WhenSunday) == 0 {
 		return true
 	}
 	for _, md := range r.WhenSunday {

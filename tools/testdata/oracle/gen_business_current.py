@@ -49,15 +49,23 @@ SEED = int(os.environ.get("BUSINESS_ORACLE_SEED", "20261203"))
 N_RANDOM = int(os.environ.get("BUSINESS_ORACLE_RANDOM", "400"))
 LAST = 2100
 
-# GROUPS: name -> [(country, subdivision or None, first year)]. A calendar's
-# first year is when its current rule set starts (the tool refuses earlier
-# years with year_out_of_range).
+# GROUPS: name -> [(country, subdivision or None, first year[, last year])].
+# A calendar's first year is when its current rule set starts (the tool
+# refuses earlier years with year_out_of_range); its last year is 2100
+# unless its calendar is published year by year (Spain's regions: the last
+# year python-holidays has, refused after it).
 GROUPS = {
     # Japan from 2007: the 2005 amendment of the National Holiday Act took
     # effect (Showa Day on 29 April, Greenery Day on 4 May, a substitute
     # holiday on the next non-holiday after a Sunday holiday, any day
     # between two holidays a holiday); later changes are rules with years.
     "jp": [("JP", None, 2007)],
+    # Spain's 19 autonomous communities and cities: python-holidays has each
+    # year's regional calendar (the BOE's yearly resolution and the
+    # communities' decrees) from 2008, "checked with official sources for
+    # 2008-2026"; 2027 is not published yet.
+    "es": [("ES", s, 2008, 2026) for s in ("AN", "AR", "AS", "CB", "CE", "CL", "CM", "CN", "CT", "EX", "GA",
+                                         "IB", "MC", "MD", "ML", "NC", "PV", "RI", "VC")],
     # The 11 cantons that gen_business.py's oracles (python-holidays 0.10.1,
     # workalendar) disagree on, from 1994 like the other 15 (1 August a
     # federal holiday); their rules carry no later change.
@@ -154,7 +162,7 @@ def main():
     if len(sys.argv) != 2 or sys.argv[1] not in GROUPS:
         sys.exit(f"usage: gen_business_current.py GROUP (one of {', '.join(sorted(GROUPS))})")
     group = sys.argv[1]
-    cal = GROUPS[group]
+    cal = [c if len(c) == 4 else (*c, LAST) for c in GROUPS[group]]
     if group in PATCHES:
         PATCHES[group]()
     # A group's draws depend on its name only, so adding a group does not
@@ -163,8 +171,8 @@ def main():
     gen = {"script": "tools/testdata/oracle/gen_business_current.py", "python": sys.version.split()[0],
            "holidays": holidays.__version__, "holidays_commit": HOLIDAYS_COMMIT, "numpy": numpy.__version__}
     refs, hol = {}, []
-    for country, sub, first in cal:
-        for year in range(first, LAST + 1):
+    for country, sub, first, last in cal:
+        for year in range(first, last + 1):
             raw, applied = reference(group, country, sub, year)
             refs[(country, sub, year)] = set(raw)
             case = {"country": country, "subdivision": sub or "", "year": year,
@@ -174,17 +182,17 @@ def main():
                 case["corrections"] = applied
             hol.append(case)
 
-    def hol_array(country, sub, first, y0, y1):
+    def hol_array(country, sub, first, last, y0, y1):
         out = []
-        for y in range(max(first, y0), min(LAST, y1) + 1):
+        for y in range(max(first, y0), min(last, y1) + 1):
             out.extend(refs[(country, sub, y)])
         return numpy.array(sorted(out), dtype="datetime64[D]")
 
     isbus, busday = [], []
     for _ in range(N_RANDOM):
-        country, sub, first = rnd.choice(cal)
+        country, sub, first, last = rnd.choice(cal)
         weekend = rnd.choice(WEEKENDS)
-        year = rnd.randint(first, LAST)
+        year = rnd.randint(first, last)
         hs = sorted(refs[(country, sub, year)])
         day = rnd.choice(hs) if hs and rnd.random() < 0.5 else dt.date(year, 1, 1) + dt.timedelta(days=rnd.randrange(365))
         if day.year != year:
@@ -205,24 +213,25 @@ def main():
         if wkd:
             args["weekend"] = wkd
         r = numpy.busday_offset(numpy.datetime64(day), days, roll="forward", weekmask=mask,
-                                holidays=hol_array(country, sub, first, year - 3, year + 3)).astype(dt.date)
-        if first < r.year < LAST and abs(r.year - year) < 3:
+                                holidays=hol_array(country, sub, first, last, year - 3, year + 3)).astype(dt.date)
+        if first < r.year < last and abs(r.year - year) < 3:
             busday.append({"args": args, "facts": {"country": country, "subdivision": sub, "weekend": sorted(set(wkd or [6, 7])),
                                                    "date": day.isoformat(), "days": days, "result": r.isoformat()}})
         end = day + dt.timedelta(days=rnd.randint(-400, 400))
-        if first <= end.year <= LAST:
+        if first <= end.year <= last:
             args = {"operation": "business_days_between", "country": country, "start": day.isoformat(), "end": end.isoformat()}
             if sub:
                 args["subdivision"] = sub
             n = numpy.busday_count(numpy.datetime64(day), numpy.datetime64(end), weekmask=weekmask([6, 7]),
-                                   holidays=hol_array(country, sub, first, min(day, end).year, max(day, end).year))
+                                   holidays=hol_array(country, sub, first, last, min(day, end).year, max(day, end).year))
             busday.append({"args": args, "facts": {"country": country, "subdivision": sub, "weekend": [6, 7],
                                                    "start": day.isoformat(), "end": end.isoformat(), "business_days": int(n)}})
-    for country, sub, first in cal:  # the first covered year's edge and one before it
-        args = {"operation": "holidays", "country": country, "year": first - 1}
-        if sub:
-            args["subdivision"] = sub
-        busday.append({"args": args, "error_code": "tool_execution_error", "reason": "year_out_of_range"})
+    for country, sub, first, last in cal:  # the year before the first, and after the last when not 2100
+        for year in [first - 1] + ([last + 1] if last < LAST else []):
+            args = {"operation": "holidays", "country": country, "year": year}
+            if sub:
+                args["subdivision"] = sub
+            busday.append({"args": args, "error_code": "tool_execution_error", "reason": "year_out_of_range"})
 
     write_json(os.path.join(ROOT, "internal", "holidays", "testdata", f"oracle_holidays_{group}.json"),
                {"generator": gen, "cases": hol})
