@@ -27,3 +27,17 @@ func BenchmarkCountFullSpan(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCountJapan: Japan's full span, where every year also scans its
+// days for citizens' holidays (between_holidays).
+func BenchmarkCountJapan(b *testing.B) {
+	s, _ := Lookup("JP", "")
+	start, _ := calendar.ParseDate("2007-01-01")
+	end, _ := calendar.ParseDate("2100-12-31")
+	for b.Loop() {
+		w, _ := NewWeek(s, []int{6, 7})
+		if _, err := w.Count(start, end); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -146,9 +146,10 @@ type Rule struct {
 	// rule applies to must be in it (check: the Japanese equinox days, the
 	// Islamic feasts that Spain's autonomous cities fix by decree).
 	ByYear map[string]string `json:"by_year,omitempty"`
-	// BetweenHolidays makes every day that is no holiday itself but whose
-	// day before and day after are holidays of the other date rules a
-	// holiday (the Japanese 国民の休日, citizens' holiday).
+	// BetweenHolidays makes every day of the year that is no holiday itself
+	// but whose day before and day after are holidays of the other date
+	// rules (not substitute days) a holiday (the Japanese 国民の休日,
+	// citizens' holiday).
 	BetweenHolidays bool `json:"between_holidays,omitempty"`
 	// Offset adds days to the date (the Genevan Fast: the Thursday after
 	// the first Sunday of September is the first Sunday + 4).
@@ -366,7 +367,7 @@ func (c *Country) checkByYear(r Rule) error {
 		to = min(to, r.To)
 	}
 	for y := from; y <= to; y++ {
-		if _, ok := r.ByYear[strconv.Itoa(y)]; !ok && r.yearApplies(y) && len(r.WhenSunday) == 0 {
+		if _, ok := r.ByYear[strconv.Itoa(y)]; !ok && r.yearApplies(y) {
 			return fmt.Errorf("by_year: no date for %d", y)
 		}
 	}
