@@ -126,7 +126,11 @@ func Compile(expr string) (q *Query, err error) {
 // *Error for runtime errors and exhausted budgets (KindLimit with Reason
 // ReasonWorkLimit or ReasonResultTooLarge), ctx.Err() when the context ends.
 func (q *Query) Search(ctx context.Context, data any, lim Limits) (result any, err error) {
-	in := &interp{ctx: ctx, root: data, lim: lim, lits: q.lits}
+	return q.search(ctx, data, lim, Standard)
+}
+
+func (q *Query) search(ctx context.Context, data any, lim Limits, d Dialect) (result any, err error) {
+	in := &interp{ctx: ctx, root: data, lim: lim, lits: q.lits, dialect: d}
 	defer func() {
 		if r := recover(); r != nil {
 			// Defence in depth: a bug must not take the process down.
@@ -166,6 +170,8 @@ type interp struct {
 	spent int // bytes charged, see budget.go
 	lits  map[string]any
 	vars  *scope
+	// dialect selects the function set (plan.go).
+	dialect Dialect
 }
 
 type expref struct{ node *parsing.ASTNode }
