@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -91,6 +92,8 @@ func FromGeneric(v any) any {
 	switch x := v.(type) {
 	case json.Number:
 		return number(x)
+	case int:
+		return number(strconv.Itoa(x))
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
