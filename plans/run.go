@@ -284,6 +284,7 @@ type runState struct {
 	facts   []map[string]any // by step index, generic JSON
 	sfacts  []any            // the same as JMESPath values, {"facts": …}, built once
 	sparams any
+	steps   int // JMESPath steps left to the run's $jmes evaluations
 }
 
 // root returns the data of a $jmes expression evaluated before step i:
@@ -310,15 +311,24 @@ func (r *runState) root(p *Plan, i int, item string, elem any) any {
 }
 
 // exprLimits bound one $jmes evaluation: its result is at most 1 MiB of
-// canonical JSON, the values it builds at most 16 MiB.
-var exprLimits = jmes.Limits{MaxSteps: jmes.DefaultSteps, MaxWorkBytes: 16 << 20, MaxResultBytes: 1 << 20}
+// canonical JSON, the values it builds at most 16 MiB. The steps of all
+// evaluations of one run together are at most RunExprSteps.
+var exprLimits = jmes.Limits{MaxWorkBytes: 16 << 20, MaxResultBytes: 1 << 20}
 
-// eval evaluates a $jmes expression over root; the result is generic JSON.
-// Errors (*tools.Error, named by where): invalid_request with reason
-// jmes_error (a runtime error of the expression), cost_limit_exceeded with
-// reason jmes_limit (its budget), timeout (the request's context).
-func eval(ctx context.Context, e *Expr, root any, where string) (any, error) {
-	v, err := e.query.SearchIn(ctx, root, exprLimits, jmes.Plans)
+// RunExprSteps bounds the JMESPath steps of all $jmes evaluations of one run
+// (a foreach step evaluates its arguments once per element).
+const RunExprSteps = jmes.DefaultSteps
+
+// eval evaluates a $jmes expression over root, taking its steps from
+// *budget; the result is generic JSON. Errors (*tools.Error, named by
+// where): invalid_request with reason jmes_error (a runtime error of the
+// expression), cost_limit_exceeded with reason jmes_limit (its budget, or
+// the run's), timeout (the request's context).
+func eval(ctx context.Context, e *Expr, root any, where string, budget *int) (any, error) {
+	lim := exprLimits
+	lim.MaxSteps = max(*budget, 1)
+	v, used, err := e.query.SearchIn(ctx, root, lim, jmes.Plans)
+	*budget -= used
 	if err == nil {
 		v, err = jmes.ToGeneric(v)
 	}
@@ -341,7 +351,7 @@ func eval(ctx context.Context, e *Expr, root any, where string) (any, error) {
 // canonical JSON of the run.
 func (s *Service) runOne(ctx context.Context, req *request, params map[string]any) []byte {
 	p := req.plan
-	rs := &runState{params: params, facts: make([]map[string]any, len(p.Steps)), sfacts: make([]any, len(p.Steps))}
+	rs := &runState{params: params, facts: make([]map[string]any, len(p.Steps)), sfacts: make([]any, len(p.Steps)), steps: RunExprSteps}
 	hashes := make([]any, 0, len(p.Steps))
 	steps := []byte{'['}
 	var failure map[string]any // the error body of the step that stopped the run
@@ -384,7 +394,7 @@ func (s *Service) runOne(ctx context.Context, req *request, params map[string]an
 	steps = append(steps, ']')
 	var output any
 	if failure == nil && p.Output != nil {
-		v, err := eval(ctx, p.Output, rs.root(p, len(p.Steps), "", nil), "output")
+		v, err := eval(ctx, p.Output, rs.root(p, len(p.Steps), "", nil), "output", &rs.steps)
 		if err != nil {
 			failure = stepFailure(s.opts.ErrorBody(ctx, "", err), "output", -1)
 		}
@@ -589,7 +599,7 @@ func (s *Service) foreachArray(ctx context.Context, p *Plan, i int, rs *runState
 	var v any
 	if h.jmes != nil {
 		var err error
-		if v, err = eval(ctx, h.jmes, rs.root(p, i, "", nil), "step "+st.ID+": foreach"); err != nil {
+		if v, err = eval(ctx, h.jmes, rs.root(p, i, "", nil), "step "+st.ID+": foreach", &rs.steps); err != nil {
 			return nil, err
 		}
 	} else {
@@ -795,7 +805,7 @@ func (s *Service) bindStep(ctx context.Context, p *Plan, i int, rs *runState, el
 				}
 				root = rs.root(p, i, item, elem)
 			}
-			v, err := eval(ctx, h.jmes, root, "step "+st.ID+": argument "+pointer(h.at))
+			v, err := eval(ctx, h.jmes, root, "step "+st.ID+": argument "+pointer(h.at), &rs.steps)
 			if err == nil {
 				err = s.checkJMESType(st, h, v)
 			}

@@ -190,7 +190,8 @@ func VerifyRun(doc map[string]any, catalog []any, att RunAttestations) RunCheck 
 				}
 				if plan != nil && plan.Output != nil {
 					root := map[string]any{"params": params, "steps": facts}
-					got, err := eval(context.Background(), plan.Output, jmes.FromGeneric(root), "output")
+					budget := RunExprSteps
+					got, err := eval(context.Background(), plan.Output, jmes.FromGeneric(root), "output", &budget)
 					if err != nil {
 						fail(i, "the output projection does not re-evaluate: %v", err)
 						continue

@@ -36,8 +36,10 @@ var planFunctions = map[string]*function{
 // PlanFunctionNames lists the functions the Plans dialect adds, sorted.
 func PlanFunctionNames() []string { return slices.Sorted(maps.Keys(planFunctions)) }
 
-// SearchIn is Search in a dialect: Standard is Search itself.
-func (q *Query) SearchIn(ctx context.Context, data any, lim Limits, d Dialect) (any, error) {
+// SearchIn is Search in a dialect (Standard is Search itself); it also
+// returns the steps the evaluation took (of lim.MaxSteps), so that a caller
+// can hold many evaluations to one budget.
+func (q *Query) SearchIn(ctx context.Context, data any, lim Limits, d Dialect) (any, int, error) {
 	return q.search(ctx, data, lim, d)
 }
 

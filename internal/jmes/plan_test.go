@@ -38,7 +38,7 @@ func TestPlanDialectVectors(t *testing.T) {
 			t.Errorf("%q: compile: %v", c.Expression, err)
 			continue
 		}
-		got, err := q.SearchIn(context.Background(), given, DefaultLimits, Plans)
+		got, _, err := q.SearchIn(context.Background(), given, DefaultLimits, Plans)
 		if c.Error != "" {
 			var je *Error
 			if !errors.As(err, &je) || je.Kind != c.Error {
@@ -83,7 +83,7 @@ func TestSubstrBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = q.SearchIn(context.Background(), strings.Repeat("x", 5000), Limits{MaxWorkBytes: 1000}, Plans)
+	_, _, err = q.SearchIn(context.Background(), strings.Repeat("x", 5000), Limits{MaxWorkBytes: 1000}, Plans)
 	var je *Error
 	if !errors.As(err, &je) || je.Kind != KindLimit {
 		t.Fatalf("got %v, want a limit error", err)
