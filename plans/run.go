@@ -425,10 +425,11 @@ func (s *Service) runOne(ctx context.Context, req *request, params map[string]an
 		if req.opts.IncludeSteps {
 			return full
 		}
-		return encodeRun(att, nil, true, output, params, runHash, nil)
+		// Only the answer: params, attestation and steps are in the record.
+		return encodeRun("", nil, true, output, nil, runHash, nil)
 	}
 	if !req.opts.IncludeSteps {
-		steps = nil
+		return encodeRun("", failure, true, nil, nil, runHash, nil)
 	}
 	return encodeRun(att, failure, true, nil, params, runHash, steps)
 }
@@ -451,7 +452,8 @@ func stepFailure(body map[string]any, id string, index int) map[string]any {
 // runJSON writes one run in canonical key order: attestation, error, output,
 // params, run_hash, status, steps. failure (not nil) makes the run failed;
 // a run of a plan with an output projection (projected) then shows it as
-// "error", and a completed one its output. steps nil leaves them out.
+// "error", and a completed one its output. params and steps nil leave them
+// out.
 func encodeRun(att string, failure map[string]any, projected bool, output any, params map[string]any, runHash any, steps []byte) []byte {
 	b := []byte{'{'}
 	if att != "" {
@@ -469,9 +471,12 @@ func encodeRun(att string, failure map[string]any, projected bool, output any, p
 		b = appendValue(b, output)
 		b = append(b, ',')
 	}
-	b = append(b, `"params":`...)
-	b = appendValue(b, params)
-	b = append(b, `,"run_hash":`...)
+	if params != nil {
+		b = append(b, `"params":`...)
+		b = appendValue(b, params)
+		b = append(b, ',')
+	}
+	b = append(b, `"run_hash":`...)
 	b = appendValue(b, runHash)
 	status := "completed"
 	if failure != nil {

@@ -83,11 +83,11 @@ func VerifyRun(doc map[string]any, catalog []any, att RunAttestations) RunCheck 
 		run, _ := r.(map[string]any)
 		params, okParams := run["params"].(map[string]any)
 		steps, okSteps := run["steps"].([]any)
-		if okParams && !okSteps && run["output"] != nil {
+		if _, projected := run["output"]; projected && !okSteps {
 			fail(i, "a projected run without its steps: verify its record, GET /v1/runs/%v", run["run_hash"])
 			continue
 		}
-		if okParams && !okSteps && run["status"] == "failed" && run["run_hash"] == nil {
+		if _, failed := run["error"]; failed && !okSteps && run["status"] == "failed" && run["run_hash"] == nil {
 			continue // a projected run that failed: nothing to verify
 		}
 		if !okParams || !okSteps || len(steps) == 0 {
