@@ -157,11 +157,25 @@ func (o planOps) get(ctx context.Context, id string) (any, *apiError) {
 }
 
 // getRun is GET /v1/runs/{run_hash}: the stored record of a projected run,
-// {"plan", "plan_id", "runs": [run with its steps]}. Errors: unknown_run.
+// {"plan", "plan_id", "runs": [run with its steps]}, for a caller whose
+// token may run every step of its plan. Errors: unknown_run, forbidden.
 func (o planOps) getRun(ctx context.Context, runHash string) (rawJSON, *apiError) {
 	b, err := o.svc.GetRun(ctx, runHash)
 	if err != nil {
 		return nil, o.planError(ctx, err)
+	}
+	if o.authorize != nil {
+		v, err := evidence.ParseJSON(b)
+		if err != nil {
+			return nil, o.planError(ctx, err)
+		}
+		p, err := plans.Decode(v.(map[string]any)["plan"])
+		if err != nil {
+			return nil, o.planError(ctx, err)
+		}
+		if aerr := o.authorize(ctx, p); aerr != nil {
+			return nil, aerr
+		}
 	}
 	return rawJSON(b), nil
 }
