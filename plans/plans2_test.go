@@ -369,3 +369,27 @@ func toolCatalog(t *testing.T, reg *tools.Registry) []any {
 	}
 	return v.([]any)
 }
+
+// TestPlans2HashVectors: plan_id of plans with foreach, $jmes, $item and
+// output, and run_hash with foreach entries, as Python computes them
+// (testdata/gen_plans2.py).
+func TestPlans2HashVectors(t *testing.T) {
+	oracle := plans2Oracle(t)
+	for i, v := range oracle["plan_ids"].([]any) {
+		vec := v.(map[string]any)
+		p, err := Decode(vec["plan"])
+		if err != nil {
+			t.Fatalf("vector %d: %v", i, err)
+		}
+		if p.ID != vec["plan_id"] {
+			t.Errorf("vector %d: plan_id %s, want %s\n%s", i, p.ID, vec["plan_id"], p.Canonical())
+		}
+	}
+	for i, v := range oracle["run_hashes"].([]any) {
+		vec := v.(map[string]any)
+		got, err := RunHash(vec["plan_id"].(string), vec["params"].(map[string]any), vec["steps"].([]any))
+		if err != nil || got != vec["run_hash"] {
+			t.Errorf("run_hash vector %d: %s (%v), want %s", i, got, err, vec["run_hash"])
+		}
+	}
+}
