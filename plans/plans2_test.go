@@ -393,3 +393,15 @@ func TestPlans2HashVectors(t *testing.T) {
 		}
 	}
 }
+
+// TestForeachResponseBound: a loop whose envelopes outgrow the answer's
+// byte limit stops its run (the envelopes are held until the run ends).
+func TestForeachResponseBound(t *testing.T) {
+	reg := newRegistry(t, 2)
+	s := NewService(reg, NewMemoryStore(0), Options{Timeout: testDeadline, MaxResponseBytes: 8000})
+	p := register(t, s, `{"steps": [{"id": "d", "tool": "calendar_facts", "foreach": {"$jmes": "`+"`"+`[\"2026-01-01\",\"2026-01-02\",\"2026-01-03\",\"2026-01-04\",\"2026-01-05\",\"2026-01-06\",\"2026-01-07\",\"2026-01-08\",\"2026-01-09\",\"2026-01-10\",\"2026-01-11\",\"2026-01-12\",\"2026-01-13\",\"2026-01-14\",\"2026-01-15\",\"2026-01-16\",\"2026-01-17\",\"2026-01-18\",\"2026-01-19\",\"2026-01-20\"]`+"`"+`"}, "args": {"date_str": {"$item": ""}}}], "output": {"$jmes": "steps.d.facts.count"}}`)
+	run := firstRun(t, runWith(t, s, p, []any{nil}, false, RunOptions{}))
+	if e, _ := run["error"].(map[string]any); run["status"] != "failed" || e["reason"] != "plan_response_too_large" {
+		t.Fatalf("got %v", run)
+	}
+}

@@ -577,6 +577,12 @@ func (s *Service) runForeach(ctx context.Context, req *request, i int, rs *runSt
 		items = append(items, '{')
 		items = appendResult(items, resp, "")
 		items = append(items, '}')
+		// A run's envelopes are held until it ends: a loop may not grow
+		// them past what one answer may hold.
+		if int64(len(steps)+len(items)) > s.opts.MaxResponseBytes {
+			return fail(&tools.Error{Code: tools.CodeResultTooLarge, Reason: "plan_response_too_large",
+				Message: fmt.Sprintf("step %s: the envelopes of %d of %d items exceed %d bytes (--plan-max-response-bytes)", st.ID, k+1, len(list), s.opts.MaxResponseBytes)}, -1, nil)
+		}
 	}
 	items = append(items, ']')
 	facts := map[string]any{"items": itemFacts, "count": json.Number(strconv.Itoa(len(list)))}
