@@ -223,12 +223,12 @@ func (s *Service) RunWith(ctx context.Context, p *Plan, sets []any, batch bool, 
 	head, _ := evidence.AppendCanonical([]byte(`{"plan_id":`), p.ID)
 	head = append(head, `,"runs":[`...)
 	runs := make([][]byte, len(sets))
-	var used atomic.Int64
-	used.Store(int64(len(head)) + 2)
 	var tooLarge atomic.Bool
 	var next atomic.Int64
 	req := &request{plan: p, opts: ro}
 	req.spare.Store(int64(s.opts.MaxCalls - calls))
+	used := &req.used
+	used.Store(int64(len(head)) + 2)
 	var wg sync.WaitGroup
 	for range min(len(sets), s.opts.Parallelism) {
 		wg.Add(1)
@@ -276,6 +276,9 @@ type request struct {
 	// spare is the number of calls the request may still make beyond one per
 	// step and run: foreach steps take their extra items' calls from it.
 	spare atomic.Int64
+	// used counts the bytes of the answer so far and of the foreach
+	// envelopes runs in progress hold, against Options.MaxResponseBytes.
+	used atomic.Int64
 }
 
 // runState is one run in progress: what its placeholders read.
@@ -284,7 +287,8 @@ type runState struct {
 	facts   []map[string]any // by step index, generic JSON
 	sfacts  []any            // the same as JMESPath values, {"facts": …}, built once
 	sparams any
-	steps   int // JMESPath steps left to the run's $jmes evaluations
+	steps   int   // JMESPath steps left to the run's $jmes evaluations
+	held    int64 // bytes of foreach envelopes counted in request.used
 }
 
 // root returns the data of a $jmes expression evaluated before step i:
@@ -352,6 +356,8 @@ func eval(ctx context.Context, e *Expr, root any, where string, budget *int) (an
 func (s *Service) runOne(ctx context.Context, req *request, params map[string]any) []byte {
 	p := req.plan
 	rs := &runState{params: params, facts: make([]map[string]any, len(p.Steps)), sfacts: make([]any, len(p.Steps)), steps: RunExprSteps}
+	// What the loops held is counted again as the run's answer.
+	defer func() { req.used.Add(-rs.held) }()
 	hashes := make([]any, 0, len(p.Steps))
 	steps := []byte{'['}
 	var failure map[string]any // the error body of the step that stopped the run
@@ -574,12 +580,15 @@ func (s *Service) runForeach(ctx context.Context, req *request, i int, rs *runSt
 		}
 		itemFacts[k] = resp.Envelope.Facts()
 		hashes[k] = resp.Envelope.ResultHash
+		mark := len(items)
 		items = append(items, '{')
 		items = appendResult(items, resp, "")
 		items = append(items, '}')
-		// A run's envelopes are held until it ends: a loop may not grow
-		// them past what one answer may hold.
-		if int64(len(steps)+len(items)) > s.opts.MaxResponseBytes {
+		// A run's envelopes are held until it ends: the loops of all runs
+		// in progress count against the request's answer bytes.
+		n := int64(len(items) - mark)
+		rs.held += n
+		if req.used.Add(n) > s.opts.MaxResponseBytes {
 			return fail(&tools.Error{Code: tools.CodeResultTooLarge, Reason: "plan_response_too_large",
 				Message: fmt.Sprintf("step %s: the envelopes of %d of %d items exceed %d bytes (--plan-max-response-bytes)", st.ID, k+1, len(list), s.opts.MaxResponseBytes)}, -1, nil)
 		}
