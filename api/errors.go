@@ -44,6 +44,7 @@ var statusOf = map[string]int{
 	tools.CodeStoreUnavailable:   http.StatusServiceUnavailable,
 	plans.CodeInvalidPlan:        http.StatusUnprocessableEntity,
 	plans.CodeUnknownPlan:        http.StatusNotFound,
+	plans.CodeUnknownRun:         http.StatusNotFound,
 	CodeInvalidRequest:           http.StatusBadRequest,
 	CodePayloadTooLarge:          http.StatusRequestEntityTooLarge,
 	CodeUnsupportedType:          http.StatusUnsupportedMediaType,

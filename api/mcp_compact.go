@@ -34,7 +34,24 @@ const reusablePlanGuide = `You have precisiond's compact surface: exact, determi
 5. Replay: run_plan returns plan_id. For more inputs later, call rerun_plan with plan_id and new params or params_batch; do not send the plan again.
 6. Read the answer: each run has status, the step envelopes (structured_result with facts and result_hash) and run_hash. A failed run (status "failed") carries the failing step's error (error_code, reason, details); the other runs are unaffected. Base your answer only on facts, quote them verbatim and cite run_hash, so anyone can check the run with "precisiond verify".
 
-Example (weekday in several cities of a New York wall time):
+Loops, glue and a small answer, without code:
+- Glue: any argument value may be {"$jmes": "EXPRESSION"}, JMESPath over {"params": {...}, "steps": {"ID": {"facts": {...}}}} (earlier steps only). Besides the standard functions (join, to_string, to_number, length, ...) there are split, pad_left, pad_right, replace, trim, lower, upper and substr(s, start, length?) (code points). Example: the date of an ISO date-time is substr(steps.conv.facts.target_datetime, ` + "`0`, `10`" + `).
+- Loop: a step with "foreach": {"$ref": ...} or {"$jmes": ...} giving an array (at most 1000) runs its tool once per element. In its args, {"$item": "/match"} is a member of the element ("" the element itself); in $jmes the element is named item (or "as": "NAME"). Its facts for later steps are {"items": [facts...], "count": n}. A failing element stops the run, unless "on_error": "collect" (then facts.errors lists them).
+- Small answer: "output": {"$jmes": "..."} makes each run answer only that projection and run_hash; the envelopes stay stored (GET /v1/runs/{run_hash}; "include": "steps" returns them at once).
+
+Example 1 (weekday of every date in a note), one run_plan call with "params": {"text": NOTE}:
+{"params": {"text": {"type": "string"}},
+ "steps": [{"id": "m", "tool": "regex_extract", "args": {"pattern": "\\b\\d{4}-\\d{2}-\\d{2}\\b", "text": {"$param": "text"}, "limit": 1000}},
+           {"id": "days", "tool": "calendar_facts", "foreach": {"$ref": "m/facts/matches"}, "args": {"date_str": {"$item": "/match"}, "locale": "en"}}],
+ "output": {"$jmes": "steps.days.facts.items[*].{date: date, weekday: weekday_name}"}}
+
+Example 2 (18:00 in Berlin, in a city, and the ISO week of that day there), run for 20 cities with "params_batch": [{"city": "Asia/Tokyo"}, ...]:
+{"params": {"when": {"type": "string", "default": "2026-12-24T18:00:00"}, "city": {"type": "string"}},
+ "steps": [{"id": "conv", "tool": "timezone_convert", "args": {"local_datetime": {"$param": "when"}, "from_timezone": "Europe/Berlin", "to_timezone": {"$param": "city"}}},
+           {"id": "cal", "tool": "calendar_facts", "args": {"date_str": {"$jmes": "substr(steps.conv.facts.target_datetime, ` + "`0`, `10`" + `)"}, "locale": "en"}}],
+ "output": {"$jmes": "{local: steps.conv.facts.target_datetime, iso_week: steps.cal.facts.iso_week}"}}
+
+Example 3 (weekday in several cities of a New York wall time, with every envelope):
 {"params": {"city": {"type": "string"}, "when": {"type": "string", "default": "2026-03-27T21:30:00"}},
  "steps": [{"id": "conv", "tool": "timezone_convert", "args": {"local_datetime": {"$param": "when"}, "from_timezone": "America/New_York", "to_timezone": {"$param": "city"}}},
            {"id": "day", "tool": "time_facts", "args": {"instant": {"$ref": "conv/facts/utc_instant"}, "timezone_name": {"$param": "city"}, "locale": "en"}}]}
@@ -51,7 +68,7 @@ type compactTool struct {
 
 // compactTools are the four tools over ops.
 func compactTools(ops planOps) []compactTool {
-	params, batch := planSchema("params"), planSchema("params_batch")
+	params, batch, include := planSchema("params"), planSchema("params_batch"), planSchema("include")
 	canonical := func(v any, aerr *apiError) ([]byte, *apiError) {
 		if aerr != nil {
 			return nil, aerr
@@ -84,8 +101,8 @@ func compactTools(ops planOps) []compactTool {
 		},
 		{
 			tool: compactMCPTool("run_plan", "Run a plan",
-				`Step 3: type-check, register and run a plan: steps [{id, tool, args}] in order; any argument value may be {"$param": NAME} (declared in params), {"$ref": "STEP_ID/facts/JSON/POINTER"} (a fact of an earlier step) or {"$literal": VALUE}. Give params (one run) or params_batch (up to 1000 runs: one plan, many inputs). Returns plan_id and, per run, params, status, the step envelopes and run_hash.`,
-				closedObject(map[string]any{"plan": planSchema("plan"), "params": params, "params_batch": batch}, "plan"),
+				`Step 3: type-check, register and run a plan: steps [{id, tool, args}] in order (see the plan schema). Give params (one run) or params_batch (up to 1000 runs: one plan, many inputs). Returns plan_id and, per run, params, status, run_hash and the plan's output (or, without output, the step envelopes).`,
+				closedObject(map[string]any{"plan": planSchema("plan"), "params": params, "params_batch": batch, "include": include}, "plan"),
 				planSchema("run_result")),
 			call: func(ctx context.Context, args map[string]any) ([]byte, *apiError) {
 				b, aerr := ops.runNew(ctx, args)
@@ -94,8 +111,8 @@ func compactTools(ops planOps) []compactTool {
 		},
 		{
 			tool: compactMCPTool("rerun_plan", "Rerun a plan",
-				"Step 4: run a plan registered before (by run_plan) again by its plan_id with new params or params_batch (up to 1000 runs): same plan, new data. Unknown plan_id: error unknown_plan (send the plan with run_plan).",
-				closedObject(map[string]any{"plan_id": planSchema("plan_id"), "params": params, "params_batch": batch}, "plan_id"),
+				"Step 4: run a plan registered by run_plan again by its plan_id with new params or params_batch (up to 1000 runs). Unknown plan_id: error unknown_plan (send the plan with run_plan).",
+				closedObject(map[string]any{"plan_id": planSchema("plan_id"), "params": params, "params_batch": batch, "include": include}, "plan_id"),
 				planSchema("run_result")),
 			call: func(ctx context.Context, args map[string]any) ([]byte, *apiError) {
 				id, _ := args["plan_id"].(string)

@@ -100,7 +100,7 @@ func (o planOps) register(ctx context.Context, body map[string]any) (any, *apiEr
 // runNew is POST /v1/plans/run and MCP run_plan: {"plan", "params" |
 // "params_batch"} registers the plan and runs it.
 func (o planOps) runNew(ctx context.Context, body map[string]any) (rawJSON, *apiError) {
-	if aerr := onlyKeys(body, "plan", "params", "params_batch"); aerr != nil {
+	if aerr := onlyKeys(body, "plan", "params", "params_batch", "include"); aerr != nil {
 		return nil, aerr
 	}
 	if _, ok := body["plan"]; !ok {
@@ -110,21 +110,29 @@ func (o planOps) runNew(ctx context.Context, body map[string]any) (rawJSON, *api
 	if aerr != nil {
 		return nil, aerr
 	}
+	ro, aerr := runOptions(body)
+	if aerr != nil {
+		return nil, aerr
+	}
 	p, err := o.svc.Register(ctx, body["plan"])
 	if err != nil {
 		return nil, o.planError(ctx, err)
 	}
-	return o.run(ctx, p, sets, batch)
+	return o.run(ctx, p, sets, batch, ro)
 }
 
 // rerun is POST /v1/plans/{plan_id}/run and MCP rerun_plan: {"params" |
 // "params_batch"} runs a stored plan. Errors: unknown_plan besides those of
 // run.
 func (o planOps) rerun(ctx context.Context, id string, body map[string]any) (rawJSON, *apiError) {
-	if aerr := onlyKeys(body, "params", "params_batch"); aerr != nil {
+	if aerr := onlyKeys(body, "params", "params_batch", "include"); aerr != nil {
 		return nil, aerr
 	}
 	sets, batch, aerr := paramSets(body)
+	if aerr != nil {
+		return nil, aerr
+	}
+	ro, aerr := runOptions(body)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -132,7 +140,7 @@ func (o planOps) rerun(ctx context.Context, id string, body map[string]any) (raw
 	if err != nil {
 		return nil, o.planError(ctx, err)
 	}
-	return o.run(ctx, p, sets, batch)
+	return o.run(ctx, p, sets, batch, ro)
 }
 
 // get is GET /v1/plans/{plan_id}: the stored plan in its normalized form.
@@ -148,13 +156,50 @@ func (o planOps) get(ctx context.Context, id string) (any, *apiError) {
 	return map[string]any{"plan_id": p.ID, "plan": v}, nil
 }
 
-func (o planOps) run(ctx context.Context, p *plans.Plan, sets []any, batch bool) (rawJSON, *apiError) {
+// getRun is GET /v1/runs/{run_hash}: the stored record of a projected run,
+// {"plan", "plan_id", "runs": [run with its steps]}, for a caller whose
+// token may run every step of its plan. Errors: unknown_run, forbidden.
+func (o planOps) getRun(ctx context.Context, runHash string) (rawJSON, *apiError) {
+	b, err := o.svc.GetRun(ctx, runHash)
+	if err != nil {
+		return nil, o.planError(ctx, err)
+	}
+	if o.authorize != nil {
+		v, err := evidence.ParseJSON(b)
+		if err != nil {
+			return nil, o.planError(ctx, err)
+		}
+		p, err := plans.Decode(v.(map[string]any)["plan"])
+		if err != nil {
+			return nil, o.planError(ctx, err)
+		}
+		if aerr := o.authorize(ctx, p); aerr != nil {
+			return nil, aerr
+		}
+	}
+	return rawJSON(b), nil
+}
+
+// runOptions reads "include": absent, or "steps" to keep the step envelopes
+// in the answer of a plan with an output projection.
+func runOptions(body map[string]any) (plans.RunOptions, *apiError) {
+	v, ok := body["include"]
+	if !ok {
+		return plans.RunOptions{}, nil
+	}
+	if v != "steps" {
+		return plans.RunOptions{}, newError(CodeInvalidRequest, `"include" must be "steps" (the step envelopes beside a plan's output)`)
+	}
+	return plans.RunOptions{IncludeSteps: true}, nil
+}
+
+func (o planOps) run(ctx context.Context, p *plans.Plan, sets []any, batch bool, ro plans.RunOptions) (rawJSON, *apiError) {
 	if o.authorize != nil {
 		if aerr := o.authorize(ctx, p); aerr != nil {
 			return nil, aerr
 		}
 	}
-	b, err := o.svc.Run(ctx, p, sets, batch)
+	b, err := o.svc.RunWith(ctx, p, sets, batch, ro)
 	if err != nil {
 		return nil, o.planError(ctx, err)
 	}
@@ -287,6 +332,13 @@ func (s *Server) planRoutes(r chi.Router) {
 	})))
 	r.Get("/v1/plans/{plan_id}", s.wrap(func(r *http.Request) (any, *apiError) {
 		return s.ops.get(r.Context(), chi.URLParam(r, "plan_id"))
+	}))
+	r.Get("/v1/runs/{run_hash}", s.wrap(func(r *http.Request) (any, *apiError) {
+		b, aerr := s.ops.getRun(r.Context(), chi.URLParam(r, "run_hash"))
+		if aerr != nil {
+			return nil, aerr
+		}
+		return b, nil
 	}))
 }
 

@@ -9,7 +9,7 @@ func addPlanOpenAPI(schemas, paths map[string]any) {
 	step["error"] = ref("Error")
 	run["properties"].(map[string]any)["plan_id"] = planSchema("plan_id")
 	sets := func(extra props, required ...string) map[string]any {
-		p := props{"params": planSchema("params"), "params_batch": planSchema("params_batch")}
+		p := props{"params": planSchema("params"), "params_batch": planSchema("params_batch"), "include": planSchema("include")}
 		for k, v := range extra {
 			p[k] = v
 		}
@@ -28,6 +28,7 @@ func addPlanOpenAPI(schemas, paths map[string]any) {
 		"PlanNewRunRequest":    sets(props{"plan": ref("Plan")}, "plan"),
 		"PlanRunResponse":      run,
 		"StoredPlan":           planSchema("stored_plan"),
+		"RunRecord":            planSchema("run_record"),
 	} {
 		schemas[name] = s
 	}
@@ -46,6 +47,9 @@ func addPlanOpenAPI(schemas, paths map[string]any) {
 	paths["/v1/plans/{plan_id}/run"] = map[string]any{"parameters": []any{planID}, "post": op("runPlan", "Run a stored plan with params or params_batch.",
 		jsonBody(ref("PlanRunRequest")),
 		responsesOf(map[string]any{"200": jsonResp("the runs", ref("PlanRunResponse"))}, "400", "404", "413", "415", "422", "500", "503"))}
+	runHash := map[string]any{"name": "run_hash", "in": "path", "required": true, "description": "a completed run's run_hash", "schema": planSchema("plan_id")}
+	paths["/v1/runs/{run_hash}"] = map[string]any{"parameters": []any{runHash}, "get": op("getRun", "The stored record of a run of a plan with an output projection: its plan, params, output and step envelopes (precisiond verify re-checks it).", nil,
+		responsesOf(map[string]any{"200": jsonResp("the run record", ref("RunRecord"))}, "404", "500"))}
 	paths["/v1/plans/{plan_id}"] = map[string]any{"parameters": []any{planID}, "get": op("getPlan", "A stored plan, normalized.", nil,
 		responsesOf(map[string]any{"200": jsonResp("the plan", ref("StoredPlan"))}, "404", "500"))}
 }

@@ -409,7 +409,7 @@ func TestOpenAPIDescribesPlanRoutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := doc.(map[string]any)["paths"].(map[string]any)
-	for _, p := range []string{"/v1/catalog", "/v1/describe", "/v1/plans", "/v1/plans/run", "/v1/plans/{plan_id}/run", "/v1/plans/{plan_id}"} {
+	for _, p := range []string{"/v1/catalog", "/v1/describe", "/v1/plans", "/v1/plans/run", "/v1/plans/{plan_id}/run", "/v1/plans/{plan_id}", "/v1/runs/{run_hash}"} {
 		if paths[p] == nil {
 			t.Errorf("paths lack %s", p)
 		}

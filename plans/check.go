@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/internal/jmes"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -23,6 +24,10 @@ const (
 	KeyRefForward       = "ref_forward"              // $ref names this step or a later one
 	KeyRefPointer       = "ref_pointer"              // the facts schema does not allow the pointer
 	KeyTypeMismatch     = "type_mismatch"            // a parameter's or fact's type cannot fit the argument
+	KeyJMESSyntax       = "jmes_syntax"              // a $jmes expression does not parse
+	KeyJMESName         = "jmes_unknown_name"        // a $jmes expression reads a root name other than params, steps and the foreach element
+	KeyJMESFunction     = "jmes_unknown_function"    // a $jmes expression calls a function the plan dialect does not have
+	KeyItemOutside      = "item_outside_foreach"     // $item in a step without foreach
 )
 
 // Check holds a decoded plan against the registry's contracts before
@@ -66,10 +71,17 @@ func Check(p *Plan, reg *tools.Registry) error {
 		} else {
 			known[i] = c
 		}
-		for _, h := range st.holes {
-			hat := at + "/args" + pointer(h.at)
+		checkHole := func(h hole, hat, item string) {
 			switch {
 			case h.isLit:
+			case h.isItem:
+				if st.Foreach == nil {
+					add(hat, KeyItemOutside, "step %s: $item names the element of a foreach step; this step has no foreach", st.ID)
+				}
+			case h.jmes != nil:
+				checkExpr(h.jmes, p, index, i, item, func(keyword, format string, args ...any) {
+					add(hat, keyword, "step %s: "+format, append([]any{st.ID}, args...)...)
+				})
 			case h.ref == nil:
 				if _, ok := p.Params[h.param]; !ok {
 					add(hat, KeyParamUndeclared, "step %s: $param %q is not declared in params", st.ID, clip(h.param))
@@ -82,11 +94,20 @@ func Check(p *Plan, reg *tools.Registry) error {
 				case j >= i:
 					add(hat, KeyRefForward, "step %s: $ref %q names step %q, which is not an earlier step", st.ID, clip(h.ref.Text), h.ref.Step)
 				case known[j] != nil:
-					if _, err := walkSchema(known[j].OutputSchema, known[j].OutputSchema, h.ref.Pointer, 0); err != nil {
+					if _, err := factsAt(known[j], p.Steps[j].Foreach != nil, h.ref.Pointer); err != nil {
 						add(hat, KeyRefPointer, "step %s: $ref %q: the facts of %s (step %s) have no %s: %v", st.ID, clip(h.ref.Text), known[j].Tool, h.ref.Step, clip(pointer(h.ref.Pointer)), err)
 					}
 				}
 			}
+		}
+		if st.Foreach != nil {
+			checkHole(*st.Foreach, at+"/foreach", "")
+			if msg := foreachMismatch(p, known, index, *st.Foreach); msg != "" {
+				add(at+"/foreach", KeyTypeMismatch, "step %s: %s", st.ID, msg)
+			}
+		}
+		for _, h := range st.holes {
+			checkHole(h, at+"/args"+pointer(h.at), st.As)
 		}
 		if known[i] == nil {
 			continue
@@ -99,6 +120,11 @@ func Check(p *Plan, reg *tools.Registry) error {
 				add(at+"/args"+pointer(h.at), KeyTypeMismatch, "step %s: %s", st.ID, msg)
 			}
 		}
+	}
+	if p.Output != nil {
+		checkExpr(p.Output, p, index, len(p.Steps), "", func(keyword, format string, args ...any) {
+			add("/output", keyword, "output: "+format, args...)
+		})
 	}
 	if len(details) == 0 {
 		return nil
@@ -168,8 +194,8 @@ func typeMismatch(p *Plan, known []*contracts.Contract, index map[string]int, c 
 	var have []string
 	var what string
 	switch {
-	case h.isLit:
-		return ""
+	case h.isLit, h.isItem, h.jmes != nil:
+		return "" // known when the plan runs, where a $jmes value is checked
 	case h.ref == nil:
 		prm, ok := p.Params[h.param]
 		if !ok {
@@ -181,7 +207,7 @@ func typeMismatch(p *Plan, known []*contracts.Contract, index map[string]int, c 
 		if !ok || known[j] == nil {
 			return ""
 		}
-		src, err := walkSchema(known[j].OutputSchema, known[j].OutputSchema, h.ref.Pointer, 0)
+		src, err := factsAt(known[j], p.Steps[j].Foreach != nil, h.ref.Pointer)
 		if err != nil || src == nil {
 			return ""
 		}
@@ -428,4 +454,98 @@ func intValue(v any) (int64, bool) {
 	}
 	i, err := n.Int64()
 	return i, err == nil
+}
+
+// checkExpr checks a $jmes expression evaluated before step i (i =
+// len(p.Steps) for the output): every root name it reads is params, steps or
+// item (the foreach element's name; "" when there is none), every params.NAME
+// a declared parameter, every steps.ID an earlier step, and every function
+// one of the plan dialect.
+func checkExpr(e *Expr, p *Plan, index map[string]int, i int, item string, add func(keyword, format string, args ...any)) {
+	paths, funcs := e.query.Refs(2)
+	for _, path := range paths {
+		switch {
+		case path[0] == "params":
+			if len(path) > 1 {
+				if _, ok := p.Params[path[1]]; !ok {
+					add(KeyParamUndeclared, "$jmes %q reads params.%s, which is not declared in params", clip(e.Text), clip(path[1]))
+				}
+			}
+		case path[0] == "steps":
+			if len(path) > 1 {
+				j, ok := index[path[1]]
+				switch {
+				case !ok:
+					add(KeyRefUnknownStep, "$jmes %q reads steps.%s, which the plan does not have", clip(e.Text), clip(path[1]))
+				case j >= i:
+					add(KeyRefForward, "$jmes %q reads steps.%s, which is not an earlier step", clip(e.Text), path[1])
+				}
+			}
+		case item != "" && path[0] == item:
+		default:
+			names := "params and steps"
+			if item != "" {
+				names = "params, steps and " + item
+			}
+			add(KeyJMESName, "$jmes %q reads %s; the expression's data holds only %s", clip(e.Text), clip(path[0]), names)
+		}
+	}
+	for _, f := range funcs {
+		if !jmes.KnownFunction(f, jmes.Plans) {
+			add(KeyJMESFunction, "$jmes %q calls %s(), which is not a function of plan expressions (docs/plans.md)", clip(e.Text), clip(f))
+		}
+	}
+}
+
+// factsAt is walkSchema over the facts of a step: the tool's outputSchema,
+// or for a foreach step {"items": [facts…], "count", "errors"?}.
+func factsAt(c *contracts.Contract, foreach bool, tokens []string) (map[string]any, error) {
+	if !foreach {
+		return walkSchema(c.OutputSchema, c.OutputSchema, tokens, 0)
+	}
+	if len(tokens) == 0 {
+		return map[string]any{"type": "object"}, nil
+	}
+	switch tokens[0] {
+	case "count":
+		if len(tokens) > 1 {
+			return nil, fmt.Errorf("integer has no member %q", clip(tokens[1]))
+		}
+		return map[string]any{"type": "integer"}, nil
+	case "errors":
+		if len(tokens) == 1 {
+			return map[string]any{"type": "array"}, nil
+		}
+		return nil, nil
+	case "items":
+		if len(tokens) == 1 {
+			return map[string]any{"type": "array"}, nil
+		}
+		if _, ok := arrayIndex(tokens[1]); !ok {
+			return nil, fmt.Errorf("array has no member %q", clip(tokens[1]))
+		}
+		return walkSchema(c.OutputSchema, c.OutputSchema, tokens[2:], 0)
+	}
+	return nil, fmt.Errorf(`no property %q (the facts of a foreach step are {"items", "count", "errors"})`, clip(tokens[0]))
+}
+
+// foreachMismatch describes a foreach $ref whose fact the facts schema types
+// as something other than an array ("" when it may be one, or for $jmes).
+func foreachMismatch(p *Plan, known []*contracts.Contract, index map[string]int, h hole) string {
+	if h.ref == nil {
+		return ""
+	}
+	j, ok := index[h.ref.Step]
+	if !ok || known[j] == nil {
+		return ""
+	}
+	src, err := factsAt(known[j], p.Steps[j].Foreach != nil, h.ref.Pointer)
+	if err != nil || src == nil {
+		return ""
+	}
+	have := typesOf(src)
+	if len(have) == 0 || slices.Contains(have, "array") {
+		return ""
+	}
+	return fmt.Sprintf("foreach must give an array, but $ref %q is %s in the facts of %s", clip(h.ref.Text), strings.Join(have, " or "), known[j].Tool)
 }

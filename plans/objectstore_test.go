@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/plandb"
 	"github.com/precisiond/precisiond/internal/s3test"
@@ -65,5 +66,77 @@ func TestObjectStoreFleet(t *testing.T) {
 	}
 	if err := b.Put(ctx, other, otherPlan); !errors.As(err, &te) || te.Code != tools.CodeStoreUnavailable {
 		t.Fatalf("registering with the store down: %v", err)
+	}
+}
+
+// TestRunRecordsAcrossReplicas: on a real S3 server, two replicas (each its
+// own SQLite cache in front of the shared bucket) give the same plan_id and
+// run_hash for the same projected run, and each serves the record the other
+// stored (docs/plans.md, Output projection).
+func TestRunRecordsAcrossReplicas(t *testing.T) {
+	srv := s3test.Start(t)
+	runRecordsAcrossReplicas(t, s3store.Opener(t, srv))
+}
+
+// TestRunRecordsAcrossReplicasDir is TestRunRecordsAcrossReplicas over a
+// shared directory (it runs where no S3 server is installed).
+func TestRunRecordsAcrossReplicasDir(t *testing.T) {
+	dir := t.TempDir()
+	runRecordsAcrossReplicas(t, func() blob.Store {
+		b, err := blob.OpenDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	})
+}
+
+func runRecordsAcrossReplicas(t *testing.T, open func() blob.Store) {
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
+	replica := func() *plans.Service {
+		cache, err := plandb.Open(t.TempDir(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cache.Close() })
+		return plans.NewService(reg, plans.ReadThrough{Cache: cache, Backing: plans.ObjectStore{Store: open()}}, plans.Options{})
+	}
+	a, b := replica(), replica()
+	const plan = `{"params": {"city": {"type": "string"}},
+	 "steps": [{"id": "conv", "tool": "timezone_convert", "args": {"local_datetime": "2026-12-24T18:00:00", "from_timezone": "Europe/Berlin", "to_timezone": {"$param": "city"}}},
+	  {"id": "cal", "tool": "calendar_facts", "foreach": {"$jmes": "[substr(steps.conv.facts.target_datetime, ` + "`0`, `10`" + `)]"}, "args": {"date_str": {"$item": ""}}}],
+	 "output": {"$jmes": "steps.cal.facts.items[0].iso_week"}}`
+	ctx := context.Background()
+	hashOf := func(s *plans.Service, city string) (string, string) {
+		v, err := evidence.ParseJSON([]byte(plan))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Register(ctx, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.Run(ctx, p, []any{map[string]any{"city": city}}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, _ := evidence.ParseJSON(out)
+		run := doc.(map[string]any)["runs"].([]any)[0].(map[string]any)
+		h, _ := run["run_hash"].(string)
+		return p.ID, h
+	}
+	idA, hA := hashOf(a, "Asia/Tokyo")
+	idB, hB := hashOf(b, "Asia/Tokyo")
+	if idA != idB || hA != hB || hA == "" {
+		t.Fatalf("replicas differ: plan_id %s / %s, run_hash %s / %s", idA, idB, hA, hB)
+	}
+	_, hOnlyA := hashOf(a, "Europe/London")
+	recA, err := a.GetRun(ctx, hOnlyA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recB, err := b.GetRun(ctx, hOnlyA)
+	if err != nil || !bytes.Equal(recA, recB) {
+		t.Fatalf("replica b does not serve replica a's record: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ package plans
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/jmes"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -37,6 +39,19 @@ const (
 	placeholderParam    = "$param"   // {"$param": NAME}
 	placeholderRef      = "$ref"     // {"$ref": "STEP/facts/POINTER"}
 	placeholderLiteral  = "$literal" // {"$literal": VALUE}: VALUE as it is
+	placeholderJMES     = "$jmes"    // {"$jmes": EXPRESSION}
+	placeholderItem     = "$item"    // {"$item": "/JSON/POINTER"} into a foreach element
+	// MaxForeachItems bounds the array a foreach step runs over.
+	MaxForeachItems = 1000
+	// DefaultItemName is the name a foreach element is bound to in $jmes
+	// when the step has no "as".
+	DefaultItemName = "item"
+)
+
+// On-error modes of a foreach step.
+const (
+	OnErrorStop    = "stop"    // a failing item stops the run (the default)
+	OnErrorCollect = "collect" // failing items are listed beside the results
 )
 
 // Error codes of plans (docs/plans.md), beside the execution path's (tools.Code*).
@@ -64,6 +79,9 @@ type Plan struct {
 	Description string
 	Params      map[string]Param
 	Steps       []Step
+	// Output is the plan's output projection, {"output": {"$jmes": …}}; nil
+	// when the plan has none.
+	Output *Expr
 
 	canonical []byte // canonical JSON of the normalized plan
 }
@@ -82,16 +100,31 @@ type Step struct {
 	Tool         string
 	ContractHash string         // optional pin
 	Args         map[string]any // generic JSON with the placeholder objects in place
-	holes        []hole
+	// Foreach is the array source of a foreach step ($ref or $jmes); nil for
+	// a plain step. As is the element's name in $jmes (DefaultItemName when
+	// not given), OnError OnErrorStop or OnErrorCollect.
+	Foreach *hole
+	As      string
+	OnError string
+	holes   []hole
+}
+
+// Expr is a parsed {"$jmes": EXPRESSION}.
+type Expr struct {
+	Text  string
+	query *jmes.Query
 }
 
 // hole is one placeholder in a step's arguments.
 type hole struct {
-	at    []string // JSON Pointer tokens below args
-	param string   // $param: the parameter's name
-	ref   *Ref     // $ref: the earlier step's facts
-	lit   any      // $literal: the value
-	isLit bool
+	at     []string // JSON Pointer tokens below args
+	param  string   // $param: the parameter's name
+	ref    *Ref     // $ref: the earlier step's facts
+	lit    any      // $literal: the value
+	isLit  bool
+	jmes   *Expr    // $jmes: the expression
+	item   []string // $item: tokens of the pointer into the element (with isItem)
+	isItem bool
 }
 
 // Ref is a parsed {"$ref": "STEP/facts/POINTER"}.
@@ -127,9 +160,9 @@ func Decode(v any) (*Plan, error) {
 	}
 	for k := range obj {
 		switch k {
-		case "description", "params", "steps":
+		case "description", "params", "steps", "output":
 		default:
-			return nil, planError("/"+escape(k), "shape", "unknown key %q in the plan (allowed: description, params, steps)", k)
+			return nil, planError("/"+escape(k), "shape", "unknown key %q in the plan (allowed: description, params, steps, output)", k)
 		}
 	}
 	p := &Plan{Params: map[string]Param{}}
@@ -155,6 +188,19 @@ func Decode(v any) (*Plan, error) {
 		return nil, err
 	}
 	norm["steps"] = steps
+	if o, present := obj["output"]; present {
+		m, ok := o.(map[string]any)
+		text, isStr := m[placeholderJMES].(string)
+		if !ok || len(m) != 1 || !isStr {
+			return nil, planError("/output", "shape", `output must be {"$jmes": "EXPRESSION"}`)
+		}
+		e, err := compileExpr(text, "/output", "output")
+		if err != nil {
+			return nil, err
+		}
+		p.Output = e
+		norm["output"] = map[string]any{placeholderJMES: text}
+	}
 	b, err := evidence.Canonical(norm)
 	if err != nil {
 		return nil, planError("", "shape", "the plan cannot be written as canonical JSON: %v", err)
@@ -262,8 +308,19 @@ func decodeSteps(v any, p *Plan) ([]any, error) {
 					return nil, planError(at+"/args", "shape", "step %d: args must be an object", i)
 				}
 				st.Args = args
+			case "as", "on_error":
+				s, ok := e.(string)
+				if !ok {
+					return nil, planError(at+"/"+k, "shape", "step %d: %s must be a string", i, k)
+				}
+				if k == "as" {
+					st.As = s
+				} else {
+					st.OnError = s
+				}
+			case "foreach":
 			default:
-				return nil, planError(at+"/"+escape(k), "shape", "step %d: unknown key %q (allowed: id, tool, args, contract_hash)", i, k)
+				return nil, planError(at+"/"+escape(k), "shape", "step %d: unknown key %q (allowed: id, tool, args, contract_hash, foreach, as, on_error)", i, k)
 			}
 		}
 		if len(st.ID) > maxNameBytes || !stepIDPattern.MatchString(st.ID) {
@@ -282,16 +339,22 @@ func decodeSteps(v any, p *Plan) ([]any, error) {
 		if st.Args == nil {
 			st.Args = map[string]any{}
 		}
+		norm := map[string]any{"id": st.ID, "tool": st.Tool, "args": st.Args}
+		if err := decodeForeach(obj, at, &st, norm); err != nil {
+			return nil, err
+		}
 		if isPlaceholder(st.Args) {
 			return nil, planError(at+"/args", "shape", "step %s: args must be an object of arguments; a placeholder cannot stand for all of them", st.ID)
 		}
 		if err := collectHoles(st.Args, nil, at+"/args", &st); err != nil {
 			return nil, err
 		}
+		if st.Foreach != nil {
+			holes++
+		}
 		if holes += len(st.holes); holes > MaxPlaceholders {
 			return nil, planError(at+"/args", "limit", "the plan has more than %d placeholders", MaxPlaceholders)
 		}
-		norm := map[string]any{"id": st.ID, "tool": st.Tool, "args": st.Args}
 		if st.ContractHash != "" {
 			norm["contract_hash"] = st.ContractHash
 		}
@@ -301,9 +364,67 @@ func decodeSteps(v any, p *Plan) ([]any, error) {
 	return out, nil
 }
 
+// decodeForeach reads a step's foreach, as and on_error into st and its
+// normalized form: as is written out ("item" by default), on_error only when
+// it is collect.
+func decodeForeach(obj map[string]any, at string, st *Step, norm map[string]any) error {
+	src, present := obj["foreach"]
+	if !present {
+		if _, ok := obj["as"]; ok {
+			return planError(at+"/as", "shape", "step %s: as names the element of a foreach step; this step has no foreach", st.ID)
+		}
+		if _, ok := obj["on_error"]; ok {
+			return planError(at+"/on_error", "shape", "step %s: on_error belongs to a foreach step; this step has no foreach", st.ID)
+		}
+		return nil
+	}
+	m, ok := src.(map[string]any)
+	_, isRef := m[placeholderRef]
+	_, isJMES := m[placeholderJMES]
+	if !ok || len(m) != 1 || !isRef && !isJMES {
+		return planError(at+"/foreach", "shape", `step %s: foreach must be {"$ref": "STEP/facts/POINTER"} or {"$jmes": "EXPRESSION"} giving an array`, st.ID)
+	}
+	tmp := Step{ID: st.ID}
+	if err := addHole(m, nil, at+"/foreach", &tmp); err != nil {
+		return err
+	}
+	st.Foreach = &tmp.holes[0]
+	norm["foreach"] = src
+	if st.As == "" {
+		st.As = DefaultItemName
+	}
+	if len(st.As) > maxNameBytes || !paramNamePattern.MatchString(st.As) || st.As == "params" || st.As == "steps" {
+		return planError(at+"/as", "shape", "step %s: as %q must be letters, digits and _, not starting with a digit, at most %d bytes, and neither params nor steps", st.ID, clip(st.As), maxNameBytes)
+	}
+	norm["as"] = st.As
+	switch st.OnError {
+	case "", OnErrorStop:
+		st.OnError = OnErrorStop
+	case OnErrorCollect:
+		norm["on_error"] = OnErrorCollect
+	default:
+		return planError(at+"/on_error", "shape", "step %s: on_error must be %q or %q", st.ID, OnErrorStop, OnErrorCollect)
+	}
+	return nil
+}
+
+// compileExpr parses the text of a $jmes placeholder (keyword jmes_syntax).
+func compileExpr(text, at, who string) (*Expr, error) {
+	q, err := jmes.Compile(text)
+	if err != nil {
+		var je *jmes.Error
+		msg := "the expression cannot be parsed"
+		if errors.As(err, &je) {
+			msg = je.Message
+		}
+		return nil, planError(at, KeyJMESSyntax, "%s: $jmes %q: %s", who, clip(text), msg)
+	}
+	return &Expr{Text: text, query: q}, nil
+}
+
 // isPlaceholder reports whether an object uses one of the placeholder keys.
 func isPlaceholder(m map[string]any) bool {
-	for _, k := range []string{placeholderParam, placeholderRef, placeholderLiteral} {
+	for _, k := range []string{placeholderParam, placeholderRef, placeholderLiteral, placeholderJMES, placeholderItem} {
 		if _, ok := m[k]; ok {
 			return true
 		}
@@ -336,7 +457,7 @@ func collectHoles(v any, tokens []string, at string, st *Step) error {
 
 func addHole(x map[string]any, tokens []string, at string, st *Step) error {
 	if len(x) != 1 {
-		return planError(at, "shape", "step %s: a placeholder object has exactly one key ($param, $ref or $literal); wrap an object that has such keys as data in {\"$literal\": …}", st.ID)
+		return planError(at, "shape", "step %s: a placeholder object has exactly one key ($param, $ref, $jmes, $item or $literal); wrap an object that has such keys as data in {\"$literal\": …}", st.ID)
 	}
 	h := hole{at: tokens}
 	for k, e := range x {
@@ -359,6 +480,31 @@ func addHole(x map[string]any, tokens []string, at string, st *Step) error {
 				return planError(at, "ref_syntax", "step %s: %v", st.ID, err)
 			}
 			h.ref = r
+		case placeholderJMES:
+			text, ok := e.(string)
+			if !ok {
+				return planError(at, KeyJMESSyntax, "step %s: $jmes must be a string (a JMESPath expression)", st.ID)
+			}
+			x, err := compileExpr(text, at, "step "+st.ID)
+			if err != nil {
+				return err
+			}
+			h.jmes = x
+		case placeholderItem:
+			text, ok := e.(string)
+			if !ok || text != "" && !strings.HasPrefix(text, "/") {
+				return planError(at, "ref_syntax", `step %s: $item must be a JSON Pointer into the element: "" (the element) or "/…"`, st.ID)
+			}
+			h.isItem, h.item = true, []string{}
+			if text != "" {
+				for _, tok := range strings.Split(text[1:], "/") {
+					u, err := unescape(tok)
+					if err != nil {
+						return planError(at, "ref_syntax", "step %s: $item %q: %v", st.ID, clip(text), err)
+					}
+					h.item = append(h.item, u)
+				}
+			}
 		}
 	}
 	st.holes = append(st.holes, h)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/defaults"
 )
 
@@ -130,10 +129,11 @@ func (rt ReadThrough) Put(ctx context.Context, id string, plan []byte) error {
 	return nil
 }
 
-// Get implements Store. A cached entry that no longer hashes to its id is
-// passed over for the backing store's copy, which then replaces it.
+// Get implements Store. A cached entry that is no longer valid for its id
+// (EntryValid) is passed over for the backing store's copy, which then
+// replaces it.
 func (rt ReadThrough) Get(ctx context.Context, id string) ([]byte, error) {
-	if b, err := rt.Cache.Get(ctx, id); err == nil && evidence.HashBytes(b) == id {
+	if b, err := rt.Cache.Get(ctx, id); err == nil && EntryValid(id, b) {
 		return b, nil
 	}
 	b, err := rt.Backing.Get(ctx, id)

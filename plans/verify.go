@@ -1,10 +1,14 @@
 package plans
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/jmes"
 )
 
 // RunAttestations checks the attestations of a plan run answer (`precisiond
@@ -22,8 +26,10 @@ type RunAttestations interface {
 type RunCheck struct {
 	PlanID string
 	// Runs, Completed: the runs, and the completed ones whose run_hash (and
-	// attestation) verified; Envelopes: the step envelopes that verified.
-	Runs, Completed, Envelopes int
+	// attestation) verified; Envelopes: the step (and foreach item)
+	// envelopes that verified; Projections: the outputs re-evaluated from a
+	// run record's plan and envelopes that matched.
+	Runs, Completed, Envelopes, Projections int
 	// SignedBy is the OK line's suffix of the last attestation verified.
 	SignedBy string
 	// Problems has one line per failed check; none: everything checks.
@@ -58,54 +64,116 @@ func VerifyRun(doc map[string]any, catalog []any, att RunAttestations) RunCheck 
 	fail := func(run int, format string, args ...any) {
 		rc.Problems = append(rc.Problems, fmt.Sprintf("run %d: %s", run, fmt.Sprintf(format, args...)))
 	}
+	// A run record (GET /v1/runs/{run_hash}) carries its plan: the output
+	// projection is re-evaluated from it.
+	var plan *Plan
+	if pv, ok := doc["plan"]; ok {
+		p, err := Decode(pv)
+		switch {
+		case err != nil:
+			rc.Problems = append(rc.Problems, fmt.Sprintf("the record's plan does not decode: %v", err))
+			return rc
+		case p.ID != planID:
+			rc.Problems = append(rc.Problems, fmt.Sprintf("the record's plan hashes to %s, not plan_id %s", p.ID, planID))
+			return rc
+		}
+		plan = p
+	}
 	for i, r := range runs {
 		run, _ := r.(map[string]any)
 		params, okParams := run["params"].(map[string]any)
 		steps, okSteps := run["steps"].([]any)
+		if _, projected := run["output"]; projected && !okSteps {
+			fail(i, "a projected run without its steps: verify its record, GET /v1/runs/%v", run["run_hash"])
+			continue
+		}
+		if _, failed := run["error"]; failed && !okSteps && run["status"] == "failed" && run["run_hash"] == nil {
+			continue // a projected run that failed: nothing to verify
+		}
 		if !okParams || !okSteps || len(steps) == 0 {
 			fail(i, "params must be an object and steps a non-empty list")
 			continue
 		}
-		var hashes []any
 		stepsOK := true
+		verifyResult := func(id string, item map[string]any, sr map[string]any) bool {
+			tool, _ := sr["tool"].(string)
+			entry := entries[tool]
+			if entry == nil {
+				fail(i, "step %s: tool %q is not in the catalogue", id, tool)
+				return false
+			}
+			if err := evidence.Verify(sr, entry); err != nil {
+				fail(i, "step %s (%s): %v", id, tool, err)
+				return false
+			}
+			if att != nil {
+				if _, err := att.Result(item["attestation"], sr); err != nil {
+					fail(i, "step %s (%s): %v", id, tool, err)
+					return false
+				}
+			}
+			rc.Envelopes++
+			return true
+		}
+		facts := map[string]any{}
 		for j, s := range steps {
 			step, _ := s.(map[string]any)
 			id, _ := step["id"].(string)
 			sr, isResult := step["structured_result"].(map[string]any)
+			items, isForeach := step["items"].([]any)
 			_, isError := step["error"].(map[string]any)
 			switch {
-			case isResult && !isError:
-				tool, _ := sr["tool"].(string)
-				entry := entries[tool]
-				if entry == nil {
-					fail(i, "step %s: tool %q is not in the catalogue", id, tool)
+			case isResult && !isError && !isForeach:
+				if !verifyResult(id, step, sr) {
 					stepsOK = false
 					continue
 				}
-				if err := evidence.Verify(sr, entry); err != nil {
-					fail(i, "step %s (%s): %v", id, tool, err)
-					stepsOK = false
-					continue
-				}
-				if att != nil {
-					if _, err := att.Result(step["attestation"], sr); err != nil {
-						fail(i, "step %s (%s): %v", id, tool, err)
+				facts[id] = map[string]any{"facts": sr["facts"]}
+			case isForeach && !isResult && (!isError || j == len(steps)-1):
+				list := make([]any, len(items))
+				var errs []any
+				for k, iv := range items {
+					item, _ := iv.(map[string]any)
+					isr, ok := item["structured_result"].(map[string]any)
+					ie, isErr := item["error"].(map[string]any)
+					switch {
+					case ok && !isErr:
+						if !verifyResult(fmt.Sprintf("%s item %d", id, k), item, isr) {
+							stepsOK = false
+						}
+						list[k] = isr["facts"]
+					case isErr && !ok && !isError:
+						errs = append(errs, map[string]any{"index": item["index"], "error": ie})
+					default:
+						fail(i, "step %s: item %d must hold structured_result or error", id, k)
 						stepsOK = false
-						continue
 					}
 				}
-				rc.Envelopes++
-				hashes = append(hashes, sr["result_hash"])
-			case isError && !isResult && j == len(steps)-1:
+				f := map[string]any{"items": list, "count": json.Number(strconv.Itoa(len(list)))}
+				if plan != nil {
+					if k := plan.stepIndex(id); k >= 0 && plan.Steps[k].OnError == OnErrorCollect {
+						if errs == nil {
+							errs = []any{}
+						}
+						f["errors"] = errs
+					}
+				}
+				facts[id] = map[string]any{"facts": f}
+			case isError && !isResult && !isForeach && j == len(steps)-1:
 			default:
-				fail(i, "step %d must hold structured_result, or error as the last step", j)
+				fail(i, "step %d must hold structured_result or items, or error as the last step", j)
 				stepsOK = false
 			}
 		}
 		last, _ := steps[len(steps)-1].(map[string]any)
 		_, lastIsError := last["error"]
+		outputFailed := false
+		if e, ok := run["error"].(map[string]any); ok && e["step"] == "output" {
+			outputFailed = true
+		}
 		switch status := run["status"]; {
 		case status == "completed" && !lastIsError:
+			hashes, _ := stepHashes(steps)
 			want, err := RunHash(planID, params, hashes)
 			if err != nil {
 				fail(i, "params cannot be hashed: %v", err)
@@ -120,9 +188,25 @@ func VerifyRun(doc map[string]any, catalog []any, att RunAttestations) RunCheck 
 					}
 					rc.SignedBy = by
 				}
+				if plan != nil && plan.Output != nil {
+					root := map[string]any{"params": params, "steps": facts}
+					budget := RunExprSteps
+					got, err := eval(context.Background(), plan.Output, jmes.FromGeneric(root), "output", &budget)
+					if err != nil {
+						fail(i, "the output projection does not re-evaluate: %v", err)
+						continue
+					}
+					a, _ := evidence.Canonical(got)
+					b, _ := evidence.Canonical(run["output"])
+					if string(a) != string(b) {
+						fail(i, "output %s is not the projection of the steps (%s)", clip(string(b)), clip(string(a)))
+						continue
+					}
+					rc.Projections++
+				}
 				rc.Completed++
 			}
-		case status == "failed" && lastIsError:
+		case status == "failed" && (lastIsError || outputFailed):
 			if run["run_hash"] != nil {
 				fail(i, "a failed run has run_hash %v, want null", run["run_hash"])
 			}

@@ -53,7 +53,7 @@ func TestVerifyRunProblems(t *testing.T) {
 					map[string]any{"id": "s2", "error": map[string]any{"error_code": "timeout"}},
 				},
 			}}},
-			[]string{"run 0: step 0 must hold structured_result, or error as the last step"},
+			[]string{"run 0: step 0 must hold structured_result or items, or error as the last step"},
 		},
 	} {
 		rc := VerifyRun(c.doc, nil, nil)

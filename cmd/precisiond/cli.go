@@ -448,7 +448,11 @@ func verifyPlanRun(doc map[string]any, catalog []any, sig plans.RunAttestations,
 	if len(rc.Problems) > 0 {
 		return 1
 	}
-	fmt.Fprintf(stdout, "OK: plan %s: %d runs (%d completed, %d failed), %d step envelopes and %d run hashes verified%s\n",
-		rc.PlanID, rc.Runs, rc.Completed, rc.Runs-rc.Completed, rc.Envelopes, rc.Completed, rc.SignedBy)
+	proj := ""
+	if rc.Projections > 0 {
+		proj = fmt.Sprintf(", %d output projections re-evaluated", rc.Projections)
+	}
+	fmt.Fprintf(stdout, "OK: plan %s: %d runs (%d completed, %d failed), %d step envelopes and %d run hashes verified%s%s\n",
+		rc.PlanID, rc.Runs, rc.Completed, rc.Runs-rc.Completed, rc.Envelopes, rc.Completed, proj, rc.SignedBy)
 	return 0
 }

@@ -277,3 +277,49 @@ func TestMCPStdioCompact(t *testing.T) {
 		t.Errorf("rerun over REST: %d %v", status, body)
 	}
 }
+
+// weekPlanProjected is the second task of issue 35 (docs/plans.md): a
+// Berlin wall time in a city and the ISO week of that day, projected.
+const weekPlanProjected = `{"params": {"when": {"type": "string", "default": "2026-12-24T18:00:00"}, "city": {"type": "string"}},
+ "steps": [{"id": "conv", "tool": "timezone_convert", "args": {"local_datetime": {"$param": "when"}, "from_timezone": "Europe/Berlin", "to_timezone": {"$param": "city"}}},
+  {"id": "cal", "tool": "calendar_facts", "foreach": {"$jmes": "[substr(steps.conv.facts.target_datetime, ` + "`0`, `10`" + `)]"}, "args": {"date_str": {"$item": ""}, "locale": "en"}}],
+ "output": {"$jmes": "{local: steps.conv.facts.target_datetime, iso_week: steps.cal.facts.items[0].iso_week}"}}`
+
+// TestVerifyProjectedRun: a projected run's record, read back from the real
+// service (SQLite store) by GET /v1/runs/{run_hash}, passes `precisiond
+// verify` with its envelopes, run_hash, attestations and re-evaluated
+// output; a changed output fails it.
+func TestVerifyProjectedRun(t *testing.T) {
+	base, _ := startMain(t, nil)
+	status, _, raw := postJSON(t, base+"/v1/plans/run", `{"plan": `+weekPlanProjected+`, "params": {"city": "Asia/Tokyo"}}`)
+	if status != 200 {
+		t.Fatalf("%d %s", status, raw)
+	}
+	_, after, _ := strings.Cut(string(raw), `"run_hash":"`)
+	runHash, _, _ := strings.Cut(after, `"`)
+	if !strings.Contains(string(raw), `"output":{"iso_week":52,"local":"2026-12-25T02:00:00+09:00"}`) { // Python: zoneinfo, isocalendar
+		t.Fatalf("answer %s", raw)
+	}
+	if code, out := runVerify(raw); code == 0 || !strings.Contains(out, "GET /v1/runs/"+runHash) {
+		t.Errorf("verify of the projected answer alone: %d %s", code, out)
+	}
+	resp, err := http.Get(base + "/v1/runs/" + runHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /v1/runs: %d %s", resp.StatusCode, rec)
+	}
+	if code, out := runVerify(rec, "--jwks", base); code != 0 || !strings.Contains(out, "1 runs (1 completed, 0 failed), 2 step envelopes and 1 run hashes verified, 1 output projections re-evaluated") {
+		t.Fatalf("verify the record: %d %s", code, out)
+	}
+	bad := strings.Replace(string(rec), `"iso_week":52,"local"`, `"iso_week":53,"local"`, 1)
+	if bad == string(rec) {
+		t.Fatal("nothing tampered")
+	}
+	if code, out := runVerify([]byte(bad)); code != 1 || !strings.Contains(out, "is not the projection") {
+		t.Errorf("verify a changed output: %d %s", code, out)
+	}
+}

@@ -154,6 +154,9 @@ func allOf(arr []any, pred func(any) bool) bool {
 // order of Python's jmespath.
 func (in *interp) call(name string, args []any) (any, error) {
 	f, ok := functions[name]
+	if !ok && in.dialect == Plans {
+		f, ok = planFunctions[name]
+	}
 	if !ok {
 		return nil, errorf(KindUnknownFunction, "unknown function: %s()", name)
 	}

@@ -91,3 +91,39 @@ func FuzzInput(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPlanDialect: in the Plans dialect, any compiled expression evaluates
+// to a value or a typed *Error within its budget, and Refs lists non-empty
+// root paths of at most the depth asked, without a panic.
+func FuzzPlanDialect(f *testing.F) {
+	for _, s := range []string{"substr(s[0], `1`, `2`)", "substr(@, `0`)", "a.b[?c == $.d].e", "steps.x.facts.y[*].z",
+		"{d: substr(to_string(n[0]), `0`, `10`)}", "map(&substr(@, `1`), s)", "let $x = a in $x.b"} {
+		f.Add(s)
+	}
+	doc, err := ParseInput(fuzzDoc)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, expr string) {
+		q, err := Compile(expr)
+		if err != nil {
+			return
+		}
+		paths, _ := q.Refs(2)
+		for _, p := range paths {
+			if len(p) == 0 || len(p) > 2 {
+				t.Fatalf("%q: path %v", expr, p)
+			}
+		}
+		res, _, err := q.SearchIn(context.Background(), doc, Limits{MaxSteps: 200000, MaxWorkBytes: 200000, MaxResultBytes: 100000}, Plans)
+		if refusaltest.Refused[*Error](t, err, expr) {
+			return
+		}
+		if _, err := ToGeneric(res); err != nil {
+			var je *Error
+			if !errors.As(err, &je) {
+				t.Fatalf("%q: ToGeneric: %v", expr, err)
+			}
+		}
+	})
+}

@@ -126,7 +126,14 @@ func Compile(expr string) (q *Query, err error) {
 // *Error for runtime errors and exhausted budgets (KindLimit with Reason
 // ReasonWorkLimit or ReasonResultTooLarge), ctx.Err() when the context ends.
 func (q *Query) Search(ctx context.Context, data any, lim Limits) (result any, err error) {
-	in := &interp{ctx: ctx, root: data, lim: lim, lits: q.lits}
+	result, _, err = q.search(ctx, data, lim, Standard)
+	return result, err
+}
+
+// search evaluates q and also returns the steps it took.
+func (q *Query) search(ctx context.Context, data any, lim Limits, d Dialect) (result any, steps int, err error) {
+	in := &interp{ctx: ctx, root: data, lim: lim, lits: q.lits, dialect: d}
+	defer func() { steps = in.steps }()
 	defer func() {
 		if r := recover(); r != nil {
 			// Defence in depth: a bug must not take the process down.
@@ -135,21 +142,21 @@ func (q *Query) Search(ctx context.Context, data any, lim Limits) (result any, e
 	}()
 	v, err := in.eval(&q.ast, data)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if _, ok := v.(expref); ok {
-		return nil, errorf(KindInvalidValue, "an expression reference is not a value")
+		return nil, 0, errorf(KindInvalidValue, "an expression reference is not a value")
 	}
 	if lim.MaxResultBytes > 0 {
 		n, err := in.size(v, lim.MaxResultBytes)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if n > lim.MaxResultBytes {
-			return nil, limitError(ReasonResultTooLarge, "the result is more than %d characters of JSON", lim.MaxResultBytes)
+			return nil, 0, limitError(ReasonResultTooLarge, "the result is more than %d characters of JSON", lim.MaxResultBytes)
 		}
 	}
-	return v, nil
+	return v, 0, nil
 }
 
 type scope struct {
@@ -166,6 +173,8 @@ type interp struct {
 	spent int // bytes charged, see budget.go
 	lits  map[string]any
 	vars  *scope
+	// dialect selects the function set (plan.go).
+	dialect Dialect
 }
 
 type expref struct{ node *parsing.ASTNode }
