@@ -64,7 +64,7 @@ func (s *Server) mountMCP(r chi.Router) {
 	// With API tokens the surfaces' handlers enforce the caller's token
 	// (principal): a stateless POST carries it in its context from
 	// accessControl; on the SDK's sessions mcpAccess puts it there.
-	tokens := s.edge != nil && s.edge.opts.Tokens != nil
+	tokens := s.edge.authOn()
 	if tokens {
 		m.surface.access = s
 		m.surface.server.AddReceivingMiddleware(m.mcpAccess)

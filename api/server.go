@@ -124,6 +124,9 @@ func (s *Server) routes() chi.Router {
 		r.Get(JWKSPath, s.jwks)
 		r.Head(JWKSPath, s.jwks)
 	}
+	if s.edge != nil && s.edge.opts.OAuth != nil {
+		s.oauthRoutes(r)
+	}
 	if s.opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())
 	}
