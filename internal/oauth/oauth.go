@@ -101,6 +101,12 @@ const keyRefreshGap = 10 * time.Second
 // verifying within this time).
 const keyMaxAge = time.Hour
 
+// failFast is how long a failure to reach the issuer (discovery, keys,
+// introspection) is answered from memory: while the issuer is down, tokens
+// are refused at once instead of each request waiting for its own network
+// timeout behind the others.
+const failFast = 5 * time.Second
+
 // maxCached bounds each cache; a full cache is emptied (tokens are checked
 // again, at the cost of one verification each).
 const maxCached = 10000
@@ -125,6 +131,8 @@ type Verifier struct {
 	fetchMu    sync.Mutex
 	cache      map[[sha256.Size]byte]cached
 	introCache map[[sha256.Size]byte]cached
+	down       *Error    // the last failure to reach the issuer
+	downUntil  time.Time // down is answered until then
 }
 
 type cached struct {
@@ -309,6 +317,9 @@ func (v *Verifier) discover(ctx context.Context) (*discovery, error) {
 	if d != nil {
 		return d, nil
 	}
+	if err := v.stillDown(); err != nil {
+		return nil, err
+	}
 	v.fetchMu.Lock()
 	defer v.fetchMu.Unlock()
 	v.mu.Lock()
@@ -316,6 +327,9 @@ func (v *Verifier) discover(ctx context.Context) (*discovery, error) {
 	v.mu.Unlock()
 	if d != nil {
 		return d, nil
+	}
+	if err := v.stillDown(); err != nil {
+		return nil, err
 	}
 	base := strings.TrimSuffix(v.cfg.Issuer, "/")
 	var lastErr error
@@ -326,17 +340,41 @@ func (v *Verifier) discover(ctx context.Context) (*discovery, error) {
 			continue
 		}
 		if strings.TrimSuffix(doc.Issuer, "/") != base {
-			return nil, unavailable("issuer_mismatch", "the discovery document at %s names issuer %q, not %q", base+p, doc.Issuer, v.cfg.Issuer)
+			return nil, v.failed(ctx, unavailable("issuer_mismatch", "the discovery document at %s names issuer %q, not %q", base+p, doc.Issuer, v.cfg.Issuer))
 		}
 		if doc.JWKSURI == "" {
-			return nil, unavailable("no_jwks_uri", "the discovery document at %s has no jwks_uri", base+p)
+			return nil, v.failed(ctx, unavailable("no_jwks_uri", "the discovery document at %s has no jwks_uri", base+p))
 		}
 		v.mu.Lock()
 		v.disc = &doc
 		v.mu.Unlock()
 		return &doc, nil
 	}
-	return nil, unavailable("issuer_unreachable", "the issuer's discovery document cannot be read: %v", lastErr)
+	return nil, v.failed(ctx, unavailable("issuer_unreachable", "the issuer's discovery document cannot be read: %v", lastErr))
+}
+
+// stillDown is the last failure to reach the issuer while it is answered
+// from memory (failFast), else nil.
+func (v *Verifier) stillDown() *Error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.down != nil && v.cfg.Now().Before(v.downUntil) {
+		return v.down
+	}
+	return nil
+}
+
+// failed records a failure to reach the issuer and returns it; a failure
+// caused by the caller going away (ctx ended) is not the issuer's and is
+// not recorded.
+func (v *Verifier) failed(ctx context.Context, e *Error) *Error {
+	if ctx.Err() != nil {
+		return e
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.down, v.downUntil = e, v.cfg.Now().Add(failFast)
+	return e
 }
 
 // keysFor returns the keys that may have signed a token with key id kid,
@@ -390,9 +428,12 @@ func (v *Verifier) fetchKeys(ctx context.Context, now time.Time, forKid bool) er
 	if fresh {
 		return nil // another caller fetched them meanwhile
 	}
+	if err := v.stillDown(); err != nil {
+		return err
+	}
 	var set jose.JSONWebKeySet
 	if err := v.getJSON(ctx, disc.JWKSURI, &set); err != nil {
-		return unavailable("keys_unreachable", "the issuer's signing keys cannot be read: %v", err)
+		return v.failed(ctx, unavailable("keys_unreachable", "the issuer's signing keys cannot be read: %v", err))
 	}
 	public := set.Keys[:0]
 	for _, k := range set.Keys {
@@ -467,6 +508,9 @@ func (v *Verifier) introspect(ctx context.Context, token string) (*Claims, error
 		}
 		endpoint = d.IntrospectionEndpoint
 	}
+	if err := v.stillDown(); err != nil {
+		return nil, err
+	}
 	form := url.Values{"token": {token}, "token_type_hint": {"access_token"}}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
 	if err != nil {
@@ -478,7 +522,7 @@ func (v *Verifier) introspect(ctx context.Context, token string) (*Claims, error
 	req.SetBasicAuth(url.QueryEscape(v.cfg.ClientID), url.QueryEscape(v.cfg.ClientSecret))
 	var ans introspection
 	if err := v.do(req, &ans); err != nil {
-		return nil, unavailable("introspection_unreachable", "token introspection failed: %v", err)
+		return nil, v.failed(ctx, unavailable("introspection_unreachable", "token introspection failed: %v", err))
 	}
 	if !ans.Active {
 		return nil, invalid("inactive", "the access token is not active (revoked, expired or unknown to the issuer)")

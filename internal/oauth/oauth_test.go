@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -148,6 +149,36 @@ func TestIssuerDown(t *testing.T) {
 		_, err = v.Verify(context.Background(), "opaque-token")
 		wantRefusal(t, err, Unavailable, "issuer_unreachable")
 	})
+}
+
+// TestFailFast: while the issuer is down, tokens are refused from memory
+// for failFast instead of each request waiting on the network; after it
+// the issuer is asked again.
+func TestFailFast(t *testing.T) {
+	is := oauthtest.NewIssuer(t)
+	var now atomic.Int64
+	now.Store(time.Now().UnixNano())
+	v, err := New(Config{Issuer: is.URL(), Resource: resource, Now: func() time.Time { return time.Unix(0, now.Load()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	is.KeysFail.Store(true)
+	tok := is.Sign(t, claims(is, time.Hour), nil, "")
+	for range 3 {
+		_, err := v.Verify(context.Background(), tok)
+		wantRefusal(t, err, Unavailable, "keys_unreachable")
+	}
+	if got := is.KeyFetches.Load(); got != 1 {
+		t.Fatalf("key fetches while down = %d, want 1", got)
+	}
+	is.KeysFail.Store(false)
+	now.Add(int64(failFast))
+	if _, err := v.Verify(context.Background(), tok); err != nil {
+		t.Fatalf("after the fail-fast window: %v", err)
+	}
+	if got := is.KeyFetches.Load(); got != 2 {
+		t.Fatalf("key fetches = %d, want 2", got)
+	}
 }
 
 func TestIntrospection(t *testing.T) {
