@@ -96,7 +96,8 @@ func TokenID(token string) string {
 // request context (adminID).
 func (s *Server) requireAdmin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.opts.AdminToken == "" {
+		oauthOn := s.edge != nil && s.edge.opts.OAuth != nil
+		if s.opts.AdminToken == "" && !oauthOn {
 			s.refuseAdmin(w, r, newError(CodeForbidden, "administration is disabled: no admin token is configured (PRECISIOND_ADMIN_TOKEN)"))
 			return
 		}
@@ -104,6 +105,10 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 		if !found || !strings.EqualFold(scheme, "Bearer") || token == "" {
 			s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "missing bearer token")
 			s.refuseAdmin(w, r, newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <admin token>"))
+			return
+		}
+		if oauthOn && !s.adminTokenMatches(token) {
+			s.adminByOAuth(next, w, r, token)
 			return
 		}
 		if !s.adminTokenMatches(token) {
@@ -115,8 +120,27 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 	})
 }
 
+// adminByOAuth admits an admin request whose bearer token is an OAuth
+// access token with scope precisiond:admin (403 insufficient_scope without
+// it); its admin id is the caller's name.
+func (s *Server) adminByOAuth(next http.Handler, w http.ResponseWriter, r *http.Request, token string) {
+	oc, aerr := s.checkOAuth(w, r, token)
+	if aerr != nil {
+		s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", aerr.Message)
+		s.refuse(w, r, aerr)
+		return
+	}
+	if !oc.admin {
+		s.refuseAccess(w, r, insufficientScope(ScopeAdmin, "the access token lacks scope "+ScopeAdmin), oc.token.Name)
+		return
+	}
+	next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyAdminID, oc.token.Name)))
+}
+
 func (s *Server) refuseAdmin(w http.ResponseWriter, r *http.Request, e *apiError) {
-	if e.Code == CodeUnauthorized {
+	if e.Code == CodeUnauthorized && s.edge != nil && s.edge.opts.OAuth != nil {
+		s.edge.unauthorized(w, r, "")
+	} else if e.Code == CodeUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond"`)
 	}
 	s.refuse(w, r, e)

@@ -47,6 +47,9 @@ type AccessOptions struct {
 	// Owners records which token generated which file (kept in the data
 	// directory by the service); nil: a record in memory.
 	Owners *access.Owners
+	// OAuth turns on the OAuth 2.1 resource server beside (or instead of)
+	// the API tokens (api/oauth.go); nil: off.
+	OAuth *OAuthOptions
 }
 
 // edge is the state behind AccessOptions.
@@ -73,6 +76,10 @@ func newEdge(o *AccessOptions, store *filestore.Store, log *slog.Logger) *edge {
 	}
 	return e
 }
+
+// authOn reports whether the tool surfaces need a bearer token: API tokens,
+// OAuth or both.
+func (e *edge) authOn() bool { return e != nil && (e.opts.Tokens != nil || e.opts.OAuth != nil) }
 
 type principalKey struct{}
 
@@ -107,6 +114,8 @@ func (e *edge) openRoute(r *http.Request) bool {
 		return true
 	case p == "/", p == "/docs", strings.HasPrefix(p, "/static/"), strings.HasPrefix(p, "/docs/static/"):
 		return true // the start page and the API reference (api/pages.go): documentation
+	case e.opts.OAuth != nil && isMetadataPath(p):
+		return true // RFC 9728 metadata: read before a client has a token
 	case p == "/metrics":
 		return !e.opts.MetricsNeedToken
 	case strings.HasPrefix(p, "/tools/") && strings.HasSuffix(p, "/toggle"):
@@ -157,15 +166,19 @@ func (s *Server) accessControl(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if e.opts.Tokens == nil || e.openRoute(r) {
+		if !e.authOn() || e.openRoute(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		t, ok := s.authenticate(w, r)
+		r, ok := s.authenticate(w, r)
 		if !ok {
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(withPrincipal(r.Context(), t)))
+		if oc := oauthOf(r.Context()); oc != nil && !oc.tools {
+			s.refuseAccess(w, r, insufficientScope(ScopeTools, "the access token grants no tool: ask for scope "+ScopeTools+" or "+ScopeToolPrefix+"<name>"), oc.token.Name)
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -177,39 +190,64 @@ func tokenLabel(t *access.Token) string {
 }
 
 // authenticate checks the bearer token and its rate limit and returns the
-// token; when it refuses (401 with WWW-Authenticate for a missing or unknown
-// token, 429 with Retry-After past the budget) it has written the refusal and
+// request with its principal in the context (and, for an OAuth token, its
+// claims: oauthOf); when it refuses (401 with WWW-Authenticate for a
+// missing, unknown or invalid token, 429 with Retry-After past the budget,
+// 503 when an OAuth token cannot be verified) it has written the refusal and
 // ok is false.
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (t *access.Token, ok bool) {
-	t, aerr := s.checkToken(w, r)
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (_ *http.Request, ok bool) {
+	t, oc, aerr := s.checkToken(w, r)
 	if aerr != nil {
 		s.refuseAccess(w, r, aerr, tokenLabel(t))
-		return nil, false
+		return r, false
 	}
-	return t, true
+	ctx := withPrincipal(r.Context(), t)
+	if oc != nil {
+		ctx = withOAuth(ctx, oc)
+	}
+	return r.WithContext(ctx), true
 }
 
 // checkToken is authenticate's decision: the token is returned with a 429,
-// nil with a 401.
-func (s *Server) checkToken(w http.ResponseWriter, r *http.Request) (*access.Token, *apiError) {
+// nil with a 401. An API token (or the admin token) is always tried first,
+// so a client that sends one is never sent into OAuth.
+func (s *Server) checkToken(w http.ResponseWriter, r *http.Request) (*access.Token, *oauthCaller, *apiError) {
 	secret, ok := bearerToken(r)
 	if !ok {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond"`)
-		return nil, newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <API token> (see `precisiond token new`)")
+		s.edge.unauthorized(w, r, "")
+		return nil, nil, newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <API token> (see `precisiond token new`)"+s.edge.oauthHint())
 	}
-	t := s.edge.opts.Tokens.Set().Authenticate(secret)
+	var t *access.Token
+	if s.edge.opts.Tokens != nil {
+		t = s.edge.opts.Tokens.Set().Authenticate(secret)
+	}
 	if t == nil && s.adminTokenMatches(secret) {
-		return adminPrincipal, nil // the admin page's calls (no scope, no rate limit)
+		return adminPrincipal, nil, nil // the admin page's calls (no scope, no rate limit)
+	}
+	if t == nil && s.edge.opts.OAuth != nil {
+		oc, aerr := s.checkOAuth(w, r, secret)
+		if aerr != nil {
+			return nil, nil, aerr
+		}
+		return oc.token, oc, nil
 	}
 	if t == nil {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond", error="invalid_token"`)
-		return nil, newError(CodeUnauthorized, "unknown API token")
+		s.edge.unauthorized(w, r, "invalid_token")
+		return nil, nil, newError(CodeUnauthorized, "unknown API token")
 	}
 	if ok, wait := s.edge.opts.Tokens.Limiter().Allow(t); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-		return t, newError(CodeRateLimited, "token "+t.Name+" is over its rate_per_minute; retry after the Retry-After seconds")
+		return t, nil, newError(CodeRateLimited, "token "+t.Name+" is over its rate_per_minute; retry after the Retry-After seconds")
 	}
-	return t, nil
+	return t, nil, nil
+}
+
+// oauthHint ends a missing-token message when OAuth is on.
+func (e *edge) oauthHint() string {
+	if e.opts.OAuth == nil {
+		return ""
+	}
+	return ", or an OAuth access token from " + e.opts.OAuth.Issuer + " (see WWW-Authenticate resource_metadata)"
 }
 
 // adminPrincipal is the principal of a request that carries the admin token
@@ -264,7 +302,12 @@ func (s *Server) authorizeTool(ctx context.Context, tool string) *apiError {
 		return nil
 	}
 	s.countRefusal(ctx, CodeForbidden, t.Name, "", tool)
-	return &apiError{Code: CodeForbidden, Message: "tool " + quoteShort(tool) + " is outside the scope of token " + t.Name, Tool: tool}
+	aerr := &apiError{Code: CodeForbidden, Message: "tool " + quoteShort(tool) + " is outside the scope of token " + t.Name, Tool: tool}
+	if oauthOf(ctx) != nil {
+		aerr.Reason = "insufficient_scope"
+		aerr.Challenge = challenge("error", "insufficient_scope", "scope", ScopeToolPrefix+tool)
+	}
+	return aerr
 }
 
 // authorizePlan refuses a plan with a step outside the token's scope.
@@ -283,7 +326,7 @@ func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *apiError {
 // same signature, since a browser sends no token. It returns the response to
 // write (a copy when the text changed: resp may be shared).
 func (s *Server) afterCall(w http.ResponseWriter, r *http.Request, resp *tools.Response) *tools.Response {
-	if s.edge == nil || s.edge.opts.Tokens == nil || !s.reg.DeclaresFact(resp.Tool, factDownloadPath) {
+	if !s.edge.authOn() || !s.reg.DeclaresFact(resp.Tool, factDownloadPath) {
 		return resp
 	}
 	link := s.edge.fileGenerated(r.Context(), resp.Envelope.Facts())
@@ -321,7 +364,7 @@ func (e *edge) fileGenerated(ctx context.Context, facts map[string]any) string {
 // no signature and no token is 401.
 func (s *Server) downloadAccess(next http.Handler) http.Handler {
 	e := s.edge
-	if e == nil || e.opts.Tokens == nil {
+	if !e.authOn() {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -343,10 +386,11 @@ func (s *Server) downloadAccess(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		t, ok := s.authenticate(w, r)
+		r, ok = s.authenticate(w, r)
 		if !ok {
 			return
 		}
+		t := principal(r.Context())
 		if !e.owners.Owns(name, t.Name) {
 			s.refuseAccess(w, r, newError(CodeForbidden, "this file was not generated with token "+t.Name+"; use its signed link"), t.Name)
 			return

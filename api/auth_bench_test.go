@@ -8,9 +8,27 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/oauth"
+	"github.com/precisiond/precisiond/internal/oauthtest"
 )
+
+// benchOAuth is the OAuth resource server over an in-test issuer, and a
+// JWT access token of it with scope precisiond:tools: after the first
+// request the token is served from the verification cache.
+func benchOAuth(b *testing.B, keys *access.Keyring) (*AccessOptions, string) {
+	is := oauthtest.NewIssuer(b)
+	const resource = "https://precisiond.example/mcp"
+	v, err := oauth.New(oauth.Config{Issuer: is.URL(), Resource: resource})
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok := is.Sign(b, is.Claims(resource, time.Hour), map[string]any{"scope": ScopeTools}, "")
+	return &AccessOptions{Tokens: keys, GuardHosts: true, OAuth: &OAuthOptions{Verifier: v, Issuer: is.URL(), Resource: resource,
+		MetadataBase: "https://precisiond.example"}}, "Bearer " + tok
+}
 
 // benchTokens is a keyring of a file of 10 tokens, "token-0" to "token-9".
 func benchTokens(b *testing.B) *access.Keyring {
@@ -34,6 +52,7 @@ func benchTokens(b *testing.B) *access.Keyring {
 // 10 tokens (the last one matching) — the cost of the edge on the hot path.
 func BenchmarkInvokeAccess(b *testing.B) {
 	keys := benchTokens(b)
+	oa, jwt := benchOAuth(b, keys)
 	for _, c := range []struct {
 		name   string
 		access *AccessOptions
@@ -42,6 +61,7 @@ func BenchmarkInvokeAccess(b *testing.B) {
 		{"open", nil, ""},
 		{"host-guard", &AccessOptions{GuardHosts: true}, ""},
 		{"token", &AccessOptions{Tokens: keys, GuardHosts: true}, "Bearer token-9"},
+		{"oauth-jwt", oa, jwt},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			srv := New(builtinRegistry(), Options{Access: c.access})
@@ -68,6 +88,7 @@ func BenchmarkInvokeAccess(b *testing.B) {
 // 10 tokens — the MCP side of BenchmarkInvokeAccess.
 func BenchmarkMCPAccess(b *testing.B) {
 	keys := benchTokens(b)
+	oa, jwt := benchOAuth(b, keys)
 	for _, c := range []struct {
 		name   string
 		access *AccessOptions
@@ -75,6 +96,7 @@ func BenchmarkMCPAccess(b *testing.B) {
 	}{
 		{"open", nil, ""},
 		{"token", &AccessOptions{Tokens: keys, GuardHosts: true}, "Bearer token-9"},
+		{"oauth-jwt", oa, jwt},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			srv := New(builtinRegistry(), Options{Access: c.access, MCP: &MCPOptions{}})

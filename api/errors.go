@@ -54,13 +54,14 @@ var statusOf = map[string]int{
 	CodeForbidden:                http.StatusForbidden,
 	CodeMethodNotAllow:           http.StatusMethodNotAllowed,
 	CodeRateLimited:              http.StatusTooManyRequests,
+	codeAuthDown:                 http.StatusServiceUnavailable,
 }
 
 // transportCodes are answered with their real status on /invoke as well.
 var transportCodes = map[string]bool{
 	CodeInvalidRequest: true, CodePayloadTooLarge: true, CodeUnsupportedType: true,
 	CodeShuttingDown: true, tools.CodeOverloaded: true, CodeNotFound: true,
-	CodeMethodNotAllow: true,
+	CodeMethodNotAllow: true, codeAuthDown: true,
 }
 
 // apiError is what handlers return; the wrapper (wrap) turns it into a response.
@@ -70,6 +71,9 @@ type apiError struct {
 	Message string
 	Tool    string
 	Details []contracts.Detail
+	// Challenge, when set, is sent as WWW-Authenticate (an OAuth scope
+	// refusal).
+	Challenge string
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
@@ -150,6 +154,9 @@ func statusFor(code string, legacy200 bool) int {
 // that refuses requests before any route all use it.
 func writeError(w http.ResponseWriter, e *apiError, legacy200 bool) {
 	status := statusFor(e.Code, legacy200)
+	if e.Challenge != "" {
+		w.Header().Set("WWW-Authenticate", e.Challenge)
+	}
 	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "1")
 	}

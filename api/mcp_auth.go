@@ -32,12 +32,21 @@ func (m *mcpMount) mcpAccess(next mcp.MethodHandler) mcp.MethodHandler {
 // with (accessControl), which the SDK's session context carries (/mcp/sse:
 // the GET's; stateless /mcp: the POST's).
 func (m *mcpMount) caller(ctx context.Context) *access.Token {
+	if oc := oauthOf(ctx); oc != nil {
+		if m.srv.edge.opts.OAuth.expired(oc) {
+			return nil
+		}
+		return oc.token
+	}
 	name := tokenName(ctx)
 	switch name {
 	case "":
 		return nil
 	case adminPrincipal.Name:
 		return adminPrincipal
+	}
+	if m.srv.edge.opts.Tokens == nil {
+		return nil
 	}
 	return m.srv.edge.opts.Tokens.Set().Lookup(name)
 }

@@ -113,7 +113,7 @@ func fastForCompact(sdk http.Handler, log *slog.Logger, ts []compactTool, maxBod
 
 func (f *mcpFast) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f.off || !fastHeaders(r) {
-		f.sdk.ServeHTTP(w, r)
+		idGuard(f.sdk, f.maxBody, http.StatusOK).ServeHTTP(w, r)
 		return
 	}
 	body, err := readMCPBody(w, r, f.maxBody)
@@ -127,6 +127,9 @@ func (f *mcpFast) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !f.serve(w, r, body) {
+		if refuseUnexactID(w, body, http.StatusOK) {
+			return
+		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		f.sdk.ServeHTTP(w, r)
 		return

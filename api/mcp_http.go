@@ -64,7 +64,7 @@ func (s *Server) mountMCP(r chi.Router) {
 	// With API tokens the surfaces' handlers enforce the caller's token
 	// (principal): a stateless POST carries it in its context from
 	// accessControl; on the SDK's sessions mcpAccess puts it there.
-	tokens := s.edge != nil && s.edge.opts.Tokens != nil
+	tokens := s.edge.authOn()
 	if tokens {
 		m.surface.access = s
 		m.surface.server.AddReceivingMiddleware(m.mcpAccess)
@@ -73,13 +73,13 @@ func (s *Server) mountMCP(r chi.Router) {
 	// SDK's per-request session (api/mcp_fast.go), with the same handlers;
 	// everything else, and every request when o.sdkOnly is set, goes to the
 	// SDK.
-	var full http.Handler = streamable
+	var full http.Handler = idGuard(streamable, streamOpts.MaxRequestBodyBytes, http.StatusOK)
 	if !o.sdkOnly {
 		m.fast = fastForSurface(streamable, m.surface, streamOpts.MaxRequestBodyBytes)
 		full = m.fast
 	}
 	r.Handle("/mcp", m.guard(full))
-	r.Handle("/mcp/sse", m.guard(m.sseStreams(sse)))
+	r.Handle("/mcp/sse", m.guard(idGuard(m.sseStreams(sse), o.MaxBodyBytes, http.StatusBadRequest)))
 	if s.ops.svc != nil {
 		// The compact surface (api/mcp_compact.go), stateless like /mcp.
 		compact, ts := newCompactServer(s.ops, o)
@@ -87,8 +87,10 @@ func (s *Server) mountMCP(r chi.Router) {
 			compact.AddReceivingMiddleware(m.mcpAccess)
 		}
 		var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return compact }, streamOpts)
+		sdkCompact := h
+		h = idGuard(h, streamOpts.MaxRequestBodyBytes, http.StatusOK)
 		if !o.sdkOnly {
-			m.fastCompact = fastForCompact(h, o.Logger, ts, streamOpts.MaxRequestBodyBytes)
+			m.fastCompact = fastForCompact(sdkCompact, o.Logger, ts, streamOpts.MaxRequestBodyBytes)
 			h = m.fastCompact
 		}
 		r.Handle("/mcp/compact", m.guard(h))

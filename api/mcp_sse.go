@@ -107,6 +107,11 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 		m.mu.Lock()
 		if len(m.streams) >= m.sse.max {
 			m.mu.Unlock()
+			// The refused client is told to go away, and its connection is
+			// closed after the answer: kept alive for the idle timeout,
+			// thousands of refused streams would hold as many descriptors
+			// and starve /health (issue 34).
+			w.Header().Set("Connection", "close")
 			writeError(w, newError(tools.CodeOverloaded, "too many open SSE streams; retry later or use /mcp (Streamable HTTP)"), false)
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -71,6 +72,40 @@ func TestSSEStreamCap(t *testing.T) {
 			t.Fatal("a closed stream never freed its place")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestSSERefusedStreamClosesConnection: the 503 of a stream past the cap
+// says Connection: close and the server closes the connection after it,
+// instead of keeping it alive for the idle timeout.
+func TestSSERefusedStreamClosesConnection(t *testing.T) {
+	env := newMCPEnv(t, MCPOptions{MaxSSEStreams: 1}, Options{})
+	open := openSSE(t, env.ts.URL)
+	if open.StatusCode != http.StatusOK {
+		t.Fatalf("first stream: %d", open.StatusCode)
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(env.ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// The deadline only keeps a regression from hanging the test; the server
+	// closes at once.
+	_ = conn.SetDeadline(time.Now().Add(time.Minute))
+	if _, err := io.WriteString(conn, "GET /mcp/sse HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable || !resp.Close {
+		t.Fatalf("refused stream: %d, Connection %q", resp.StatusCode, resp.Header.Get("Connection"))
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if n, err := br.ReadByte(); err != io.EOF {
+		t.Fatalf("after the refusal the connection is still open (read %v, %v)", n, err)
 	}
 }
 

@@ -132,6 +132,10 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 func (c *stdioConn) decode(line []byte) (jsonrpc.Message, bool) {
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err == nil {
+		if id := unexactID(line); id != nil {
+			_ = c.writeLine(idRefusal(id)) // api/mcp_ids.go
+			return nil, false
+		}
 		return msg, true
 	}
 	if !json.Valid(line) {
@@ -167,22 +171,35 @@ func (c *stdioConn) send(it readItem) bool {
 // Read returns the next message. At the end of the input it waits until every
 // request already passed on has been answered (at most the drain time), so that
 // the server does not cancel them, then reports io.EOF.
+//
+// A request whose id is that of a request still in progress is answered
+// here with -32600 and never reaches the server: the SDK would drop it
+// silently (issue 34: 200 calls reusing one id got 31 answers).
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	var it readItem
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-c.closed:
-		return nil, io.EOF
-	case it = <-c.lines:
-	}
-	if it.err == nil {
-		if req, ok := it.msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
-			c.mu.Lock()
-			c.pending[req.ID] = true
-			c.mu.Unlock()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case it = <-c.lines:
 		}
-		return it.msg, nil
+		if it.err != nil {
+			break
+		}
+		req, ok := it.msg.(*jsonrpc.Request)
+		if !ok || !req.ID.IsValid() {
+			return it.msg, nil
+		}
+		c.mu.Lock()
+		dup := c.pending[req.ID]
+		c.pending[req.ID] = true
+		c.mu.Unlock()
+		if !dup {
+			return it.msg, nil
+		}
+		c.writeError(req.ID, jsonrpc.CodeInvalidRequest, "Invalid Request: this id is already used by a request in progress; use a new id for each request")
 	}
 	deadline := time.NewTimer(c.drain)
 	defer deadline.Stop()

@@ -52,6 +52,11 @@ type Options struct {
 	// Replica names this process in audit lines and /health (host name and
 	// a random id per start).
 	Replica string
+	// TogglesProblem, when not nil, says why the persisted toggle state
+	// could not be used ("" when it could): /health then names it as
+	// "toggles": {"ok": false, "error"} (the state in force is the last good
+	// one, or every tool enabled).
+	TogglesProblem func() string
 }
 
 // StoreHealth is the state of the shared store as last observed.
@@ -123,6 +128,9 @@ func (s *Server) routes() chi.Router {
 	if s.opts.JWKS != nil {
 		r.Get(JWKSPath, s.jwks)
 		r.Head(JWKSPath, s.jwks)
+	}
+	if s.edge != nil && s.edge.opts.OAuth != nil {
+		s.oauthRoutes(r)
 	}
 	if s.opts.Metrics != nil {
 		r.Method(http.MethodGet, "/metrics", s.opts.Metrics.Handler())
@@ -360,6 +368,11 @@ func (s *Server) health(r *http.Request) (any, *apiError) {
 		"version":      s.opts.Version,
 	}
 	s.addStore(body)
+	if s.opts.TogglesProblem != nil {
+		if p := s.opts.TogglesProblem(); p != "" {
+			body["toggles"] = map[string]any{"ok": false, "error": p}
+		}
+	}
 	return withStatus{code, body}, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/fleetkey"
+	"github.com/precisiond/precisiond/internal/oauth"
 )
 
 // AccessConfig is the access-control part of Config (docs/operations.md,
@@ -30,6 +32,9 @@ type AccessConfig struct {
 	DownloadSigningKey string   // HMAC key of download links; empty: generated in the data dir
 	CORSOrigins        []string // browser origins allowed cross-origin
 	TLSCert, TLSKey    string   // PEM files; both set: serve HTTPS
+	// OAuth resource server (docs/oauth.md); OAuthIssuer empty: off.
+	OAuthIssuer, OAuthResource, OAuthIntrospectionURL, OAuthClientFile string
+	OAuthDefaultScopes                                                 []string
 }
 
 // accessFlags are the access-control settings, at the end of configFlags.
@@ -41,6 +46,11 @@ var accessFlags = []setting{
 	set("cors-origins", "PRECISIOND_CORS_ORIGINS", "ORIGINS", "", "comma-separated browser origins (https://app.example) allowed to call the API cross-origin, \"*\" for any; empty: CORS off", func(c *Config) any { return &c.Access.CORSOrigins }),
 	set("tls-cert", "PRECISIOND_TLS_CERT", "FILE", "", "PEM certificate (chain) to serve HTTPS; with --tls-key; reloaded on SIGHUP", func(c *Config) any { return &c.Access.TLSCert }),
 	set("tls-key", "PRECISIOND_TLS_KEY", "FILE", "", "PEM private key of --tls-cert", func(c *Config) any { return &c.Access.TLSKey }),
+	set("oauth-issuer", "PRECISIOND_OAUTH_ISSUER", "URL", "", "turn on the OAuth 2.1 resource server: OAuth access tokens from this issuer are accepted beside --api-tokens, and /.well-known/oauth-protected-resource is served (docs/oauth.md); empty: off", func(c *Config) any { return &c.Access.OAuthIssuer }),
+	set("oauth-resource", "PRECISIOND_OAUTH_RESOURCE", "URL", "", "the resource identifier JWT access tokens must name in aud (RFC 8707); empty: --public-base-url + /mcp", func(c *Config) any { return &c.Access.OAuthResource }),
+	set("oauth-introspection-url", "PRECISIOND_OAUTH_INTROSPECTION_URL", "URL", "", "RFC 7662 endpoint that checks opaque access tokens (needs --oauth-client-file); empty: the issuer's introspection_endpoint when --oauth-client-file is set", func(c *Config) any { return &c.Access.OAuthIntrospectionURL }),
+	set("oauth-client-file", "PRECISIOND_OAUTH_CLIENT_FILE", "FILE", "", "JSON file {\"client_id\",\"client_secret\"}: the credentials precisiond introspects tokens with", func(c *Config) any { return &c.Access.OAuthClientFile }),
+	set("oauth-default-scopes", "PRECISIOND_OAUTH_DEFAULT_SCOPES", "SCOPES", "", "comma-separated scopes granted to every valid OAuth token besides its own (precisiond:tools, precisiond:tool:<name>, precisiond:admin), for issuers that cannot issue custom scopes", func(c *Config) any { return &c.Access.OAuthDefaultScopes }),
 }
 
 // checkExposure refuses a non-loopback address without API tokens unless
@@ -50,7 +60,7 @@ func checkExposure(cfg Config) error {
 	if (a.TLSCert == "") != (a.TLSKey == "") {
 		return fmt.Errorf("--tls-cert and --tls-key go together")
 	}
-	return access.CheckExposure(cfg.Addr, a.APITokens != "", a.InsecureNoAuth)
+	return access.CheckExposure(cfg.Addr, a.APITokens != "" || a.OAuthIssuer != "", a.InsecureNoAuth)
 }
 
 // edgeState is what Main keeps of the access configuration.
@@ -81,6 +91,15 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 			return nil, st, fmt.Errorf("--api-tokens: %w", err)
 		}
 		st.tokens, o.Tokens = k, k
+	}
+	if a.OAuthIssuer != "" {
+		var err error
+		if o.OAuth, err = oauthOptions(cfg); err != nil {
+			return nil, st, err
+		}
+	}
+	if a.APITokens != "" || a.OAuthIssuer != "" {
+		var err error
 		if st.links, err = openLinkKeys(cfg, shared, log); err != nil {
 			return nil, st, err
 		}
@@ -97,6 +116,59 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 		st.certs = c
 	}
 	return o, st, nil
+}
+
+// oauthOptions builds the OAuth resource server from the --oauth-* settings.
+// The issuer is not contacted here: a service whose issuer is down starts,
+// and answers 503 auth_unavailable to OAuth tokens until it is back.
+func oauthOptions(cfg Config) (*api.OAuthOptions, error) {
+	a := cfg.Access
+	base := ""
+	if cfg.PublicBaseURL != "" {
+		b, err := api.PublicBase(cfg.PublicBaseURL)
+		if err != nil {
+			return nil, err
+		}
+		base = b
+	}
+	resource := a.OAuthResource
+	if resource == "" {
+		if base == "" {
+			return nil, fmt.Errorf("--oauth-issuer needs --oauth-resource or --public-base-url (the resource identifier is the public URL of /mcp)")
+		}
+		resource = base + "/mcp"
+	}
+	ru, err := url.Parse(resource)
+	if err != nil || (ru.Scheme != "https" && ru.Scheme != "http") || ru.Host == "" || ru.RawQuery != "" || ru.Fragment != "" {
+		return nil, fmt.Errorf("--oauth-resource %q: want an absolute https:// URL without query or fragment", resource)
+	}
+	if base == "" {
+		base = ru.Scheme + "://" + ru.Host
+	}
+	vc := oauth.Config{Issuer: a.OAuthIssuer, Resource: resource, IntrospectionURL: a.OAuthIntrospectionURL}
+	if a.OAuthClientFile != "" {
+		b, err := os.ReadFile(a.OAuthClientFile)
+		if err != nil {
+			return nil, fmt.Errorf("--oauth-client-file: %w", err)
+		}
+		cf, err := oauth.ParseClientFile(b)
+		if err != nil {
+			return nil, fmt.Errorf("--oauth-client-file %s: %w", a.OAuthClientFile, err)
+		}
+		vc.ClientID, vc.ClientSecret = cf.ClientID, cf.ClientSecret
+	} else if a.OAuthIntrospectionURL != "" {
+		return nil, fmt.Errorf("--oauth-introspection-url needs --oauth-client-file")
+	}
+	v, err := oauth.New(vc)
+	if err != nil {
+		return nil, fmt.Errorf("--oauth-issuer: %w", err)
+	}
+	for _, sc := range a.OAuthDefaultScopes {
+		if sc != api.ScopeTools && sc != api.ScopeAdmin && !strings.HasPrefix(sc, api.ScopeToolPrefix) {
+			return nil, fmt.Errorf("--oauth-default-scopes: %q is not a precisiond scope (%s, %s<name>, %s)", sc, api.ScopeTools, api.ScopeToolPrefix, api.ScopeAdmin)
+		}
+	}
+	return &api.OAuthOptions{Verifier: v, Issuer: a.OAuthIssuer, Resource: resource, MetadataBase: base, DefaultScopes: a.OAuthDefaultScopes}, nil
 }
 
 // listener is the listener Serve uses: m.ln, wrapped in TLS when configured.

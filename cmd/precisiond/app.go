@@ -116,8 +116,9 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 	}
 	replica := api.ReplicaName()
 	var loaded func() bool
+	var togglesProblem func() string
 	if tg != nil {
-		loaded = tg.Loaded
+		loaded, togglesProblem = tg.Loaded, tg.Problem
 	}
 	srv := api.New(reg, api.Options{
 		Logger:       log,
@@ -137,6 +138,8 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		Store:   storeHealth,
 		Ready:   api.Readiness(cfg.StoreRequired, storeHealth, loaded),
 		Replica: replica,
+		// a corrupt toggle file does not stop the start; /health names it
+		TogglesProblem: togglesProblem,
 	})
 	m.Registry, m.API, m.Toggles, m.Replica, m.Metrics, m.Plans, m.closePlans = reg, srv, tg, replica, metrics, planSvc, closePlans
 	m.server = &http.Server{

@@ -202,15 +202,24 @@ func TestToggleFollowedByAnotherProcess(t *testing.T) {
 }
 
 func TestToggleFileAtStartup(t *testing.T) {
-	t.Run("corrupt file is a start-up error", func(t *testing.T) {
+	t.Run("corrupt file: start anyway, log it, /health names it", func(t *testing.T) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, toggles.FileName), []byte(`{"disabled":"gcd_lcm"}`), 0o644)
-		_, err := NewMain(opsConfig(t, dir), newLogger(io.Discard, "error"))
-		if err == nil || !strings.Contains(err.Error(), toggles.FileName) {
-			t.Fatalf("NewMain: %v", err)
+		var logs syncBuffer
+		base, _ := runMain(t, opsConfig(t, dir), &logs)
+		if !strings.Contains(logs.String(), "toggle state unreadable") || !strings.Contains(logs.String(), toggles.FileName) {
+			t.Fatalf("corrupt toggle file not logged:\n%s", logs.String())
+		}
+		h := getJSON(t, base+"/health")
+		tg, _ := h["toggles"].(map[string]any)
+		if h["status"] != "ok" || tg["ok"] != false || !strings.Contains(fmt.Sprint(tg["error"]), toggles.FileName) {
+			t.Fatalf("/health with a corrupt toggle file: %v", h)
+		}
+		if !enabledOf(t, base, "gcd_lcm") {
+			t.Fatal("gcd_lcm disabled by a file that could not be read")
 		}
 		var errb bytes.Buffer
-		if code := run([]string{"call", "--data-dir", dir, "gcd_lcm", `{"a":1,"b":2}`}, nil, io.Discard, &errb, func(string) string { return "" }); code != 1 ||
+		if code := run([]string{"call", "--data-dir", dir, "gcd_lcm", `{"a":1,"b":2}`}, nil, io.Discard, &errb, func(string) string { return "" }); code != 0 ||
 			!strings.Contains(errb.String(), toggles.FileName) {
 			t.Fatalf("call with a corrupt toggle file: exit %d, stderr %s", code, errb.String())
 		}

@@ -9,7 +9,8 @@ import (
 )
 
 // TestOpen: a missing state enables everything, unknown names are logged
-// and kept, a corrupt state is an error that says how to fix it.
+// and kept, a corrupt state is logged with how to fix it and reported by
+// Problem, and does not stop the start: every tool stays enabled.
 func TestOpen(t *testing.T) {
 	b := dirBackend(t)
 	logs := &testhttp.SyncBuffer{}
@@ -29,7 +30,16 @@ func TestOpen(t *testing.T) {
 		t.Errorf("log: %s", logs)
 	}
 	b.put([]byte(`garbage`))
-	if _, err := Open(ctxT(t), b.open(), reg, log); err == nil || !strings.Contains(err.Error(), `it must be {"disabled":[tool names]}`) {
-		t.Errorf("corrupt state: %v", err)
+	reg2 := newReg(t)
+	tg, err := Open(ctxT(t), b.open(), reg2, log)
+	if err != nil || tg.Loaded() || len(reg2.Disabled()) != 0 || tg.Problem() == "" {
+		t.Fatalf("corrupt state: %v, loaded %v, disabled %v, problem %q", err, tg.Loaded(), reg2.Disabled(), tg.Problem())
+	}
+	if !strings.Contains(logs.String(), `it must be {\"disabled\":[tool names]}`) {
+		t.Errorf("log of a corrupt state: %s", logs)
+	}
+	b.put([]byte(`{"disabled":["gcd_lcm"]}`))
+	if _, _, err := tg.Reload(ctxT(t)); err != nil || tg.Problem() != "" || !tg.Loaded() {
+		t.Fatalf("fixed state: %v, problem %q", err, tg.Problem())
 	}
 }

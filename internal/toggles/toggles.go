@@ -60,6 +60,7 @@ type Store struct {
 	etag    string   // ETag of the object last read or written; "" when absent
 	loaded  bool     // the state has been read from the store at least once
 	foreign []string // disabled names the registry does not know: kept in the object
+	problem string   // why the object last could not be used ("": it could); a store that does not answer is not one
 }
 
 // New returns the toggle state of reg in s. It reads nothing: Load does.
@@ -75,6 +76,15 @@ func (s *Store) Loaded() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.loaded
+}
+
+// Problem is why the toggle object could not be used at the last read (it
+// is corrupt: the state in force is the last good one, or every tool
+// enabled), or "" when it could.
+func (s *Store) Problem() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.problem
 }
 
 // Load reads the toggle object (a missing one means nothing is disabled) and
@@ -107,8 +117,12 @@ func (s *Store) Reload(ctx context.Context) (changed bool, unknown []string, err
 		return false, nil, nil
 	}
 	if err != nil {
+		if !errors.Is(err, blob.ErrUnavailable) {
+			s.problem = err.Error()
+		}
 		return false, nil, err
 	}
+	s.problem = ""
 	if s.loaded && etag == s.etag {
 		return false, nil, nil
 	}
