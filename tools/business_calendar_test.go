@@ -76,6 +76,13 @@ func TestBusinessCalendarAnswers(t *testing.T) {
 		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2024-09-16"}, "holiday", "Federal Fast Monday", false},
 		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "VD", "date": "2025-09-22"}, "holiday", "Federal Fast Monday", false},
 		{map[string]any{"operation": "is_business_day", "country": "CH", "subdivision": "ZH", "date": "2024-09-16"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "TX", "date": "2024-03-02"}, "holiday", "Texas Independence Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "GA", "date": "2024-12-24"}, "holiday", "Washington's Birthday", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "MA", "date": "2022-04-18"}, "holiday", "Patriots' Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "MA", "date": "2021-12-24"}, nil, nil, true},
+		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "NY", "date": "2021-12-24"}, "holiday", "Christmas Day (observed)", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "DC", "date": "2025-01-20"}, "holiday", "Martin Luther King Jr. Day; Inauguration Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "CA", "date": "2026-11-08"}, "holiday", "Diwali", false},
 	}
 	for _, c := range cases {
 		f := invokeFacts(t, "business_calendar", c.args)
@@ -120,7 +127,11 @@ func TestBusinessCalendarHostile(t *testing.T) {
 		{"a French region", map[string]any{"operation": "holidays", "country": "FR", "subdivision": "57", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
 		{"Bavaria with Assumption", map[string]any{"operation": "holidays", "country": "DE", "subdivision": "BYP", "year": 2024}, CodeExecution, "unknown_subdivision", "BY"},
 		{"England spelled out", map[string]any{"operation": "holidays", "country": "GB", "subdivision": "EN", "year": 2024}, CodeExecution, "unknown_subdivision", "ENG"},
-		{"a US state", map[string]any{"operation": "holidays", "country": "US", "subdivision": "CA", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
+		{"a former US subdivision", map[string]any{"operation": "holidays", "country": "US", "subdivision": "FM", "year": 2024}, CodeExecution, "unknown_subdivision", ""},
+		{"a US state in lower case", map[string]any{"operation": "holidays", "country": "US", "subdivision": "tx", "year": 2024}, CodeExecution, "unknown_subdivision", "TX"},
+		{"a US state spelled out", map[string]any{"operation": "holidays", "country": "US", "subdivision": "CAL", "year": 2024}, CodeExecution, "unknown_subdivision", "CA"},
+		{"Virginia before its rules", map[string]any{"operation": "holidays", "country": "US", "subdivision": "VA", "year": 2020}, CodeExecution, "year_out_of_range", ""},
+		{"California after its Diwali table", map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "CA", "date": "2036-01-02"}, CodeExecution, "year_out_of_range", ""},
 		{"GB without nation", map[string]any{"operation": "is_business_day", "country": "GB", "date": "2024-01-01"}, CodeExecution, "subdivision_required", ""},
 		{"year 1990 in DE", map[string]any{"operation": "holidays", "country": "DE", "year": 1990}, CodeExecution, "year_out_of_range", ""},
 		{"date after 2100", map[string]any{"operation": "is_business_day", "country": "AT", "date": "2101-01-01"}, CodeExecution, "year_out_of_range", ""},

@@ -16,7 +16,7 @@ type Week struct {
 	set     *Set
 	weekend [8]bool // by ISO weekday
 	first   int64   // first covered day (1 January of set.From())
-	last    int64   // last covered day (31 December of MaxYear)
+	last    int64   // last covered day (31 December of set.To())
 	years   map[int]bool
 	holiday map[int64]bool
 }
@@ -40,7 +40,7 @@ func NewWeek(s *Set, weekend []int) (*Week, error) {
 		return nil, fmt.Errorf("%w: the weekend %v covers every weekday", ErrNoBusinessDays, weekend)
 	}
 	f, _ := calendar.NewDate(s.From(), 1, 1)
-	l, _ := calendar.NewDate(MaxYear, 12, 31)
+	l, _ := calendar.NewDate(s.To(), 12, 31)
 	w.first, w.last = f.Days(), l.Days()
 	return w, nil
 }
@@ -49,7 +49,7 @@ func NewWeek(s *Set, weekend []int) (*Week, error) {
 func (w *Week) check(d calendar.Date, what string) error {
 	if n := d.Days(); n < w.first || n > w.last {
 		return fmt.Errorf("%w: %s %s is outside %d-01-01..%d-12-31, the years the rules of %s cover",
-			ErrYearRange, what, d, w.set.From(), MaxYear, w.where())
+			ErrYearRange, what, d, w.set.From(), w.set.To(), w.where())
 	}
 	return nil
 }
@@ -96,12 +96,12 @@ func (w *Week) Offset(d calendar.Date, days int64) (calendar.Date, error) {
 	span := w.last - w.first + 1
 	if days > span || -days > span {
 		return calendar.Date{}, fmt.Errorf("%w: %d business days from %s leave %d-01-01..%d-12-31, the years the rules of %s cover",
-			ErrYearRange, days, d, w.set.From(), MaxYear, w.where())
+			ErrYearRange, days, d, w.set.From(), w.set.To(), w.where())
 	}
 	n := d.Days()
 	out := func() (calendar.Date, error) {
 		return calendar.Date{}, fmt.Errorf("%w: %d business days from %s leave %d-01-01..%d-12-31, the years the rules of %s cover",
-			ErrYearRange, days, d, w.set.From(), MaxYear, w.where())
+			ErrYearRange, days, d, w.set.From(), w.set.To(), w.where())
 	}
 	for !w.business(n) {
 		if n++; n > w.last {

@@ -79,6 +79,15 @@ type Country struct {
 	// Subdivisions maps ISO 3166-2 suffixes to names.
 	Subdivisions map[string]string `json:"subdivisions"`
 	Rules        []Rule            `json:"rules"`
+
+	// SubdivisionFrom is a subdivision's own first year where its current
+	// rules start later than the country's (a US state). To is the last
+	// year the rule set answers when a date table ends before MaxYear
+	// (New Zealand's Matariki, 2052; 0: MaxYear), SubdivisionTo a
+	// subdivision's own (California's Diwali, 2035).
+	SubdivisionFrom map[string]int `json:"subdivision_from,omitempty"`
+	To              int            `json:"to,omitempty"`
+	SubdivisionTo   map[string]int `json:"subdivision_to,omitempty"`
 }
 
 // Rule is one holiday rule. Exactly one of Date, Easter, Nth, Before, On
@@ -121,6 +130,23 @@ type Rule struct {
 	Observed string `json:"observed,omitempty"`
 	// ObservedFrom is the first year the substitute rule applies (0: always).
 	ObservedFrom int `json:"observed_from,omitempty"`
+
+	// Offset moves the date form's day by this many days (the day after
+	// the fourth Thursday of November: nth and 1).
+	Offset int `json:"offset,omitempty"`
+	// Every limits the rule to every Every-th year counted from From
+	// (US Election Day in even years: from 2008, every 2).
+	Every int `json:"every,omitempty"`
+	// Move moves the holiday itself by Move[w-1] days when its date falls
+	// on ISO weekday w (the Monday nearest a date: [0,-1,-2,-3,3,2,1]);
+	// the moved day is the holiday, not a substitute.
+	Move []int `json:"move,omitempty"`
+	// ObservedShift is a substitute rule by weekday: a holiday on ISO
+	// weekday w gets a substitute day ObservedShift[w-1] days away (0:
+	// none); 7 and -7 are the next and the previous weekday (Monday to
+	// Friday) that is neither a holiday nor another substitute, in the
+	// same year, assigned in date order. Not with Observed.
+	ObservedShift []int `json:"observed_shift,omitempty"`
 }
 
 // Nth is the N-th Weekday (ISO, 1 = Monday) of Month; N = -1 is the last.
@@ -221,6 +247,19 @@ func (c *Country) check() error {
 	if c.From < 1900 || c.From > MaxYear {
 		return fmt.Errorf("from %d", c.From)
 	}
+	if c.To != 0 && (c.To < c.From || c.To > MaxYear) {
+		return fmt.Errorf("to %d", c.To)
+	}
+	for sub, y := range c.SubdivisionFrom {
+		if _, ok := c.Subdivisions[sub]; !ok || y < c.From || y > c.last() {
+			return fmt.Errorf("subdivision_from %q: %d", sub, y)
+		}
+	}
+	for sub, y := range c.SubdivisionTo {
+		if _, ok := c.Subdivisions[sub]; !ok || y > c.last() || y < max(c.From, c.SubdivisionFrom[sub]) {
+			return fmt.Errorf("subdivision_to %q: %d", sub, y)
+		}
+	}
 	if c.RequireSubdivision && len(c.Subdivisions) == 0 {
 		return errors.New("requires a subdivision but has none")
 	}
@@ -269,6 +308,9 @@ func (c *Country) check() error {
 		default:
 			return fmt.Errorf("rule %d %q: observed %q", i, r.Name, r.Observed)
 		}
+		if err := r.checkShifts(); err != nil {
+			return fmt.Errorf("rule %d %q: %v", i, r.Name, err)
+		}
 		for _, s := range slices.Concat(r.Subdivisions, r.NotIn) {
 			if _, ok := c.Subdivisions[s]; !ok {
 				return fmt.Errorf("rule %d %q: subdivision %q not listed", i, r.Name, s)
@@ -276,6 +318,41 @@ func (c *Country) check() error {
 		}
 	}
 	return nil
+}
+
+// checkShifts validates offset, every, move and observed_shift.
+func (r *Rule) checkShifts() error {
+	if r.Offset < -366 || r.Offset > 366 {
+		return fmt.Errorf("offset %d", r.Offset)
+	}
+	if r.Every < 0 || (r.Every > 0 && r.From == 0) {
+		return errors.New("every needs from")
+	}
+	if r.Move != nil && (len(r.Move) != 7 || r.MoveSunday != 0) {
+		return errors.New("move needs 7 shifts and no move_sunday")
+	}
+	for _, m := range r.Move {
+		if m < -6 || m > 6 {
+			return fmt.Errorf("move %d", m)
+		}
+	}
+	if r.ObservedShift != nil && (len(r.ObservedShift) != 7 || r.Observed != "") {
+		return errors.New("observed_shift needs 7 shifts and no observed")
+	}
+	for _, m := range r.ObservedShift {
+		if m < -7 || m > 7 {
+			return fmt.Errorf("observed_shift %d", m)
+		}
+	}
+	return nil
+}
+
+// last is the last year the rule set answers.
+func (c *Country) last() int {
+	if c.To != 0 {
+		return c.To
+	}
+	return MaxYear
 }
 
 func monthDay(s string) (int, int, error) {
@@ -331,17 +408,32 @@ func clip(s string) string {
 	return s
 }
 
-// From is the first year the set answers; the last is MaxYear.
-func (s *Set) From() int { return s.c.From }
+// From is the first year the set answers: the subdivision's own first
+// year, else the country's.
+func (s *Set) From() int {
+	if y, ok := s.c.SubdivisionFrom[s.Subdivision]; ok && s.Subdivision != "" {
+		return y
+	}
+	return s.c.From
+}
 
-// CheckYear refuses a year outside From..MaxYear with ErrYearRange.
+// To is the last year the set answers (MaxYear unless a date table ends
+// earlier).
+func (s *Set) To() int {
+	if y, ok := s.c.SubdivisionTo[s.Subdivision]; ok && s.Subdivision != "" {
+		return y
+	}
+	return s.c.last()
+}
+
+// CheckYear refuses a year outside From..To with ErrYearRange.
 func (s *Set) CheckYear(y int) error {
-	if y < s.c.From || y > MaxYear {
+	if y < s.From() || y > s.To() {
 		where := s.Country
 		if s.Subdivision != "" {
 			where += "-" + s.Subdivision
 		}
-		return fmt.Errorf("%w: %s is covered for %d..%d, not %d", ErrYearRange, where, s.c.From, MaxYear, y)
+		return fmt.Errorf("%w: %s is covered for %d..%d, not %d", ErrYearRange, where, s.From(), s.To(), y)
 	}
 	return nil
 }
@@ -357,7 +449,7 @@ func (s *Set) Year(y int) ([]Holiday, error) {
 	}
 	var out []Holiday
 	for _, yy := range []int{y - 1, y, y + 1} {
-		if yy < s.c.From || yy > MaxYear+1 { // 1 January 2101 may be observed in 2100
+		if yy < s.From() || yy > s.To()+1 { // 1 January 2101 may be observed in 2100
 			continue
 		}
 		for _, h := range s.compute(yy) {
@@ -372,6 +464,9 @@ func (s *Set) Year(y int) ([]Holiday, error) {
 
 func (s *Set) applies(r *Rule, y int) bool {
 	if (r.From != 0 && y < r.From) || (r.To != 0 && y > r.To) || slices.Contains(r.Except, y) {
+		return false
+	}
+	if r.Every > 0 && (y-r.From)%r.Every != 0 {
 		return false
 	}
 	if s.Subdivision != "" && slices.Contains(r.NotIn, s.Subdivision) {
@@ -406,6 +501,9 @@ func (s *Set) compute(y int) []Holiday {
 		if r.MoveSunday != 0 && d.Weekday() == 7 {
 			d, _ = calendar.FromDays(d.Days() + int64(r.MoveSunday))
 		}
+		if d, ok = shiftRule(r, d); !ok {
+			continue
+		}
 		bases = append(bases, base{d, r})
 		taken[d.Days()] = true
 	}
@@ -416,6 +514,14 @@ func (s *Set) compute(y int) []Holiday {
 	}
 	for _, b := range bases {
 		w := b.d.Weekday()
+		if b.r.ObservedShift != nil {
+			if n, ok := observedShift(b.r, b.d, y, taken); ok {
+				taken[n] = true
+				d, _ := calendar.FromDays(n)
+				out = append(out, Holiday{Date: d, Name: b.r.Name, Observed: true})
+			}
+			continue
+		}
 		if b.r.Observed == "" || w < 6 || (b.r.ObservedFrom != 0 && y < b.r.ObservedFrom) {
 			continue
 		}
@@ -439,6 +545,43 @@ func (s *Set) compute(y int) []Holiday {
 		out = append(out, Holiday{Date: d, Name: b.r.Name, Observed: true})
 	}
 	return out
+}
+
+// shiftRule applies a rule's offset and move to its date; false when the
+// day leaves the rule's year.
+func shiftRule(r *Rule, d calendar.Date) (calendar.Date, bool) {
+	n := d.Days() + int64(r.Offset)
+	if r.Move != nil {
+		n += int64(r.Move[weekdayOf(n)-1])
+	}
+	if n == d.Days() {
+		return d, true
+	}
+	out, err := calendar.FromDays(n)
+	return out, err == nil && out.Year == d.Year
+}
+
+// observedShift is the substitute day of a holiday on d under the rule's
+// observed_shift, in rule year y; false when there is none.
+func observedShift(r *Rule, d calendar.Date, y int, taken map[int64]bool) (int64, bool) {
+	if r.ObservedFrom != 0 && y < r.ObservedFrom {
+		return 0, false
+	}
+	shift := r.ObservedShift[d.Weekday()-1]
+	n := d.Days()
+	switch shift {
+	case 0:
+		return 0, false
+	case 7, -7:
+		step := int64(shift / 7)
+		for n += step; taken[n] || weekdayOf(n) >= 6; n += step {
+		}
+		if dd, err := calendar.FromDays(n); err != nil || dd.Year != y {
+			return 0, false // no free weekday left in the year
+		}
+		return n, true
+	}
+	return n + int64(shift), true
 }
 
 // weekdayOf is the ISO weekday of day n since 1970-01-01 (a Thursday).

@@ -48,10 +48,22 @@ SEED = int(os.environ.get("BUSINESS_ORACLE_SEED", "20261203"))
 N_RANDOM = int(os.environ.get("BUSINESS_ORACLE_RANDOM", "400"))
 LAST = 2100
 
-# GROUPS: name -> [(country, subdivision or None, first year)]. A calendar's
-# first year is when its current rule set starts (the tool refuses earlier
-# years with year_out_of_range).
+# GROUPS: name -> [(country, subdivision or None, first year[, last year])].
+# A calendar's first year is when its current rule set starts (the tool
+# refuses earlier years with year_out_of_range); the last is LAST unless a
+# date table of the law or of python-holidays ends earlier.
+US_FIRST = {s: 1986 for s in (
+    "AK AL AR AS AZ CA CO CT DC DE FL GA GU HI IA ID IL IN KS KY LA MA MD ME MI MN MO MP MS MT NC ND NE NH "
+    "NJ NM NV NY OH OK OR PA PR RI SC SD TN TX UM UT VA VI VT WA WI WV WY").split()}
+US_FIRST.update({"AK": 1990, "CA": 2014, "CO": 2020, "DC": 2005, "DE": 2010, "FL": 2011, "GA": 2020,
+                 "HI": 2011, "IL": 2008, "IN": 2015, "KS": 2013, "KY": 2013, "LA": 2008, "MD": 2008,
+                 "MI": 2017, "MP": 2008, "MT": 2008, "NC": 2013, "NE": 1989, "NH": 2008, "NJ": 2008,
+                 "NV": 2000, "NY": 2015, "PR": 2015, "TX": 2000, "VA": 2021, "WA": 2014, "WI": 2012,
+                 "WV": 2008})
+US_LAST = {"CA": 2035}  # python-holidays' Diwali table (California's Diwali, AB 268) ends in 2035
+
 GROUPS = {
+    "us": [("US", s, y, US_LAST.get(s, LAST)) for s, y in sorted(US_FIRST.items())],
 }
 
 # CORRECTIONS: group -> [(country, predicate(sub, year), "add" | "remove" |
@@ -119,8 +131,10 @@ def main():
     gen = {"script": "tools/testdata/oracle/gen_business_current.py", "python": sys.version.split()[0],
            "holidays": holidays.__version__, "holidays_commit": HOLIDAYS_COMMIT, "numpy": numpy.__version__}
     refs, hol = {}, []
-    for country, sub, first in cal:
-        for year in range(first, LAST + 1):
+    cal = [c if len(c) == 4 else (*c, LAST) for c in cal]
+    last_of = {(c, s): last for c, s, _, last in cal}
+    for country, sub, first, last in cal:
+        for year in range(first, last + 1):
             raw, applied = reference(group, country, sub, year)
             refs[(country, sub, year)] = set(raw)
             case = {"country": country, "subdivision": sub or "", "year": year,
@@ -132,15 +146,15 @@ def main():
 
     def hol_array(country, sub, first, y0, y1):
         out = []
-        for y in range(max(first, y0), min(LAST, y1) + 1):
+        for y in range(max(first, y0), min(last_of[(country, sub)], y1) + 1):
             out.extend(refs[(country, sub, y)])
         return numpy.array(sorted(out), dtype="datetime64[D]")
 
     isbus, busday = [], []
     for _ in range(N_RANDOM):
-        country, sub, first = rnd.choice(cal)
+        country, sub, first, last = rnd.choice(cal)
         weekend = rnd.choice(WEEKENDS)
-        year = rnd.randint(first, LAST)
+        year = rnd.randint(first, last)
         hs = sorted(refs[(country, sub, year)])
         day = rnd.choice(hs) if hs and rnd.random() < 0.5 else dt.date(year, 1, 1) + dt.timedelta(days=rnd.randrange(365))
         if day.year != year:
@@ -162,11 +176,11 @@ def main():
             args["weekend"] = wkd
         r = numpy.busday_offset(numpy.datetime64(day), days, roll="forward", weekmask=mask,
                                 holidays=hol_array(country, sub, first, year - 3, year + 3)).astype(dt.date)
-        if first < r.year < LAST and abs(r.year - year) < 3:
+        if first < r.year < last and abs(r.year - year) < 3:
             busday.append({"args": args, "facts": {"country": country, "subdivision": sub, "weekend": sorted(set(wkd or [6, 7])),
                                                    "date": day.isoformat(), "days": days, "result": r.isoformat()}})
         end = day + dt.timedelta(days=rnd.randint(-400, 400))
-        if first <= end.year <= LAST:
+        if first <= end.year <= last:
             args = {"operation": "business_days_between", "country": country, "start": day.isoformat(), "end": end.isoformat()}
             if sub:
                 args["subdivision"] = sub
@@ -174,11 +188,12 @@ def main():
                                    holidays=hol_array(country, sub, first, min(day, end).year, max(day, end).year))
             busday.append({"args": args, "facts": {"country": country, "subdivision": sub, "weekend": [6, 7],
                                                    "start": day.isoformat(), "end": end.isoformat(), "business_days": int(n)}})
-    for country, sub, first in cal:  # the first covered year's edge and one before it
-        args = {"operation": "holidays", "country": country, "year": first - 1}
-        if sub:
-            args["subdivision"] = sub
-        busday.append({"args": args, "error_code": "tool_execution_error", "reason": "year_out_of_range"})
+    for country, sub, first, last in cal:  # the years just outside the covered ones
+        for y in [first - 1] + ([last + 1] if last < LAST else []):
+            args = {"operation": "holidays", "country": country, "year": y}
+            if sub:
+                args["subdivision"] = sub
+            busday.append({"args": args, "error_code": "tool_execution_error", "reason": "year_out_of_range"})
 
     write_json(os.path.join(ROOT, "internal", "holidays", "testdata", f"oracle_holidays_{group}.json"),
                {"generator": gen, "cases": hol})
