@@ -60,10 +60,22 @@ US_FIRST.update({"AK": 1990, "CA": 2014, "CO": 2020, "DC": 2005, "DE": 2010, "FL
                  "MI": 2017, "MP": 2008, "MT": 2008, "NC": 2013, "NE": 1989, "NH": 2008, "NJ": 2008,
                  "NV": 2000, "NY": 2015, "PR": 2015, "TX": 2000, "VA": 2021, "WA": 2014, "WI": 2012,
                  "WV": 2008})
+CA_FIRST = {"AB": 1990, "BC": 2023, "MB": 2024, "NB": 2018, "NL": 1983, "NS": 2015, "NT": 2022,
+            "NU": 2022, "ON": 2008, "PE": 2022, "QC": 2003, "SK": 2007, "YT": 2023}
+AU_FIRST = {"ACT": 2018, "NSW": 2011, "NT": 2024, "QLD": 2017, "SA": 2024, "TAS": 2011, "VIC": 2019, "WA": 2022}
+# New Zealand from 2022 (Matariki, Te Kāhui o Matariki Public Holiday Act 2022) to 2052, the last
+# year of the Act's table of Matariki dates. The regions with an anniversary day of their own in
+# python-holidays; BOP, GIS, MWT, TAS and WKO have none there (their districts keep neighbouring
+# provinces' days, which do not follow region borders) and are not covered; "South Canterbury"
+# is no ISO 3166-2 code.
+NZ_SUBS = "AUK CAN CIT HKB MBH NSN NTL OTA STL TKI WGN WTC".split()
 US_LAST = {"CA": 2035}  # python-holidays' Diwali table (California's Diwali, AB 268) ends in 2035
 
 GROUPS = {
     "us": [("US", s, y, US_LAST.get(s, LAST)) for s, y in sorted(US_FIRST.items())],
+    "ca_au_nz": [("CA", None, 1983)] + [("CA", s, y) for s, y in sorted(CA_FIRST.items())]
+    + [("AU", None, 1936)] + [("AU", s, y) for s, y in sorted(AU_FIRST.items())]
+    + [("NZ", s, 2022, 2052) for s in [None] + NZ_SUBS],
 }
 
 # CORRECTIONS: group -> [(country, predicate(sub, year), "add" | "remove" |
