@@ -368,6 +368,7 @@ type Set struct {
 	Country     string
 	Subdivision string // "" for the national calendar
 	c           *Country
+	rules       []*Rule // the rules of this subdivision (or the national ones)
 }
 
 // Lookup finds the rule set of a country (ISO 3166-1 alpha-2, exact
@@ -385,7 +386,7 @@ func Lookup(country, subdivision string) (*Set, error) {
 		if c.RequireSubdivision {
 			return nil, fmt.Errorf("%w: %s has no nationwide calendar; give one of %s", ErrSubdivisionRequired, country, strings.Join(c.SubdivisionCodes(), ", "))
 		}
-		return &Set{Country: country, c: c}, nil
+		return newSet(country, "", c), nil
 	}
 	if _, ok := c.Subdivisions[subdivision]; !ok {
 		subs := c.SubdivisionCodes()
@@ -398,7 +399,7 @@ func Lookup(country, subdivision string) (*Set, error) {
 		return nil, &LookupError{Err: ErrUnknownSubdivision, Msg: msg,
 			Suggestions: suggest.Closest(strings.ToUpper(subdivision), subs, 3)}
 	}
-	return &Set{Country: country, Subdivision: subdivision, c: c}, nil
+	return newSet(country, subdivision, c), nil
 }
 
 func clip(s string) string {
@@ -462,17 +463,28 @@ func (s *Set) Year(y int) ([]Holiday, error) {
 	return out, nil
 }
 
-func (s *Set) applies(r *Rule, y int) bool {
+// newSet is the set of one calendar with the rules of its subdivision
+// picked once (a US state uses about 25 of the 120-odd US rules).
+func newSet(country, subdivision string, c *Country) *Set {
+	s := &Set{Country: country, Subdivision: subdivision, c: c}
+	for i := range c.Rules {
+		r := &c.Rules[i]
+		if subdivision != "" && slices.Contains(r.NotIn, subdivision) {
+			continue
+		}
+		if len(r.Subdivisions) == 0 || slices.Contains(r.Subdivisions, subdivision) {
+			s.rules = append(s.rules, r)
+		}
+	}
+	return s
+}
+
+// applies says whether rule r, one of the set's, applies in year y.
+func applies(r *Rule, y int) bool {
 	if (r.From != 0 && y < r.From) || (r.To != 0 && y > r.To) || slices.Contains(r.Except, y) {
 		return false
 	}
-	if r.Every > 0 && (y-r.From)%r.Every != 0 {
-		return false
-	}
-	if s.Subdivision != "" && slices.Contains(r.NotIn, s.Subdivision) {
-		return false
-	}
-	return len(r.Subdivisions) == 0 || slices.Contains(r.Subdivisions, s.Subdivision)
+	return r.Every == 0 || (y-r.From)%r.Every == 0
 }
 
 // compute is the holidays of rule year y, substitutes included, unsorted.
@@ -483,9 +495,8 @@ func (s *Set) compute(y int) []Holiday {
 	}
 	var bases []base
 	taken := map[int64]bool{}
-	for i := range s.c.Rules {
-		r := &s.c.Rules[i]
-		if !s.applies(r, y) {
+	for _, r := range s.rules {
+		if !applies(r, y) {
 			continue
 		}
 		d, ok := ruleDate(r, y)

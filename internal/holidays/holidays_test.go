@@ -233,7 +233,7 @@ func TestShiftRules(t *testing.T) {
 		}
 		return out
 	}
-	s := &Set{Country: "T", c: c}
+	s := newSet("T", "", c)
 	// 2022: Thanksgiving 24 Nov (day after 25 Nov); 1 Nov a Tuesday, so the
 	// first Monday is 7 Nov and Election Day 8 Nov; 22 Jan a Saturday (nearest
 	// Monday 24 Jan); 24 Dec a Saturday (observed Friday 23), 25 Dec a Sunday
@@ -257,7 +257,7 @@ func TestShiftRules(t *testing.T) {
 		sub      string
 		from, to int
 	}{{"", 2000, 2060}, {"A", 2010, 2060}, {"B", 2000, 2030}} {
-		s := &Set{Country: "T", Subdivision: tc.sub, c: c}
+		s := newSet("T", tc.sub, c)
 		if s.From() != tc.from || s.To() != tc.to {
 			t.Errorf("%q: %d..%d, want %d..%d", tc.sub, s.From(), s.To(), tc.from, tc.to)
 		}
