@@ -18,6 +18,10 @@ func FuzzBusinessArgs(f *testing.F) {
 	f.Add("de", "by", "1990-12-31", int64(1), uint8(0))
 	f.Add("GB", "", "2024-02-30", int64(50001), uint8(0b1111111))
 	f.Add("AT", "9", "1967-01-01", int64(-1), uint8(0b1111110))
+	f.Add("NZ", "OTA", "2052-12-24", int64(3), uint8(0b1100000))
+	f.Add("US", "CA", "2035-12-28", int64(-400), uint8(0b1100000))
+	f.Add("AU", "TAS", "2021-12-24", int64(2), uint8(0b0000001))
+	f.Add("CA", "ON", "2008-01-01", int64(-1), uint8(0b1100000))
 	f.Fuzz(func(t *testing.T, country, sub, date string, days int64, mask uint8) {
 		s, err := Lookup(country, sub)
 		if err != nil {
