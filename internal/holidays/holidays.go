@@ -1,13 +1,15 @@
 // Package holidays computes public holidays from rules kept as data
 // (data/countries/XX.json: fixed dates, Easter offsets, nth weekdays of a month,
-// the weekday before a date, one-off dates, each with the years and
-// subdivisions it applies to and its substitute-day rule) and counts and
+// the weekday before a date, one-off dates, shifted by a day offset or by
+// weekday, each with the years and subdivisions it applies to and its
+// substitute-day rule) and counts and
 // offsets business days as numpy's busday_count and busday_offset do.
 //
 // The rules are facts from the official sources and python-holidays' current
 // rules; the dataset is named and versioned (Name, Version) and its SHA-256 is
 // SHA256. Nothing outside the dataset is answered: an unknown country or
-// subdivision and a year before a country's rule set starts are refused.
+// subdivision and a year before a calendar's rule set starts (or after a
+// date table it needs ends) are refused.
 package holidays
 
 import (
