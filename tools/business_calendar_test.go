@@ -83,6 +83,8 @@ func TestBusinessCalendarAnswers(t *testing.T) {
 		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "NY", "date": "2021-12-24"}, "holiday", "Christmas Day (observed)", false},
 		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "DC", "date": "2025-01-20"}, "holiday", "Martin Luther King Jr. Day; Inauguration Day", false},
 		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "CA", "date": "2026-11-08"}, "holiday", "Diwali", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "VA", "date": "2025-11-04"}, "holiday", "Election Day", false},
+		{map[string]any{"operation": "is_business_day", "country": "US", "subdivision": "VA", "date": "2025-11-28"}, "holiday", "Day After Thanksgiving", false},
 		{map[string]any{"operation": "is_business_day", "country": "CA", "subdivision": "QC", "date": "2024-05-20"}, "holiday", "National Patriots' Day", false},
 		{map[string]any{"operation": "is_business_day", "country": "CA", "subdivision": "ON", "date": "2021-12-28"}, "holiday", "Boxing Day (observed)", false},
 		{map[string]any{"operation": "is_business_day", "country": "CA", "subdivision": "QC", "date": "2021-12-28"}, nil, nil, true},

@@ -81,7 +81,22 @@ GROUPS = {
 # CORRECTIONS: group -> [(country, predicate(sub, year), "add" | "remove" |
 # "add_observed", date function of year, cause)] where python-holidays at
 # HOLIDAYS_COMMIT differs from the law as the dataset follows it.
+def nth_weekday(month, weekday, n, offset=0):
+    """The n-th weekday (0 = Monday) of month, moved by offset days, as a function of the year."""
+    def f(year):
+        first = dt.date(year, month, 1)
+        return first + dt.timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1) + offset)
+    return f
+
+
 CORRECTIONS = {
+    "us": [
+        ("US", lambda s, y: s == "VA" and y >= 2021, "add", nth_weekday(11, 0, 1, 1),
+         "Election Day is a Virginia legal holiday from 2020 (Va. Code 2.2-3300 as amended by 2020 HB 108 / SB 601, "
+         "which dropped Lee-Jackson Day); python-holidays drops Lee-Jackson Day but lacks Election Day"),
+        ("US", lambda s, y: s == "VA", "add", nth_weekday(11, 3, 4, 1),
+         "Va. Code 2.2-3300 makes the Friday after Thanksgiving a legal holiday; python-holidays lacks it for VA"),
+    ],
 }
 
 
