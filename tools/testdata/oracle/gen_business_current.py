@@ -20,7 +20,7 @@ dependency.) GROUP is a key of GROUPS; each group writes its own files, so
 that calendars can be added group by group:
 
 - internal/holidays/testdata/oracle_holidays_GROUP.json: per calendar and year
-  (from its first year to 2100) the holiday dates and which of them are only
+  (from its first year to its last, 2100 unless a date table ends earlier) the holiday dates and which of them are only
   substitute days, as python-holidays computes them (default categories,
   English names), with CORRECTIONS applied (each names its cause);
 - internal/holidays/testdata/oracle_isbusday_GROUP.json: is_business_day as
