@@ -219,6 +219,9 @@ func cases() []testCase {
 		{"base64_codec/encode-1MiB", "base64_codec", map[string]any{"text": rep("\u00e9", mib/4)}},
 		{"base64_codec/decode-1MiB", "base64_codec", map[string]any{"text": rep("QUJD", mib/4), "mode": "decode"}},
 		{"business_calendar/count-1978-2100-SCT", "business_calendar", map[string]any{"operation": "business_days_between", "country": "GB", "subdivision": "SCT", "start": "1978-01-01", "end": "2100-12-31"}},
+		// the US subdivision with the most rules over its whole span (each year's
+		// holidays come from all 120-odd US rules, filtered by subdivision)
+		{"business_calendar/count-1986-2100-US-VI", "business_calendar", map[string]any{"operation": "business_days_between", "country": "US", "subdivision": "VI", "start": "1986-01-01", "end": "2100-12-31"}},
 		{"business_calendar/walk-out-of-range", "business_calendar", map[string]any{"operation": "add_business_days", "country": "US", "date": "1971-01-01", "days": 47000, "weekend": []any{}}},
 		{"calculate/factorial-8000", "calculate", map[string]any{"expression": "factorial(8000)"}},
 		{"calculate/power-tower", "calculate", map[string]any{"expression": "9**9**9**9 + sin(10**10000)"}},

@@ -48,17 +48,22 @@ func NewWeek(s *Set, weekend []int) (*Week, error) {
 // check refuses a date outside the covered years.
 func (w *Week) check(d calendar.Date, what string) error {
 	if n := d.Days(); n < w.first || n > w.last {
-		return fmt.Errorf("%w: %s %s is outside %d-01-01..%d-12-31, the years the rules of %s cover",
-			ErrYearRange, what, d, w.set.From(), w.set.To(), w.where())
+		return fmt.Errorf("%w: %s %s is outside %s", ErrYearRange, what, d, w.covered())
 	}
 	return nil
 }
 
-func (w *Week) where() string {
+// covered names the covered days and, when they end before MaxYear, why.
+func (w *Week) covered() string {
+	where := w.set.Country
 	if w.set.Subdivision != "" {
-		return w.set.Country + "-" + w.set.Subdivision
+		where += "-" + w.set.Subdivision
 	}
-	return w.set.Country
+	msg := fmt.Sprintf("%d-01-01..%d-12-31, the years the rules of %s cover", w.set.From(), w.set.To(), where)
+	if w.set.To() < MaxYear {
+		msg += " (" + w.set.ToReason() + ")"
+	}
+	return msg
 }
 
 func (w *Week) isHoliday(n int64) bool {
@@ -95,13 +100,11 @@ func (w *Week) Offset(d calendar.Date, days int64) (calendar.Date, error) {
 	}
 	span := w.last - w.first + 1
 	if days > span || -days > span {
-		return calendar.Date{}, fmt.Errorf("%w: %d business days from %s leave %d-01-01..%d-12-31, the years the rules of %s cover",
-			ErrYearRange, days, d, w.set.From(), w.set.To(), w.where())
+		return calendar.Date{}, fmt.Errorf("%w: %d business days from %s leave %s", ErrYearRange, days, d, w.covered())
 	}
 	n := d.Days()
 	out := func() (calendar.Date, error) {
-		return calendar.Date{}, fmt.Errorf("%w: %d business days from %s leave %d-01-01..%d-12-31, the years the rules of %s cover",
-			ErrYearRange, days, d, w.set.From(), w.set.To(), w.where())
+		return calendar.Date{}, fmt.Errorf("%w: %d business days from %s leave %s", ErrYearRange, days, d, w.covered())
 	}
 	for !w.business(n) {
 		if n++; n > w.last {

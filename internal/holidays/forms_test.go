@@ -25,7 +25,7 @@ func country(t *testing.T, js string) (*Country, error) {
 // listed is the holidays of year y as "MM-DD name" (observed marked "*").
 func listed(t *testing.T, c *Country, sub string, y int) []string {
 	t.Helper()
-	s := &Set{Country: "XX", Subdivision: sub, c: c}
+	s := newSet("XX", sub, c)
 	hs, err := s.Year(y)
 	if err != nil {
 		t.Fatalf("%d: %v", y, err)
@@ -108,7 +108,8 @@ func TestRuleFormsRefused(t *testing.T) {
 			t.Errorf("%s: accepted", rules)
 		}
 	}
-	for _, years := range []string{`{"ZZ": {"to": 2026}}`, `{"AA": {"from": 2019}}`, `{"AA": {"to": 2101}}`, `{"AA": {"from": 2030, "to": 2029}}`} {
+	for _, years := range []string{`{"ZZ": {"to": 2026}}`, `{"AA": {"from": 2019}}`, `{"AA": {"to": 2101, "to_reason": "r"}}`,
+		`{"AA": {"from": 2030, "to": 2029, "to_reason": "r"}}`, `{"AA": {"to": 2026}}`, `{"AA": {"to_reason": "r"}}`} {
 		if _, err := country(t, `{"name": "T", "from": 2020, "subdivisions": {"AA": "A"}, "rules": [], "subdivision_years": `+years+`}`); err == nil {
 			t.Errorf("subdivision_years %s: accepted", years)
 		}
@@ -119,13 +120,13 @@ func TestRuleFormsRefused(t *testing.T) {
 // it, refuses the next year and a walk past it; the national calendar
 // keeps its own range.
 func TestSubdivisionYears(t *testing.T) {
-	c, err := country(t, `{"name": "T", "from": 2020, "subdivisions": {"AA": "A"}, "subdivision_years": {"AA": {"from": 2022, "to": 2026}},
+	c, err := country(t, `{"name": "T", "from": 2020, "subdivisions": {"AA": "A"}, "subdivision_years": {"AA": {"from": 2022, "to": 2026, "to_reason": "published only up to 2026"}},
 		"rules": [{"name": "R", "date": "12-31", "subdivisions": ["AA"]}]}`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub := &Set{Country: "XX", Subdivision: "AA", c: c}
-	nat := &Set{Country: "XX", c: c}
+	sub := newSet("XX", "AA", c)
+	nat := newSet("XX", "", c)
 	if sub.From() != 2022 || sub.To() != 2026 || nat.From() != 2020 || nat.To() != MaxYear {
 		t.Fatalf("ranges %d..%d, %d..%d", sub.From(), sub.To(), nat.From(), nat.To())
 	}

@@ -21,6 +21,10 @@ func FuzzBusinessArgs(f *testing.F) {
 	f.Add("JP", "", "2019-04-27", int64(5), uint8(0b1100000))
 	f.Add("ES", "MD", "2026-12-30", int64(3), uint8(0b1100000))
 	f.Add("CH", "GL", "2023-04-12", int64(-2), uint8(0b1000000))
+	f.Add("NZ", "OTA", "2052-12-24", int64(3), uint8(0b1100000))
+	f.Add("US", "CA", "2035-12-28", int64(-400), uint8(0b1100000))
+	f.Add("AU", "TAS", "2021-12-24", int64(2), uint8(0b0000001))
+	f.Add("CA", "ON", "2008-01-01", int64(-1), uint8(0b1100000))
 	f.Fuzz(func(t *testing.T, country, sub, date string, days int64, mask uint8) {
 		s, err := Lookup(country, sub)
 		if err != nil {

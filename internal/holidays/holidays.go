@@ -1,13 +1,17 @@
 // Package holidays computes public holidays from rules kept as data
-// (data/countries/XX.json: fixed dates, Easter offsets, nth weekdays of a month,
-// the weekday before a date, one-off dates, each with the years and
-// subdivisions it applies to and its substitute-day rule) and counts and
-// offsets business days as numpy's busday_count and busday_offset do.
+// (data/countries/XX.json: fixed dates, Easter offsets, nth weekdays of a
+// month, the weekday before a date, one-off dates, dates by year, days
+// between two holidays; shifted by a day offset or by weekday; each with the
+// years and subdivisions it applies to and its substitute-day rule) and
+// counts and offsets business days as numpy's busday_count and
+// busday_offset do.
 //
 // The rules are facts from the official sources and python-holidays' current
 // rules; the dataset is named and versioned (Name, Version) and its SHA-256 is
 // SHA256. Nothing outside the dataset is answered: an unknown country or
-// subdivision and a year before a country's rule set starts are refused.
+// subdivision, a year before a calendar's rule set starts and a year after
+// its data ends (a date table ends, a calendar is published only up to a
+// year) are refused.
 package holidays
 
 import (
@@ -74,7 +78,7 @@ type dataset struct {
 // Country is one country's rule set.
 type Country struct {
 	Name string `json:"name"`
-	// From is the first year the rule set answers; To is MaxYear.
+	// From is the first year the rule set answers.
 	From int `json:"from"`
 	// RequireSubdivision: the country has no nationwide calendar (GB).
 	RequireSubdivision bool `json:"require_subdivision"`
@@ -82,17 +86,26 @@ type Country struct {
 	Subdivisions map[string]string `json:"subdivisions"`
 	Rules        []Rule            `json:"rules"`
 
-	// SubdivisionYears narrows the years a subdivision answers (Spain's
-	// regional calendars are decreed year by year: a year after the last
-	// published one is refused, not guessed). Absent: From..MaxYear.
+	// To is the last year the rule set answers, 0 for MaxYear; a country
+	// ends early only where a date table it needs ends (New Zealand's
+	// Matariki dates are fixed in law up to 2052). ToReason says why, in
+	// the refusal of a later year.
+	To       int    `json:"to,omitempty"`
+	ToReason string `json:"to_reason,omitempty"`
+	// SubdivisionYears narrows the years a subdivision answers: a later
+	// first year where its current rules start after the country's (a US
+	// state), an earlier last year where its calendar is published only up
+	// to a year (Spain's regions, decreed year by year) or a date table
+	// ends (California's Diwali). Absent: the country's From..To.
 	SubdivisionYears map[string]YearRange `json:"subdivision_years,omitempty"`
 }
 
 // YearRange is a subdivision's first and last covered year (0: the
-// country's From, MaxYear).
+// country's From, To); ToReason, required with To, says why it ends.
 type YearRange struct {
-	From int `json:"from,omitempty"`
-	To   int `json:"to,omitempty"`
+	From     int    `json:"from,omitempty"`
+	To       int    `json:"to,omitempty"`
+	ToReason string `json:"to_reason,omitempty"`
 }
 
 // Rule is one holiday rule. Exactly one of Date, Easter, Nth, Before, On,
@@ -139,8 +152,7 @@ type Rule struct {
 	// ObservedFrom is the first year the substitute rule applies (0: always).
 	ObservedFrom int `json:"observed_from,omitempty"`
 
-	// Date forms and conditions for JP, CH and ES (kept in a block of their
-	// own).
+	// Date forms and conditions added with JP, CH and ES.
 	//
 	// ByYear is a table of the date ("MM-DD") by year ("YYYY"); a year the
 	// rule applies to must be in it (check: the Japanese equinox days, the
@@ -151,8 +163,9 @@ type Rule struct {
 	// rules (not substitute days) a holiday (the Japanese 国民の休日,
 	// citizens' holiday).
 	BetweenHolidays bool `json:"between_holidays,omitempty"`
-	// Offset adds days to the date (the Genevan Fast: the Thursday after
-	// the first Sunday of September is the first Sunday + 4).
+	// Offset adds days to the date form's day, before any other move (the
+	// Genevan Fast: the first Sunday of September + 4; the day after the
+	// fourth Thursday of November: + 1); a day leaving the year is none.
 	Offset int `json:"offset,omitempty"`
 	// AvoidEaster moves the date by Move days when it is Easter + Easter
 	// days (Näfelser Fahrt: the first Thursday of April, a week later
@@ -166,6 +179,22 @@ type Rule struct {
 	// holiday lost to a Sunday). Both limit, like From and To.
 	Years      []int    `json:"years,omitempty"`
 	WhenSunday []string `json:"when_sunday,omitempty"`
+
+	// Conditions and shifts added with US, CA, AU and NZ.
+	//
+	// Every limits the rule to every Every-th year counted from From
+	// (US Election Day in even years: from 2008, every 2).
+	Every int `json:"every,omitempty"`
+	// Move moves the holiday itself by Move[w-1] days when its date falls
+	// on ISO weekday w (the Monday nearest a date: [0,-1,-2,-3,3,2,1]);
+	// the moved day is the holiday, not a substitute.
+	Move []int `json:"move,omitempty"`
+	// ObservedShift is a substitute rule by weekday: a holiday on ISO
+	// weekday w gets a substitute day ObservedShift[w-1] days away (0:
+	// none); 7 and -7 are the next and the previous weekday (Monday to
+	// Friday) that is neither a holiday nor another substitute, in the
+	// same year, assigned in date order. Not with Observed.
+	ObservedShift []int `json:"observed_shift,omitempty"`
 }
 
 // AvoidEaster: when the date is Easter + Easter days, it moves by Move.
@@ -272,6 +301,24 @@ func (c *Country) check() error {
 	if c.From < 1900 || c.From > MaxYear {
 		return fmt.Errorf("from %d", c.From)
 	}
+	if c.To != 0 && (c.To < c.From || c.To >= MaxYear || c.ToReason == "") {
+		return fmt.Errorf("to %d needs from <= to < %d and a to_reason", c.To, MaxYear)
+	}
+	if c.To == 0 && c.ToReason != "" {
+		return errors.New("to_reason without to")
+	}
+	for sub, yr := range c.SubdivisionYears {
+		if _, ok := c.Subdivisions[sub]; !ok {
+			return fmt.Errorf("subdivision_years: %q not listed", sub)
+		}
+		from, to := cmp.Or(yr.From, c.From), cmp.Or(yr.To, c.last())
+		if from < c.From || to > c.last() || from > to {
+			return fmt.Errorf("subdivision_years %s: %d..%d outside %d..%d", sub, from, to, c.From, c.last())
+		}
+		if (yr.To != 0) != (yr.ToReason != "") {
+			return fmt.Errorf("subdivision_years %s: to and to_reason go together", sub)
+		}
+	}
 	if c.RequireSubdivision && len(c.Subdivisions) == 0 {
 		return errors.New("requires a subdivision but has none")
 	}
@@ -338,15 +385,6 @@ func (c *Country) check() error {
 			}
 		}
 	}
-	for sub, yr := range c.SubdivisionYears {
-		if _, ok := c.Subdivisions[sub]; !ok {
-			return fmt.Errorf("subdivision_years: %q not listed", sub)
-		}
-		from, to := cmp.Or(yr.From, c.From), cmp.Or(yr.To, MaxYear)
-		if from < c.From || to > MaxYear || from > to {
-			return fmt.Errorf("subdivision_years %s: %d..%d outside %d..%d", sub, from, to, c.From, MaxYear)
-		}
-	}
 	return nil
 }
 
@@ -362,7 +400,7 @@ func (c *Country) checkByYear(r Rule) error {
 			return fmt.Errorf("by_year %s: %v", k, err)
 		}
 	}
-	from, to := max(c.From, r.From), MaxYear
+	from, to := max(c.From, r.From), c.last()
 	if r.To != 0 {
 		to = min(to, r.To)
 	}
@@ -374,7 +412,27 @@ func (c *Country) checkByYear(r Rule) error {
 	return nil
 }
 
+// checkConditions validates the rule's conditions and shifts.
 func checkConditions(r Rule) error {
+	if r.Every < 0 || (r.Every > 0 && r.From == 0) {
+		return errors.New("every needs from")
+	}
+	if r.Move != nil && (len(r.Move) != 7 || r.MoveSunday != 0) {
+		return errors.New("move needs 7 shifts and no move_sunday")
+	}
+	for _, m := range r.Move {
+		if m < -6 || m > 6 {
+			return fmt.Errorf("move %d", m)
+		}
+	}
+	if r.ObservedShift != nil && (len(r.ObservedShift) != 7 || r.Observed != "") {
+		return errors.New("observed_shift needs 7 shifts and no observed")
+	}
+	for _, m := range r.ObservedShift {
+		if m < -7 || m > 7 {
+			return fmt.Errorf("observed_shift %d", m)
+		}
+	}
 	if r.AvoidEaster != nil && (r.AvoidEaster.Move == 0 || r.AvoidEaster.Move < -14 || r.AvoidEaster.Move > 14) {
 		return fmt.Errorf("avoid_easter: move %d", r.AvoidEaster.Move)
 	}
@@ -396,10 +454,19 @@ func checkConditions(r Rule) error {
 			return fmt.Errorf("when_sunday: %v", err)
 		}
 	}
-	if r.BetweenHolidays && (r.Observed != "" || r.Offset != 0 || r.AvoidEaster != nil || r.MoveSunday != 0 || r.OrOn != nil) {
-		return errors.New("between_holidays takes no observed, offset, avoid_easter, move_sunday or or_on")
+	if r.BetweenHolidays && (r.Observed != "" || r.ObservedShift != nil || r.Offset != 0 || r.AvoidEaster != nil ||
+		r.MoveSunday != 0 || r.Move != nil || r.OrOn != nil) {
+		return errors.New("between_holidays takes no observed, observed_shift, offset, avoid_easter, move_sunday, move or or_on")
 	}
 	return nil
+}
+
+// last is the last year the rule set answers.
+func (c *Country) last() int {
+	if c.To != 0 {
+		return c.To
+	}
+	return MaxYear
 }
 
 func monthDay(s string) (int, int, error) {
@@ -415,6 +482,7 @@ type Set struct {
 	Country     string
 	Subdivision string // "" for the national calendar
 	c           *Country
+	rules       []*Rule // the rules of this subdivision (or the national ones)
 }
 
 // Lookup finds the rule set of a country (ISO 3166-1 alpha-2, exact
@@ -432,7 +500,7 @@ func Lookup(country, subdivision string) (*Set, error) {
 		if c.RequireSubdivision {
 			return nil, fmt.Errorf("%w: %s has no nationwide calendar; give one of %s", ErrSubdivisionRequired, country, strings.Join(c.SubdivisionCodes(), ", "))
 		}
-		return &Set{Country: country, c: c}, nil
+		return newSet(country, "", c), nil
 	}
 	if _, ok := c.Subdivisions[subdivision]; !ok {
 		subs := c.SubdivisionCodes()
@@ -445,7 +513,7 @@ func Lookup(country, subdivision string) (*Set, error) {
 		return nil, &LookupError{Err: ErrUnknownSubdivision, Msg: msg,
 			Suggestions: suggest.Closest(strings.ToUpper(subdivision), subs, 3)}
 	}
-	return &Set{Country: country, Subdivision: subdivision, c: c}, nil
+	return newSet(country, subdivision, c), nil
 }
 
 func clip(s string) string {
@@ -455,12 +523,21 @@ func clip(s string) string {
 	return s
 }
 
-// From is the first year the set answers.
+// From is the first year the set answers: the subdivision's own first
+// year, else the country's.
 func (s *Set) From() int { return cmp.Or(s.c.SubdivisionYears[s.Subdivision].From, s.c.From) }
 
-// To is the last year the set answers: MaxYear unless the subdivision's
-// calendar is published only up to an earlier year.
-func (s *Set) To() int { return cmp.Or(s.c.SubdivisionYears[s.Subdivision].To, MaxYear) }
+// To is the last year the set answers: MaxYear unless the calendar's
+// data ends earlier (see ToReason).
+func (s *Set) To() int { return cmp.Or(s.c.SubdivisionYears[s.Subdivision].To, s.c.last()) }
+
+// ToReason says why the set ends before MaxYear ("" when it does not).
+func (s *Set) ToReason() string {
+	if yr, ok := s.c.SubdivisionYears[s.Subdivision]; ok && yr.To != 0 {
+		return yr.ToReason
+	}
+	return s.c.ToReason
+}
 
 // CheckYear refuses a year outside From..To with ErrYearRange.
 func (s *Set) CheckYear(y int) error {
@@ -471,7 +548,7 @@ func (s *Set) CheckYear(y int) error {
 		}
 		msg := fmt.Sprintf("%s is covered for %d..%d, not %d", where, s.From(), s.To(), y)
 		if y > s.To() && s.To() < MaxYear {
-			msg += fmt.Sprintf(" (its calendar is published only up to %d)", s.To())
+			msg += " (" + s.ToReason() + ")"
 		}
 		return fmt.Errorf("%w: %s", ErrYearRange, msg)
 	}
@@ -502,19 +579,29 @@ func (s *Set) Year(y int) ([]Holiday, error) {
 	return out, nil
 }
 
-func (s *Set) applies(r *Rule, y int) bool {
-	if !r.yearApplies(y) {
-		return false
+// newSet is the set of one calendar with the rules of its subdivision
+// picked once (a US state uses about 25 of the 120-odd US rules).
+func newSet(country, subdivision string, c *Country) *Set {
+	s := &Set{Country: country, Subdivision: subdivision, c: c}
+	for i := range c.Rules {
+		r := &c.Rules[i]
+		if subdivision != "" && slices.Contains(r.NotIn, subdivision) {
+			continue
+		}
+		if len(r.Subdivisions) == 0 || slices.Contains(r.Subdivisions, subdivision) {
+			s.rules = append(s.rules, r)
+		}
 	}
-	if s.Subdivision != "" && slices.Contains(r.NotIn, s.Subdivision) {
-		return false
-	}
-	return len(r.Subdivisions) == 0 || slices.Contains(r.Subdivisions, s.Subdivision)
+	return s
 }
 
-// yearApplies: the rule's From, To, Except, Years and WhenSunday admit y.
+// yearApplies: the rule's From, To, Except, Every, Years and WhenSunday
+// admit y.
 func (r *Rule) yearApplies(y int) bool {
 	if (r.From != 0 && y < r.From) || (r.To != 0 && y > r.To) || slices.Contains(r.Except, y) {
+		return false
+	}
+	if r.Every != 0 && (y-r.From)%r.Every != 0 {
 		return false
 	}
 	if len(r.Years) > 0 && !slices.Contains(r.Years, y) {
@@ -541,9 +628,8 @@ func (s *Set) compute(y int) []Holiday {
 	var bases []base
 	var between []*Rule
 	taken := map[int64]bool{}
-	for i := range s.c.Rules {
-		r := &s.c.Rules[i]
-		if !s.applies(r, y) {
+	for _, r := range s.rules {
+		if !r.yearApplies(y) {
 			continue
 		}
 		if r.BetweenHolidays {
@@ -565,6 +651,9 @@ func (s *Set) compute(y int) []Holiday {
 		}
 		if r.MoveSunday != 0 && d.Weekday() == 7 {
 			d, _ = calendar.FromDays(d.Days() + int64(r.MoveSunday))
+		}
+		if d, ok = moveRule(r, d); !ok {
+			continue
 		}
 		if slices.Contains(r.NotOn, d.Weekday()) {
 			continue
@@ -597,6 +686,14 @@ func (s *Set) compute(y int) []Holiday {
 	}
 	for _, b := range bases {
 		w := b.d.Weekday()
+		if b.r.ObservedShift != nil {
+			if n, ok := observedShift(b.r, b.d, y, taken); ok {
+				taken[n] = true
+				d, _ := calendar.FromDays(n)
+				out = append(out, Holiday{Date: d, Name: b.r.Name, Observed: true})
+			}
+			continue
+		}
 		if b.r.Observed == "" || w < 6 || (b.r.ObservedFrom != 0 && y < b.r.ObservedFrom) ||
 			(b.r.Observed == "sun_next_free_day" && w != 7) {
 			continue
@@ -624,6 +721,43 @@ func (s *Set) compute(y int) []Holiday {
 		out = append(out, Holiday{Date: d, Name: b.r.Name, Observed: true})
 	}
 	return out
+}
+
+// moveRule applies a rule's move by weekday to its date; false when the
+// day leaves the rule's year.
+func moveRule(r *Rule, d calendar.Date) (calendar.Date, bool) {
+	if r.Move == nil {
+		return d, true
+	}
+	n := d.Days() + int64(r.Move[d.Weekday()-1])
+	if n == d.Days() {
+		return d, true
+	}
+	out, err := calendar.FromDays(n)
+	return out, err == nil && out.Year == d.Year
+}
+
+// observedShift is the substitute day of a holiday on d under the rule's
+// observed_shift, in rule year y; false when there is none.
+func observedShift(r *Rule, d calendar.Date, y int, taken map[int64]bool) (int64, bool) {
+	if r.ObservedFrom != 0 && y < r.ObservedFrom {
+		return 0, false
+	}
+	shift := r.ObservedShift[d.Weekday()-1]
+	n := d.Days()
+	switch shift {
+	case 0:
+		return 0, false
+	case 7, -7:
+		step := int64(shift / 7)
+		for n += step; taken[n] || weekdayOf(n) >= 6; n += step {
+		}
+		if dd, err := calendar.FromDays(n); err != nil || dd.Year != y {
+			return 0, false // no free weekday left in the year
+		}
+		return n, true
+	}
+	return n + int64(shift), true
 }
 
 // weekdayOf is the ISO weekday of day n since 1970-01-01 (a Thursday).

@@ -2,9 +2,11 @@ package holidays
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/precisiond/precisiond/internal/calendar"
@@ -199,4 +201,109 @@ func decodeAll[T any](t *testing.T, pattern string, doc *struct {
 		all = append(all, doc.Cases...)
 	}
 	doc.Cases = all
+}
+
+// TestShiftRules: offset, every, move and observed_shift on hand-checked
+// calendar facts, the country's to and subdivision_years bounds (with the
+// reason in the refusal), and check() refusing malformed shifts.
+func TestShiftRules(t *testing.T) {
+	c := &Country{Name: "test", From: 2000, To: 2060, ToReason: "the table ends in 2060",
+		Subdivisions: map[string]string{"A": "a", "B": "b"},
+		SubdivisionYears: map[string]YearRange{"A": {From: 2010},
+			"B": {To: 2030, ToReason: "published only up to 2030"}},
+		Rules: []Rule{
+			{Name: "Day after Thanksgiving", Nth: &Nth{Month: 11, Weekday: 4, N: 4}, Offset: 1},
+			{Name: "Election Day", Nth: &Nth{Month: 11, Weekday: 1, N: 1}, Offset: 1, From: 2008, Every: 2},
+			{Name: "Nearest Monday", Date: "01-22", Move: []int{0, -1, -2, -3, 3, 2, 1}},
+			{Name: "Christmas Eve", Date: "12-24", ObservedShift: []int{0, 0, 0, 0, -1, -1, -2}},
+			{Name: "Christmas Day", Date: "12-25", ObservedShift: []int{0, 0, 0, 0, 0, 7, 7}},
+			{Name: "Boxing Day", Date: "12-26", ObservedShift: []int{0, 0, 0, 0, 0, 7, 7}},
+		},
+	}
+	if err := c.check(); err != nil {
+		t.Fatal(err)
+	}
+	year := func(s *Set, y int) []string {
+		hs, err := s.Year(y)
+		if err != nil {
+			t.Fatalf("%d: %v", y, err)
+		}
+		var out []string
+		for _, h := range hs {
+			out = append(out, fmt.Sprintf("%s %s %v", h.Date, h.Name, h.Observed))
+		}
+		return out
+	}
+	s := newSet("T", "", c)
+	// 2022: Thanksgiving 24 Nov (day after 25 Nov); 1 Nov a Tuesday, so the
+	// first Monday is 7 Nov and Election Day 8 Nov; 22 Jan a Saturday (nearest
+	// Monday 24 Jan); 24 Dec a Saturday (observed Friday 23), 25 Dec a Sunday
+	// (26 is Boxing Day, so 27), 26 Dec a Monday.
+	want := []string{"2022-01-24 Nearest Monday false", "2022-11-08 Election Day false", "2022-11-25 Day after Thanksgiving false",
+		"2022-12-23 Christmas Eve true", "2022-12-24 Christmas Eve false", "2022-12-25 Christmas Day false",
+		"2022-12-26 Boxing Day false", "2022-12-27 Christmas Day true"}
+	if got := year(s, 2022); !slices.Equal(got, want) {
+		t.Errorf("2022:\n got %q\nwant %q", got, want)
+	}
+	// 2021: no Election Day (odd year); 22 Jan a Friday (Monday 25 Jan);
+	// 24 Dec a Friday (Thursday 23); 25 Dec a Saturday and 26 a Sunday:
+	// substitutes Monday 27 and Tuesday 28.
+	want = []string{"2021-01-25 Nearest Monday false", "2021-11-26 Day after Thanksgiving false",
+		"2021-12-23 Christmas Eve true", "2021-12-24 Christmas Eve false", "2021-12-25 Christmas Day false",
+		"2021-12-26 Boxing Day false", "2021-12-27 Christmas Day true", "2021-12-28 Boxing Day true"}
+	if got := year(s, 2021); !slices.Equal(got, want) {
+		t.Errorf("2021:\n got %q\nwant %q", got, want)
+	}
+	for _, tc := range []struct {
+		sub      string
+		from, to int
+	}{{"", 2000, 2060}, {"A", 2010, 2060}, {"B", 2000, 2030}} {
+		s := newSet("T", tc.sub, c)
+		if s.From() != tc.from || s.To() != tc.to {
+			t.Errorf("%q: %d..%d, want %d..%d", tc.sub, s.From(), s.To(), tc.from, tc.to)
+		}
+		for _, y := range []int{tc.from - 1, tc.to + 1} {
+			if _, err := s.Year(y); !errors.Is(err, ErrYearRange) {
+				t.Errorf("%q %d: %v", tc.sub, y, err)
+			}
+		}
+		why := s.ToReason()
+		if _, err := s.Year(tc.to + 1); err == nil || !strings.Contains(err.Error(), "("+why+")") {
+			t.Errorf("%q %d: %v does not say %q", tc.sub, tc.to+1, err, why)
+		}
+		w, _ := NewWeek(s, []int{6, 7})
+		d, _ := calendar.NewDate(tc.to, 12, 20)
+		if _, err := w.Offset(d, 30); !errors.Is(err, ErrYearRange) || !strings.Contains(err.Error(), "("+why+")") {
+			t.Errorf("%q: a walk past %d: %v", tc.sub, tc.to, err)
+		}
+	}
+	if s := newSet("T", "A", c); s.ToReason() != "the table ends in 2060" {
+		t.Errorf("A's reason %q, want the country's", s.ToReason())
+	}
+	bad := []Rule{
+		{Name: "every without from", Date: "01-01", Every: 2},
+		{Name: "short move", Date: "01-01", Move: []int{0, 1}},
+		{Name: "move and move_sunday", Date: "01-01", Move: make([]int, 7), MoveSunday: 1},
+		{Name: "big move", Date: "01-01", Move: []int{0, 0, 0, 0, 0, 0, 7}},
+		{Name: "two observed rules", Date: "01-01", Observed: "sat_fri_sun_mon", ObservedShift: make([]int, 7)},
+		{Name: "big shift", Date: "01-01", ObservedShift: []int{0, 0, 0, 0, 0, 0, 8}},
+		{Name: "big offset", Date: "01-01", Offset: 40},
+	}
+	for _, r := range bad {
+		if err := (&Country{Name: "x", From: 2000, Rules: []Rule{r}}).check(); err == nil {
+			t.Errorf("%s: accepted", r.Name)
+		}
+	}
+	for _, c := range []*Country{
+		{Name: "x", From: 2000, To: 1999, ToReason: "r"},
+		{Name: "x", From: 2000, To: 2050},
+		{Name: "x", From: 2000, ToReason: "r"},
+		{Name: "x", From: 2000, SubdivisionYears: map[string]YearRange{"Z": {From: 2001}}},
+		{Name: "x", From: 2000, To: 2050, ToReason: "r", Subdivisions: map[string]string{"A": "a"},
+			SubdivisionYears: map[string]YearRange{"A": {To: 2060, ToReason: "r"}}},
+	} {
+		if err := c.check(); err == nil {
+			t.Errorf("%+v: accepted", c)
+		}
+	}
 }

@@ -393,7 +393,7 @@ def busday_cases(refs):
     ref({"operation": "add_business_days", "country": "XX", "date": "2024-02-03", "days": 1}, "unknown_country")
     ref({"operation": "add_business_days", "country": "de", "date": "2024-02-03", "days": 1}, "unknown_country")
     ref({"operation": "add_business_days", "country": "DE", "subdivision": "BYP", "date": "2024-02-03", "days": 1}, "unknown_subdivision")
-    ref({"operation": "add_business_days", "country": "US", "subdivision": "CA", "date": "2024-02-03", "days": 1}, "unknown_subdivision")
+    ref({"operation": "add_business_days", "country": "US", "subdivision": "FM", "date": "2024-02-03", "days": 1}, "unknown_subdivision")
     ref({"operation": "business_days_between", "country": "GB", "start": "2024-02-03", "end": "2024-03-01"}, "subdivision_required")
     ref({"operation": "add_business_days", "country": "DE", "date": "2024-02-03", "days": 1, "weekend": [1, 2, 3, 4, 5, 6, 7]}, "no_business_days")
     ref({"operation": "holidays", "country": "DE", "year": 1990}, "year_out_of_range")

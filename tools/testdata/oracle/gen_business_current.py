@@ -20,7 +20,7 @@ dependency.) GROUP is a key of GROUPS; each group writes its own files, so
 that calendars can be added group by group:
 
 - internal/holidays/testdata/oracle_holidays_GROUP.json: per calendar and year
-  (from its first year to 2100) the holiday dates and which of them are only
+  (from its first year to its last, 2100 unless a date table ends earlier) the holiday dates and which of them are only
   substitute days, as python-holidays computes them (default categories,
   English names), with CORRECTIONS applied (each names its cause);
 - internal/holidays/testdata/oracle_isbusday_GROUP.json: is_business_day as
@@ -51,10 +51,34 @@ LAST = 2100
 
 # GROUPS: name -> [(country, subdivision or None, first year[, last year])].
 # A calendar's first year is when its current rule set starts (the tool
-# refuses earlier years with year_out_of_range); its last year is 2100
-# unless its calendar is published year by year (Spain's regions: the last
-# year python-holidays has, refused after it).
+# refuses earlier years with year_out_of_range); its last year is LAST
+# unless a date table of the law or of python-holidays ends earlier (NZ's
+# Matariki, California's Diwali) or the calendar is published year by year
+# (Spain's regions: the last year python-holidays has, refused after it).
+US_FIRST = {s: 1986 for s in (
+    "AK AL AR AS AZ CA CO CT DC DE FL GA GU HI IA ID IL IN KS KY LA MA MD ME MI MN MO MP MS MT NC ND NE NH "
+    "NJ NM NV NY OH OK OR PA PR RI SC SD TN TX UM UT VA VI VT WA WI WV WY").split()}
+US_FIRST.update({"AK": 1990, "CA": 2014, "CO": 2020, "DC": 2005, "DE": 2010, "FL": 2011, "GA": 2020,
+                 "HI": 2011, "IL": 2008, "IN": 2015, "KS": 2013, "KY": 2013, "LA": 2008, "MD": 2008,
+                 "MI": 2017, "MP": 2008, "MT": 2008, "NC": 2013, "NE": 1989, "NH": 2008, "NJ": 2008,
+                 "NV": 2000, "NY": 2015, "PR": 2015, "TX": 2000, "VA": 2021, "WA": 2014, "WI": 2012,
+                 "WV": 2008})
+CA_FIRST = {"AB": 1990, "BC": 2023, "MB": 2024, "NB": 2018, "NL": 1983, "NS": 2015, "NT": 2022,
+            "NU": 2022, "ON": 2008, "PE": 2022, "QC": 2003, "SK": 2007, "YT": 2023}
+AU_FIRST = {"ACT": 2018, "NSW": 2011, "NT": 2024, "QLD": 2017, "SA": 2024, "TAS": 2011, "VIC": 2019, "WA": 2022}
+# New Zealand from 2022 (Matariki, Te Kāhui o Matariki Public Holiday Act 2022) to 2052, the last
+# year of the Act's table of Matariki dates. The regions with an anniversary day of their own in
+# python-holidays; BOP, GIS, MWT, TAS and WKO have none there (their districts keep neighbouring
+# provinces' days, which do not follow region borders) and are not covered; "South Canterbury"
+# is no ISO 3166-2 code.
+NZ_SUBS = "AUK CAN CIT HKB MBH NSN NTL OTA STL TKI WGN WTC".split()
+US_LAST = {"CA": 2035}  # python-holidays' Diwali table (California's Diwali, AB 268) ends in 2035
+
 GROUPS = {
+    "us": [("US", s, y, US_LAST.get(s, LAST)) for s, y in sorted(US_FIRST.items())],
+    "ca_au_nz": [("CA", None, 1983)] + [("CA", s, y) for s, y in sorted(CA_FIRST.items())]
+    + [("AU", None, 1936)] + [("AU", s, y) for s, y in sorted(AU_FIRST.items())]
+    + [("NZ", s, 2022, 2052) for s in [None] + NZ_SUBS],
     # Japan from 2007: the 2005 amendment of the National Holiday Act took
     # effect (Showa Day on 29 April, Greenery Day on 4 May, a substitute
     # holiday on the next non-holiday after a Sunday holiday, any day
@@ -75,7 +99,22 @@ GROUPS = {
 # CORRECTIONS: group -> [(country, predicate(sub, year), "add" | "remove" |
 # "add_observed", date function of year, cause)] where python-holidays at
 # HOLIDAYS_COMMIT differs from the law as the dataset follows it.
+def nth_weekday(month, weekday, n, offset=0):
+    """The n-th weekday (0 = Monday) of month, moved by offset days, as a function of the year."""
+    def f(year):
+        first = dt.date(year, month, 1)
+        return first + dt.timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1) + offset)
+    return f
+
+
 CORRECTIONS = {
+    "us": [
+        ("US", lambda s, y: s == "VA" and y >= 2021, "add", nth_weekday(11, 0, 1, 1),
+         "Election Day is a Virginia legal holiday from 2020 (Va. Code 2.2-3300 as amended by 2020 HB 108 / SB 601, "
+         "which dropped Lee-Jackson Day); python-holidays drops Lee-Jackson Day but lacks Election Day"),
+        ("US", lambda s, y: s == "VA", "add", nth_weekday(11, 3, 4, 1),
+         "Va. Code 2.2-3300 makes the Friday after Thanksgiving a legal holiday; python-holidays lacks it for VA"),
+    ],
 }
 
 
