@@ -53,6 +53,7 @@ var statusOf = map[string]int{
 	CodeForbidden:                http.StatusForbidden,
 	CodeMethodNotAllow:           http.StatusMethodNotAllowed,
 	CodeRateLimited:              http.StatusTooManyRequests,
+	CodeNotCovered:               http.StatusUnprocessableEntity,
 }
 
 // transportCodes are answered with their real status on /invoke as well.

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/contracts"
 )
 
 // MaxTextBytes bounds the text of one request (16 KiB), so that recognition
@@ -62,13 +63,44 @@ type segment struct {
 	start, end int // byte offsets into the text
 }
 
-var numbered = regexp.MustCompile(`(?m)^[ \t]*(\d{1,4})[.)][ \t]+`)
+// marker is a numbered-list marker: the item's number and the byte offsets
+// of the line's start and of the item text after "N. " or "N) ".
+type marker struct{ n, line, text int }
+
+// markers finds the lines that start (after blanks) with 1-4 digits, "." or
+// ")" and a blank, in one pass over text.
+func markers(text string) []marker {
+	var out []marker
+	for line := 0; line < len(text); {
+		i := line
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		d := i
+		for i < len(text) && i-d < 5 && text[i] >= '0' && text[i] <= '9' {
+			i++
+		}
+		if n := i - d; n >= 1 && n <= 4 && i+1 < len(text) && (text[i] == '.' || text[i] == ')') && (text[i+1] == ' ' || text[i+1] == '\t') {
+			j := i + 1
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			out = append(out, marker{n: atoi(text[d:i]), line: line, text: j})
+		}
+		nl := strings.IndexByte(text[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		line = i + nl + 1
+	}
+	return out
+}
 
 // segments splits text into numbered items or one prose segment. prefix
 // reports text before the first item; ok is false for numbering that does not
 // run 1, 2, 3, …
 func segments(text string) (segs []segment, prefix, ok bool) {
-	marks := numbered.FindAllStringSubmatchIndex(text, -1)
+	marks := markers(text)
 	if len(marks) == 0 {
 		s, e := trimmed(text, 0, len(text))
 		if s == e {
@@ -77,19 +109,19 @@ func segments(text string) (segs []segment, prefix, ok bool) {
 		return []segment{{start: s, end: e}}, false, true
 	}
 	for i, m := range marks {
-		if atoi(text[m[2]:m[3]]) != i+1 {
+		if m.n != i+1 {
 			return nil, false, false
 		}
 	}
-	if s, e := trimmed(text, 0, marks[0][0]); s != e {
+	if s, e := trimmed(text, 0, marks[0].line); s != e {
 		prefix = true
 	}
 	for i, m := range marks {
 		end := len(text)
 		if i+1 < len(marks) {
-			end = marks[i+1][0]
+			end = marks[i+1].line
 		}
-		s, e := trimmed(text, m[1], end)
+		s, e := trimmed(text, m.text, end)
 		item := i
 		segs = append(segs, segment{item: &item, start: s, end: e})
 	}
@@ -106,7 +138,9 @@ func trimmed(text string, s, e int) (int, int) {
 	return s, e
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // Recognize finds the intents of text among the tools of allow (nil: every
 // tool with an intent contract). It returns ErrTooLarge, ErrNotUTF8 or an
@@ -140,6 +174,12 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 		return res, nil
 	}
 	covered := len(segs) > 0 && !prefix
+	at, runes := 0, 0 // code points of text[:at]
+	count := func(to int) int {
+		runes += utf8.RuneCountInString(text[at:to])
+		at = to
+		return runes
+	}
 	for _, sg := range segs {
 		in, d := r.analyse(text[sg.start:sg.end], allowed)
 		if in == nil {
@@ -151,7 +191,8 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 			continue
 		}
 		in.Item = sg.item
-		in.Span = [2]int{utf8.RuneCountInString(text[:sg.start]), utf8.RuneCountInString(text[:sg.end])}
+		start := count(sg.start)
+		in.Span = [2]int{start, count(sg.end)}
 		res.Intents = append(res.Intents, *in)
 	}
 	res.Covered = covered
@@ -169,11 +210,12 @@ type candidate struct {
 // segment names no tool at all).
 func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	norm := collapse(seg)
+	// Only the tools whose trigger words occur are tried: a phrasing of a
+	// tool always contains one of them, and the word scan costs far less
+	// than running every pattern.
+	domains, triggered := r.triggered(norm, allowed)
 	var cands []candidate
-	for i, t := range r.tools {
-		if !allowed[i] {
-			continue
-		}
+	for _, t := range triggered {
 		for _, p := range t.patterns {
 			if r.anyAllowed(p.unless, allowed) {
 				continue
@@ -191,7 +233,8 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	var intents []*Intent
 	var decline *Decline
 	for _, c := range cands {
-		if reason := r.declineFor(instruction(c), c.p.tool); reason != "" {
+		ins := instruction(c)
+		if reason := r.declineFor(ins, words(ins), c.p.tool); reason != "" {
 			return nil, &Decline{Reason: reason, Tool: c.p.tool}
 		}
 		in, reason := r.extract(c)
@@ -210,7 +253,7 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 		return nil, decline
 	}
 	// No phrasing matched: say why, if the segment is about a tool at all.
-	domains, tools := r.triggered(norm, allowed)
+	tools := triggered
 	if len(domains) == 0 {
 		return nil, nil
 	}
@@ -218,18 +261,20 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	if len(tools) == 1 {
 		tool = tools[0].name
 	}
-	if reason := r.declineFor(norm, tool); reason != "" {
+	ws := words(norm)
+	if reason := r.declineFor(norm, ws, tool); reason != "" {
 		return nil, &Decline{Reason: reason, Tool: tool}
 	}
 	if len(domains) > 1 {
 		return nil, &Decline{Reason: ReasonMultipleInProse}
 	}
 	for _, t := range tools {
-		if reason := r.declineFor(norm, t.name); reason != "" {
+		if reason := r.declineFor(norm, ws, t.name); reason != "" {
 			return nil, &Decline{Reason: reason, Tool: t.name}
 		}
-		for _, d := range t.declines {
-			if d.re.MatchString(norm) {
+		for i := range t.declines {
+			if t.declines[i].matches(norm, ws) {
+				d := t.declines[i]
 				return nil, &Decline{Reason: d.reason, Tool: t.name}
 			}
 		}
@@ -273,12 +318,13 @@ func instruction(c candidate) string {
 
 // declineFor returns the reason of the first common decline rule that applies
 // to tool ("" for any tool) and matches s.
-func (r *Rules) declineFor(s, tool string) string {
-	for _, d := range r.declines {
+func (r *Rules) declineFor(s string, ws []string, tool string) string {
+	for i := range r.declines {
+		d := &r.declines[i]
 		if len(d.tools) > 0 && !slices.Contains(d.tools, tool) {
 			continue
 		}
-		if d.re.MatchString(s) {
+		if d.matches(s, ws) {
 			return d.reason
 		}
 	}
@@ -316,11 +362,7 @@ func (r *Rules) extract(c candidate) (*Intent, string) {
 	for name, a := range c.p.args {
 		switch {
 		case a.Const != nil:
-			var v any
-			if err := strictJSON(a.Const, &v); err != nil {
-				return nil, ReasonInvalidValue
-			}
-			args[name] = v
+			args[name] = contracts.CopyJSON(c.p.consts[name], nil)
 			continue
 		case a.Lang:
 			args[name] = c.p.lang

@@ -12,7 +12,7 @@ import (
 // facts of its call, in the intent's language: the first answer template of
 // the tool whose "when" conditions hold, its {placeholders} filled from facts
 // ({name}, {name.sub}, {name.0}) and, for {args.name}, from the intent's
-// arguments. A placeholder without a value is an error: the answer never says
+// arguments; {name|upper} writes the value in capitals. A placeholder without a value is an error: the answer never says
 // anything the facts do not.
 func (r *Rules) Render(in Intent, facts map[string]any) (string, error) {
 	t := r.byName[in.Tool]
@@ -112,7 +112,7 @@ func fill(tpl string, args, facts map[string]any) (string, error) {
 			return "", fmt.Errorf("intent: unclosed placeholder in %q", tpl)
 		}
 		b.WriteString(tpl[:i])
-		path := tpl[i+1 : i+j]
+		path, filter, _ := strings.Cut(tpl[i+1:i+j], "|")
 		v, ok := lookup(path, args, facts)
 		if !ok || v == nil {
 			return "", fmt.Errorf("intent: the facts have no %s", path)
@@ -120,6 +120,13 @@ func fill(tpl string, args, facts map[string]any) (string, error) {
 		s, err := text(v)
 		if err != nil {
 			return "", fmt.Errorf("intent: %s: %w", path, err)
+		}
+		switch filter {
+		case "":
+		case "upper":
+			s = strings.ToUpper(s)
+		default:
+			return "", fmt.Errorf("intent: unknown filter %q", filter)
 		}
 		b.WriteString(s)
 		tpl = tpl[i+j+1:]

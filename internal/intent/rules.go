@@ -71,10 +71,13 @@ type argRule struct {
 	Optional bool            `json:"optional"`
 }
 
-// declineRule is a phrasing that is not an intent, with its reason.
+// declineRule is a phrasing that is not an intent, with its reason: a regex
+// searched in the text, or words (each a word or a phrase of words, in any
+// case) of which one occurs.
 type declineRule struct {
 	Reason string   `json:"reason"`
 	Regex  string   `json:"regex"`
+	Words  []string `json:"words"`
 	Tools  []string `json:"tools"`
 }
 
@@ -130,12 +133,41 @@ type compiled struct {
 	re       *regexp.Regexp
 	args     map[string]argRule
 	payloads []int // sub-match indexes of payload groups (excluded from decline checks)
+	consts   map[string]any
 }
 
 type compiledDecline struct {
 	reason string
 	tools  []string
-	re     *regexp.Regexp
+	re     *regexp.Regexp // nil: words
+	words  phrases
+}
+
+// phrases is a set of word sequences, indexed by their first word.
+type phrases map[string][][]string
+
+func newPhrases(list []string) (phrases, error) {
+	p := phrases{}
+	for _, s := range list {
+		w := words(s)
+		if len(w) == 0 {
+			return nil, fmt.Errorf("%q has no word", s)
+		}
+		p[w[0]] = append(p[w[0]], w)
+	}
+	return p, nil
+}
+
+// in reports whether one of the phrases occurs in ws.
+func (p phrases) in(ws []string) bool {
+	for i, w := range ws {
+		for _, ph := range p[w] {
+			if len(ws)-i >= len(ph) && slices.Equal(ws[i:i+len(ph)], ph) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // toolSet is one tool's compiled rules.
@@ -344,17 +376,37 @@ func compileDeclines(list []declineRule, macros map[string]string, maps ...map[s
 		if !slices.Contains(knownReasons, d.Reason) {
 			return nil, fmt.Errorf("decline %d: unknown reason %q", i, d.Reason)
 		}
+		if (d.Regex == "") == (len(d.Words) == 0) {
+			return nil, fmt.Errorf("decline %d: give regex or words", i)
+		}
+		cd := compiledDecline{reason: d.Reason, tools: d.Tools}
+		if d.Regex == "" {
+			ws, err := newPhrases(d.Words)
+			if err != nil {
+				return nil, fmt.Errorf("decline %d: %w", i, err)
+			}
+			cd.words = ws
+			out = append(out, cd)
+			continue
+		}
 		src, err := expand(d.Regex, macros, maps...)
 		if err != nil {
 			return nil, fmt.Errorf("decline %d: %w", i, err)
 		}
-		re, err := regexp.Compile("(?i)" + src)
-		if err != nil {
+		if cd.re, err = regexp.Compile("(?i)" + src); err != nil {
 			return nil, fmt.Errorf("decline %d: %w", i, err)
 		}
-		out = append(out, compiledDecline{reason: d.Reason, tools: d.Tools, re: re})
+		out = append(out, cd)
 	}
 	return out, nil
+}
+
+// matches reports whether the rule matches text s, whose words are ws.
+func (d *compiledDecline) matches(s string, ws []string) bool {
+	if d.re != nil {
+		return d.re.MatchString(s)
+	}
+	return d.words.in(ws)
 }
 
 func compileTool(b []byte, common commonRules, shared map[string]map[string]string) (*toolSet, error) {
@@ -406,6 +458,16 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 			if err := checkArg(a, groups, f.Maps, shared); err != nil {
 				return nil, fmt.Errorf("pattern %s: argument %s: %w", p.ID, name, err)
 			}
+			if a.Const != nil {
+				var v any
+				if err := strictJSON(a.Const, &v); err != nil {
+					return nil, fmt.Errorf("pattern %s: argument %s: %w", p.ID, name, err)
+				}
+				if cp.consts == nil {
+					cp.consts = map[string]any{}
+				}
+				cp.consts[name] = v
+			}
 			if a.Type == "payload" {
 				cp.payloads = append(cp.payloads, re.SubexpIndex(a.Group))
 			}
@@ -436,6 +498,14 @@ func checkArg(a argRule, groups []string, local, shared map[string]map[string]st
 	}
 	if len(a.Groups) > 0 {
 		sources++
+	}
+	if a.Lang {
+		sources++
+	}
+	if sources != 1 {
+		return fmt.Errorf("give exactly one of const, group, groups and lang")
+	}
+	if len(a.Groups) > 0 {
 		for _, g := range a.Groups {
 			if !slices.Contains(groups, g) {
 				return fmt.Errorf("the regex has no group %q", g)
@@ -445,12 +515,6 @@ func checkArg(a argRule, groups []string, local, shared map[string]map[string]st
 			return fmt.Errorf("groups take a type (not a map, not optional)")
 		}
 		return nil
-	}
-	if a.Lang {
-		sources++
-	}
-	if sources != 1 {
-		return fmt.Errorf("give exactly one of const, group, groups and lang")
 	}
 	if a.Group != "" {
 		if !slices.Contains(groups, a.Group) {
