@@ -128,8 +128,8 @@ func ungroup(s, sep string) (string, error) {
 	if len(parts[0]) == 0 || len(parts[0]) > 3 {
 		return "", errInvalid
 	}
-	for _, p := range parts[1:] {
-		if len(p) != 3 {
+	for i, p := range parts {
+		if i > 0 && len(p) != 3 || strings.Trim(p, "0123456789") != "" {
 			return "", errInvalid
 		}
 	}
