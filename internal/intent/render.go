@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/big"
 	"strings"
+
+	"github.com/precisiond/precisiond/evidence"
 )
 
 // Render writes the deterministic answer sentence of one intent from the
@@ -134,7 +136,7 @@ func fill(tpl string, args, facts map[string]any) (string, error) {
 }
 
 // text writes one fact value: strings as they are, numbers exactly, lists
-// joined by ", ".
+// joined by ", ", objects as canonical JSON.
 func text(v any) (string, error) {
 	switch x := v.(type) {
 	case string:
@@ -162,6 +164,9 @@ func text(v any) (string, error) {
 			parts[i] = s
 		}
 		return strings.Join(parts, ", "), nil
+	case map[string]any:
+		b, err := evidence.Canonical(x)
+		return string(b), err
 	}
 	return "", fmt.Errorf("a value of type %T has no text", v)
 }

@@ -121,7 +121,7 @@ var knownReasons = []string{ReasonAmbiguous, ReasonRelativeDate, ReasonInvalidVa
 	ReasonToolNotAvailable}
 
 var argTypes = []string{"integer", "number", "decimal", "date", "datetime", "instant", "zone", "string",
-	"lower", "upper", "payload", "integers", "numbers", "decimals"}
+	"lower", "upper", "payload", "integers", "numbers", "decimals", "point_number"}
 
 // compiled is one pattern ready to run.
 type compiled struct {

@@ -22,11 +22,29 @@ var (
 	errAmbiguous = &valueError{ReasonAmbiguous}
 )
 
-// words splits s into lower-case words: runs of letters and digits.
+// words splits s into lower-case words: runs of letters and digits, and
+// each of the operator signs + * ^ = alone (so that a trigger can be "+").
 func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	var out []string
+	s = strings.ToLower(s)
+	start := -1
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if word && start < 0 {
+			start = i
+		}
+		if !word && start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+		if r == '+' || r == '*' || r == '^' || r == '=' {
+			out = append(out, s[i:i+1])
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
 }
 
 // collapse trims s and replaces every run of white space by one space.
@@ -119,6 +137,31 @@ func canonicalDecimal(s string) (string, error) {
 		out = "-" + out
 	}
 	return out, nil
+}
+
+var pointText = regexp.MustCompile(`^[+-]?\d+(?:\.\d+)?$`)
+
+// pointDecimal reads a number written with a decimal point only (coordinates:
+// 13.405 is never thirteen thousand), canonical as canonicalDecimal.
+func pointDecimal(s string) (string, error) {
+	if !pointText.MatchString(s) || len(s) > 200 {
+		return "", errInvalid
+	}
+	s = strings.TrimPrefix(s, "+")
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, _ := strings.Cut(s, ".")
+	intPart = strings.TrimLeft(intPart, "0")
+	if intPart == "" {
+		intPart = "0"
+	}
+	if frac != "" {
+		intPart += "." + frac
+	}
+	if neg {
+		intPart = "-" + intPart
+	}
+	return intPart, nil
 }
 
 // ungroup removes thousands separators sep from s, which must be grouped by
@@ -265,6 +308,9 @@ func value(typ, s string) (any, error) {
 		return json.Number(n), err
 	case "decimal":
 		return canonicalDecimal(s)
+	case "point_number":
+		n, err := pointDecimal(s)
+		return json.Number(n), err
 	case "date":
 		return canonicalDate(s)
 	case "datetime":
