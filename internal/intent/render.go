@@ -14,7 +14,7 @@ import (
 // facts of its call, in the intent's language: the first answer template of
 // the tool whose "when" conditions hold, its {placeholders} filled from facts
 // ({name}, {name.sub}, {name.0}) and, for {args.name}, from the intent's
-// arguments; {name|upper} writes the value in capitals. A placeholder without a value is an error: the answer never says
+// arguments; {name|upper} writes the value in capitals. A placeholder without a fact is an error: the answer never says
 // anything the facts do not.
 func (r *Rules) Render(in Intent, facts map[string]any) (string, error) {
 	t := r.byName[in.Tool]
@@ -116,7 +116,7 @@ func fill(tpl string, args, facts map[string]any) (string, error) {
 		b.WriteString(tpl[:i])
 		path, filter, _ := strings.Cut(tpl[i+1:i+j], "|")
 		v, ok := lookup(path, args, facts)
-		if !ok || v == nil {
+		if !ok {
 			return "", fmt.Errorf("intent: the facts have no %s", path)
 		}
 		s, err := text(v)
@@ -136,9 +136,11 @@ func fill(tpl string, args, facts map[string]any) (string, error) {
 }
 
 // text writes one fact value: strings as they are, numbers exactly, lists
-// joined by ", ", objects as canonical JSON.
+// joined by ", ", objects as canonical JSON, null as null.
 func text(v any) (string, error) {
 	switch x := v.(type) {
+	case nil:
+		return "null", nil
 	case string:
 		return x, nil
 	case json.Number:

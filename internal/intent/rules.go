@@ -343,6 +343,16 @@ func expand(s string, macros map[string]string, maps ...map[string]map[string]st
 			bad = name
 			return m
 		}
+		if strings.Contains(v, "{map:") {
+			// A macro may name a map (the zone macro names the zone map),
+			// never another macro.
+			mv, err := expand(v, nil, maps...)
+			if err != nil {
+				bad = name + ": " + err.Error()
+				return m
+			}
+			v = mv
+		}
 		return "(?:" + v + ")"
 	})
 	if bad != "" {
