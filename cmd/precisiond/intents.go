@@ -15,7 +15,7 @@ import (
 var cmdIntentsSpec = &command{
 	Command: cli.Command{
 		Name:     "intents",
-		Summary:  "recognise the exact tool calls a request asks for (POST /v1/intents)",
+		Summary:  "the exact tool calls a request asks for (POST /v1/intents)",
 		Synopsis: "[flags] TEXT",
 		About: `Recognise the tool calls TEXT asks for, with the rules of POST /v1/intents
 (docs/intents.md), and print its answer as one line of canonical JSON:
