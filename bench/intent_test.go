@@ -8,8 +8,9 @@ import (
 )
 
 // intentTexts are 1 KiB requests (issue 33's budget: less than 100 µs of CPU
-// each): a covered numbered list, long prose that names no tool, and long
-// prose that names several (the recogniser's slowest path: every phrasing
+// each): a covered numbered list of 30 intents, long prose that names no
+// tool, long prose that names one tool (each of its phrasings runs over the
+// whole KiB) and long prose that names several (every phrasing of each
 // tried, then the trigger words and the decline rules).
 func intentTexts() map[string]string {
 	pad := func(s string) string {
@@ -33,6 +34,7 @@ func intentTexts() map[string]string {
 		"list":     list.String(),
 		"prose":    pad("Please summarise the meeting notes and draft a friendly reply to the customer about the delayed delivery."),
 		"triggers": pad("Berechne den GGT von 10 und 15 sowie den Wochentag für 2026-07-29 und rechne 72 km/h in m/s um."),
+		"one_tool": pad("Please convert all the distances of my last bike tours to km and write a short report about them."),
 	}
 }
 

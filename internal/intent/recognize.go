@@ -57,6 +57,13 @@ func (e *UnknownToolError) Error() string {
 	return fmt.Sprintf("intent: tool %q has no intent contract", e.Tool)
 }
 
+// maxDeclineScan is the longest segment (bytes, white space collapsed) that a
+// tool's own decline regexes search to name the reason of a miss; a longer
+// one that matches no phrasing is declined as unrecognized without them. The
+// reason is advice to the caller; no intent depends on it, and the bound keeps
+// a long text that merely names a tool cheap.
+const maxDeclineScan = 512
+
 // segment is one part of the request: the whole prose, or one numbered item.
 type segment struct {
 	item       *int
@@ -271,6 +278,9 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	for _, t := range tools {
 		if reason := r.declineFor(norm, ws, t.name); reason != "" {
 			return nil, &Decline{Reason: reason, Tool: t.name}
+		}
+		if len(norm) > maxDeclineScan {
+			continue
 		}
 		for i := range t.declines {
 			if t.declines[i].matches(norm, ws) {

@@ -22,14 +22,15 @@ var (
 	errAmbiguous = &valueError{ReasonAmbiguous}
 )
 
-// words splits s into lower-case words: runs of letters and digits, and
-// each of the operator signs + * ^ = alone (so that a trigger can be "+").
+// words splits s into lower-case words: runs of letters, digits and the
+// degree sign (°C is one word), and each of the operator signs + * ^ = alone
+// (so that a trigger can be "+").
 func words(s string) []string {
 	var out []string
 	s = strings.ToLower(s)
 	start := -1
 	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '°'
 		if word && start < 0 {
 			start = i
 		}
