@@ -55,6 +55,7 @@ var statusOf = map[string]int{
 	CodeMethodNotAllow:           http.StatusMethodNotAllowed,
 	CodeRateLimited:              http.StatusTooManyRequests,
 	codeAuthDown:                 http.StatusServiceUnavailable,
+	CodeNotCovered:               http.StatusUnprocessableEntity,
 }
 
 // transportCodes are answered with their real status on /invoke as well.

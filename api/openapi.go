@@ -110,6 +110,7 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 		},
 	}
 	addPlanOpenAPI(schemas, doc["paths"].(map[string]any))
+	addIntentOpenAPI(schemas, doc["paths"].(map[string]any))
 	return doc
 }
 

@@ -37,7 +37,7 @@ func TestOpenAPIValidates(t *testing.T) {
 	}
 	// Every route the router serves is described (MCP is a protocol, not REST).
 	for _, p := range []string{"/invoke", "/v1/invoke", "/tools", "/tools/{name}", "/health", "/ready", "/downloads/{filename}",
-		"/tools/{name}/toggle", "/admin/tools/{name}", "/admin", "/admin/session", "/admin/verify", "/metrics", "/openapi.json"} {
+		"/tools/{name}/toggle", "/admin/tools/{name}", "/admin", "/admin/session", "/admin/verify", "/metrics", "/openapi.json", "/v1/intents", "/v1/answer"} {
 		if doc.Paths.Find(p) == nil {
 			t.Errorf("paths lack %s", p)
 		}

@@ -117,6 +117,8 @@ func (s *Server) routes() chi.Router {
 	}))
 	r.Post("/invoke", s.wrapLegacy(s.invoke))
 	r.Post("/v1/invoke", s.wrap(s.invoke))
+	r.Post("/v1/intents", s.wrap(s.intents))
+	r.Post("/v1/answer", s.wrap(s.answer))
 	r.Method(http.MethodGet, "/tools", cacheable(s.wrap(s.listTools))) // ETag, gzip (api/edge_cache.go)
 	r.Get("/tools/{name}", s.wrap(s.getTool))
 	r.Get("/health", s.wrap(s.health))

@@ -28,7 +28,7 @@ var (
 )
 
 func init() {
-	commands = []*command{cmdServeSpec, cmdMCPSpec, cmdCallSpec, cmdToolsSpec, cmdVerifySpec,
+	commands = []*command{cmdServeSpec, cmdMCPSpec, cmdCallSpec, cmdIntentsSpec, cmdAnswerSpec, cmdToolsSpec, cmdVerifySpec,
 		cmdHealthSpec, cmdSelfCheckSpec, cmdTokenSpec, cmdRotateKeySpec, cmdVersionSpec, cmdWorkerSpec}
 	list := make([]*cli.Command, len(commands))
 	for i, c := range commands {

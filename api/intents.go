@@ -1,0 +1,194 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+
+	"github.com/precisiond/precisiond/internal/intent"
+	"github.com/precisiond/precisiond/tools"
+)
+
+// CodeNotCovered is /v1/answer's refusal of a request that is not completely
+// a set of recognised intents (HTTP 422).
+const CodeNotCovered = "not_covered"
+
+// IntentRules is the embedded intent rule set, loaded once.
+var IntentRules = sync.OnceValues(intent.Load)
+
+// intentRequest is the body of /v1/intents and /v1/answer.
+type intentRequest struct {
+	text  string
+	tools []string // nil: every tool of the registry with an intent contract
+}
+
+func (s *Server) decodeIntentRequest(r *http.Request) (intentRequest, *apiError) {
+	var req intentRequest
+	body, aerr := s.readObject(r)
+	if aerr != nil {
+		return req, aerr
+	}
+	for k := range body {
+		if k != "text" && k != "tools" {
+			return req, newError(CodeInvalidRequest, "unknown field "+quoteShort(k)+" in request body (allowed: text, tools)")
+		}
+	}
+	text, ok := body["text"].(string)
+	if !ok {
+		return req, newError(CodeInvalidRequest, `"text" must be a string`)
+	}
+	if len(text) > intent.MaxTextBytes {
+		return req, newError(CodePayloadTooLarge, `"text" exceeds 16384 bytes`)
+	}
+	req.text = text
+	if v, present := body["tools"]; present && v != nil {
+		list, ok := v.([]any)
+		if !ok {
+			return req, newError(CodeInvalidRequest, `"tools" must be an array of tool names`)
+		}
+		req.tools = []string{}
+		for _, e := range list {
+			name, ok := e.(string)
+			if !ok {
+				return req, newError(CodeInvalidRequest, `"tools" must be an array of tool names`)
+			}
+			req.tools = append(req.tools, name)
+		}
+	}
+	return req, nil
+}
+
+// recognize runs the recognizer over the tools this registry serves (and the
+// allowlist, when given).
+func (s *Server) recognize(req intentRequest) (*intent.Result, *apiError) {
+	rules, err := IntentRules()
+	if err != nil {
+		s.log.Error("intent rules", "err", err.Error())
+		return nil, newError(tools.CodeInternal, "internal error")
+	}
+	res, err := RecognizeFor(rules, s.reg, req.text, req.tools)
+	if err != nil {
+		var ut *intent.UnknownToolError
+		if errors.As(err, &ut) {
+			return nil, s.unknownTool(ut.Tool)
+		}
+		return nil, newError(CodeInvalidRequest, err.Error())
+	}
+	return res, nil
+}
+
+// RecognizeFor recognizes text among the tools reg serves that have an intent
+// contract, narrowed to allow when it is not nil. A name in allow that reg
+// does not serve is an *intent.UnknownToolError.
+func RecognizeFor(rules *intent.Rules, reg *tools.Registry, text string, allow []string) (*intent.Result, error) {
+	served := []string{}
+	for _, name := range rules.Tools() {
+		if _, _, ok := reg.Lookup(name); ok {
+			served = append(served, name)
+		}
+	}
+	if allow != nil {
+		for _, name := range allow {
+			if _, _, ok := reg.Lookup(name); !ok {
+				return nil, &intent.UnknownToolError{Tool: name}
+			}
+		}
+		var both []string
+		for _, name := range allow {
+			for _, s := range served {
+				if s == name {
+					both = append(both, name)
+				}
+			}
+		}
+		served = both
+		if served == nil {
+			served = []string{}
+		}
+	}
+	return rules.Recognize(text, served)
+}
+
+// intents is POST /v1/intents.
+func (s *Server) intents(r *http.Request) (any, *apiError) {
+	req, aerr := s.decodeIntentRequest(r)
+	if aerr != nil {
+		return nil, aerr
+	}
+	res, aerr := s.recognize(req)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return res, nil
+}
+
+// answer is POST /v1/answer: a covered request's intents through the
+// execution path of /v1/invoke, and the deterministic answer.
+func (s *Server) answer(r *http.Request) (any, *apiError) {
+	if s.draining.Load() {
+		return nil, newError(CodeShuttingDown, "the service is shutting down")
+	}
+	req, aerr := s.decodeIntentRequest(r)
+	if aerr != nil {
+		return nil, aerr
+	}
+	res, aerr := s.recognize(req)
+	if aerr != nil {
+		return nil, aerr
+	}
+	if !res.Covered {
+		return withStatus{http.StatusUnprocessableEntity, NotCoveredBody(res)}, nil
+	}
+	rules, _ := IntentRules()
+	ctx := r.Context()
+	out, err := rules.Answer(ctx, res, func(ctx context.Context, in intent.Intent) (*tools.Response, error) {
+		if aerr := s.authorizeTool(ctx, in.Tool); aerr != nil {
+			return nil, aerr
+		}
+		return s.reg.Invoke(ctx, tools.Request{Tool: in.Tool, Args: in.Args})
+	})
+	if err != nil {
+		var ce *intent.CallError
+		if errors.As(err, &ce) {
+			var ae *apiError
+			if errors.As(ce.Err, &ae) {
+				return nil, ae
+			}
+			return nil, toAPIError(ctx, s.log, ce.Tool, ce.Err)
+		}
+		s.log.Error("rendering an answer", "request_id", requestID(ctx), "err", err.Error())
+		return nil, newError(tools.CodeInternal, "internal error")
+	}
+	return AnswerBody(res, out), nil
+}
+
+// AnswerBody is the /v1/answer success body.
+func AnswerBody(res *intent.Result, out *intent.Answered) map[string]any {
+	results := make([]any, len(out.Responses))
+	for i, resp := range out.Responses {
+		results[i] = ResponseBody(resp)
+	}
+	return map[string]any{
+		"answer":             out.Text,
+		"covered":            true,
+		"intents":            res.Intents,
+		"results":            results,
+		"recognizer_version": res.Version,
+		"recognizer_hash":    res.Hash,
+	}
+}
+
+// NotCoveredBody is /v1/answer's 422 body: the error and what was found.
+func NotCoveredBody(res *intent.Result) map[string]any {
+	return map[string]any{
+		"error":              "the request is not completely a set of recognised intents; plan it with a model (see intents and declined)",
+		"error_code":         CodeNotCovered,
+		"tool":               "",
+		"covered":            false,
+		"intents":            res.Intents,
+		"declined":           res.Decline,
+		"recognizer_version": res.Version,
+		"recognizer_hash":    res.Hash,
+	}
+}

@@ -1,0 +1,443 @@
+package intent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/precisiond/precisiond/contracts"
+)
+
+// MaxTextBytes bounds the text of one request (16 KiB), so that recognition
+// costs at most a fixed multiple of it.
+const MaxTextBytes = 16 << 10
+
+// Intent is one recognised tool call.
+type Intent struct {
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args"`
+	// Item is the 0-based item of a numbered list, nil for prose.
+	Item *int `json:"item"`
+	// Span is [start, end) in code points of the text.
+	Span [2]int `json:"span"`
+	// Lang is the language of the phrasing: de or en.
+	Lang string `json:"lang"`
+}
+
+// Decline is a candidate that was not taken.
+type Decline struct {
+	Item   *int   `json:"item"`
+	Reason string `json:"reason"`
+	// Tool is the tool the candidate was for, "" when that is not one tool.
+	Tool string `json:"tool,omitempty"`
+}
+
+// Result is what Recognize finds.
+type Result struct {
+	Intents []Intent  `json:"intents"`
+	Covered bool      `json:"covered"`
+	Decline []Decline `json:"declined"`
+	Version string    `json:"recognizer_version"`
+	Hash    string    `json:"recognizer_hash"`
+}
+
+// Errors of Recognize. Both are input errors (invalid_request).
+var (
+	ErrTooLarge = fmt.Errorf("intent: text exceeds %d bytes", MaxTextBytes)
+	ErrNotUTF8  = errors.New("intent: text is not valid UTF-8")
+)
+
+// UnknownToolError is an allowlist entry without an intent contract.
+type UnknownToolError struct{ Tool string }
+
+func (e *UnknownToolError) Error() string {
+	return fmt.Sprintf("intent: tool %q has no intent contract", e.Tool)
+}
+
+// maxDeclineScan is the longest segment (bytes, white space collapsed) that a
+// tool's own decline regexes search to name the reason of a miss; a longer
+// one that matches no phrasing is declined as unrecognized without them. The
+// reason is advice to the caller; no intent depends on it, and the bound keeps
+// a long text that merely names a tool cheap.
+const maxDeclineScan = 512
+
+// segment is one part of the request: the whole prose, or one numbered item.
+type segment struct {
+	item       *int
+	start, end int // byte offsets into the text
+}
+
+// marker is a numbered-list marker: the item's number and the byte offsets
+// of the line's start and of the item text after "N. " or "N) ".
+type marker struct{ n, line, text int }
+
+// markers finds the lines that start (after blanks) with 1-4 digits, "." or
+// ")" and a blank, in one pass over text.
+func markers(text string) []marker {
+	var out []marker
+	for line := 0; line < len(text); {
+		i := line
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
+		}
+		d := i
+		for i < len(text) && i-d < 5 && text[i] >= '0' && text[i] <= '9' {
+			i++
+		}
+		if n := i - d; n >= 1 && n <= 4 && i+1 < len(text) && (text[i] == '.' || text[i] == ')') && (text[i+1] == ' ' || text[i+1] == '\t') {
+			j := i + 1
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			out = append(out, marker{n: atoi(text[d:i]), line: line, text: j})
+		}
+		nl := strings.IndexByte(text[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		line = i + nl + 1
+	}
+	return out
+}
+
+// segments splits text into numbered items or one prose segment. prefix
+// reports text before the first item; ok is false for numbering that does not
+// run 1, 2, 3, …
+func segments(text string) (segs []segment, prefix, ok bool) {
+	marks := markers(text)
+	if len(marks) == 0 {
+		s, e := trimmed(text, 0, len(text))
+		if s == e {
+			return nil, false, true
+		}
+		return []segment{{start: s, end: e}}, false, true
+	}
+	for i, m := range marks {
+		if m.n != i+1 {
+			return nil, false, false
+		}
+	}
+	if s, e := trimmed(text, 0, marks[0].line); s != e {
+		prefix = true
+	}
+	for i, m := range marks {
+		end := len(text)
+		if i+1 < len(marks) {
+			end = marks[i+1].line
+		}
+		s, e := trimmed(text, m.text, end)
+		item := i
+		segs = append(segs, segment{item: &item, start: s, end: e})
+	}
+	return segs, prefix, true
+}
+
+func trimmed(text string, s, e int) (int, int) {
+	for s < e && isSpace(text[s]) {
+		s++
+	}
+	for e > s && isSpace(text[e-1]) {
+		e--
+	}
+	return s, e
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// Recognize finds the intents of text among the tools of allow (nil: every
+// tool with an intent contract). It returns ErrTooLarge, ErrNotUTF8 or an
+// *UnknownToolError; otherwise the result, which is a pure function of the
+// text, the allowlist and the rule set.
+func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
+	if len(text) > MaxTextBytes {
+		return nil, ErrTooLarge
+	}
+	if !utf8.ValidString(text) {
+		return nil, ErrNotUTF8
+	}
+	allowed := make([]bool, len(r.tools))
+	if allow == nil {
+		for i := range allowed {
+			allowed[i] = true
+		}
+	} else {
+		for _, name := range allow {
+			i := slices.IndexFunc(r.tools, func(t *toolSet) bool { return t.name == name })
+			if i < 0 {
+				return nil, &UnknownToolError{Tool: name}
+			}
+			allowed[i] = true
+		}
+	}
+	res := &Result{Intents: []Intent{}, Decline: []Decline{}, Version: r.version, Hash: r.hash}
+	segs, prefix, ok := segments(text)
+	if !ok {
+		res.Decline = append(res.Decline, Decline{Reason: ReasonNumbering})
+		return res, nil
+	}
+	covered := len(segs) > 0 && !prefix
+	at, runes := 0, 0 // code points of text[:at]
+	count := func(to int) int {
+		runes += utf8.RuneCountInString(text[at:to])
+		at = to
+		return runes
+	}
+	for _, sg := range segs {
+		in, d := r.analyse(text[sg.start:sg.end], allowed)
+		if in == nil {
+			covered = false
+			if d != nil {
+				d.Item = sg.item
+				res.Decline = append(res.Decline, *d)
+			}
+			continue
+		}
+		in.Item = sg.item
+		start := count(sg.start)
+		in.Span = [2]int{start, count(sg.end)}
+		res.Intents = append(res.Intents, *in)
+	}
+	res.Covered = covered
+	return res, nil
+}
+
+// candidate is a tool whose pattern matched a whole segment.
+type candidate struct {
+	p    *compiled
+	m    []int
+	text string
+}
+
+// analyse recognises one segment: an intent, or a decline (nil when the
+// segment names no tool at all).
+func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
+	norm := collapse(seg)
+	// Only the tools whose trigger words occur are tried: a phrasing of a
+	// tool always contains one of them, and the word scan costs far less
+	// than running every pattern.
+	domains, triggered := r.triggered(norm, allowed)
+	var cands []candidate
+	for _, t := range triggered {
+		for _, p := range t.patterns {
+			if r.anyAllowed(p.unless, allowed) {
+				continue
+			}
+			text := norm
+			if p.raw {
+				text = seg
+			}
+			if m := p.re.FindStringSubmatchIndex(text); m != nil {
+				cands = append(cands, candidate{p: p, m: m, text: text})
+				break
+			}
+		}
+	}
+	var intents []*Intent
+	var decline *Decline
+	for _, c := range cands {
+		ins := instruction(c)
+		if reason := r.declineFor(ins, words(ins), c.p.tool); reason != "" {
+			return nil, &Decline{Reason: reason, Tool: c.p.tool}
+		}
+		in, reason := r.extract(c)
+		if in == nil {
+			decline = &Decline{Reason: reason, Tool: c.p.tool}
+			continue
+		}
+		intents = append(intents, in)
+	}
+	switch {
+	case len(intents) == 1 && decline == nil:
+		return intents[0], nil
+	case len(intents) > 1:
+		return nil, &Decline{Reason: ReasonAmbiguous}
+	case decline != nil:
+		return nil, decline
+	}
+	// No phrasing matched: say why, if the segment is about a tool at all.
+	tools := triggered
+	if len(domains) == 0 {
+		return nil, nil
+	}
+	tool := ""
+	if len(tools) == 1 {
+		tool = tools[0].name
+	}
+	ws := words(norm)
+	if reason := r.declineFor(norm, ws, tool); reason != "" {
+		return nil, &Decline{Reason: reason, Tool: tool}
+	}
+	if len(domains) > 1 {
+		return nil, &Decline{Reason: ReasonMultipleInProse}
+	}
+	for _, t := range tools {
+		if reason := r.declineFor(norm, ws, t.name); reason != "" {
+			return nil, &Decline{Reason: reason, Tool: t.name}
+		}
+		if len(norm) > maxDeclineScan {
+			continue
+		}
+		for i := range t.declines {
+			if t.declines[i].matches(norm, ws) {
+				d := t.declines[i]
+				return nil, &Decline{Reason: d.reason, Tool: t.name}
+			}
+		}
+	}
+	return nil, &Decline{Reason: ReasonUnrecognized, Tool: tool}
+}
+
+func (r *Rules) anyAllowed(names []string, allowed []bool) bool {
+	for _, n := range names {
+		for i, t := range r.tools {
+			if t.name == n && allowed[i] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// instruction is the matched text without its payload groups: the words of
+// the request itself, which decline rules read.
+func instruction(c candidate) string {
+	if len(c.p.payloads) == 0 {
+		return c.text
+	}
+	var b strings.Builder
+	at := 0
+	for _, g := range c.p.payloads {
+		s, e := c.m[2*g], c.m[2*g+1]
+		if s < at {
+			continue
+		}
+		if s >= 0 {
+			b.WriteString(c.text[at:s])
+			b.WriteString(" ")
+			at = e
+		}
+	}
+	b.WriteString(c.text[at:])
+	return b.String()
+}
+
+// declineFor returns the reason of the first common decline rule that applies
+// to tool ("" for any tool) and matches s.
+func (r *Rules) declineFor(s string, ws []string, tool string) string {
+	for i := range r.declines {
+		d := &r.declines[i]
+		if len(d.tools) > 0 && !slices.Contains(d.tools, tool) {
+			continue
+		}
+		if d.matches(s, ws) {
+			return d.reason
+		}
+	}
+	return ""
+}
+
+// triggered returns the domains whose trigger words occur in s, and their
+// tools in the order their triggers occur.
+func (r *Rules) triggered(s string, allowed []bool) (domains []string, tools []*toolSet) {
+	ws := words(s)
+	for i, w := range ws {
+		for _, ti := range r.firstWord[w] {
+			t := r.tools[ti]
+			if !allowed[ti] || slices.Contains(tools, t) {
+				continue
+			}
+			for _, tr := range t.triggers {
+				if tr[0] == w && len(ws)-i >= len(tr) && slices.Equal(ws[i:i+len(tr)], tr) {
+					tools = append(tools, t)
+					if !slices.Contains(domains, t.domain) {
+						domains = append(domains, t.domain)
+					}
+					break
+				}
+			}
+		}
+	}
+	return domains, tools
+}
+
+// extract builds and validates the arguments of a candidate.
+func (r *Rules) extract(c candidate) (*Intent, string) {
+	t := r.byName[c.p.tool]
+	args := make(map[string]any, len(c.p.args))
+	for name, a := range c.p.args {
+		switch {
+		case a.Const != nil:
+			args[name] = contracts.CopyJSON(c.p.consts[name], nil)
+			continue
+		case a.Lang:
+			args[name] = c.p.lang
+			continue
+		case len(a.Groups) > 0:
+			list := make([]any, len(a.Groups))
+			for i, gn := range a.Groups {
+				g := c.p.re.SubexpIndex(gn)
+				if c.m[2*g] < 0 {
+					return nil, ReasonMissingArgument
+				}
+				v, err := value(a.Type, c.text[c.m[2*g]:c.m[2*g+1]])
+				if err != nil {
+					return nil, reasonOf(err)
+				}
+				list[i] = v
+			}
+			args[name] = list
+			continue
+		}
+		g := c.p.re.SubexpIndex(a.Group)
+		s, e := c.m[2*g], c.m[2*g+1]
+		if s < 0 {
+			if a.Optional {
+				continue
+			}
+			return nil, ReasonMissingArgument
+		}
+		text := c.text[s:e]
+		if a.Map != "" {
+			m := t.maps[a.Map]
+			if m == nil {
+				m = r.maps[a.Map]
+			}
+			v, ok := m[strings.ToLower(collapse(text))]
+			if !ok {
+				return nil, ReasonInvalidValue
+			}
+			args[name] = v
+			continue
+		}
+		if a.Type == "zone" {
+			if z, ok := r.maps["zones"][strings.ToLower(collapse(text))]; ok {
+				text = z
+			}
+		}
+		v, err := value(a.Type, text)
+		if err != nil {
+			return nil, reasonOf(err)
+		}
+		args[name] = v
+	}
+	if err := t.contract.ValidateInput(args); err != nil {
+		return nil, ReasonInvalidValue
+	}
+	return &Intent{Tool: c.p.tool, Args: args, Lang: c.p.lang}, ""
+}
+
+func reasonOf(err error) string {
+	var ve *valueError
+	if errors.As(err, &ve) {
+		return ve.reason
+	}
+	return ReasonInvalidValue
+}
+
+// ArgsJSON is the intent's arguments as JSON text (numbers exact).
+func (in Intent) ArgsJSON() ([]byte, error) { return json.Marshal(in.Args) }

@@ -1,0 +1,343 @@
+package intent
+
+import (
+	"encoding/json"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/precisiond/precisiond/internal/tzdb"
+)
+
+// valueError is why a captured value cannot become an argument: its reason is
+// ReasonInvalidValue or ReasonAmbiguous.
+type valueError struct{ reason string }
+
+func (e *valueError) Error() string { return e.reason }
+
+var (
+	errInvalid   = &valueError{ReasonInvalidValue}
+	errAmbiguous = &valueError{ReasonAmbiguous}
+)
+
+// words splits s into lower-case words: runs of letters, digits and the
+// degree sign (°C is one word), and each of the operator signs + * ^ = alone
+// (so that a trigger can be "+").
+func words(s string) []string {
+	var out []string
+	s = strings.ToLower(s)
+	start := -1
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '°'
+		if word && start < 0 {
+			start = i
+		}
+		if !word && start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+		if r == '+' || r == '*' || r == '^' || r == '=' {
+			out = append(out, s[i:i+1])
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// collapse trims s and replaces every run of white space by one space.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+var integerText = regexp.MustCompile(`^[+-]?\d+$`)
+
+// canonicalInteger returns the integer written (sign, digits) without leading
+// zeros or plus sign.
+func canonicalInteger(s string) (string, error) {
+	s = strings.ReplaceAll(s, " ", "")
+	if !integerText.MatchString(s) || len(s) > 400 {
+		return "", errInvalid
+	}
+	var n big.Int
+	if _, ok := n.SetString(s, 10); !ok {
+		return "", errInvalid
+	}
+	return n.String(), nil
+}
+
+var decimalText = regexp.MustCompile(`^([+-]?)(\d+(?:[.,]\d+)*)$`)
+
+// canonicalDecimal reads a decimal number as a person writes it in English or
+// German and returns it in canonical form (no plus sign, no leading zeros, a
+// point as decimal separator, the fraction digits as written):
+//
+//   - both "." and "," present: the last one is the decimal separator, the
+//     other separates thousands ("1.234,5" and "1,234.5" are 1234.5);
+//   - one separator repeated: thousands ("1.234.567");
+//   - one separator once: decimal, unless exactly three digits follow a
+//     leading group of 1-3 digits other than "0" ("1.234", "12,500"): that
+//     reads as thousands in one language and as a fraction in the other, so it
+//     is ambiguous.
+//
+// Thousands groups must have exactly three digits.
+func canonicalDecimal(s string) (string, error) {
+	s = strings.ReplaceAll(s, " ", "")
+	m := decimalText.FindStringSubmatch(s)
+	if m == nil || len(s) > 200 {
+		return "", errInvalid
+	}
+	sign, body := m[1], m[2]
+	lastDot, lastComma := strings.LastIndexByte(body, '.'), strings.LastIndexByte(body, ',')
+	var intPart, frac string
+	switch {
+	case lastDot < 0 && lastComma < 0:
+		intPart = body
+	case lastDot >= 0 && lastComma >= 0:
+		sep := max(lastDot, lastComma)
+		intPart, frac = body[:sep], body[sep+1:]
+		thousands := ","
+		if body[sep] == ',' {
+			thousands = "."
+		}
+		if strings.ContainsAny(frac, ".,") {
+			return "", errInvalid
+		}
+		var err error
+		if intPart, err = ungroup(intPart, thousands); err != nil {
+			return "", err
+		}
+	default:
+		sep := "."
+		if lastComma >= 0 {
+			sep = ","
+		}
+		parts := strings.Split(body, sep)
+		if len(parts) > 2 {
+			var err error
+			if intPart, err = ungroup(body, sep); err != nil {
+				return "", err
+			}
+			break
+		}
+		intPart, frac = parts[0], parts[1]
+		if len(frac) == 3 && len(intPart) <= 3 && intPart != "0" {
+			return "", errAmbiguous
+		}
+	}
+	intPart = strings.TrimLeft(intPart, "0")
+	if intPart == "" {
+		intPart = "0"
+	}
+	out := intPart
+	if frac != "" {
+		out += "." + frac
+	}
+	if sign == "-" {
+		out = "-" + out
+	}
+	return out, nil
+}
+
+var pointText = regexp.MustCompile(`^[+-]?\d+(?:\.\d+)?$`)
+
+// pointDecimal reads a number written with a decimal point only (coordinates:
+// 13.405 is never thirteen thousand), canonical as canonicalDecimal.
+func pointDecimal(s string) (string, error) {
+	if !pointText.MatchString(s) || len(s) > 200 {
+		return "", errInvalid
+	}
+	s = strings.TrimPrefix(s, "+")
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, _ := strings.Cut(s, ".")
+	intPart = strings.TrimLeft(intPart, "0")
+	if intPart == "" {
+		intPart = "0"
+	}
+	if frac != "" {
+		intPart += "." + frac
+	}
+	if neg {
+		intPart = "-" + intPart
+	}
+	return intPart, nil
+}
+
+// ungroup removes thousands separators sep from s, which must be grouped by
+// three after a first group of 1-3 digits.
+func ungroup(s, sep string) (string, error) {
+	parts := strings.Split(s, sep)
+	if len(parts[0]) == 0 || len(parts[0]) > 3 {
+		return "", errInvalid
+	}
+	for i, p := range parts {
+		if i > 0 && len(p) != 3 || strings.Trim(p, "0123456789") != "" {
+			return "", errInvalid
+		}
+	}
+	return strings.Join(parts, ""), nil
+}
+
+var (
+	isoDate    = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})$`)
+	germanDate = regexp.MustCompile(`^(\d{1,2})\.(\d{1,2})\.(\d{4})$`)
+	clockTime  = regexp.MustCompile(`^(\d{1,2}):(\d{2})(?::(\d{2}))?$`)
+	dateTime   = regexp.MustCompile(`^([0-9.\-]+)(?:[T ]|\s*,\s*|\s+um\s+|\s+at\s+)(\d{1,2}:\d{2}(?::\d{2})?)(?:\s*uhr)?$`)
+	instantEnd = regexp.MustCompile(`^(.*?)\s*(Z|[+-]\d{2}:\d{2}|UTC)$`)
+)
+
+// canonicalDate reads YYYY-MM-DD or DD.MM.YYYY and returns YYYY-MM-DD for a
+// date that exists (years 0001-9999).
+func canonicalDate(s string) (string, error) {
+	var y, mo, d int
+	if m := isoDate.FindStringSubmatch(s); m != nil {
+		y, mo, d = atoi(m[1]), atoi(m[2]), atoi(m[3])
+	} else if m := germanDate.FindStringSubmatch(s); m != nil {
+		d, mo, y = atoi(m[1]), atoi(m[2]), atoi(m[3])
+	} else {
+		return "", errInvalid
+	}
+	if y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) {
+		return "", errInvalid
+	}
+	return pad(y, 4) + "-" + pad(mo, 2) + "-" + pad(d, 2), nil
+}
+
+// canonicalDateTime reads a date and a wall time (T, space, comma, "um" or
+// "at" between; seconds optional; "Uhr" after) and returns
+// YYYY-MM-DDTHH:MM:SS.
+func canonicalDateTime(s string) (string, error) {
+	m := dateTime.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return "", errInvalid
+	}
+	d, err := canonicalDate(m[1])
+	if err != nil {
+		return "", err
+	}
+	c := clockTime.FindStringSubmatch(m[2])
+	h, mi, sec := atoi(c[1]), atoi(c[2]), 0
+	if c[3] != "" {
+		sec = atoi(c[3])
+	}
+	if h > 23 || mi > 59 || sec > 59 {
+		return "", errInvalid
+	}
+	return d + "T" + pad(h, 2) + ":" + pad(mi, 2) + ":" + pad(sec, 2), nil
+}
+
+// canonicalInstant is canonicalDateTime followed by Z, UTC or ±HH:MM; UTC
+// becomes Z.
+func canonicalInstant(s string) (string, error) {
+	m := instantEnd.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return "", errInvalid
+	}
+	dt, err := canonicalDateTime(m[1])
+	if err != nil {
+		return "", err
+	}
+	off := m[2]
+	switch off {
+	case "UTC", "Z":
+		off = "Z"
+	default:
+		if atoi(off[1:3]) > 23 || atoi(off[4:6]) > 59 {
+			return "", errInvalid
+		}
+	}
+	return dt + off, nil
+}
+
+// canonicalZone returns the IANA id of a zone written as an id (any case) or
+// as UTC; abbreviations such as CET, MEZ or EST are ambiguous and refused.
+func canonicalZone(s string) (string, error) {
+	if strings.EqualFold(s, "UTC") {
+		return "UTC", nil
+	}
+	if !strings.Contains(s, "/") {
+		return "", errAmbiguous
+	}
+	z, err := tzdb.Lookup(s)
+	if err != nil {
+		return "", errInvalid
+	}
+	return z.Name(), nil
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+func pad(n, width int) string {
+	s := strconv.Itoa(n)
+	for len(s) < width {
+		s = "0" + s
+	}
+	return s
+}
+
+var listSep = regexp.MustCompile(`(?i)\s*;\s*|,\s+|\s+(?:und|and|sowie)\s+`)
+
+// value converts one captured text to an argument value of type typ.
+func value(typ, s string) (any, error) {
+	switch typ {
+	case "integer":
+		n, err := canonicalInteger(s)
+		return json.Number(n), err
+	case "number":
+		n, err := canonicalDecimal(s)
+		return json.Number(n), err
+	case "decimal":
+		return canonicalDecimal(s)
+	case "point_number":
+		n, err := pointDecimal(s)
+		return json.Number(n), err
+	case "date":
+		return canonicalDate(s)
+	case "datetime":
+		return canonicalDateTime(s)
+	case "instant":
+		return canonicalInstant(s)
+	case "zone":
+		return canonicalZone(s)
+	case "string", "payload":
+		return s, nil
+	case "lower":
+		return strings.ToLower(s), nil
+	case "upper":
+		return strings.ToUpper(s), nil
+	case "integers", "numbers", "decimals":
+		elem := strings.TrimSuffix(typ, "s")
+		parts := listSep.Split(strings.TrimSpace(s), -1)
+		out := make([]any, 0, len(parts))
+		for _, p := range parts {
+			v, err := value(elem, p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	return nil, errInvalid
+}
