@@ -14,10 +14,12 @@ import datetime
 import itertools
 import json
 import os
+import platform
 from decimal import Decimal
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "corpus")
+GENERATOR = {"script": "internal/intent/testdata/gen_corpus.py", "python": platform.python_version()}
 
 positives = {}   # tool -> list of cases
 negatives = []
@@ -485,12 +487,12 @@ for s in subjects_en[:10]:
 os.makedirs(OUT, exist_ok=True)
 for tool, cases in sorted(positives.items()):
     with open(os.path.join(OUT, tool + ".json"), "w", encoding="utf-8") as f:
-        json.dump({"positive": cases, "negative": []}, f, ensure_ascii=False, indent=1)
+        json.dump({"generator": GENERATOR, "positive": cases, "negative": []}, f, ensure_ascii=False, indent=1)
         f.write("\n")
 with open(os.path.join(OUT, "_lists.json"), "w", encoding="utf-8") as f:
-    json.dump({"positive": lists, "negative": []}, f, ensure_ascii=False, indent=1)
+    json.dump({"generator": GENERATOR, "positive": lists, "negative": []}, f, ensure_ascii=False, indent=1)
     f.write("\n")
 with open(os.path.join(OUT, "_negatives.json"), "w", encoding="utf-8") as f:
-    json.dump({"positive": [], "negative": negatives}, f, ensure_ascii=False, indent=1)
+    json.dump({"generator": GENERATOR, "positive": [], "negative": negatives}, f, ensure_ascii=False, indent=1)
     f.write("\n")
 print({t: len(c) for t, c in sorted(positives.items())}, "lists", len(lists), "negatives", len(negatives))

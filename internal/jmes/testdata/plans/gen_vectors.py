@@ -9,6 +9,7 @@ adds. Run with a python3 that has jmespath 1.x (pyenv 3.11 here):
 """
 import json
 import os
+import platform
 
 import jmespath
 from jmespath import functions
@@ -131,6 +132,8 @@ def main():
             case["error"] = "syntax"
         cases.append(case)
     doc = {"$comment": "written by gen_vectors.py (Python jmespath " + jmespath.__version__ + " + reference substr); do not edit",
+           "generator": {"script": "internal/jmes/testdata/plans/gen_vectors.py", "python": platform.python_version(),
+                         "jmespath": jmespath.__version__},
            "given": DATA, "cases": cases}
     with open(os.path.join(here, "plan_dialect.json"), "w") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False, sort_keys=True)
