@@ -14,8 +14,9 @@ import (
 // testdata/corpus/*.json): texts with the intents they must give, and texts
 // that must give none.
 type corpusFile struct {
-	Positive []positiveCase `json:"positive"`
-	Negative []negativeCase `json:"negative"`
+	Generator map[string]string `json:"generator"` // the script and the Python that wrote it
+	Positive  []positiveCase    `json:"positive"`
+	Negative  []negativeCase    `json:"negative"`
 }
 
 type positiveCase struct {
