@@ -63,6 +63,25 @@ type Claims struct {
 	ClientID string
 	Scopes   []string
 	Expiry   time.Time // zero: unknown (introspection without exp)
+
+	memo *memo // what the caller derived from these claims (Memo)
+}
+
+type memo struct {
+	once sync.Once
+	v    any
+}
+
+// Memo returns build's result for these claims, built once per verified
+// token: a token served from the cache shares its claims, so what a caller
+// derives from them (a principal) costs nothing on later requests. Claims
+// not made by a Verifier build every time.
+func (c *Claims) Memo(build func() any) any {
+	if c.memo == nil {
+		return build()
+	}
+	c.memo.once.Do(func() { c.memo.v = build() })
+	return c.memo.v
 }
 
 // Config configures a Verifier.
@@ -297,7 +316,7 @@ func (v *Verifier) verifyJWT(ctx context.Context, raw string, now time.Time) (*C
 	default:
 		return nil, invalid("invalid_claims", "the access token's claims are invalid")
 	}
-	c := &Claims{Subject: std.Subject, ClientID: extra.ClientID, Expiry: std.Expiry.Time()}
+	c := &Claims{Subject: std.Subject, ClientID: extra.ClientID, Expiry: std.Expiry.Time(), memo: &memo{}}
 	if c.ClientID == "" {
 		c.ClientID = extra.Azp
 	}
@@ -527,7 +546,7 @@ func (v *Verifier) introspect(ctx context.Context, token string) (*Claims, error
 	if !ans.Active {
 		return nil, invalid("inactive", "the access token is not active (revoked, expired or unknown to the issuer)")
 	}
-	c := &Claims{Subject: ans.Sub, ClientID: ans.ClientID, Scopes: strings.Fields(ans.Scope)}
+	c := &Claims{Subject: ans.Sub, ClientID: ans.ClientID, Scopes: strings.Fields(ans.Scope), memo: &memo{}}
 	if ans.Exp != "" {
 		secs, err := ans.Exp.Int64()
 		if err != nil {
