@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -170,8 +171,14 @@ type discovery struct {
 // while its issuer is down.
 func New(cfg Config) (*Verifier, error) {
 	u, err := url.Parse(cfg.Issuer)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("oauth issuer %q: want an absolute https:// URL without query or fragment", cfg.Issuer)
+	if err != nil || (u.Scheme != "https" && !(u.Scheme == "http" && loopbackHost(u.Hostname()))) || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("oauth issuer %q: want an absolute https:// URL without query or fragment (http:// only on loopback)", cfg.Issuer)
+	}
+	if cfg.IntrospectionURL != "" {
+		iu, err := url.Parse(cfg.IntrospectionURL)
+		if err != nil || (iu.Scheme != "https" && !(iu.Scheme == "http" && loopbackHost(iu.Hostname()))) || iu.Host == "" {
+			return nil, fmt.Errorf("oauth introspection URL %q: want an absolute https:// URL (http:// only on loopback): it carries the client secret", cfg.IntrospectionURL)
+		}
 	}
 	if cfg.Resource == "" {
 		return nil, errors.New("oauth: the resource (audience) is not set")
@@ -192,6 +199,16 @@ func New(cfg Config) (*Verifier, error) {
 		cfg.IntrospectionTTL = 30 * time.Second
 	}
 	return &Verifier{cfg: cfg, cache: map[[sha256.Size]byte]cached{}, introCache: map[[sha256.Size]byte]cached{}}, nil
+}
+
+// loopbackHost reports whether host names this machine: the only place a
+// plain-http issuer is accepted (tests, a local development issuer).
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Verify checks a bearer token and returns its claims. A JWT (three
