@@ -19,6 +19,9 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}"
 RUN mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot
+# The MCP registry matches the image to server.json by this label
+# (deploy/server_json_test.go checks that the two agree).
+LABEL io.modelcontextprotocol.server.name="io.github.precisiond/precisiond"
 COPY --from=build /out/precisiond /precisiond
 COPY --from=build --chown=65532:65532 /out/data /data
 USER 65532:65532

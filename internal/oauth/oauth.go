@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -63,6 +64,25 @@ type Claims struct {
 	ClientID string
 	Scopes   []string
 	Expiry   time.Time // zero: unknown (introspection without exp)
+
+	memo *memo // what the caller derived from these claims (Memo)
+}
+
+type memo struct {
+	once sync.Once
+	v    any
+}
+
+// Memo returns build's result for these claims, built once per verified
+// token: a token served from the cache shares its claims, so what a caller
+// derives from them (a principal) costs nothing on later requests. Claims
+// not made by a Verifier build every time.
+func (c *Claims) Memo(build func() any) any {
+	if c.memo == nil {
+		return build()
+	}
+	c.memo.once.Do(func() { c.memo.v = build() })
+	return c.memo.v
 }
 
 // Config configures a Verifier.
@@ -151,8 +171,14 @@ type discovery struct {
 // while its issuer is down.
 func New(cfg Config) (*Verifier, error) {
 	u, err := url.Parse(cfg.Issuer)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("oauth issuer %q: want an absolute https:// URL without query or fragment", cfg.Issuer)
+	if err != nil || (u.Scheme != "https" && !(u.Scheme == "http" && loopbackHost(u.Hostname()))) || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("oauth issuer %q: want an absolute https:// URL without query or fragment (http:// only on loopback)", cfg.Issuer)
+	}
+	if cfg.IntrospectionURL != "" {
+		iu, err := url.Parse(cfg.IntrospectionURL)
+		if err != nil || (iu.Scheme != "https" && !(iu.Scheme == "http" && loopbackHost(iu.Hostname()))) || iu.Host == "" {
+			return nil, fmt.Errorf("oauth introspection URL %q: want an absolute https:// URL (http:// only on loopback): it carries the client secret", cfg.IntrospectionURL)
+		}
 	}
 	if cfg.Resource == "" {
 		return nil, errors.New("oauth: the resource (audience) is not set")
@@ -173,6 +199,16 @@ func New(cfg Config) (*Verifier, error) {
 		cfg.IntrospectionTTL = 30 * time.Second
 	}
 	return &Verifier{cfg: cfg, cache: map[[sha256.Size]byte]cached{}, introCache: map[[sha256.Size]byte]cached{}}, nil
+}
+
+// loopbackHost reports whether host names this machine: the only place a
+// plain-http issuer is accepted (tests, a local development issuer).
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // Verify checks a bearer token and returns its claims. A JWT (three
@@ -297,7 +333,7 @@ func (v *Verifier) verifyJWT(ctx context.Context, raw string, now time.Time) (*C
 	default:
 		return nil, invalid("invalid_claims", "the access token's claims are invalid")
 	}
-	c := &Claims{Subject: std.Subject, ClientID: extra.ClientID, Expiry: std.Expiry.Time()}
+	c := &Claims{Subject: std.Subject, ClientID: extra.ClientID, Expiry: std.Expiry.Time(), memo: &memo{}}
 	if c.ClientID == "" {
 		c.ClientID = extra.Azp
 	}
@@ -527,7 +563,7 @@ func (v *Verifier) introspect(ctx context.Context, token string) (*Claims, error
 	if !ans.Active {
 		return nil, invalid("inactive", "the access token is not active (revoked, expired or unknown to the issuer)")
 	}
-	c := &Claims{Subject: ans.Sub, ClientID: ans.ClientID, Scopes: strings.Fields(ans.Scope)}
+	c := &Claims{Subject: ans.Sub, ClientID: ans.ClientID, Scopes: strings.Fields(ans.Scope), memo: &memo{}}
 	if ans.Exp != "" {
 		secs, err := ans.Exp.Int64()
 		if err != nil {

@@ -221,6 +221,31 @@ func TestIntrospection(t *testing.T) {
 	wantRefusal(t, err, Invalid, "malformed")
 }
 
+func TestNewRefusesConfig(t *testing.T) {
+	for _, c := range []Config{
+		{Issuer: "http://auth.example.com", Resource: resource},
+		{Issuer: "ftp://auth.example.com", Resource: resource},
+		{Issuer: "https://auth.example.com?x=1", Resource: resource},
+		{Issuer: "https://auth.example.com", Resource: ""},
+		{Issuer: "https://auth.example.com", Resource: resource, ClientID: "a"},
+		{Issuer: "https://auth.example.com", Resource: resource, IntrospectionURL: "https://auth.example.com/introspect"},
+		{Issuer: "https://auth.example.com", Resource: resource, IntrospectionURL: "http://auth.example.com/introspect", ClientID: "a", ClientSecret: "b"},
+	} {
+		if _, err := New(c); err == nil {
+			t.Errorf("New(%+v) accepted", c)
+		}
+	}
+	for _, c := range []Config{
+		{Issuer: "https://auth.example.com/tenant/", Resource: resource},
+		{Issuer: "http://localhost:9998/", Resource: resource},
+		{Issuer: "http://127.0.0.1:9998", Resource: resource, IntrospectionURL: "http://[::1]:9998/introspect", ClientID: "a", ClientSecret: "b"},
+	} {
+		if _, err := New(c); err != nil {
+			t.Errorf("New(%+v): %v", c, err)
+		}
+	}
+}
+
 func TestCallerName(t *testing.T) {
 	long := make([]byte, 200)
 	for i := range long {

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/precisiond/precisiond/internal/testhttp"
+)
+
+// TestRefusedSSEStreamsUnderFDLimit: the server runs with a 1 024-descriptor
+// limit and 10 SSE streams at most; 1 100 more stream requests, from
+// clients that never close their side, are each refused with 503 and
+// Connection: close, and the server closes each connection (the client
+// reads EOF) instead of holding it for the idle timeout, so /health keeps
+// answering throughout (issue 34).
+func TestRefusedSSEStreamsUnderFDLimit(t *testing.T) {
+	bin := buildBinary(t)
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to set the descriptor limit")
+	}
+	srv := exec.Command("sh", "-c", `ulimit -n 1024 && exec "$0" serve --addr 127.0.0.1:0 --max-sse-streams 10 --data-dir "$1"`, bin, t.TempDir())
+	stderr := &testhttp.SyncBuffer{}
+	srv.Stderr = stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
+	addr := testhttp.ListenAddr(t, stderr)
+	base := "http://" + addr
+	testhttp.WaitUp(t, base, stderr)
+
+	for range 10 { // the streams that fill the cap, held open
+		resp, err := http.Get(base + "/mcp/sse")
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream within the cap: %v %v", err, resp)
+		}
+		defer resp.Body.Close()
+	}
+	const refused, parallel = 1100, 32
+	var wg sync.WaitGroup
+	errs := make(chan error, refused)
+	sem := make(chan struct{}, parallel)
+	var failed atomic.Bool
+	for i := range refused {
+		if failed.Load() {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			err := refusedAndClosed(addr)
+			if err != nil {
+				failed.Store(true)
+			}
+			errs <- err
+		}()
+		if i%100 == 99 {
+			testhttp.Get(t, base+"/health") // answers while the refusals go on
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	testhttp.Get(t, base+"/health")
+}
+
+// refusedAndClosed asks for a stream on a raw connection it never closes
+// first, and checks that the answer is 503 with Connection: close and that
+// the server then closes the connection. The deadline only turns a held
+// connection into a failure instead of a hang.
+func refusedAndClosed(addr string) error {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(testhttp.Timeout))
+	if _, err := io.WriteString(c, "GET /mcp/sse HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"); err != nil {
+		return err
+	}
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusServiceUnavailable || !resp.Close {
+		return fmt.Errorf("refused stream: status %d, Connection %q", resp.StatusCode, resp.Header.Get("Connection"))
+	}
+	// The server closes right after its answer; 10 s (against its 120 s
+	// idle timeout) only bounds how long a regression takes to show.
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if b, err := br.ReadByte(); err != io.EOF {
+		return fmt.Errorf("the connection stayed open after the refusal (read %v, %v)", b, err)
+	}
+	return nil
+}
