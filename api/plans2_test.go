@@ -184,3 +184,38 @@ func TestPlans2OverMCPCompact(t *testing.T) {
 		t.Errorf("run_plan and REST differ")
 	}
 }
+
+// TestRunRecordScope: GET /v1/runs/{run_hash} answers a token that may run
+// every step of the record's plan (alice), and refuses one whose scope
+// lacks a step's tool (bob: gcd_* and hash_text) with 403 forbidden.
+func TestRunRecordScope(t *testing.T) {
+	e := newAccessEnv(t, nil)
+	plan := `{"steps": [{"id": "g", "tool": "gcd_lcm", "args": {"a": 12, "b": 18}},
+	 {"id": "c", "tool": "calendar_facts", "foreach": {"$jmes": "['2026-01-01']"}, "args": {"date_str": {"$item": ""}}}],
+	 "output": {"$jmes": "[steps.g.facts.gcd, steps.c.facts.items[0].weekday_iso]"}}`
+	r := e.do(t, "POST", "/v1/plans/run", aliceToken, `{"plan":`+plan+`}`)
+	if r.Status != http.StatusOK {
+		t.Fatalf("run: %d %s", r.Status, r.Body)
+	}
+	run := mustParse(t, string(r.Body)).(map[string]any)["runs"].([]any)[0].(map[string]any)
+	if !jsonEq(t, run["output"], []any{json.Number("6"), json.Number("4")}) { // gcd(12, 18); 2026-01-01 is a Thursday
+		t.Fatalf("output %v", run["output"])
+	}
+	path := "/v1/runs/" + run["run_hash"].(string)
+	if r := e.do(t, "GET", path, aliceToken, ""); r.Status != http.StatusOK {
+		t.Errorf("alice: %d %s", r.Status, r.Body)
+	}
+	if r := e.do(t, "GET", path, bobToken, ""); r.Status != http.StatusForbidden || !bytes.Contains(r.Body, []byte(`"forbidden"`)) {
+		t.Errorf("bob: %d %s", r.Status, r.Body)
+	}
+	if r := e.do(t, "GET", path, "", ""); r.Status != http.StatusUnauthorized {
+		t.Errorf("no token: %d", r.Status)
+	}
+}
+
+func jsonEq(t *testing.T, a, b any) bool {
+	t.Helper()
+	x, _ := evidence.Canonical(a)
+	y, _ := evidence.Canonical(b)
+	return bytes.Equal(x, y)
+}
