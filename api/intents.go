@@ -140,13 +140,45 @@ func (s *Server) answer(r *http.Request) (any, *apiError) {
 	if !res.Covered {
 		return withStatus{http.StatusUnprocessableEntity, NotCoveredBody(res)}, nil
 	}
-	rules, _ := IntentRules()
 	ctx := r.Context()
-	out, err := rules.Answer(ctx, res, func(ctx context.Context, in intent.Intent) (*tools.Response, error) {
-		if aerr := s.authorizeTool(ctx, in.Tool); aerr != nil {
-			return nil, aerr
+	body, err := AnswerCovered(ctx, s.reg, res, func(ctx context.Context, tool string) error {
+		if aerr := s.authorizeTool(ctx, tool); aerr != nil {
+			return aerr
 		}
-		return s.reg.Invoke(ctx, tools.Request{Tool: in.Tool, Args: in.Args})
+		return nil
+	})
+	if err != nil {
+		var ae *apiError
+		if errors.As(err, &ae) {
+			return nil, ae
+		}
+		var ce *intent.CallError
+		if errors.As(err, &ce) {
+			return nil, toAPIError(ctx, s.log, ce.Tool, ce.Err)
+		}
+		s.log.Error("rendering an answer", "request_id", requestID(ctx), "err", err.Error())
+		return nil, newError(tools.CodeInternal, "internal error")
+	}
+	return body, nil
+}
+
+// AnswerCovered runs each intent of a covered result through reg, as
+// /v1/invoke does, after authorize (nil: every tool) allows its tool, and
+// returns the /v1/answer body. An error is authorize's, an *intent.CallError
+// (a tool call failed: render it with ErrorResponse) or an internal one.
+// POST /v1/answer and precisiond answer both answer through it.
+func AnswerCovered(ctx context.Context, reg *tools.Registry, res *intent.Result, authorize func(ctx context.Context, tool string) error) (map[string]any, error) {
+	rules, err := IntentRules()
+	if err != nil {
+		return nil, err
+	}
+	out, err := rules.Answer(ctx, res, func(ctx context.Context, in intent.Intent) (*tools.Response, error) {
+		if authorize != nil {
+			if err := authorize(ctx, in.Tool); err != nil {
+				return nil, err
+			}
+		}
+		return reg.Invoke(ctx, tools.Request{Tool: in.Tool, Args: in.Args})
 	})
 	if err != nil {
 		var ce *intent.CallError
@@ -155,10 +187,8 @@ func (s *Server) answer(r *http.Request) (any, *apiError) {
 			if errors.As(ce.Err, &ae) {
 				return nil, ae
 			}
-			return nil, toAPIError(ctx, s.log, ce.Tool, ce.Err)
 		}
-		s.log.Error("rendering an answer", "request_id", requestID(ctx), "err", err.Error())
-		return nil, newError(tools.CodeInternal, "internal error")
+		return nil, err
 	}
 	return AnswerBody(res, out), nil
 }

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -242,4 +245,67 @@ func (s *Server) checkOAuth(w http.ResponseWriter, r *http.Request, secret strin
 		return oc
 	}).(*oauthCaller)
 	return oc, nil
+}
+
+// OAuthSettings are the --oauth-* settings (docs/oauth.md) and the public
+// base URL, as an operator gives them.
+type OAuthSettings struct {
+	Issuer, Resource, IntrospectionURL, ClientFile string
+	DefaultScopes                                  []string
+	PublicBaseURL                                  string
+}
+
+// NewOAuthOptions builds the OAuth resource server from its settings: the
+// resource identifier (default the public base URL + /mcp), the
+// introspection credentials read from ClientFile, and the default scopes,
+// each of which must be a precisiond scope. The issuer is not contacted: a
+// service whose issuer is down starts, and answers 503 auth_unavailable to
+// OAuth tokens until it is back.
+func NewOAuthOptions(s OAuthSettings) (*OAuthOptions, error) {
+	base := ""
+	if s.PublicBaseURL != "" {
+		b, err := PublicBase(s.PublicBaseURL)
+		if err != nil {
+			return nil, err
+		}
+		base = b
+	}
+	resource := s.Resource
+	if resource == "" {
+		if base == "" {
+			return nil, fmt.Errorf("--oauth-issuer needs --oauth-resource or --public-base-url (the resource identifier is the public URL of /mcp)")
+		}
+		resource = base + "/mcp"
+	}
+	ru, err := url.Parse(resource)
+	if err != nil || (ru.Scheme != "https" && ru.Scheme != "http") || ru.Host == "" || ru.RawQuery != "" || ru.Fragment != "" {
+		return nil, fmt.Errorf("--oauth-resource %q: want an absolute https:// URL without query or fragment", resource)
+	}
+	if base == "" {
+		base = ru.Scheme + "://" + ru.Host
+	}
+	vc := oauth.Config{Issuer: s.Issuer, Resource: resource, IntrospectionURL: s.IntrospectionURL}
+	if s.ClientFile != "" {
+		b, err := os.ReadFile(s.ClientFile)
+		if err != nil {
+			return nil, fmt.Errorf("--oauth-client-file: %w", err)
+		}
+		cf, err := oauth.ParseClientFile(b)
+		if err != nil {
+			return nil, fmt.Errorf("--oauth-client-file %s: %w", s.ClientFile, err)
+		}
+		vc.ClientID, vc.ClientSecret = cf.ClientID, cf.ClientSecret
+	} else if s.IntrospectionURL != "" {
+		return nil, fmt.Errorf("--oauth-introspection-url needs --oauth-client-file")
+	}
+	v, err := oauth.New(vc)
+	if err != nil {
+		return nil, fmt.Errorf("--oauth-issuer: %w", err)
+	}
+	for _, sc := range s.DefaultScopes {
+		if sc != ScopeTools && sc != ScopeAdmin && !strings.HasPrefix(sc, ScopeToolPrefix) {
+			return nil, fmt.Errorf("--oauth-default-scopes: %q is not a precisiond scope (%s, %s<name>, %s)", sc, ScopeTools, ScopeToolPrefix, ScopeAdmin)
+		}
+	}
+	return &OAuthOptions{Verifier: v, Issuer: s.Issuer, Resource: resource, MetadataBase: base, DefaultScopes: s.DefaultScopes}, nil
 }

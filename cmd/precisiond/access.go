@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -20,7 +19,6 @@ import (
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/fleetkey"
-	"github.com/precisiond/precisiond/internal/oauth"
 )
 
 // AccessConfig is the access-control part of Config (docs/operations.md,
@@ -118,57 +116,13 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 	return o, st, nil
 }
 
-// oauthOptions builds the OAuth resource server from the --oauth-* settings.
-// The issuer is not contacted here: a service whose issuer is down starts,
-// and answers 503 auth_unavailable to OAuth tokens until it is back.
+// oauthOptions builds the OAuth resource server from the --oauth-* settings
+// (api.NewOAuthOptions). The issuer is not contacted here.
 func oauthOptions(cfg Config) (*api.OAuthOptions, error) {
 	a := cfg.Access
-	base := ""
-	if cfg.PublicBaseURL != "" {
-		b, err := api.PublicBase(cfg.PublicBaseURL)
-		if err != nil {
-			return nil, err
-		}
-		base = b
-	}
-	resource := a.OAuthResource
-	if resource == "" {
-		if base == "" {
-			return nil, fmt.Errorf("--oauth-issuer needs --oauth-resource or --public-base-url (the resource identifier is the public URL of /mcp)")
-		}
-		resource = base + "/mcp"
-	}
-	ru, err := url.Parse(resource)
-	if err != nil || (ru.Scheme != "https" && ru.Scheme != "http") || ru.Host == "" || ru.RawQuery != "" || ru.Fragment != "" {
-		return nil, fmt.Errorf("--oauth-resource %q: want an absolute https:// URL without query or fragment", resource)
-	}
-	if base == "" {
-		base = ru.Scheme + "://" + ru.Host
-	}
-	vc := oauth.Config{Issuer: a.OAuthIssuer, Resource: resource, IntrospectionURL: a.OAuthIntrospectionURL}
-	if a.OAuthClientFile != "" {
-		b, err := os.ReadFile(a.OAuthClientFile)
-		if err != nil {
-			return nil, fmt.Errorf("--oauth-client-file: %w", err)
-		}
-		cf, err := oauth.ParseClientFile(b)
-		if err != nil {
-			return nil, fmt.Errorf("--oauth-client-file %s: %w", a.OAuthClientFile, err)
-		}
-		vc.ClientID, vc.ClientSecret = cf.ClientID, cf.ClientSecret
-	} else if a.OAuthIntrospectionURL != "" {
-		return nil, fmt.Errorf("--oauth-introspection-url needs --oauth-client-file")
-	}
-	v, err := oauth.New(vc)
-	if err != nil {
-		return nil, fmt.Errorf("--oauth-issuer: %w", err)
-	}
-	for _, sc := range a.OAuthDefaultScopes {
-		if sc != api.ScopeTools && sc != api.ScopeAdmin && !strings.HasPrefix(sc, api.ScopeToolPrefix) {
-			return nil, fmt.Errorf("--oauth-default-scopes: %q is not a precisiond scope (%s, %s<name>, %s)", sc, api.ScopeTools, api.ScopeToolPrefix, api.ScopeAdmin)
-		}
-	}
-	return &api.OAuthOptions{Verifier: v, Issuer: a.OAuthIssuer, Resource: resource, MetadataBase: base, DefaultScopes: a.OAuthDefaultScopes}, nil
+	return api.NewOAuthOptions(api.OAuthSettings{Issuer: a.OAuthIssuer, Resource: a.OAuthResource,
+		IntrospectionURL: a.OAuthIntrospectionURL, ClientFile: a.OAuthClientFile,
+		DefaultScopes: a.OAuthDefaultScopes, PublicBaseURL: cfg.PublicBaseURL})
 }
 
 // listener is the listener Serve uses: m.ln, wrapped in TLS when configured.

@@ -69,18 +69,16 @@ func intentText(c *command, rest []string, e *cli.Env) (string, int, bool) {
 }
 
 // recognizeCLI recognizes text among the tools of a registry built from cfg.
-func recognizeCLI(reg *tools.Registry, text string, e *cli.Env, name string) (*intent.Result, *intent.Rules, bool) {
+func recognizeCLI(reg *tools.Registry, text string, e *cli.Env, name string) (*intent.Result, bool) {
 	rules, err := api.IntentRules()
-	if err != nil {
-		fmt.Fprintf(e.Stderr, "precisiond %s: %v\n", name, err)
-		return nil, nil, false
+	if err == nil {
+		var res *intent.Result
+		if res, err = api.RecognizeFor(rules, reg, text, nil); err == nil {
+			return res, true
+		}
 	}
-	res, err := api.RecognizeFor(rules, reg, text, nil)
-	if err != nil {
-		fmt.Fprintf(e.Stderr, "precisiond %s: %v\n", name, err)
-		return nil, nil, false
-	}
-	return res, rules, true
+	fmt.Fprintf(e.Stderr, "precisiond %s: %v\n", name, err)
+	return nil, false
 }
 
 func cmdIntents(c *command, args []string, e *cli.Env) int {
@@ -97,7 +95,7 @@ func cmdIntents(c *command, args []string, e *cli.Env) int {
 		fmt.Fprintln(e.Stderr, "precisiond intents:", err)
 		return 1
 	}
-	res, _, ok := recognizeCLI(reg, text, e, "intents")
+	res, ok := recognizeCLI(reg, text, e, "intents")
 	if !ok {
 		return 1
 	}
@@ -125,7 +123,7 @@ func cmdAnswer(c *command, args []string, e *cli.Env) int {
 		log.Error("start-up failed", "err", err.Error())
 		return 1
 	}
-	res, rules, ok := recognizeCLI(reg, text, e, "answer")
+	res, ok := recognizeCLI(reg, text, e, "answer")
 	if !ok {
 		return 1
 	}
@@ -133,9 +131,7 @@ func cmdAnswer(c *command, args []string, e *cli.Env) int {
 		printJSON(e.Stdout, api.NotCoveredBody(res))
 		return 1
 	}
-	out, err := rules.Answer(context.Background(), res, func(ctx context.Context, in intent.Intent) (*tools.Response, error) {
-		return reg.Invoke(ctx, tools.Request{Tool: in.Tool, Args: in.Args})
-	})
+	body, err := api.AnswerCovered(context.Background(), reg, res, nil)
 	var ce *intent.CallError
 	if errors.As(err, &ce) {
 		_, body := api.ErrorResponse(context.Background(), log, ce.Tool, ce.Err)
@@ -146,6 +142,6 @@ func cmdAnswer(c *command, args []string, e *cli.Env) int {
 		fmt.Fprintln(e.Stderr, "precisiond answer:", err)
 		return 1
 	}
-	printJSON(e.Stdout, api.AnswerBody(res, out))
+	printJSON(e.Stdout, body)
 	return 0
 }
