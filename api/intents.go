@@ -112,15 +112,21 @@ func RecognizeFor(rules *intent.Rules, reg *tools.Registry, text string, allow [
 
 // intents is POST /v1/intents.
 func (s *Server) intents(r *http.Request) (any, *apiError) {
-	req, aerr := s.decodeIntentRequest(r)
-	if aerr != nil {
-		return nil, aerr
-	}
-	res, aerr := s.recognize(req)
+	res, aerr := s.recognizeRequest(r)
 	if aerr != nil {
 		return nil, aerr
 	}
 	return res, nil
+}
+
+// recognizeRequest decodes a /v1/intents or /v1/answer body and recognizes
+// its text.
+func (s *Server) recognizeRequest(r *http.Request) (*intent.Result, *apiError) {
+	req, aerr := s.decodeIntentRequest(r)
+	if aerr != nil {
+		return nil, aerr
+	}
+	return s.recognize(req)
 }
 
 // answer is POST /v1/answer: a covered request's intents through the
@@ -129,11 +135,7 @@ func (s *Server) answer(r *http.Request) (any, *apiError) {
 	if s.draining.Load() {
 		return nil, newError(CodeShuttingDown, "the service is shutting down")
 	}
-	req, aerr := s.decodeIntentRequest(r)
-	if aerr != nil {
-		return nil, aerr
-	}
-	res, aerr := s.recognize(req)
+	res, aerr := s.recognizeRequest(r)
 	if aerr != nil {
 		return nil, aerr
 	}

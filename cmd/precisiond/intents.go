@@ -51,21 +51,26 @@ not covered prints the 422 not_covered body and exits 1.
 	run:      cmdAnswer,
 }
 
-// intentText reads TEXT (or stdin for "-").
-func intentText(c *command, rest []string, e *cli.Env) (string, int, bool) {
+// intentArgs parses the flags and TEXT (or stdin for "-") of intents and
+// answer.
+func intentArgs(c *command, args []string, e *cli.Env) (*Config, string, int, bool) {
+	cfg, rest, code, ok := c.start(args, e, -1, nil)
+	if !ok {
+		return nil, "", code, false
+	}
 	if len(rest) != 1 {
-		return "", c.Fail(e, "want exactly one TEXT, got %d arguments", len(rest)), false
+		return nil, "", c.Fail(e, "want exactly one TEXT, got %d arguments", len(rest)), false
 	}
 	text := rest[0]
 	if text == "-" {
 		b, err := io.ReadAll(io.LimitReader(e.Stdin, intent.MaxTextBytes+1))
 		if err != nil || len(b) > intent.MaxTextBytes {
 			fmt.Fprintf(e.Stderr, "precisiond %s: cannot read TEXT from stdin, or it exceeds %d bytes\n", c.Name, intent.MaxTextBytes)
-			return "", 2, false
+			return nil, "", 2, false
 		}
 		text = string(b)
 	}
-	return text, 0, true
+	return cfg, text, 0, true
 }
 
 // recognizeCLI recognizes text among the tools of a registry built from cfg.
@@ -82,11 +87,7 @@ func recognizeCLI(reg *tools.Registry, text string, e *cli.Env, name string) (*i
 }
 
 func cmdIntents(c *command, args []string, e *cli.Env) int {
-	cfg, rest, code, ok := c.start(args, e, -1, nil)
-	if !ok {
-		return code
-	}
-	text, code, ok := intentText(c, rest, e)
+	cfg, text, code, ok := intentArgs(c, args, e)
 	if !ok {
 		return code
 	}
@@ -104,11 +105,7 @@ func cmdIntents(c *command, args []string, e *cli.Env) int {
 }
 
 func cmdAnswer(c *command, args []string, e *cli.Env) int {
-	cfg, rest, code, ok := c.start(args, e, -1, nil)
-	if !ok {
-		return code
-	}
-	text, code, ok := intentText(c, rest, e)
+	cfg, text, code, ok := intentArgs(c, args, e)
 	if !ok {
 		return code
 	}

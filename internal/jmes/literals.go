@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/jmespath-community/go-jmespath/pkg/parsing"
@@ -277,9 +278,14 @@ func (in *interp) literal(v any) (any, error) {
 	return fromGo(v), nil
 }
 
-// fromGo converts an encoding/json value into the structured model.
+// fromGo converts an encoding/json value (numbers as float64, or as
+// json.Number with UseNumber; int from Go code) into the structured model.
 func fromGo(v any) any {
 	switch x := v.(type) {
+	case json.Number:
+		return number(x)
+	case int:
+		return number(strconv.Itoa(x))
 	case float64:
 		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
 			return intNum(big.NewInt(int64(x)))

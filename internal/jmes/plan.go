@@ -2,17 +2,12 @@ package jmes
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/jmespath-community/go-jmespath/pkg/parsing"
-
-	"github.com/precisiond/precisiond/internal/structured"
 )
 
 // Dialect selects the function set of an evaluation. Standard is the set of
@@ -90,32 +85,7 @@ func fnSubstr(in *interp, a []any) (any, error) {
 // FromGeneric converts generic JSON (what evidence.ParseJSON returns: objects
 // as map[string]any, numbers as json.Number) into the values Search takes.
 // Object members are ordered by key, as canonical JSON orders them.
-func FromGeneric(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		return number(x)
-	case int:
-		return number(strconv.Itoa(x))
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = FromGeneric(e)
-		}
-		return out
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		o := structured.NewObject(len(keys))
-		for _, k := range keys {
-			o.Set(k, FromGeneric(x[k]))
-		}
-		return o
-	}
-	return v
-}
+func FromGeneric(v any) any { return fromGo(v) }
 
 // Path is a chain of field names that an expression reads from the root of
 // its data: "a.b.c" or "$.a.b" give [a b c] and [a b] (a prefix of what is

@@ -20,7 +20,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"go/build"
 	"io"
 	"net"
 	"net/http"
@@ -34,6 +33,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/gobin"
 )
 
 // Install is the command that installs the provider.
@@ -56,18 +57,8 @@ func Binary(t testing.TB) string {
 	if testing.Short() {
 		t.Skip("slow: starts the zitadel example OpenID provider; runs without -short")
 	}
-	var dirs []string
-	if gobin := os.Getenv("GOBIN"); gobin != "" {
-		dirs = append(dirs, gobin)
-	}
-	for _, gp := range filepath.SplitList(build.Default.GOPATH) {
-		dirs = append(dirs, filepath.Join(gp, "bin"))
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, "server")
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p
-		}
+	if p := gobin.Find("server"); p != "" {
+		return p
 	}
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("the zitadel example OpenID provider is not installed ($GOBIN or $GOPATH/bin/server); CI must run: %s", Install)

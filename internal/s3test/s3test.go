@@ -19,7 +19,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"go/build"
 	"net"
 	"net/http"
 	"os"
@@ -30,6 +29,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/gobin"
 )
 
 // Credentials and bucket of every server this package starts.
@@ -53,18 +54,8 @@ func Binary(t testing.TB) string {
 	if p, err := exec.LookPath("versitygw"); err == nil {
 		return p
 	}
-	var dirs []string
-	if gobin := os.Getenv("GOBIN"); gobin != "" {
-		dirs = append(dirs, gobin)
-	}
-	for _, gp := range filepath.SplitList(build.Default.GOPATH) {
-		dirs = append(dirs, filepath.Join(gp, "bin"))
-	}
-	for _, d := range dirs {
-		p := filepath.Join(d, "versitygw")
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p
-		}
+	if p := gobin.Find("versitygw"); p != "" {
+		return p
 	}
 	if os.Getenv("CI") == "true" {
 		t.Fatalf("versitygw is not installed (not on PATH, in $GOBIN or $GOPATH/bin); CI must run: %s", Install)
