@@ -8,15 +8,21 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/tools"
 )
 
 func newIntentServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	// generate_file writes into a real download store.
-	store, reg := builtinOnStore(t)
+	// generate_file writes into a real download store. The round trip's
+	// first token_count call loads its rank tables: under -race on a busy
+	// machine that can take longer than the default call deadline, and the
+	// test asserts answers, not speed.
+	store := newDownloadStore(t, "")
+	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: store}), tools.Options{DefaultTimeout: 10 * time.Minute})
 	ts := httptest.NewServer(New(reg, Options{MaxBodyBytes: 1 << 20, Downloads: store}))
 	t.Cleanup(ts.Close)
 	return ts
