@@ -49,9 +49,9 @@ func intentTexts() map[string]string {
 	return map[string]string{
 		"list":          list.String(),
 		"list_distinct": distinct.String(),
-		"prose":    pad("Please summarise the meeting notes and draft a friendly reply to the customer about the delayed delivery."),
-		"triggers": pad("Berechne den GGT von 10 und 15 sowie den Wochentag für 2026-07-29 und rechne 72 km/h in m/s um."),
-		"one_tool": pad("Please convert all the distances of my last bike tours to km and write a short report about them."),
+		"prose":         pad("Please summarise the meeting notes and draft a friendly reply to the customer about the delayed delivery."),
+		"triggers":      pad("Berechne den GGT von 10 und 15 sowie den Wochentag für 2026-07-29 und rechne 72 km/h in m/s um."),
+		"one_tool":      pad("Please convert all the distances of my last bike tours to km and write a short report about them."),
 	}
 }
 
