@@ -3,6 +3,7 @@ package intent
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -20,6 +21,22 @@ import (
 // only when its prefilter matches. Both are RE2, linear in the text; what is
 // recognised does not change (TestPrefilterSuperset checks it on every
 // corpus and example text).
+
+// Most patterns with a prefilter go further (fastGroups): when every {map:…}
+// of the pattern is a whole named group, (?P<g>{map:m}), the prefilter
+// keeps the groups, and its match is
+// taken as the pattern's when the text of each such group is ASCII and, in
+// lower case, a key of m. The pattern's own match is then the same:
+//   - that match of the prefilter is a match of the pattern (each map group's
+//     text is a key, which the alternation matches; everything else of the
+//     two regexes is the same);
+//   - the pattern prefers no other: the two regexes differ only at the map
+//     slots, where both prefer the longer text (the alternation lists the
+//     keys longest first, the generic piece is greedy; for ASCII text a
+//     key's length is its text's), so they rank all matches alike.
+// Otherwise (a group's text is not a key, or not ASCII, where Unicode case
+// folding could make key length and text length differ) the pattern runs.
+// TestPrefilterFast compares the two on every corpus text.
 
 // genericWords is the generic piece for a map whose longest key has n words:
 // one to n runs of non-blanks separated by single blanks.
@@ -114,4 +131,94 @@ func instsOf(src string) int {
 		return 1 << 30
 	}
 	return progInsts(re)
+}
+
+// match returns the sub-match indexes of p on text, as p.re's
+// FindStringSubmatchIndex does, or nil.
+func (p *compiled) match(text string) []int {
+	if p.pre == nil {
+		return p.re.FindStringSubmatchIndex(text)
+	}
+	if p.fast == nil {
+		if !p.pre.MatchString(text) {
+			return nil
+		}
+		return p.re.FindStringSubmatchIndex(text)
+	}
+	m := p.pre.FindStringSubmatchIndex(text)
+	if m == nil {
+		return nil
+	}
+	for g, keys := range p.fast {
+		s, e := m[2*g], m[2*g+1]
+		if s < 0 {
+			continue
+		}
+		w := text[s:e]
+		if !isASCII(w) {
+			return p.re.FindStringSubmatchIndex(text)
+		}
+		if _, ok := keys[strings.ToLower(w)]; !ok {
+			return p.re.FindStringSubmatchIndex(text)
+		}
+	}
+	return m
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// mapSlot is a {map:name} in a regex, with the group it may be the whole of.
+var mapSlot = regexp.MustCompile(`\(\?P<([A-Za-z0-9_]+)>\{map:([a-z_]+)\}\)|\{map:([a-z_]+)\}`)
+
+// fastGroups returns, for a pattern whose prefilter can stand in for it, the
+// sub-match index of each map group with its map; nil when it cannot: a
+// {map:…} that is not a whole named group, a macro of the pattern that names
+// a map, a map that was not made generic, a key that is not in lower case or
+// has an "ſ", or groups that differ between the two regexes.
+func fastGroups(p *compiled, src string, macros map[string]string, maps ...map[string]map[string]string) map[int]map[string]string {
+	if p.pre == nil || !slices.Equal(p.pre.SubexpNames(), p.re.SubexpNames()) {
+		return nil
+	}
+	for _, ref := range macroRef.FindAllStringSubmatch(src, -1) {
+		if v, ok := macros[ref[1]]; ok && !strings.HasPrefix(ref[0], "{map:") && strings.Contains(v, "{map:") {
+			return nil
+		}
+	}
+	out := map[int]map[string]string{}
+	for _, sm := range mapSlot.FindAllStringSubmatch(src, -1) {
+		if sm[1] == "" {
+			return nil
+		}
+		group, name := sm[1], sm[2]
+		var keys map[string]string
+		for _, ms := range maps {
+			if keys = ms[name]; keys != nil {
+				break
+			}
+		}
+		list := make([]string, 0, len(keys))
+		for k := range keys {
+			// A lower-case key matches ASCII text only with its own
+			// length, but for "ſ", which folds to "s".
+			if k != strings.ToLower(k) || strings.ContainsRune(k, 'ſ') {
+				return nil
+			}
+			list = append(list, k)
+		}
+		if !isWordList(list) {
+			return nil
+		}
+		out[p.re.SubexpIndex(group)] = keys
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

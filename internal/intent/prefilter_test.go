@@ -2,6 +2,7 @@ package intent
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -110,5 +111,42 @@ func TestPrefilterMaps(t *testing.T) {
 	}
 	if p := prefilter(10, "^a$"); p != nil {
 		t.Errorf("a small pattern got a prefilter: %v", p)
+	}
+}
+
+// TestPrefilterFast checks that a pattern's match through its prefilter
+// (compiled.match) is, on every corpus text, exactly the pattern's own.
+func TestPrefilterFast(t *testing.T) {
+	r, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := corpusTexts(t, r)
+	fast, compared := 0, 0
+	for _, ts := range r.tools {
+		for _, p := range ts.patterns {
+			if p.fast == nil {
+				continue
+			}
+			fast++
+			for _, text := range texts {
+				for _, s := range []string{text, collapse(text), strings.ToUpper(collapse(text))} {
+					got, want := p.match(s), p.re.FindStringSubmatchIndex(s)
+					if !slices.Equal(got, want) {
+						t.Errorf("%s %s on %q: %v, the pattern gives %v", ts.name, p.id, s, got, want)
+					}
+					if want != nil {
+						compared++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d patterns use their prefilter's match; %d matches compared", fast, compared)
+	if u := r.byName["unit_convert"]; u == nil || u.patterns[0].fast == nil {
+		t.Error("unit_convert's first pattern does not use its prefilter's match")
+	}
+	if compared == 0 {
+		t.Error("no match compared")
 	}
 }

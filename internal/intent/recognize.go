@@ -271,10 +271,7 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 			if p.raw {
 				text = seg
 			}
-			if p.pre != nil && !p.pre.MatchString(text) {
-				continue
-			}
-			if m := p.re.FindStringSubmatchIndex(text); m != nil {
+			if m := p.match(text); m != nil {
 				cands = append(cands, candidate{p: p, m: m, text: text})
 				break
 			}

@@ -125,13 +125,16 @@ var argTypes = []string{"integer", "number", "decimal", "date", "datetime", "ins
 
 // compiled is one pattern ready to run.
 type compiled struct {
-	tool     string
-	id       string
-	lang     string
-	raw      bool
-	unless   []string
-	re       *regexp.Regexp
-	pre      *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
+	tool   string
+	id     string
+	lang   string
+	raw    bool
+	unless []string
+	re     *regexp.Regexp
+	pre    *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
+	// fast: the map groups whose lookup makes pre's match re's (prefilter.go,
+	// match); nil when pre's match must be confirmed by re.
+	fast     map[int]map[string]string
 	args     map[string]argRule
 	payloads []int // sub-match indexes of payload groups (excluded from decline checks)
 	consts   map[string]any
@@ -468,6 +471,7 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 				return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 			}
 			cp.pre = prefilter(n, flags+"^(?:"+pre+")(?:"+gsrc+")(?:"+post+")$")
+			cp.fast = fastGroups(cp, p.Regex, common.Macros, f.Maps, shared)
 		}
 		groups := re.SubexpNames()
 		for name, a := range p.Args {
