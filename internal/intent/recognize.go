@@ -187,8 +187,47 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 		at = to
 		return runes
 	}
+	// A list often repeats an item; analyse is a pure function of the
+	// segment's text (and the allowlist), so each distinct text is analysed
+	// once per request.
+	type outcome struct {
+		in *Intent
+		d  *Decline
+	}
+	var seen map[string]outcome
+	if len(segs) > 1 {
+		seen = make(map[string]outcome, len(segs))
+	}
 	for _, sg := range segs {
-		in, d := r.analyse(text[sg.start:sg.end], allowed)
+		st := text[sg.start:sg.end]
+		var in *Intent
+		var d *Decline
+		if o, ok := seen[st]; ok {
+			// A repeated item: its own copy of the first one's outcome.
+			if o.in != nil {
+				c := *o.in
+				c.Args = contracts.CopyJSON(o.in.Args, nil).(map[string]any)
+				in = &c
+			}
+			if o.d != nil {
+				c := *o.d
+				d = &c
+			}
+		} else {
+			in, d = r.analyse(st, allowed)
+			if seen != nil {
+				o := outcome{d: d}
+				if in != nil {
+					c := *in
+					o.in = &c // Item and Span of in are set below, not on the copy
+				}
+				if d != nil {
+					c := *d
+					o.d = &c
+				}
+				seen[st] = o
+			}
+		}
 		if in == nil {
 			covered = false
 			if d != nil {
@@ -220,7 +259,8 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	// Only the tools whose trigger words occur are tried: a phrasing of a
 	// tool always contains one of them, and the word scan costs far less
 	// than running every pattern.
-	domains, triggered := r.triggered(norm, allowed)
+	ws := words(norm)
+	domains, triggered := r.triggered(ws, allowed)
 	var cands []candidate
 	for _, t := range triggered {
 		for _, p := range t.patterns {
@@ -231,7 +271,7 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 			if p.raw {
 				text = seg
 			}
-			if m := p.re.FindStringSubmatchIndex(text); m != nil {
+			if m := p.match(text); m != nil {
 				cands = append(cands, candidate{p: p, m: m, text: text})
 				break
 			}
@@ -240,8 +280,14 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	var intents []*Intent
 	var decline *Decline
 	for _, c := range cands {
-		ins := instruction(c)
-		if reason := r.declineFor(ins, words(ins), c.p.tool); reason != "" {
+		ins, iws := norm, ws
+		if len(c.p.payloads) > 0 {
+			ins = instruction(c)
+			iws = words(ins)
+		} else if c.p.raw {
+			ins = c.text
+		}
+		if reason := r.declineFor(ins, iws, c.p.tool); reason != "" {
 			return nil, &Decline{Reason: reason, Tool: c.p.tool}
 		}
 		in, reason := r.extract(c)
@@ -268,7 +314,6 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	if len(tools) == 1 {
 		tool = tools[0].name
 	}
-	ws := words(norm)
 	if reason := r.declineFor(norm, ws, tool); reason != "" {
 		return nil, &Decline{Reason: reason, Tool: tool}
 	}
@@ -341,10 +386,9 @@ func (r *Rules) declineFor(s string, ws []string, tool string) string {
 	return ""
 }
 
-// triggered returns the domains whose trigger words occur in s, and their
+// triggered returns the domains whose trigger words occur in words ws, and their
 // tools in the order their triggers occur.
-func (r *Rules) triggered(s string, allowed []bool) (domains []string, tools []*toolSet) {
-	ws := words(s)
+func (r *Rules) triggered(ws []string, allowed []bool) (domains []string, tools []*toolSet) {
 	for i, w := range ws {
 		for _, ti := range r.firstWord[w] {
 			t := r.tools[ti]

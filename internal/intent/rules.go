@@ -125,12 +125,16 @@ var argTypes = []string{"integer", "number", "decimal", "date", "datetime", "ins
 
 // compiled is one pattern ready to run.
 type compiled struct {
-	tool     string
-	id       string
-	lang     string
-	raw      bool
-	unless   []string
-	re       *regexp.Regexp
+	tool   string
+	id     string
+	lang   string
+	raw    bool
+	unless []string
+	re     *regexp.Regexp
+	pre    *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
+	// fast: the map groups whose lookup makes pre's match re's (prefilter.go,
+	// match); nil when pre's match must be confirmed by re.
+	fast     map[int]map[string]string
 	args     map[string]argRule
 	payloads []int // sub-match indexes of payload groups (excluded from decline checks)
 	consts   map[string]any
@@ -451,15 +455,24 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 		if err != nil {
 			return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 		}
-		flags, pre, post := "(?i)", common.Macros["pre"], common.Macros["post"]
+		flags, pre, post := "(?i)", common.Macros["pre"], genericPost(p.Raw, common.Macros["post"])
 		if p.Raw {
-			flags, pre, post = "(?is)", common.Macros["pre"], `\s*`
+			flags = "(?is)"
 		}
-		re, err := regexp.Compile(flags + "^(?:" + pre + ")(?:" + src + ")(?:" + post + ")$")
+		full := flags + "^(?:" + pre + ")(?:" + src + ")(?:" + post + ")$"
+		re, err := regexp.Compile(full)
 		if err != nil {
 			return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 		}
 		cp := &compiled{tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args}
+		if n := instsOf(full); n > maxInsts {
+			gsrc, err := expand(p.Regex, common.Macros, genericMaps(f.Maps), genericMaps(shared))
+			if err != nil {
+				return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
+			}
+			cp.pre = prefilter(n, flags+"^(?:"+pre+")(?:"+gsrc+")(?:"+post+")$")
+			cp.fast = fastGroups(cp, p.Regex, common.Macros, f.Maps, shared)
+		}
 		groups := re.SubexpNames()
 		for name, a := range p.Args {
 			if _, ok := props[name]; !ok {
@@ -496,6 +509,15 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 		}
 	}
 	return t, nil
+}
+
+// genericPost is the suffix a pattern is wrapped in: the post macro, or for a
+// raw pattern trailing white space.
+func genericPost(raw bool, post string) string {
+	if raw {
+		return `\s*`
+	}
+	return post
 }
 
 func checkArg(a argRule, groups []string, local, shared map[string]map[string]string) error {
