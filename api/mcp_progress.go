@@ -218,35 +218,39 @@ func (f *inflight) statelessCalls(plain, stream http.Handler) http.Handler {
 		if bytes.Contains(body, []byte(`"progressToken"`)) {
 			next = stream
 		}
-		trimmed := bytes.TrimSpace(body)
-		if len(trimmed) == 0 || trimmed[0] != '{' {
-			next.ServeHTTP(w, r) // a batch (or nothing): the SDK's answer
-			return
+		if msg, ok := singleMessage(body); ok {
+			caller := tokenName(r.Context())
+			switch {
+			case msg.Method == "notifications/cancelled" && msg.ID == nil:
+				f.cancel(caller, msg.Params.RequestID)
+			case msg.Method == "tools/call" && msg.ID != nil:
+				ctx, end := f.track(r.Context(), caller, msg.ID)
+				defer end()
+				r = r.WithContext(ctx)
+			}
 		}
-		var msg rpcEnvelope
-		if json.Unmarshal(trimmed, &msg) != nil {
-			next.ServeHTTP(w, r)
-			return
-		}
+		// Every request (batches too) has its context's key, for
+		// bindCallContext.
 		key := strconv.FormatUint(callContexts.next.Add(1), 36)
+		callContexts.mu.Lock()
+		callContexts.m[key] = r.Context()
+		callContexts.mu.Unlock()
 		defer func() {
 			callContexts.mu.Lock()
 			delete(callContexts.m, key)
 			callContexts.mu.Unlock()
 		}()
-		caller := tokenName(r.Context())
-		switch {
-		case msg.Method == "notifications/cancelled" && msg.ID == nil:
-			f.cancel(caller, msg.Params.RequestID)
-		case msg.Method == "tools/call" && msg.ID != nil:
-			ctx, end := f.track(r.Context(), caller, msg.ID)
-			defer end()
-			r = r.WithContext(ctx)
-		}
-		callContexts.mu.Lock()
-		callContexts.m[key] = r.Context()
-		callContexts.mu.Unlock()
 		r.Header.Set(callContextHeader, key)
 		next.ServeHTTP(w, r)
 	})
+}
+
+// singleMessage decodes body if it is one JSON-RPC message (not a batch).
+func singleMessage(body []byte) (rpcEnvelope, bool) {
+	var msg rpcEnvelope
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' || json.Unmarshal(trimmed, &msg) != nil {
+		return rpcEnvelope{}, false
+	}
+	return msg, true
 }
