@@ -210,7 +210,7 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 			Description: "Optional: the question to answer with the tools; appended to the guide.",
 		}},
 	}, m.getPrompt)
-	m.server.AddReceivingMiddleware(m.middleware)
+	m.server.AddReceivingMiddleware(bindCallContext, progressMiddleware, m.middleware) // the first is the outermost
 	reg.OnChange(m.enabledChanged)
 	return m
 }

@@ -181,6 +181,7 @@ func newCompactServer(ops planOps, opts MCPOptions) (*mcp.Server, []compactTool)
 	}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return guidePrompt(reusablePlanGuide, "How to answer many exact questions with one reusable plan", req), nil
 	})
+	s.AddReceivingMiddleware(bindCallContext, progressMiddleware)
 	return s, ts
 }
 

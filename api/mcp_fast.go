@@ -67,6 +67,9 @@ type mcpFast struct {
 	// list answers tools/list; nil sends tools/list to the SDK.
 	list func(ctx context.Context, cursor string) (*mcp.ListToolsResult, error)
 	off  bool
+	// inflight tracks the calls in progress for notifications/cancelled;
+	// nil: none.
+	inflight *inflight
 	// served counts the requests this path answered (tests check which
 	// path a request took).
 	served atomic.Int64
@@ -251,7 +254,13 @@ func (f *mcpFast) serve(w http.ResponseWriter, r *http.Request, body []byte) boo
 		if !ok {
 			return false
 		}
-		res, err := f.call(r.Context(), name, args)
+		ctx := r.Context()
+		if f.inflight != nil {
+			var end func()
+			ctx, end = f.inflight.track(ctx, tokenName(ctx), msg.id)
+			defer end()
+		}
+		res, err := f.call(ctx, name, args)
 		writeRPC(w, msg.id, res, err)
 		return true
 	}

@@ -29,6 +29,9 @@ type mcpMount struct {
 	sse       sseLimits
 
 	fast, fastCompact *mcpFast // nil: the SDK serves every request
+	// inflight holds the stateless calls in progress, for
+	// notifications/cancelled (api/mcp_progress.go).
+	inflight *inflight
 }
 
 // mountMCP mounts /mcp and /mcp/sse on r; settings missing from Options.MCP
@@ -56,7 +59,15 @@ func (s *Server) mountMCP(r chi.Router) {
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        o.MaxBodyBytes,
 	}
-	streamable := mcp.NewStreamableHTTPHandler(getServer, streamOpts)
+	// A stateless call that asks for progress is answered as an SSE stream
+	// (its notifications, then the result) by a handler without
+	// JSONResponse; notifications/cancelled in a later POST reaches the call
+	// through m.inflight (api/mcp_progress.go).
+	streamOptsSSE := *streamOpts
+	streamOptsSSE.JSONResponse = false
+	m.inflight = newInflight()
+	streamable := m.inflight.statelessCalls(mcp.NewStreamableHTTPHandler(getServer, streamOpts),
+		mcp.NewStreamableHTTPHandler(getServer, &streamOptsSSE))
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{
 		DisableLocalhostProtection: true,
 		MaxRequestBodyBytes:        o.MaxBodyBytes,
@@ -76,6 +87,7 @@ func (s *Server) mountMCP(r chi.Router) {
 	var full http.Handler = idGuard(streamable, streamOpts.MaxRequestBodyBytes, http.StatusOK)
 	if !o.sdkOnly {
 		m.fast = fastForSurface(streamable, m.surface, streamOpts.MaxRequestBodyBytes)
+		m.fast.inflight = m.inflight
 		full = m.fast
 	}
 	r.Handle("/mcp", m.guard(full))
@@ -86,11 +98,14 @@ func (s *Server) mountMCP(r chi.Router) {
 		if tokens {
 			compact.AddReceivingMiddleware(m.mcpAccess)
 		}
-		var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return compact }, streamOpts)
+		getCompact := func(*http.Request) *mcp.Server { return compact }
+		var h http.Handler = m.inflight.statelessCalls(mcp.NewStreamableHTTPHandler(getCompact, streamOpts),
+			mcp.NewStreamableHTTPHandler(getCompact, &streamOptsSSE))
 		sdkCompact := h
 		h = idGuard(h, streamOpts.MaxRequestBodyBytes, http.StatusOK)
 		if !o.sdkOnly {
 			m.fastCompact = fastForCompact(sdkCompact, o.Logger, ts, streamOpts.MaxRequestBodyBytes)
+			m.fastCompact.inflight = m.inflight
 			h = m.fastCompact
 		}
 		r.Handle("/mcp/compact", m.guard(h))
@@ -129,6 +144,7 @@ func (m *mcpMount) guard(next http.Handler) http.Handler {
 			return
 		}
 		r.Header.Set(mcpRequestIDHeader, requestID(r.Context()))
+		r.Header.Del(callContextHeader) // set by statelessCalls only
 		next.ServeHTTP(w, r)
 	})
 }

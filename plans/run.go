@@ -229,6 +229,11 @@ func (s *Service) RunWith(ctx context.Context, p *Plan, sets []any, batch bool, 
 	req.spare.Store(int64(s.opts.MaxCalls - calls))
 	used := &req.used
 	used.Store(int64(len(head)) + 2)
+	// Progress counts completed runs; the steps' own tools report nothing
+	// (their measures would mix with the runs').
+	var completed atomic.Int64
+	progressCtx := ctx
+	ctx = tools.WithoutProgress(ctx)
 	var wg sync.WaitGroup
 	for range min(len(sets), s.opts.Parallelism) {
 		wg.Add(1)
@@ -246,6 +251,7 @@ func (s *Service) RunWith(ctx context.Context, p *Plan, sets []any, batch bool, 
 					return
 				}
 				runs[i] = b
+				tools.ReportProgress(progressCtx, float64(completed.Add(1)), float64(len(sets)), "plan runs completed")
 			}
 		}()
 	}

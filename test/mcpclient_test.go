@@ -103,3 +103,14 @@ func runNode(t *testing.T, node, dir string, srvLog *testhttp.SyncBuffer, script
 		t.Fatalf("%s did not report its summary", script)
 	}
 }
+
+// TestTypeScriptMCPProgressAndAbort runs test/mcp-client/progress.mjs: the
+// official client calls a long plan batch with onprogress, gets progress,
+// aborts the call with an AbortSignal and sees the server's running
+// executions (GET /metrics) fall to 0. The deadlines are far beyond the
+// abort: the batch would run for minutes.
+func TestTypeScriptMCPProgressAndAbort(t *testing.T) {
+	node, dir := nodeClient(t)
+	base, _, srvLog := serveBinary(t, "--call-timeout", "5m", "--plan-timeout", "30m", "--plan-max-calls", "1000")
+	runNode(t, node, dir, srvLog, "progress.mjs", base)
+}

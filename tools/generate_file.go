@@ -46,6 +46,9 @@ func generateFile(store *filestore.Store, downloadURL func(string) string) Tool 
 			if utf8.RuneCountInString(title) > maxTitleRunes {
 				title = string([]rune(title)[:maxTitleRunes])
 			}
+			// Stages: render, store. Each report is passed on at most every
+			// ProgressInterval (ReportProgress).
+			ReportProgress(ctx, 0, 2, "rendering the "+format.Ext()+" file")
 			out, err := docgen.RenderFile(ctx, format, []byte(in.Content), title)
 			data := out.Data
 			if err != nil {
@@ -62,6 +65,7 @@ func generateFile(store *filestore.Store, downloadURL func(string) string) Tool 
 			if err := ctx.Err(); err != nil {
 				return generateFileFacts{}, nil, err
 			}
+			ReportProgress(ctx, 1, 2, "storing the file")
 			e, err := store.Put(ctx, filestore.SanitizeBase(in.Filename, format.Ext()), format.Ext(), data)
 			if errors.Is(err, filestore.ErrTooLarge) {
 				return generateFileFacts{}, nil, TooCostly("file_too_large", "the generated %s file is %d bytes; the store accepts at most %d", format, len(data), store.MaxFileBytes())

@@ -59,7 +59,15 @@ func primeFactorize() Tool {
 			if n.BitLen() > primes.MaxBits {
 				return primeFacts{}, nil, TooCostly("number_too_large", "n must be < 2^%d", primes.MaxBits)
 			}
-			r, err := primes.Factorize(ctx, n, primes.DefaultLimits)
+			lim := primes.DefaultLimits
+			if HasProgress(ctx) {
+				// The budget spent is the measure: it grows while a hard
+				// cofactor resists, when no factor has been found yet.
+				lim.Progress = func(spent, budget int64) {
+					ReportProgress(ctx, float64(spent), float64(budget), "factoring: work budget spent")
+				}
+			}
+			r, err := primes.Factorize(ctx, n, lim)
 			if err != nil {
 				if errors.Is(err, primes.ErrCostLimit) {
 					// err names the budget that ran out and its size, nothing of the input.

@@ -213,7 +213,15 @@ func (t *regexText) page(ctx context.Context, re *regexpy.Regexp, offset, limit,
 	if t.ascii {
 		ascii = s
 	}
-	err := re.FindAllText(ctx, text, ascii, regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}, func(m regexpy.Match) bool {
+	lim := regexpy.Limits{MaxSteps: regexMaxSteps, MaxMatches: regexMaxMatches}
+	progress := HasProgress(ctx)
+	if progress {
+		lim.Progress = func(pos, n int) { ReportProgress(ctx, float64(pos), float64(n), "scanning the text") }
+	}
+	err := re.FindAllText(ctx, text, ascii, lim, func(m regexpy.Match) bool {
+		if progress {
+			ReportProgress(ctx, float64(m.Groups[0][1]), float64(len(text)), "scanning the text")
+		}
 		i := out.TotalMatches
 		out.TotalMatches++
 		if cut || i < offset || i >= offset+limit {

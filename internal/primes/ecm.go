@@ -202,6 +202,7 @@ func (f *factorer) ecm(n *big.Int) (*big.Int, error) {
 			}
 			f.work += L.cost * w
 			f.curves++
+			f.tick()
 			d, err := f.ecmCurve(m, L, sigma)
 			sigma++
 			if err != nil || d != nil {

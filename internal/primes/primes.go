@@ -38,6 +38,10 @@ type Limits struct {
 	// A curve is paid for before it runs and refused when the rest of the
 	// budget cannot pay for it.
 	ECMWork int64
+	// Progress, when set, is called as the work goes on with the budget spent
+	// so far (Pollard–Brent iterations plus ECM work units) and the whole
+	// budget: a measure that only grows, for progress reports.
+	Progress func(spent, budget int64)
 }
 
 // DefaultLimits are the limits the prime_factorize tool declares.
@@ -125,7 +129,7 @@ func Factorize(ctx context.Context, n *big.Int, lim Limits) (*Result, error) {
 		return nil, fmt.Errorf("primes: n out of range")
 	}
 	f := &factorer{ctx: ctx, budget: lim.RhoIterations, cap: lim.RhoIterations, maxWork: lim.ECMWork,
-		counts: map[string]int{}, primes: map[string]*big.Int{}}
+		counts: map[string]int{}, primes: map[string]*big.Int{}, progress: lim.Progress}
 	if err := f.run(new(big.Int).Set(n)); err != nil {
 		return nil, err
 	}
@@ -148,6 +152,15 @@ type factorer struct {
 	curves  int64
 	counts  map[string]int
 	primes  map[string]*big.Int
+	// progress is Limits.Progress (nil: none).
+	progress func(spent, budget int64)
+}
+
+// tick reports the budget spent so far to f.progress.
+func (f *factorer) tick() {
+	if f.progress != nil {
+		f.progress(f.used+f.work, f.budget+f.maxWork)
+	}
 }
 
 func (f *factorer) add(p *big.Int, e int) {
@@ -329,6 +342,7 @@ func (f *factorer) spend(k int64) error {
 		return errShortRho
 	}
 	if f.used%(batch*8) < k {
+		f.tick()
 		return f.ctx.Err()
 	}
 	return nil

@@ -337,6 +337,10 @@ func (e *CostError) Error() string { return e.Msg }
 type Limits struct {
 	MaxSteps   int64 // VM thread steps over the whole call
 	MaxMatches int   // matches counted
+	// Progress, when set, is called now and then during a scan with the
+	// position reached and the text's length (code points), for progress
+	// reports; it must be cheap.
+	Progress func(pos, n int)
 }
 
 // FindAll visits every match of Python's re.finditer over text, in order. visit
@@ -711,6 +715,9 @@ func (m *machine) search(start int, mustAdvance bool) ([]int, error) {
 			}
 			if err := m.ctx.Err(); err != nil {
 				return nil, err
+			}
+			if m.lim.Progress != nil {
+				m.lim.Progress(pos, n)
 			}
 			if m.lim.MaxSteps > 0 && m.steps > m.lim.MaxSteps {
 				return nil, &CostError{Msg: fmt.Sprintf("matching needs more than %d steps", m.lim.MaxSteps)}
