@@ -474,6 +474,7 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	if m.caller(ctx) != nil {
 		if aerr := m.access.authorizeTool(ctx, name); aerr != nil {
+			noteScopeDenial(ctx, aerr)
 			return errorResult(errorBody(aerr))
 		}
 	}

@@ -201,6 +201,7 @@ func compactResult(ctx context.Context, log *slog.Logger, t compactTool, args js
 	b, aerr := compactCall(ctx, t, args)
 	if aerr != nil {
 		logMCPCall(log, ctx, "mcp_compact", t.tool.Name, aerr.Code, start)
+		noteScopeDenial(ctx, aerr)
 		return errorResult(errorBody(aerr))
 	}
 	logMCPCall(log, ctx, "mcp_compact", t.tool.Name, nil, start)
