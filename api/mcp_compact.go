@@ -168,6 +168,11 @@ func newCompactServer(ops planOps, opts MCPOptions) (*mcp.Server, []compactTool)
 			Logger:       slog.New(minLevel{opts.Logger.Handler(), slog.LevelWarn}),
 			PageSize:     opts.PageSize,
 			Capabilities: &mcp.ServerCapabilities{},
+			// The four tools and the prompt are the same for every caller
+			// for the life of the process.
+			SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+				*c = mcp.Cacheable{TTLMs: int(staticListTTL / time.Millisecond), CacheScope: "public"}
+			},
 		})
 	ts := compactTools(ops)
 	for _, t := range ts {
