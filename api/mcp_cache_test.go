@@ -99,3 +99,31 @@ func TestMCPCacheHints(t *testing.T) {
 	check(a.ts.URL+"/mcp", auth, `{"jsonrpc":"2.0","id":4,"method":"resources/list"}`, 0, "private")
 	check(a.ts.URL+"/mcp", auth, `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"`+ContractURIPrefix+`gcd_lcm"}}`, 0, "private")
 }
+
+// TestMCPAnnotationsComplete: every tool of both surfaces, as a client
+// receives it, states all four hints and has a title (the full surface's values
+// against the contracts are in TestMCPTransports).
+func TestMCPAnnotationsComplete(t *testing.T) {
+	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
+	e := newMCPEnv(t, MCPOptions{PageSize: 1000}, Options{Plans: svc})
+	for _, path := range []string{"/mcp", "/mcp/compact"} {
+		res := mcpResult(t, e.ts.URL+path, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+		list, _ := res["tools"].([]any)
+		if len(list) < 4 {
+			t.Fatalf("%s: %d tools", path, len(list))
+		}
+		for _, v := range list {
+			tool, _ := v.(map[string]any)
+			a, _ := tool["annotations"].(map[string]any)
+			for _, k := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+				if _, ok := a[k].(bool); !ok {
+					t.Errorf("%s %v: annotation %s missing (%v)", path, tool["name"], k, a)
+				}
+			}
+			// The display name: title, else annotations.title (MCP's order).
+			if title, _ := tool["title"].(string); title == "" {
+				t.Errorf("%s %v: no title", path, tool["name"])
+			}
+		}
+	}
+}

@@ -150,7 +150,12 @@ func compactMCPTool(name, title, description string, in, out map[string]any) *mc
 		Description:  description,
 		InputSchema:  json.RawMessage(inJSON),
 		OutputSchema: json.RawMessage(outJSON),
-		Annotations:  &mcp.ToolAnnotations{Title: title, ReadOnlyHint: name == "list_tools" || name == "describe_tools", IdempotentHint: true, OpenWorldHint: &f},
+		// Every hint is given: run_plan and rerun_plan register a plan (by
+		// its hash: the same plan twice is one plan) and destroy nothing. The
+		// display name is Title (it comes before annotations.title), which
+		// keeps tools/list within 8 KiB.
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: name == "list_tools" || name == "describe_tools",
+			IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
 	}
 }
 
