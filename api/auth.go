@@ -114,6 +114,8 @@ func (e *edge) openRoute(r *http.Request) bool {
 		return true
 	case p == "/", p == "/docs", strings.HasPrefix(p, "/static/"), strings.HasPrefix(p, "/docs/static/"):
 		return true // the start page and the API reference (api/pages.go): documentation
+	case strings.HasPrefix(p, iconsPath):
+		return true // the icons (api/icons.go): fetched by a client's UI without a token
 	case e.opts.OAuth != nil && isMetadataPath(p):
 		return true // RFC 9728 metadata: read before a client has a token
 	case p == "/metrics":

@@ -166,7 +166,7 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 		m.server.AddResourceTemplate(m.downloads, m.readDownload)
 	})
 	m.toolsChanged = newCoalescer(opts.ListChangedInterval, m.reRegisterTools)
-	m.server = mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — exact answers with evidence", Version: opts.Version},
+	m.server = mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — exact answers with evidence", Version: opts.Version, Icons: serverIcons},
 		&mcp.ServerOptions{
 			Instructions: MCPInstructions,
 			Logger:       slog.New(minLevel{opts.Logger.Handler(), slog.LevelWarn}),
@@ -211,7 +211,7 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 			Description: "Optional: the question to answer with the tools; appended to the guide.",
 		}},
 	}, m.getPrompt)
-	m.server.AddReceivingMiddleware(m.middleware)
+	m.server.AddReceivingMiddleware(m.middleware, iconsByVersion)
 	reg.OnChange(m.enabledChanged)
 	return m
 }

@@ -167,7 +167,7 @@ func closedObject(props map[string]any, required ...string) map[string]any {
 // returned too, for the fast path (mcp_fast.go).
 func newCompactServer(ops planOps, opts MCPOptions) (*mcp.Server, []compactTool) {
 	opts = opts.withDefaults()
-	s := mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — compact surface (discover, describe, plan, replay)", Version: opts.Version},
+	s := mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — compact surface (discover, describe, plan, replay)", Version: opts.Version, Icons: serverIcons},
 		&mcp.ServerOptions{
 			Instructions: compactInstructions,
 			Logger:       slog.New(minLevel{opts.Logger.Handler(), slog.LevelWarn}),
@@ -179,6 +179,7 @@ func newCompactServer(ops planOps, opts MCPOptions) (*mcp.Server, []compactTool)
 				*c = mcp.Cacheable{TTLMs: int(staticListTTL / time.Millisecond), CacheScope: "public"}
 			},
 		})
+	s.AddReceivingMiddleware(iconsByVersion)
 	ts := compactTools(ops)
 	for _, t := range ts {
 		s.AddTool(t.tool, compactHandler(opts.Logger, t))
