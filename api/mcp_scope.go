@@ -32,11 +32,6 @@ import (
 // Static API tokens have no scope to step up to: their refusals stay tool
 // errors, as on stdio, which has no HTTP status at all.
 
-// scopeDenial collects the scopes an MCP request lacked.
-type scopeDenial struct {
-	scopes []string
-}
-
 type scopeDenialKey struct{}
 
 // noteScopeDenial records the scope of an insufficient_scope refusal for
@@ -45,7 +40,7 @@ func noteScopeDenial(ctx context.Context, e *apiError) {
 	if e == nil || e.Reason != "insufficient_scope" {
 		return
 	}
-	d, _ := ctx.Value(scopeDenialKey{}).(*scopeDenial)
+	d, _ := ctx.Value(scopeDenialKey{}).(*scopeWriter)
 	if d == nil {
 		return
 	}
@@ -110,26 +105,27 @@ func (m *mcpMount) scopeStatus(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		d := &scopeDenial{}
-		sw := &scopeWriter{ResponseWriter: w, d: d, o: o, path: r.URL.Path}
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), scopeDenialKey{}, d)))
+		// One allocation for the writer and the scopes it collects.
+		sw := &scopeWriter{ResponseWriter: w, o: o, path: r.URL.Path}
+		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), scopeDenialKey{}, sw)))
 	})
 }
 
-// scopeWriter turns a 200 into the 403 when the handler noted a denial.
+// scopeWriter turns a 200 into the 403 when the handler noted a denial
+// (noteScopeDenial finds it in the request's context and adds the scopes).
 type scopeWriter struct {
 	http.ResponseWriter
-	d     *scopeDenial
-	o     *OAuthOptions
-	path  string
-	wrote bool
+	scopes []string // the scopes the request lacked
+	o      *OAuthOptions
+	path   string
+	wrote  bool
 }
 
 func (w *scopeWriter) WriteHeader(code int) {
 	if !w.wrote {
 		w.wrote = true
-		if code == http.StatusOK && len(w.d.scopes) > 0 {
-			w.Header().Set("WWW-Authenticate", w.o.scopeChallenge(w.path, w.d.scopes))
+		if code == http.StatusOK && len(w.scopes) > 0 {
+			w.Header().Set("WWW-Authenticate", w.o.scopeChallenge(w.path, w.scopes))
 			code = http.StatusForbidden
 		}
 	}
