@@ -114,6 +114,8 @@ func (e *edge) openRoute(r *http.Request) bool {
 		return true
 	case p == "/", p == "/docs", strings.HasPrefix(p, "/static/"), strings.HasPrefix(p, "/docs/static/"):
 		return true // the start page and the API reference (api/pages.go): documentation
+	case strings.HasPrefix(p, iconsPath):
+		return true // the icons (api/icons.go): fetched by a client's UI without a token
 	case e.opts.OAuth != nil && isMetadataPath(p):
 		return true // RFC 9728 metadata: read before a client has a token
 	case p == "/metrics":
@@ -305,19 +307,35 @@ func (s *Server) authorizeTool(ctx context.Context, tool string) *apiError {
 	aerr := &apiError{Code: CodeForbidden, Message: "tool " + quoteShort(tool) + " is outside the scope of token " + t.Name, Tool: tool}
 	if oauthOf(ctx) != nil {
 		aerr.Reason = "insufficient_scope"
-		aerr.Challenge = challenge("error", "insufficient_scope", "scope", ScopeToolPrefix+tool)
+		aerr.scope = ScopeToolPrefix + tool
+		aerr.Challenge = challenge("error", "insufficient_scope", "scope", aerr.scope)
 	}
 	return aerr
 }
 
-// authorizePlan refuses a plan with a step outside the token's scope.
+// authorizePlan refuses a plan with a step outside the token's scope; an
+// OAuth refusal names the scopes of every such step at once (MCP asks for
+// all the scopes of an operation in one challenge).
 func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *apiError {
+	var first *apiError
+	var scopes []string
 	for _, st := range p.Steps {
+		if first != nil {
+			if t := principal(ctx); t != nil && !t.Allows(st.Tool) && !containsString(scopes, ScopeToolPrefix+st.Tool) {
+				scopes = append(scopes, ScopeToolPrefix+st.Tool)
+			}
+			continue
+		}
 		if aerr := s.authorizeTool(ctx, st.Tool); aerr != nil {
-			return aerr
+			first = aerr
+			scopes = append(scopes, ScopeToolPrefix+st.Tool)
 		}
 	}
-	return nil
+	if first != nil && first.scope != "" && len(scopes) > 1 {
+		first.scope = joinScopes(scopes)
+		first.Challenge = challenge("error", "insufficient_scope", "scope", first.scope)
+	}
+	return first
 }
 
 // afterCall records which token generated a file and puts its signed link in

@@ -75,6 +75,9 @@ type apiError struct {
 	// Challenge, when set, is sent as WWW-Authenticate (an OAuth scope
 	// refusal).
 	Challenge string
+	// scope is the scope (space separated) an insufficient_scope refusal
+	// names in Challenge.
+	scope string
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }

@@ -166,13 +166,14 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 		m.server.AddResourceTemplate(m.downloads, m.readDownload)
 	})
 	m.toolsChanged = newCoalescer(opts.ListChangedInterval, m.reRegisterTools)
-	m.server = mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — exact answers with evidence", Version: opts.Version},
+	m.server = mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — exact answers with evidence", Version: opts.Version, Icons: serverIcons},
 		&mcp.ServerOptions{
 			Instructions: MCPInstructions,
 			Logger:       slog.New(minLevel{opts.Logger.Handler(), slog.LevelWarn}),
 			PageSize:     opts.PageSize,
 			// No "logging" capability: this server sends no log messages.
 			Capabilities: &mcp.ServerCapabilities{},
+			SetCacheable: m.setCacheable,
 		})
 	for _, name := range reg.Names() {
 		t, _, _ := reg.Lookup(name)
@@ -210,7 +211,7 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 			Description: "Optional: the question to answer with the tools; appended to the guide.",
 		}},
 	}, m.getPrompt)
-	m.server.AddReceivingMiddleware(bindCallContext, progressMiddleware, m.middleware) // the first is the outermost
+	m.server.AddReceivingMiddleware(bindCallContext, progressMiddleware, m.middleware, iconsByVersion) // the first is the outermost
 	reg.OnChange(m.enabledChanged)
 	return m
 }
@@ -310,11 +311,47 @@ func (m *mcpSurface) listTools(ctx context.Context, req *mcp.ListToolsRequest) (
 	if t := m.caller(ctx); t != nil {
 		res.Tools = slices.DeleteFunc(res.Tools, func(tool *mcp.Tool) bool { return !t.Allows(tool.Name) })
 	}
+	res.Cacheable = mcp.Cacheable{TTLMs: int(toolsListTTL / time.Millisecond), CacheScope: m.cacheScope()}
 	return res, nil
 }
 
+// The cache hints of MCP results (ttlMs, cacheScope; docs/mcp.md).
+const (
+	// toolsListTTL: the tool list changes only when a tool is switched on or
+	// off (notifications/tools/list_changed tells sessions at once).
+	toolsListTTL = time.Minute
+	// staticListTTL: prompts, resource templates and the compact surface's
+	// four tools are fixed for the life of the process.
+	staticListTTL = time.Hour
+)
+
+// cacheScope is "private" when the surface answers each token with its own
+// view (API tokens or OAuth: the tools in its scope, its own files), else
+// "public".
+func (m *mcpSurface) cacheScope() string {
+	if m.access != nil {
+		return "private"
+	}
+	return "public"
+}
+
+// setCacheable settles the cache hints of the results the SDK builds
+// (prompts/list, resources/templates/list, resources/read): never an empty
+// cacheScope. tools/list and resources/list set theirs (listTools,
+// listResources).
+func (m *mcpSurface) setCacheable(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+	switch req.(type) {
+	case *mcp.ListPromptsRequest, *mcp.ListResourceTemplatesRequest:
+		*c = mcp.Cacheable{TTLMs: int(staticListTTL / time.Millisecond), CacheScope: "public"}
+	case *mcp.ReadResourceRequest:
+		// A download is its owner's; a contract changes with the build.
+		*c = mcp.Cacheable{CacheScope: m.cacheScope()}
+	}
+}
+
 func (m *mcpSurface) listResources(ctx context.Context, req *mcp.ListResourcesRequest) (*mcp.ListResourcesResult, error) {
-	res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}}
+	// The store changes with every generated file: stale at once.
+	res := &mcp.ListResourcesResult{Resources: []*mcp.Resource{}, Cacheable: mcp.Cacheable{CacheScope: m.cacheScope()}}
 	if m.opts.Files == nil {
 		return res, nil
 	}
@@ -474,6 +511,7 @@ func (m *mcpSurface) callTool(ctx context.Context, req *mcp.CallToolRequest) (*m
 func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
 	if m.caller(ctx) != nil {
 		if aerr := m.access.authorizeTool(ctx, name); aerr != nil {
+			noteScopeDenial(ctx, aerr)
 			return errorResult(errorBody(aerr))
 		}
 	}

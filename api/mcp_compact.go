@@ -150,7 +150,12 @@ func compactMCPTool(name, title, description string, in, out map[string]any) *mc
 		Description:  description,
 		InputSchema:  json.RawMessage(inJSON),
 		OutputSchema: json.RawMessage(outJSON),
-		Annotations:  &mcp.ToolAnnotations{Title: title, ReadOnlyHint: name == "list_tools" || name == "describe_tools", IdempotentHint: true, OpenWorldHint: &f},
+		// Every hint is given: run_plan and rerun_plan register a plan (by
+		// its hash: the same plan twice is one plan) and destroy nothing. The
+		// display name is Title (it comes before annotations.title), which
+		// keeps tools/list within 8 KiB.
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: name == "list_tools" || name == "describe_tools",
+			IdempotentHint: true, DestructiveHint: &f, OpenWorldHint: &f},
 	}
 }
 
@@ -162,13 +167,19 @@ func closedObject(props map[string]any, required ...string) map[string]any {
 // returned too, for the fast path (mcp_fast.go).
 func newCompactServer(ops planOps, opts MCPOptions) (*mcp.Server, []compactTool) {
 	opts = opts.withDefaults()
-	s := mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — compact surface (discover, describe, plan, replay)", Version: opts.Version},
+	s := mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — compact surface (discover, describe, plan, replay)", Version: opts.Version, Icons: serverIcons},
 		&mcp.ServerOptions{
 			Instructions: compactInstructions,
 			Logger:       slog.New(minLevel{opts.Logger.Handler(), slog.LevelWarn}),
 			PageSize:     opts.PageSize,
 			Capabilities: &mcp.ServerCapabilities{},
+			// The four tools and the prompt are the same for every caller
+			// for the life of the process.
+			SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+				*c = mcp.Cacheable{TTLMs: int(staticListTTL / time.Millisecond), CacheScope: "public"}
+			},
 		})
+	s.AddReceivingMiddleware(iconsByVersion)
 	ts := compactTools(ops)
 	for _, t := range ts {
 		s.AddTool(t.tool, compactHandler(opts.Logger, t))
@@ -202,6 +213,7 @@ func compactResult(ctx context.Context, log *slog.Logger, t compactTool, args js
 	b, aerr := compactCall(ctx, t, args)
 	if aerr != nil {
 		logMCPCall(log, ctx, "mcp_compact", t.tool.Name, aerr.Code, start)
+		noteScopeDenial(ctx, aerr)
 		return errorResult(errorBody(aerr))
 	}
 	logMCPCall(log, ctx, "mcp_compact", t.tool.Name, nil, start)

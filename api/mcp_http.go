@@ -90,8 +90,8 @@ func (s *Server) mountMCP(r chi.Router) {
 		m.fast.inflight = m.inflight
 		full = m.fast
 	}
-	r.Handle("/mcp", m.guard(full))
-	r.Handle("/mcp/sse", m.guard(idGuard(m.sseStreams(sse), o.MaxBodyBytes, http.StatusBadRequest)))
+	r.Handle("/mcp", m.guard(m.scopeStatus(full)))
+	r.Handle("/mcp/sse", m.guard(m.sseScopeGuard(idGuard(m.sseStreams(sse), o.MaxBodyBytes, http.StatusBadRequest))))
 	if s.ops.svc != nil {
 		// The compact surface (api/mcp_compact.go), stateless like /mcp.
 		compact, ts := newCompactServer(s.ops, o)
@@ -108,7 +108,7 @@ func (s *Server) mountMCP(r chi.Router) {
 			m.fastCompact.inflight = m.inflight
 			h = m.fastCompact
 		}
-		r.Handle("/mcp/compact", m.guard(h))
+		r.Handle("/mcp/compact", m.guard(m.scopeStatus(h)))
 	}
 }
 

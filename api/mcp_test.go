@@ -489,6 +489,9 @@ func TestMCPToggle(t *testing.T) {
 	for kind, ch := range changed {
 		waitSignal(t, ch, kind+": notifications/tools/list_changed after enable")
 	}
+	// Stateless /mcp sends no notifications: its client keeps the list it
+	// has for the list's ttlMs (TestMCPCacheHints); a new session lists anew.
+	sessions["streamable"] = env.connect(t, "streamable", nil)
 	for kind, cs := range sessions {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "gcd_lcm", Arguments: args})
 		if err != nil || res.IsError {

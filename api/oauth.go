@@ -215,7 +215,7 @@ func (e *edge) unauthorized(w http.ResponseWriter, r *http.Request, errCode stri
 // needs (RFC 6750 §3.1), with the challenge naming it.
 func insufficientScope(scope, msg string) *apiError {
 	return &apiError{Code: CodeForbidden, Reason: "insufficient_scope", Message: msg,
-		Challenge: challenge("error", "insufficient_scope", "scope", scope)}
+		Challenge: challenge("error", "insufficient_scope", "scope", scope), scope: scope}
 }
 
 // checkOAuth verifies a bearer token that is no API token: 401 for an

@@ -123,6 +123,8 @@ func (s *Server) routes() chi.Router {
 	r.Get("/tools/{name}", s.wrap(s.getTool))
 	r.Get("/health", s.wrap(s.health))
 	r.Get("/ready", s.wrap(s.ready))
+	r.Get(iconsPath+"{name}", iconHandler)
+	r.Head(iconsPath+"{name}", iconHandler)
 	r.Method(http.MethodGet, "/openapi.json", cacheable(s.wrap(s.openapi)))
 	s.planRoutes(r)
 	s.adminRoutes(r)
