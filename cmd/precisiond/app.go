@@ -148,7 +148,10 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      max(cfg.CallTimeout, cfg.PlanTimeout) + 30*time.Second,
 		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		// ...and at most a quarter of the descriptor limit idle at once
+		// (cmd/precisiond/idleconns.go).
+		ConnState: newIdleConns(idleBudget()).connState,
+		ErrorLog:  slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return m, nil
 }

@@ -108,3 +108,48 @@ func refusedAndClosed(addr string) error {
 	}
 	return nil
 }
+
+// TestIdleKeepAliveUnderFDLimit: the server runs with a 1 024-descriptor
+// limit; 1 100 clients each make one keep-alive request and leave their
+// connection idle, never closing it. The server closes the connections idle
+// longest once a quarter of its descriptors are idle (idleconns.go), so
+// /health on a new connection answers every 100 clients and at the end;
+// with the 120 s idle timeout alone, accept would run out of descriptors.
+func TestIdleKeepAliveUnderFDLimit(t *testing.T) {
+	bin := buildBinary(t)
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to set the descriptor limit")
+	}
+	srv := exec.Command("sh", "-c", `ulimit -n 1024 && exec "$0" serve --addr 127.0.0.1:0 --data-dir "$1"`, bin, t.TempDir())
+	stderr := &testhttp.SyncBuffer{}
+	srv.Stderr = stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
+	addr := testhttp.ListenAddr(t, stderr)
+	base := "http://" + addr
+	testhttp.WaitUp(t, base, stderr)
+
+	for i := range 1100 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("client %d: %v", i, err)
+		}
+		defer c.Close()
+		_ = c.SetDeadline(time.Now().Add(testhttp.Timeout)) // bounds a regression, not a wait
+		if _, err := io.WriteString(c, "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+			t.Fatalf("client %d: %v", i, err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil || resp.StatusCode != http.StatusOK || resp.Close {
+			t.Fatalf("client %d: keep-alive /health: %v %v", i, err, resp)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if i%100 == 99 {
+			testhttp.Get(t, base+"/health") // a new connection is still accepted
+		}
+	}
+	testhttp.Get(t, base+"/health")
+}

@@ -1,0 +1,16 @@
+//go:build unix
+
+package main
+
+import "syscall"
+
+// idleBudget is the number of idle keep-alive connections allowed under the
+// process's descriptor limit: a quarter of it (the rest is for requests in
+// flight, SSE streams, files, the store and worker processes), at least 16.
+func idleBudget() int {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil || rl.Cur == 0 || rl.Cur > 1<<20 {
+		return 1 << 18
+	}
+	return max(16, int(rl.Cur/4))
+}
