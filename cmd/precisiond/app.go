@@ -14,6 +14,7 @@ import (
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/fleetkey"
+	"github.com/precisiond/precisiond/internal/idleconns"
 	"github.com/precisiond/precisiond/internal/plandb"
 	"github.com/precisiond/precisiond/internal/tick"
 	"github.com/precisiond/precisiond/internal/toggles"
@@ -149,8 +150,8 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		WriteTimeout:      max(cfg.CallTimeout, cfg.PlanTimeout) + 30*time.Second,
 		IdleTimeout:       120 * time.Second,
 		// ...and at most a quarter of the descriptor limit idle at once
-		// (cmd/precisiond/idleconns.go).
-		ConnState: newIdleConns(idleBudget()).connState,
+		// (internal/idleconns).
+		ConnState: idleconns.New(idleconns.Budget()).ConnState,
 		ErrorLog:  slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 	return m, nil

@@ -112,7 +112,7 @@ func refusedAndClosed(addr string) error {
 // TestIdleKeepAliveUnderFDLimit: the server runs with a 1 024-descriptor
 // limit; 1 100 clients each make one keep-alive request and leave their
 // connection idle, never closing it. The server closes the connections idle
-// longest once a quarter of its descriptors are idle (idleconns.go), so
+// longest once a quarter of its descriptors are idle (internal/idleconns), so
 // /health on a new connection answers every 100 clients and at the end;
 // with the 120 s idle timeout alone, accept would run out of descriptors.
 func TestIdleKeepAliveUnderFDLimit(t *testing.T) {

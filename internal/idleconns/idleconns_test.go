@@ -1,4 +1,4 @@
-package main
+package idleconns
 
 import (
 	"bufio"
@@ -17,11 +17,11 @@ import (
 // answer a second request on the same connection.
 func TestIdleConnsBoundedByBudget(t *testing.T) {
 	const budget, clients = 5, 20
-	ic := newIdleConns(budget)
+	ic := New(budget)
 	turned := make(chan struct{}, 1000)
-	ic.onIdle = func() { turned <- struct{}{} }
+	ic.OnIdle = func() { turned <- struct{}{} }
 	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }))
-	ts.Config.ConnState = ic.connState
+	ts.Config.ConnState = ic.ConnState
 	ts.Config.IdleTimeout = time.Hour // time alone would keep all 20
 	ts.Start()
 	defer ts.Close()
@@ -52,7 +52,7 @@ func TestIdleConnsBoundedByBudget(t *testing.T) {
 		}
 		<-turned // its connection is idle now: the order of idleness is the order of clients
 	}
-	if n := ic.idle(); n != budget {
+	if n := ic.Idle(); n != budget {
 		t.Fatalf("%d idle connections, want %d", n, budget)
 	}
 	for i, c := range conns[:clients-budget] {

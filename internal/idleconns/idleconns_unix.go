@@ -1,13 +1,13 @@
 //go:build unix
 
-package main
+package idleconns
 
 import "syscall"
 
-// idleBudget is the number of idle keep-alive connections allowed under the
+// Budget is the number of idle keep-alive connections allowed under the
 // process's descriptor limit: a quarter of it (the rest is for requests in
 // flight, SSE streams, files, the store and worker processes), at least 16.
-func idleBudget() int {
+func Budget() int {
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil || rl.Cur == 0 || rl.Cur > 1<<20 {
 		return 1 << 18
