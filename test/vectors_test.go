@@ -26,7 +26,7 @@ var notGenerated = map[string]string{
 }
 
 // notGeneratedDirs hold third-party suites, copied with their SOURCE and LICENSE.
-var notGeneratedDirs = []string{"internal/jmes/testdata/compliance/", "internal/intent/testdata/reference/"}
+var notGeneratedDirs = []string{"internal/jmes/testdata/compliance/", "internal/intent/testdata/reference/", "deploy/testdata/mcp-registry/"}
 
 // interpreterVersion is what a generator records: "python 3.x.y" or "node N.N.N".
 var interpreterVersion = regexp.MustCompile(`^(python 3|node \d+)\.\d+\.\d+`)
