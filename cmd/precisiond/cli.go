@@ -72,15 +72,8 @@ func cmdCall(c *command, args []string, e *cli.Env) int {
 		}
 		argText = string(b)
 	}
-	log := newLogger(e.Stderr, cfg.LogLevel)
-	store, err := openStore(*cfg, log, true)
-	if err != nil {
-		log.Error("start-up failed", "err", err.Error())
-		return 1
-	}
-	reg, _, err := processRegistry(*cfg, log, store, nil)
-	if err != nil {
-		log.Error("start-up failed", "err", err.Error())
+	reg, log, ok := callRegistry(*cfg, e)
+	if !ok {
 		return 1
 	}
 	resp, err := reg.Call(context.Background(), tool, []byte(argText), "")
@@ -94,6 +87,21 @@ func cmdCall(c *command, args []string, e *cli.Env) int {
 	}
 	printJSON(e.Stdout, api.ResponseBody(resp))
 	return 0
+}
+
+// callRegistry is the registry of a one-shot command (call, answer): this
+// process's tools on the configured store, logging start-up failures.
+func callRegistry(cfg Config, e *cli.Env) (*tools.Registry, *slog.Logger, bool) {
+	log := newLogger(e.Stderr, cfg.LogLevel)
+	store, err := openStore(cfg, log, true)
+	if err == nil {
+		var reg *tools.Registry
+		if reg, _, err = processRegistry(cfg, log, store, nil); err == nil {
+			return reg, log, true
+		}
+	}
+	log.Error("start-up failed", "err", err.Error())
+	return nil, log, false
 }
 
 func printJSON(w io.Writer, v any) {

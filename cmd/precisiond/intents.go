@@ -109,15 +109,8 @@ func cmdAnswer(c *command, args []string, e *cli.Env) int {
 	if !ok {
 		return code
 	}
-	log := newLogger(e.Stderr, cfg.LogLevel)
-	store, err := openStore(*cfg, log, true)
-	if err != nil {
-		log.Error("start-up failed", "err", err.Error())
-		return 1
-	}
-	reg, _, err := processRegistry(*cfg, log, store, nil)
-	if err != nil {
-		log.Error("start-up failed", "err", err.Error())
+	reg, log, ok := callRegistry(*cfg, e)
+	if !ok {
 		return 1
 	}
 	res, ok := recognizeCLI(reg, text, e, "answer")
