@@ -17,6 +17,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { check, done } from './check.mjs';
 
 const [base, alice, bob] = process.argv.slice(2);
 if (!base || !alice || !bob) {
@@ -24,17 +25,6 @@ if (!base || !alice || !bob) {
   process.exit(2);
 }
 
-let failures = 0;
-let checks = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    checks++;
-  } catch (err) {
-    failures++;
-    console.error(`FAIL ${name}: ${err && err.stack ? err.stack : err}`);
-  }
-}
 
 const transports = {
   streamable: (init) => new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: init }),
@@ -132,5 +122,4 @@ for (const kind of Object.keys(transports)) {
   });
 }
 
-console.log(`auth.mjs: ${checks} passed, ${failures} failed`);
-process.exit(failures ? 1 : 0);
+done('auth.mjs');

@@ -17,6 +17,7 @@ import fs from 'node:fs';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { check, done } from './check.mjs';
 
 const base = process.argv[2];
 if (!base) {
@@ -25,17 +26,6 @@ if (!base) {
 }
 const oracle = JSON.parse(fs.readFileSync(new URL('../../plans/testdata/plans2.json', import.meta.url)));
 
-let failures = 0;
-let checks = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    checks++;
-  } catch (err) {
-    failures++;
-    console.error(`FAIL ${name}: ${err && err.stack ? err.stack : err}`);
-  }
-}
 
 // guidePlans returns the plans of the prompt's "Example N" paragraphs: the
 // JSON value that starts on the line after each heading.
@@ -87,5 +77,4 @@ await check('task 2: Tokyo, then 20 cities in one params_batch rerun', async () 
 });
 
 await client.close();
-console.log(`${checks} checks passed, ${failures} failed`);
-process.exit(failures === 0 ? 0 : 1);
+done('plans2.mjs');

@@ -19,6 +19,7 @@ import assert from 'node:assert/strict';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { check, done } from './check.mjs';
 
 const [base] = process.argv.slice(2);
 if (!base) {
@@ -26,17 +27,6 @@ if (!base) {
   process.exit(2);
 }
 
-let failures = 0;
-let checks = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    checks++;
-  } catch (err) {
-    failures++;
-    console.error(`FAIL ${name}: ${err && err.stack ? err.stack : err}`);
-  }
-}
 
 // The product of the first primes after 2^110 and after 2^111 + 12345
 // (Python, Miller–Rabin): no factoring method within the declared budget
@@ -98,5 +88,4 @@ await check('streamable /mcp/compact: onprogress, then an AbortSignal stops the 
   }
 });
 
-console.log(`progress.mjs: ${checks} passed, ${failures} failed`);
-process.exit(failures === 0 ? 0 : 1);
+done('progress.mjs');
