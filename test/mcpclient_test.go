@@ -7,12 +7,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/oauthtest"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
@@ -47,6 +52,51 @@ func TestTypeScriptMCPClientWithTokens(t *testing.T) {
 	}
 	base, _, srvLog := serveBinary(t, "--api-tokens", tokens)
 	runNode(t, node, dir, srvLog, "auth.mjs", base, alice, bob)
+}
+
+// TestTypeScriptMCPClientOAuth runs test/mcp-client/oauth.mjs: the official
+// client's own OAuth support (an OAuthClientProvider on the Streamable HTTP
+// transport: authorization code with PKCE) gets a token from a real OpenID
+// provider, the zitadel example server, and calls a tool on /mcp with it.
+// The script asserts the chain the SDK follows request by request (401 →
+// Protected Resource Metadata → the provider's metadata → authorize → token
+// → /mcp) and that the same tools/call without a token, or with a wrong
+// one, is refused with 401. Skipped, or failing under CI=true, without node
+// and node_modules or without the provider (oauthtest.Binary).
+//
+// The settings are the ones docs/oauth.md gives for a hosted client:
+// --public-base-url (the URL the client reaches; here a reverse proxy in
+// front of the loopback listener, as an ingress would be, so that the URL
+// is known before precisiond starts), --oauth-issuer, --oauth-client-file
+// (the example server introspects a token only for a client in its
+// audience, which is the client that got it, so the hosted client and
+// precisiond's introspection client are both "api") and
+// --oauth-default-scopes precisiond:tools (the example server drops scopes
+// it does not know, so its tokens carry no precisiond scope; without the
+// setting every call is 403 insufficient_scope).
+func TestTypeScriptMCPClientOAuth(t *testing.T) {
+	node, dir := nodeClient(t)
+	p := oauthtest.Start(t)
+	clientFile := filepath.Join(t.TempDir(), "oauth-client.json")
+	b, _ := json.Marshal(map[string]string{"client_id": oauthtest.ClientID, "client_secret": oauthtest.ClientSecret})
+	if err := os.WriteFile(clientFile, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	front := httptest.NewUnstartedServer(nil) // its listener, and so its URL, exist already
+	public := "http://" + front.Listener.Addr().String()
+	base, _, srvLog := serveBinary(t, "--public-base-url", public, "--oauth-issuer", p.Issuer,
+		"--oauth-client-file", clientFile, "--oauth-default-scopes", "precisiond:tools")
+	target, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.FlushInterval = -1 // event streams pass as they are written
+	front.Config.Handler = proxy
+	front.Start()
+	t.Cleanup(front.Close)
+	runNode(t, node, dir, srvLog, "oauth.mjs", public, p.Issuer, oauthtest.RedirectURI,
+		oauthtest.ClientID, oauthtest.ClientSecret, oauthtest.Username, oauthtest.Password)
 }
 
 // nodeClient finds node and test/mcp-client with its node_modules.

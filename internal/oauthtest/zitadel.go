@@ -46,7 +46,7 @@ const (
 	ClientSecret = "secret"
 	Username     = "test-user@localhost"
 	Password     = "verysecure"
-	redirectURI  = "http://127.0.0.1:1/callback" // never dialled: the code is read from the redirect
+	RedirectURI  = "http://127.0.0.1:1/callback" // never dialled: the code is read from the redirect
 )
 
 // Binary finds the example server ("server" in $GOBIN or $GOPATH/bin: go
@@ -97,7 +97,7 @@ func Start(t testing.TB) *Provider {
 			t.Fatal(err)
 		}
 		p.cmd = exec.Command(bin)
-		p.cmd.Env = append(os.Environ(), "PORT="+port, "REDIRECT_URI="+redirectURI)
+		p.cmd.Env = append(os.Environ(), "PORT="+port, "REDIRECT_URI="+RedirectURI)
 		p.cmd.Stdout, p.cmd.Stderr = logf, logf
 		p.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		if err := p.cmd.Start(); err != nil {
@@ -170,13 +170,13 @@ func (p *Provider) Token(t testing.TB, scope string) string {
 	jar, _ := cookiejar.New(nil)
 	var code string
 	hc := &http.Client{Jar: jar, CheckRedirect: func(req *http.Request, _ []*http.Request) error {
-		if strings.HasPrefix(req.URL.String(), redirectURI) {
+		if strings.HasPrefix(req.URL.String(), RedirectURI) {
 			code = req.URL.Query().Get("code")
 			return http.ErrUseLastResponse
 		}
 		return nil
 	}}
-	q := url.Values{"client_id": {ClientID}, "redirect_uri": {redirectURI}, "response_type": {"code"}, "scope": {scope}, "state": {"s1"}}
+	q := url.Values{"client_id": {ClientID}, "redirect_uri": {RedirectURI}, "response_type": {"code"}, "scope": {scope}, "state": {"s1"}}
 	doc := p.Discovery(t)
 	authz, _ := doc["authorization_endpoint"].(string)
 	resp, err := hc.Get(authz + "?" + q.Encode())
@@ -199,7 +199,7 @@ func (p *Provider) Token(t testing.TB, scope string) string {
 	if code == "" {
 		t.Fatalf("the login did not redirect with a code (HTTP %d):\n%s", resp.StatusCode, page)
 	}
-	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {redirectURI}}
+	form := url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {RedirectURI}}
 	var tok struct {
 		AccessToken string `json:"access_token"`
 	}
