@@ -26,14 +26,16 @@
 //   resource = the metadata's resource, RFC 8707) → redirect with the code
 //   POST token_endpoint (code_verifier, resource) → an access token
 //   POST /mcp with Authorization: Bearer → initialize and tools/call answer.
-// Without a token, or with a wrong one, the same tools/call is refused with
-// 401. Exit 0 only when every check passes.
+// The token then also serves /mcp/compact and the legacy /mcp/sse (one
+// resource covers the server). Without a token, or with a wrong one, the
+// same tools/call is refused with 401. Exit 0 only when every check passes.
 
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { check, done } from './check.mjs';
 
@@ -71,8 +73,20 @@ function param(header, name) {
 // The log of every request the SDK made: method, URL, status, the
 // WWW-Authenticate answer, the Authorization sent, the JSON-RPC method or
 // the form body.
+// An entry is logged when the request is sent, and its answer is filled in
+// when it arrives: settled() waits for all of them (an SSE session's POST
+// may be answered after the answer it carried has come on the stream).
 const sent = [];
-async function recordingFetch(url, init = {}) {
+const pending = [];
+function settled() {
+  return Promise.allSettled(pending);
+}
+function recordingFetch(url, init = {}) {
+  const p = record(url, init);
+  pending.push(p);
+  return p;
+}
+async function record(url, init) {
   const headers = new Headers(init.headers);
   const entry = { method: (init.method ?? 'GET').toUpperCase(), url: String(url), authorization: headers.get('authorization') };
   if (typeof init.body === 'string') {
@@ -84,10 +98,10 @@ async function recordingFetch(url, init = {}) {
   } else if (init.body instanceof URLSearchParams) {
     entry.form = Object.fromEntries(init.body);
   }
+  sent.push(entry);
   const res = await fetch(url, init);
   entry.status = res.status;
   entry.challenge = res.headers.get('www-authenticate');
-  sent.push(entry);
   return res;
 }
 
@@ -211,6 +225,7 @@ await check('the SDK client without an auth provider cannot connect: 401', async
 });
 
 let accessToken;
+let authorized; // the provider holding the token
 await check('the SDK follows 401 → resource metadata → provider metadata → authorize → token → tools/call', async () => {
   const provider = new Provider();
   const transport = () => new StreamableHTTPClientTransport(new URL(mcpURL), { authProvider: provider, fetch: recordingFetch });
@@ -220,6 +235,7 @@ await check('the SDK follows 401 → resource metadata → provider metadata →
   const first = new Client({ name: 'precisiond-oauth-test', version: '1.0.0' });
   const t1 = transport();
   await assert.rejects(first.connect(t1), UnauthorizedError);
+  await settled();
   assert.deepEqual(chain(sent), [
     `POST ${mcpURL} 401`,
     `GET ${prmURL} 200`,
@@ -266,6 +282,7 @@ await check('the SDK follows 401 → resource metadata → provider metadata →
   // exchanges the code at the token endpoint.
   const before = sent.length;
   await t1.finishAuth(code);
+  await settled();
   const exchange = sent.slice(before);
   assert.deepEqual(chain(exchange), [
     `GET ${prmURL} 200`,
@@ -284,6 +301,7 @@ await check('the SDK follows 401 → resource metadata → provider metadata →
   assert.ok(tokens && tokens.access_token, 'no access token saved');
   assert.match(tokens.token_type, /^bearer$/i);
   accessToken = tokens.access_token;
+  authorized = provider;
 
   // 5. A new connection with the token: initialize and tools/call answer,
   // every request to /mcp carries the token and none is refused.
@@ -298,6 +316,7 @@ await check('the SDK follows 401 → resource metadata → provider metadata →
   } finally {
     await client.close();
   }
+  await settled();
   const mcp = sent.slice(at);
   assert.ok(mcp.length > 0);
   for (const e of mcp) {
@@ -308,6 +327,41 @@ await check('the SDK follows 401 → resource metadata → provider metadata →
   const rpcs = mcp.filter((e) => e.method === 'POST').map((e) => `${e.rpc} ${e.status}`);
   assert.deepEqual(rpcs.filter((r) => !r.startsWith('notifications/')), ['initialize 200', 'tools/call 200']);
   console.log(`the chain the SDK followed:\n  ${chain(sent).join('\n  ')}`);
+});
+
+await check('the token serves /mcp/compact and /mcp/sse too, without a new authorization', async () => {
+  assert.ok(authorized, 'no token from the flow');
+  const at = sent.length;
+  const surfaces = {
+    compact: () => new StreamableHTTPClientTransport(new URL(`${base}/mcp/compact`), { authProvider: authorized, fetch: recordingFetch }),
+    sse: () => new SSEClientTransport(new URL(`${base}/mcp/sse`), { authProvider: authorized, fetch: recordingFetch }),
+  };
+  for (const [name, transport] of Object.entries(surfaces)) {
+    const client = new Client({ name: 'precisiond-oauth-test', version: '1.0.0' });
+    await client.connect(transport());
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.length > 0, name);
+      if (name === 'sse') {
+        const res = await client.callTool({ name: 'gcd_lcm', arguments: { a: 12, b: 18 } });
+        assert.ok(!res.isError, JSON.stringify(res));
+        assert.equal(res.structuredContent.facts.gcd, 6);
+      }
+    } finally {
+      await client.close();
+    }
+  }
+  await settled();
+  const later = sent.slice(at);
+  assert.ok(later.length > 0);
+  for (const e of later) {
+    assert.ok(e.url.startsWith(`${base}/mcp/`), `a request off precisiond: ${JSON.stringify(e)}`);
+    assert.equal(e.authorization, `Bearer ${accessToken}`, JSON.stringify(e));
+    assert.ok(e.status !== 401 && e.status !== 403, JSON.stringify(e));
+  }
+  const paths = new Set(later.map((e) => new URL(e.url).pathname));
+  assert.ok(paths.has('/mcp/compact') && paths.has('/mcp/sse'), [...paths].join(' '));
+  console.log(`with the token, on the other surfaces:\n  ${chain(later).join('\n  ')}`);
 });
 
 await check('the same tools/call with the token answers; without it, still 401', async () => {
