@@ -72,10 +72,10 @@ function param(header, name) {
 
 // The log of every request the SDK made: method, URL, status, the
 // WWW-Authenticate answer, the Authorization sent, the JSON-RPC method or
-// the form body.
-// An entry is logged when the request is sent, and its answer is filled in
-// when it arrives: settled() waits for all of them (an SSE session's POST
-// may be answered after the answer it carried has come on the stream).
+// the form body. An entry is logged when the request is sent and its answer
+// filled in when it arrives; settled() waits for all of them (an SSE
+// session's POST may be answered after the answer it carried has come on
+// the stream).
 const sent = [];
 const pending = [];
 function settled() {
