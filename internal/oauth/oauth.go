@@ -563,6 +563,9 @@ func (v *Verifier) introspect(ctx context.Context, token string) (*Claims, error
 	if !ans.Active {
 		return nil, invalid("inactive", "the access token is not active (revoked, expired or unknown to the issuer)")
 	}
+	if err := v.checkIntrospectedAudience(ans.Aud); err != nil {
+		return nil, err
+	}
 	c := &Claims{Subject: ans.Sub, ClientID: ans.ClientID, Scopes: strings.Fields(ans.Scope), memo: &memo{}}
 	if ans.Exp != "" {
 		secs, err := ans.Exp.Int64()
@@ -575,6 +578,32 @@ func (v *Verifier) introspect(ctx context.Context, token string) (*Claims, error
 		}
 	}
 	return c, nil
+}
+
+// checkIntrospectedAudience refuses a token whose introspection answer names
+// audiences none of which is this server. "active" only says the issuer
+// issued the token; the MCP authorization spec requires the resource server
+// to check that it was issued for it. This server goes by two names: the
+// resource (RFC 8707, as for JWTs) and its introspection client id, which
+// issuers that audience tokens by client (e.g. zitadel) put in aud. An answer
+// without aud is taken as the issuer's word (RFC 7662 makes aud optional).
+func (v *Verifier) checkIntrospectedAudience(raw json.RawMessage) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var auds []string
+	var one string
+	if err := json.Unmarshal(raw, &one); err == nil {
+		auds = []string{one}
+	} else if err := json.Unmarshal(raw, &auds); err != nil {
+		return invalid("invalid_claims", "the introspection answer's aud is neither a string nor an array of strings")
+	}
+	for _, a := range auds {
+		if a == v.cfg.Resource || a == v.cfg.ClientID {
+			return nil
+		}
+	}
+	return invalid("wrong_audience", "the access token is not meant for this resource (aud must include "+v.cfg.Resource+" or "+v.cfg.ClientID+")")
 }
 
 // CallerName is the name a verified token's caller goes by in logs, metrics

@@ -190,6 +190,14 @@ func TestIntrospection(t *testing.T) {
 			return map[string]any{"active": true, "sub": "bob", "client_id": "chatgpt", "scope": "precisiond:tool:gcd_lcm", "exp": exp}
 		case "stale":
 			return map[string]any{"active": true, "sub": "bob", "exp": time.Now().Add(-time.Hour).Unix()}
+		case "for-us":
+			return map[string]any{"active": true, "sub": "ann", "aud": []any{"other", resource}}
+		case "for-our-client":
+			return map[string]any{"active": true, "sub": "ann", "aud": "rs"}
+		case "for-another":
+			return map[string]any{"active": true, "sub": "ann", "aud": []any{"https://other.example/mcp", "webapp"}}
+		case "aud-number":
+			return map[string]any{"active": true, "sub": "ann", "aud": 7}
 		}
 		return map[string]any{"active": false}
 	}
@@ -205,6 +213,15 @@ func TestIntrospection(t *testing.T) {
 	wantRefusal(t, err, Invalid, "inactive")
 	_, err = v.Verify(context.Background(), "stale")
 	wantRefusal(t, err, Invalid, "expired")
+	for _, tok := range []string{"for-us", "for-our-client"} {
+		if c, err := v.Verify(context.Background(), tok); err != nil || c.Subject != "ann" {
+			t.Fatalf("%s: claims %+v, error %v", tok, c, err)
+		}
+	}
+	_, err = v.Verify(context.Background(), "for-another")
+	wantRefusal(t, err, Invalid, "wrong_audience")
+	_, err = v.Verify(context.Background(), "aud-number")
+	wantRefusal(t, err, Invalid, "invalid_claims")
 
 	bad, err := New(Config{Issuer: is.URL(), Resource: resource, ClientID: "rs", ClientSecret: "wrong"})
 	if err != nil {
