@@ -185,7 +185,7 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	if store != nil {
 		shared = store.Blob()
 	} else {
-		mon, err := openShared(cfg, log, true)
+		mon, err := storeConfig(cfg).OpenMonitored(log, true)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -326,14 +326,15 @@ func openPlans(cfg Config, reg *tools.Registry, log *slog.Logger) (*plans.Servic
 // in that store (plandb.OpenStore). shared is the store to use, or nil to
 // open it. The returned close function releases the local database.
 func openPlansOn(cfg Config, reg *tools.Registry, log *slog.Logger, shared blob.Store) (*plans.Service, func() error, error) {
+	sc := storeConfig(cfg)
 	store, closeStore, err := plandb.OpenStore(cfg.DataDir, cfg.PlanStoreBytes, func() (blob.Store, error) {
-		switch loc, ok, err := storeLocation(cfg); {
-		case err != nil || !ok || storeIsDataDir(cfg, loc):
+		switch loc, ok, err := sc.Location(); {
+		case err != nil || !ok || sc.IsDataDir(loc):
 			return nil, err // plans.db alone keeps them
 		case shared != nil:
 			return shared, nil
 		default:
-			return blob.Open(loc, storeOptions(cfg))
+			return blob.Open(loc, sc.Options())
 		}
 	})
 	if err != nil {

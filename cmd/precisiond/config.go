@@ -184,7 +184,14 @@ func (c Config) validate() error {
 	if err := c.Signing.validate(); err != nil {
 		return err
 	}
-	return c.validateFleet() // fleet.go
+	if err := storeConfig(c).Validate(); err != nil {
+		return err
+	}
+	if c.PublicBaseURL != "" {
+		_, err := api.PublicBase(c.PublicBaseURL)
+		return err
+	}
+	return nil
 }
 
 func parseLevel(s string) (slog.Level, error) {

@@ -60,12 +60,13 @@ func cmdRotateKey(c *command, args []string, e *cli.Env) int {
 // keyringStore opens the store that holds the signing keyring of cfg, as
 // serve finds it: the bucket of an S3 store, else the data directory.
 func keyringStore(cfg Config) (blob.Store, error) {
-	loc, ok, err := storeLocation(cfg)
+	sc := storeConfig(cfg)
+	loc, ok, err := sc.Location()
 	if err != nil {
 		return nil, err
 	}
 	if ok && loc.Kind == "s3" {
-		return blob.Open(loc, storeOptions(cfg))
+		return blob.Open(loc, sc.Options())
 	}
 	if cfg.DataDir == "" {
 		return nil, errors.New("no keyring: give --data-dir or --store")

@@ -102,3 +102,22 @@ func TestWrap(t *testing.T) {
 		t.Errorf("blank: %q", got)
 	}
 }
+
+// TestArgs: the flags Args writes give a command the values it was given,
+// in the order of its settings, and only the settings it takes.
+func TestArgs(t *testing.T) {
+	c := &Command{Name: "all", Settings: []string{"on", "n", "tools", "wait", "addr"}}
+	want := conf{Addr: "[::1]:9", Wait: 90 * time.Second, Tools: []string{"a", "b*"}, N: -7, On: true}
+	args := settings.Args(c, &want)
+	if strings.Join(args, " ") != "--on=true --n=-7 --tools=a,b* --wait=1m30s --addr=[::1]:9" {
+		t.Errorf("Args = %q", args)
+	}
+	var got conf
+	fs, err := settings.FlagSet(c, "prog", &got, func(string) string { return "" })
+	if err != nil || fs.Parse(args) != nil || strings.Join(got.Tools, ",") != "a,b*" || got.Addr != want.Addr || got.Wait != want.Wait || got.N != want.N || !got.On {
+		t.Errorf("parsed back: %+v (%v), want %+v", got, err, want)
+	}
+	if args := settings.Args(&Command{Name: "some", Settings: []string{"wait"}}, &conf{}); strings.Join(args, " ") != "--wait=0s" {
+		t.Errorf("one setting: %q", args)
+	}
+}

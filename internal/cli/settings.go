@@ -62,6 +62,30 @@ func (s Settings[C]) FlagSet(c *Command, prog string, cfg *C, getenv func(string
 	return fs, err
 }
 
+// Args are the flags that give the settings c takes the values they have in
+// cfg, "--name=value" in the order of c.Settings (one argument each: a
+// bool's value stays with its flag). A command that starts
+// another (precisiond worker) passes its configuration on with them.
+func (s Settings[C]) Args(c *Command, cfg *C) []string {
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	var args []string
+	for _, name := range c.Settings {
+		x, ok := s.Lookup(name)
+		if !ok {
+			panic("cli: command " + c.Name + " names an unknown setting " + name)
+		}
+		v := ""
+		if list, ok := x.Field(cfg).(*[]string); ok {
+			v = strings.Join(*list, ",")
+		} else {
+			bind(fs, x.Name, x.Help, x.Field(cfg))
+			v = fs.Lookup(x.Name).Value.String()
+		}
+		args = append(args, "--"+x.Name+"="+v)
+	}
+	return args
+}
+
 func bind(fs *flag.FlagSet, name, help string, field any) {
 	switch p := field.(type) {
 	case *string:
