@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"flag"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -63,9 +61,8 @@ func checkExposure(cfg Config) error {
 
 // edgeState is what Main keeps of the access configuration.
 type edgeState struct {
-	tokens *access.Keyring      // nil: no API tokens
-	certs  *access.CertReloader // nil: plain HTTP
-	links  *fleetkey.Links      // the key of signed download links; nil without API tokens
+	access.Edge                 // API tokens and TLS, reloaded on SIGHUP
+	links       *fleetkey.Links // the key of signed download links; nil without API tokens
 }
 
 // accessOptions builds the API's access options from cfg (and the edge
@@ -88,7 +85,7 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 		if err != nil {
 			return nil, st, fmt.Errorf("--api-tokens: %w", err)
 		}
-		st.tokens, o.Tokens = k, k
+		st.Tokens, o.Tokens = k, k
 	}
 	if a.OAuthIssuer != "" {
 		var err error
@@ -111,7 +108,7 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 		if err != nil {
 			return nil, st, err
 		}
-		st.certs = c
+		st.Certs = c
 	}
 	return o, st, nil
 }
@@ -125,34 +122,14 @@ func oauthOptions(cfg Config) (*api.OAuthOptions, error) {
 		DefaultScopes: a.OAuthDefaultScopes, PublicBaseURL: cfg.PublicBaseURL})
 }
 
-// listener is the listener Serve uses: m.ln, wrapped in TLS when configured.
-func (m *Main) listener() net.Listener {
-	if m.edge.certs == nil {
-		return m.ln
-	}
-	return tls.NewListener(m.ln, m.edge.certs.Config())
-}
-
-// Reload re-reads the tokens file and the TLS certificate (SIGHUP); an
-// invalid file or certificate leaves the current one in force.
-func (m *Main) Reload() {
-	if k := m.edge.tokens; k != nil {
-		k.ReloadLogged(m.Log, "SIGHUP")
-	}
-	if c := m.edge.certs; c != nil {
-		if err := c.Reload(); err != nil {
-			m.Log.Error("TLS certificate reload failed; keeping the current one", "err", err.Error())
-		} else {
-			m.Log.Info("TLS certificate reloaded", "cert", c.CertFile())
-		}
-	}
-}
+// Reload re-reads the tokens file and the TLS certificate (SIGHUP).
+func (m *Main) Reload() { m.edge.Reload(m.Log) }
 
 // watchEdge reloads on SIGHUP, the tokens file whenever it changes, and
 // with an S3 store the download link keys at every keyring refresh
 // (fleetkey.Links.RefreshLogged), until ctx ends.
 func (m *Main) watchEdge(ctx context.Context) {
-	if m.edge.tokens == nil && m.edge.certs == nil {
+	if m.edge.Tokens == nil && m.edge.Certs == nil {
 		return
 	}
 	hup := make(chan os.Signal, 1)
@@ -168,11 +145,11 @@ func (m *Main) watchEdge(ctx context.Context) {
 			}
 		}
 	}()
-	if k := m.edge.tokens; k != nil {
+	if k := m.edge.Tokens; k != nil {
 		go k.Watch(ctx, tokensWatchInterval, m.Log)
 	}
 	if l := m.edge.links; l != nil && l.Store() != nil {
-		go every(ctx, m.Config.Signing.refreshPeriod(), m.refreshLinkKeys)
+		go every(ctx, m.Config.Signing.RefreshPeriod(), m.refreshLinkKeys)
 	}
 }
 
@@ -248,7 +225,7 @@ func healthURL(cfg Config) string {
 // store shared, the fleet's key kept in it.
 func openLinkKeys(cfg Config, shared blob.Store, log *slog.Logger) (*fleetkey.Links, error) {
 	lc := fleetkey.LinksConfig{Flag: []byte(cfg.Access.DownloadSigningKey), DataDir: cfg.DataDir, TTL: cfg.DownloadTTL,
-		Margin: cfg.Signing.refreshPeriod() + refreshTimeout(cfg), Timeout: cfg.StoreTimeout}
+		Margin: cfg.Signing.RefreshPeriod() + refreshTimeout(cfg), Timeout: cfg.StoreTimeout}
 	if shared != nil && shared.Kind() == "s3" {
 		lc.Store = shared
 	}

@@ -242,13 +242,13 @@ func (m *Main) Run(ctx context.Context) error {
 	bctx, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
-	go every(bctx, m.Config.Signing.refreshPeriod(), m.refreshKeyring) // signing.go
+	go every(bctx, m.Config.Signing.RefreshPeriod(), m.refreshKeyring) // signing.go
 	if m.Cache != nil {
 		go m.Cache.KeepTrimmed(bctx, answerStoreTrim, m.Log)
 	}
 	m.watchEdge(bctx)
 	errc := make(chan error, 1)
-	go func() { errc <- m.server.Serve(m.listener()) }()
+	go func() { errc <- m.server.Serve(m.edge.Listener(m.ln)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -10,6 +10,7 @@ import (
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/cli"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -52,7 +53,7 @@ type Config struct {
 	PlanStoreBytes       int64
 
 	// Signed answers and the answer cache (signing.go).
-	Signing SigningConfig
+	Signing fleetkey.Settings
 
 	// Fleet storage (fleet.go, docs/operations.md "Running a fleet").
 	Store         string        // --store: file:DIR or s3://BUCKET/PREFIX; "": file:<DataDir>
@@ -90,7 +91,7 @@ func DefaultConfig() Config {
 		PlanMaxResponseBytes: plans.DefaultMaxResponseBytes,
 		PlanStoreBytes:       plans.DefaultStoreBytes,
 
-		Signing:      defaultSigningConfig(),
+		Signing:      fleetkey.DefaultSettings(),
 		StoreTimeout: blob.DefaultOpTimeout,
 	}
 }
@@ -181,7 +182,7 @@ func (c Config) validate() error {
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err
 	}
-	if err := c.Signing.validate(); err != nil {
+	if err := c.Signing.Validate(); err != nil {
 		return err
 	}
 	if err := storeConfig(c).Validate(); err != nil {
