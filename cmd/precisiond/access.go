@@ -69,7 +69,7 @@ type edgeState struct {
 // state Main keeps to reload them). Without --download-signing-key the key
 // that signs download links is generated once and kept where every replica
 // finds it: in an S3 store shared (a link one replica made must open on the
-// next), else in the data directory (openLinkKeys).
+// next), else in the data directory (fleetkey.OpenLinks).
 func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.AccessOptions, edgeState, error) {
 	var st edgeState // NewMain has refused an exposed address without tokens (checkExposure)
 	a := cfg.Access
@@ -89,13 +89,18 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 	}
 	if a.OAuthIssuer != "" {
 		var err error
-		if o.OAuth, err = oauthOptions(cfg); err != nil {
+		o.OAuth, err = api.NewOAuthOptions(api.OAuthSettings{Issuer: a.OAuthIssuer, Resource: a.OAuthResource,
+			IntrospectionURL: a.OAuthIntrospectionURL, ClientFile: a.OAuthClientFile,
+			DefaultScopes: a.OAuthDefaultScopes, PublicBaseURL: cfg.PublicBaseURL}) // the issuer is not contacted here
+		if err != nil {
 			return nil, st, err
 		}
 	}
 	if a.APITokens != "" || a.OAuthIssuer != "" {
 		var err error
-		if st.links, err = openLinkKeys(cfg, shared, log); err != nil {
+		lc := fleetkey.LinksConfig{Flag: []byte(a.DownloadSigningKey), Store: shared, DataDir: cfg.DataDir, TTL: cfg.DownloadTTL,
+			Margin: cfg.Signing.RefreshPeriod() + refreshTimeout(cfg), Timeout: cfg.StoreTimeout}
+		if st.links, err = fleetkey.OpenLinks(lc, log); err != nil {
 			return nil, st, err
 		}
 		o.Signer = st.links.Signer()
@@ -111,15 +116,6 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 		st.Certs = c
 	}
 	return o, st, nil
-}
-
-// oauthOptions builds the OAuth resource server from the --oauth-* settings
-// (api.NewOAuthOptions). The issuer is not contacted here.
-func oauthOptions(cfg Config) (*api.OAuthOptions, error) {
-	a := cfg.Access
-	return api.NewOAuthOptions(api.OAuthSettings{Issuer: a.OAuthIssuer, Resource: a.OAuthResource,
-		IntrospectionURL: a.OAuthIntrospectionURL, ClientFile: a.OAuthClientFile,
-		DefaultScopes: a.OAuthDefaultScopes, PublicBaseURL: cfg.PublicBaseURL})
 }
 
 // Reload re-reads the tokens file and the TLS certificate (SIGHUP).
@@ -219,17 +215,6 @@ func healthURL(cfg Config) string {
 		scheme = "https://"
 	}
 	return scheme + cfg.Addr + "/health"
-}
-
-// openLinkKeys is the link key of cfg (fleetkey.OpenLinks): with an S3
-// store shared, the fleet's key kept in it.
-func openLinkKeys(cfg Config, shared blob.Store, log *slog.Logger) (*fleetkey.Links, error) {
-	lc := fleetkey.LinksConfig{Flag: []byte(cfg.Access.DownloadSigningKey), DataDir: cfg.DataDir, TTL: cfg.DownloadTTL,
-		Margin: cfg.Signing.RefreshPeriod() + refreshTimeout(cfg), Timeout: cfg.StoreTimeout}
-	if shared != nil && shared.Kind() == "s3" {
-		lc.Store = shared
-	}
-	return fleetkey.OpenLinks(lc, log)
 }
 
 // refreshTimeout bounds one refresh of the keys from the store.

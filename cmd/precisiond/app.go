@@ -111,16 +111,13 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var toggler api.Toggler
-	if tg != nil {
-		toggler = tg
-	}
-	replica := api.ReplicaName()
+	var toggler api.Toggler // nil, not a nil *toggles.Store, without a store
 	var loaded func() bool
 	var togglesProblem func() string
 	if tg != nil {
-		loaded, togglesProblem = tg.Loaded, tg.Problem
+		toggler, loaded, togglesProblem = tg, tg.Loaded, tg.Problem
 	}
+	replica := api.ReplicaName()
 	srv := api.New(reg, api.Options{
 		Logger:       log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
@@ -315,16 +312,10 @@ func (m *Main) Close() error {
 	return nil
 }
 
-// openPlans builds the plan service of reg (openPlansOn, opening the shared
-// store itself when it needs it).
-func openPlans(cfg Config, reg *tools.Registry, log *slog.Logger) (*plans.Service, func() error, error) {
-	return openPlansOn(cfg, reg, log, nil)
-}
-
 // openPlansOn builds the plan service of reg, its plans in the data
 // directory and, when the shared store is not the data directory itself,
 // in that store (plandb.OpenStore). shared is the store to use, or nil to
-// open it. The returned close function releases the local database.
+// open it (precisiond mcp). The returned close function releases the local database.
 func openPlansOn(cfg Config, reg *tools.Registry, log *slog.Logger, shared blob.Store) (*plans.Service, func() error, error) {
 	sc := storeConfig(cfg)
 	store, closeStore, err := plandb.OpenStore(cfg.DataDir, cfg.PlanStoreBytes, func() (blob.Store, error) {
@@ -356,5 +347,5 @@ func mcpPlans(cfg Config, reg *tools.Registry, log *slog.Logger) (*plans.Service
 	if cfg.MCPSurface != api.SurfaceCompact {
 		return nil, func() error { return nil }, nil
 	}
-	return openPlans(cfg, reg, log)
+	return openPlansOn(cfg, reg, log, nil)
 }

@@ -121,3 +121,37 @@ func TestArgs(t *testing.T) {
 		t.Errorf("one setting: %q", args)
 	}
 }
+
+// TestStateDir: an absolute XDG_STATE_HOME, else HOME's .local/state, else
+// none (the XDG Base Directory specification ignores a relative
+// XDG_STATE_HOME).
+func TestStateDir(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"XDG_STATE_HOME": "/x/state", "HOME": "/home/u"}, "/x/state/prog"},
+		{map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/home/u"}, "/home/u/.local/state/prog"},
+		{map[string]string{"HOME": "/home/u"}, "/home/u/.local/state/prog"},
+		{map[string]string{"XDG_STATE_HOME": "relative"}, ""},
+		{map[string]string{}, ""},
+	} {
+		if got := StateDir(func(k string) string { return c.env[k] }, "prog"); got != c.want {
+			t.Errorf("StateDir(%v) = %q, want %q", c.env, got, c.want)
+		}
+	}
+}
+
+// TestEnvText: an argument is itself; "-" is stdin, refused past max bytes.
+func TestEnvText(t *testing.T) {
+	e := &Env{Stdin: strings.NewReader("12345")}
+	if got, ok := e.Text("abc", 1); !ok || got != "abc" {
+		t.Errorf("argument: %q %v", got, ok)
+	}
+	if got, ok := e.Text("-", 5); !ok || got != "12345" {
+		t.Errorf("stdin at the limit: %q %v", got, ok)
+	}
+	if _, ok := (&Env{Stdin: strings.NewReader("123456")}).Text("-", 5); ok {
+		t.Error("stdin over the limit accepted")
+	}
+}

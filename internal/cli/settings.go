@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -105,6 +106,20 @@ func bind(fs *flag.FlagSet, name, help string, field any) {
 	default:
 		panic(fmt.Sprintf("cli: setting %s has a field of type %T", name, field))
 	}
+}
+
+// StateDir is the per-user state directory of program:
+// $XDG_STATE_HOME/program (only an absolute XDG_STATE_HOME, as the XDG
+// Base Directory specification says), else $HOME/.local/state/program, else
+// "".
+func StateDir(getenv func(string) string, program string) string {
+	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, program)
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "state", program)
+	}
+	return ""
 }
 
 // SplitList splits a comma-separated list, dropping blanks around items and
