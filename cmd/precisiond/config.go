@@ -52,7 +52,7 @@ type Config struct {
 	PlanMaxResponseBytes int64
 	PlanStoreBytes       int64
 
-	// Signed answers and the answer cache (signing.go).
+	// Signed answers and the answer cache (fleetkey.Settings; its flags in signing.go).
 	Signing fleetkey.Settings
 
 	// Fleet storage (fleet.go, docs/operations.md "Running a fleet").

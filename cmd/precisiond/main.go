@@ -1,7 +1,6 @@
 // Command precisiond serves exact answers with hashed evidence over REST, MCP and
-// the command line.
-// Without a command it serves HTTP on 127.0.0.1:8003 (serve); the commands are
-// the table in usage.go.
+// the command line. Without a command it serves HTTP on 127.0.0.1:8003 (serve).
+//
 // 'precisiond --help' lists the commands, 'precisiond COMMAND --help' shows
 // one command's flags, arguments and examples (cmd/precisiond/usage.go).
 package main

@@ -82,10 +82,10 @@ func flagDoc(cc *cli.Command, f *flag.Flag) (cli.FlagDoc, bool) {
 }
 
 // configFlagSet returns the command's configuration, starting from the
-// defaults (--data-dir from the per-user state directory, else ./data, for
-// the stateDir commands a client or a person starts: mcp, call, tools…) with the environment applied, and a flag set with the command's
-// settings bound to it. An environment error is returned with the set, so
-// that --help still works.
+// defaults (for the stateDir commands a client or a person starts, --data-dir
+// is the per-user state directory, else ./data) with the environment
+// applied, and a flag set with the command's settings bound to it. An
+// environment error is returned with the set, so that --help still works.
 func (c *command) configFlagSet(getenv func(string) string) (*Config, *flag.FlagSet, error) {
 	cfg := new(Config)
 	*cfg = DefaultConfig()
