@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -321,7 +322,7 @@ func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *apiError {
 	var scopes []string
 	for _, st := range p.Steps {
 		if first != nil {
-			if t := principal(ctx); t != nil && !t.Allows(st.Tool) && !containsString(scopes, ScopeToolPrefix+st.Tool) {
+			if t := principal(ctx); t != nil && !t.Allows(st.Tool) && !slices.Contains(scopes, ScopeToolPrefix+st.Tool) {
 				scopes = append(scopes, ScopeToolPrefix+st.Tool)
 			}
 			continue

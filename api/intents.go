@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/precisiond/precisiond/internal/intent"
@@ -62,12 +63,11 @@ func (s *Server) decodeIntentRequest(r *http.Request) (intentRequest, *apiError)
 // recognize runs the recognizer over the tools this registry serves (and the
 // allowlist, when given).
 func (s *Server) recognize(req intentRequest) (*intent.Result, *apiError) {
-	rules, err := IntentRules()
-	if err != nil {
+	if _, err := IntentRules(); err != nil {
 		s.log.Error("intent rules", "err", err.Error())
 		return nil, newError(tools.CodeInternal, "internal error")
 	}
-	res, err := RecognizeFor(rules, s.reg, req.text, req.tools)
+	res, err := RecognizeFor(s.reg, req.text, req.tools)
 	if err != nil {
 		var ut *intent.UnknownToolError
 		if errors.As(err, &ut) {
@@ -78,10 +78,16 @@ func (s *Server) recognize(req intentRequest) (*intent.Result, *apiError) {
 	return res, nil
 }
 
-// RecognizeFor recognizes text among the tools reg serves that have an intent
-// contract, narrowed to allow when it is not nil. A name in allow that reg
-// does not serve is an *intent.UnknownToolError.
-func RecognizeFor(rules *intent.Rules, reg *tools.Registry, text string, allow []string) (*intent.Result, error) {
+// RecognizeFor recognizes text with the IntentRules among the tools reg
+// serves that have an intent contract, narrowed to allow when it is not nil.
+// A name in allow that reg does not serve is an *intent.UnknownToolError.
+// POST /v1/intents and /v1/answer and precisiond intents and answer all
+// recognize through it.
+func RecognizeFor(reg *tools.Registry, text string, allow []string) (*intent.Result, error) {
+	rules, err := IntentRules()
+	if err != nil {
+		return nil, err
+	}
 	served := []string{}
 	for _, name := range rules.Tools() {
 		if _, _, ok := reg.Lookup(name); ok {
@@ -94,18 +100,13 @@ func RecognizeFor(rules *intent.Rules, reg *tools.Registry, text string, allow [
 				return nil, &intent.UnknownToolError{Tool: name}
 			}
 		}
-		var both []string
+		both := []string{}
 		for _, name := range allow {
-			for _, s := range served {
-				if s == name {
-					both = append(both, name)
-				}
+			if slices.Contains(served, name) {
+				both = append(both, name)
 			}
 		}
 		served = both
-		if served == nil {
-			served = []string{}
-		}
 	}
 	return rules.Recognize(text, served)
 }

@@ -133,16 +133,6 @@ type mcpSurface struct {
 	resourcesChanged, toolsChanged *coalescer
 }
 
-// NewMCPServer builds the one MCP server of a registry: every tool with its
-// contract's inputSchema, an outputSchema describing the evidence envelope, title
-// and annotations; calls run through Registry.Call. tools/list pages through the
-// enabled tools in catalogue order; a change of the enabled state sends
-// notifications/tools/list_changed to every connected session. Generated files
-// are resources, and the prompt precision_guide tells a model how to use the tools.
-func NewMCPServer(reg *tools.Registry, opts MCPOptions) *mcp.Server {
-	return newMCPSurface(reg, opts).server
-}
-
 // withDefaults fills in the documented defaults of zero options.
 func (opts MCPOptions) withDefaults() MCPOptions {
 	if opts.Logger == nil {
@@ -157,6 +147,12 @@ func (opts MCPOptions) withDefaults() MCPOptions {
 	return opts
 }
 
+// newMCPSurface builds the one MCP server of a registry: every tool with its
+// contract's inputSchema, an outputSchema describing the evidence envelope, title
+// and annotations; calls run through Registry.Call. tools/list pages through the
+// enabled tools in catalogue order; a change of the enabled state sends
+// notifications/tools/list_changed to every connected session. Generated files
+// are resources, and the prompt precision_guide tells a model how to use the tools.
 func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 	opts = opts.withDefaults()
 	m := &mcpSurface{reg: reg, opts: opts, log: opts.Logger, index: map[string]int{}}

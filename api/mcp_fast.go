@@ -119,14 +119,8 @@ func (f *mcpFast) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		idGuard(f.sdk, f.maxBody, http.StatusOK).ServeHTTP(w, r)
 		return
 	}
-	body, err := readMCPBody(w, r, f.maxBody)
-	if err != nil {
-		// The SDK's answers to the same failures (serveStateless).
-		if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
-			return
-		}
-		http.Error(w, "failed to read body: "+err.Error(), http.StatusBadRequest)
+	body, ok := readMCPBody(w, r, f.maxBody)
+	if !ok {
 		return
 	}
 	if !f.serve(w, r, body) {
@@ -189,10 +183,26 @@ func acceptsJSONAndSSE(values []string) bool {
 	return jsonOK && sseOK
 }
 
-// readMCPBody reads the whole body under the same limit the SDK sets.
-// A declared length within the limit is read into a buffer of that size
-// (net/http never delivers more than Content-Length bytes).
-func readMCPBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+// readMCPBody reads the whole body under the same limit the SDK sets; when
+// it cannot, it answers as the SDK does to the same failures
+// (serveStateless) and returns false.
+func readMCPBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
+	body, err := readBodyLimited(w, r, limit)
+	if err == nil {
+		return body, true
+	}
+	if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+	} else {
+		http.Error(w, "failed to read body: "+err.Error(), http.StatusBadRequest)
+	}
+	return nil, false
+}
+
+// readBodyLimited is readMCPBody's read. A declared length within the
+// limit is read into a buffer of that size (net/http never delivers more
+// than Content-Length bytes).
+func readBodyLimited(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	defer r.Body.Close()
 	if n := r.ContentLength; n > 0 && (n <= limit || limit <= 0) {
 		buf := make([]byte, n)

@@ -3,8 +3,6 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -99,17 +97,8 @@ func idGuard(next http.Handler, maxBody int64, status int) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := readMCPBody(w, r, maxBody)
-		if err != nil {
-			// The SDK's answers to the same failures, as mcpFast gives them.
-			if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
-				http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
-				return
-			}
-			http.Error(w, "failed to read body: "+err.Error(), http.StatusBadRequest)
-			return
-		}
-		if !refuseUnexactID(w, body, status) {
+		body, ok := readMCPBody(w, r, maxBody)
+		if ok && !refuseUnexactID(w, body, status) {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			next.ServeHTTP(w, r)
 		}

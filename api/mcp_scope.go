@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -45,19 +46,10 @@ func noteScopeDenial(ctx context.Context, e *apiError) {
 		return
 	}
 	for s := range strings.FieldsSeq(e.scope) {
-		if !containsString(d.scopes, s) {
+		if !slices.Contains(d.scopes, s) {
 			d.scopes = append(d.scopes, s)
 		}
 	}
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // scopeChallenge is the 403 challenge of an MCP endpoint: the scopes, the
@@ -171,9 +163,8 @@ func (m *mcpMount) sseScopeGuard(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := readMCPBody(w, r, m.surface.opts.MaxBodyBytes)
-		if err != nil {
-			idGuard(next, m.surface.opts.MaxBodyBytes, http.StatusBadRequest).ServeHTTP(w, r) // its answers to read failures
+		body, ok := readMCPBody(w, r, m.surface.opts.MaxBodyBytes)
+		if !ok {
 			return
 		}
 		if name, ok := toolsCallName(body); ok && !oc.token.Allows(name) {

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -63,6 +64,27 @@ func TestOAuthMCPInsufficientScope(t *testing.T) {
 		fast := e.srv.mcp.fast.served.Load() > before
 		if fast != (body == hashCall) {
 			t.Fatalf("%s: fast path %v", body, fast)
+		}
+	}
+	// A body over the limit, sent without a length (the admission check
+	// cannot refuse it first), gets the answer it gets without the scope
+	// check.
+	big := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":4,"b":6}},"pad":"` + strings.Repeat("x", 2<<20) + `"}`
+	for _, tok := range []string{gcd, aliceToken} {
+		req, _ := http.NewRequest("POST", e.ts.URL+"/mcp", io.MultiReader(strings.NewReader(big)))
+		for k, v := range bearer(tok) {
+			req.Header.Set(k, v)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(b), "request body exceeds") {
+			t.Fatalf("an oversized body, token %s: %d %s", tok[:5], resp.StatusCode, b)
 		}
 	}
 	// Inside the scope: 200, no challenge.

@@ -70,9 +70,7 @@ func newRequestID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// RequestID returns the request id stored in ctx, or "".
-func RequestID(ctx context.Context) string { return requestID(ctx) }
-
+// requestID returns the request id stored in ctx, or "".
 func requestID(ctx context.Context) string {
 	switch v := ctx.Value(keyRequest).(type) {
 	case *request:

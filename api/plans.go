@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -57,7 +58,7 @@ func (o planOps) describe(body map[string]any) (any, *apiError) {
 		if !ok || name == "" || len(name) > tools.MaxToolNameBytes {
 			return nil, newError(CodeInvalidRequest, fmt.Sprintf(`"tools" must hold tool names (strings of 1 to %d bytes)`, tools.MaxToolNameBytes))
 		}
-		if !contains(names, name) {
+		if !slices.Contains(names, name) {
 			names = append(names, name)
 		}
 	}
@@ -70,15 +71,6 @@ func (o planOps) describe(body map[string]any) (any, *apiError) {
 		out = append(out, d)
 	}
 	return map[string]any{"tools": out}, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // register is POST /v1/plans: {"plan"} → {"plan_id"} after the static
@@ -238,7 +230,7 @@ func paramSets(body map[string]any) ([]any, bool, *apiError) {
 // onlyKeys refuses a body with keys other than allowed.
 func onlyKeys(body map[string]any, allowed ...string) *apiError {
 	for k := range body {
-		if !contains(allowed, k) {
+		if !slices.Contains(allowed, k) {
 			return newError(CodeInvalidRequest, fmt.Sprintf("unknown field %q in request body (allowed: %s)", clip(k), strings.Join(allowed, ", ")))
 		}
 	}

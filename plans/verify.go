@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/jmes"
@@ -34,6 +35,20 @@ type RunCheck struct {
 	SignedBy string
 	// Problems has one line per failed check; none: everything checks.
 	Problems []string
+}
+
+// Report is what `precisiond verify` prints of rc: a FAIL: line per
+// problem, or one OK line that counts what was verified.
+func (rc RunCheck) Report() string {
+	if len(rc.Problems) > 0 {
+		return "FAIL: " + strings.Join(rc.Problems, "\nFAIL: ")
+	}
+	proj := ""
+	if rc.Projections > 0 {
+		proj = fmt.Sprintf(", %d output projections re-evaluated", rc.Projections)
+	}
+	return fmt.Sprintf("OK: plan %s: %d runs (%d completed, %d failed), %d step envelopes and %d run hashes verified%s%s",
+		rc.PlanID, rc.Runs, rc.Completed, rc.Runs-rc.Completed, rc.Envelopes, rc.Completed, proj, rc.SignedBy)
 }
 
 var hexHash = regexp.MustCompile(`^[0-9a-f]{64}$`)

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"flag"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -63,16 +61,15 @@ func checkExposure(cfg Config) error {
 
 // edgeState is what Main keeps of the access configuration.
 type edgeState struct {
-	tokens *access.Keyring      // nil: no API tokens
-	certs  *access.CertReloader // nil: plain HTTP
-	links  *fleetkey.Links      // the key of signed download links; nil without API tokens
+	access.Edge                 // API tokens and TLS, reloaded on SIGHUP
+	links       *fleetkey.Links // the key of signed download links; nil without API tokens
 }
 
 // accessOptions builds the API's access options from cfg (and the edge
 // state Main keeps to reload them). Without --download-signing-key the key
 // that signs download links is generated once and kept where every replica
 // finds it: in an S3 store shared (a link one replica made must open on the
-// next), else in the data directory (openLinkKeys).
+// next), else in the data directory (fleetkey.OpenLinks).
 func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.AccessOptions, edgeState, error) {
 	var st edgeState // NewMain has refused an exposed address without tokens (checkExposure)
 	a := cfg.Access
@@ -88,17 +85,22 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 		if err != nil {
 			return nil, st, fmt.Errorf("--api-tokens: %w", err)
 		}
-		st.tokens, o.Tokens = k, k
+		st.Tokens, o.Tokens = k, k
 	}
 	if a.OAuthIssuer != "" {
 		var err error
-		if o.OAuth, err = oauthOptions(cfg); err != nil {
+		o.OAuth, err = api.NewOAuthOptions(api.OAuthSettings{Issuer: a.OAuthIssuer, Resource: a.OAuthResource,
+			IntrospectionURL: a.OAuthIntrospectionURL, ClientFile: a.OAuthClientFile,
+			DefaultScopes: a.OAuthDefaultScopes, PublicBaseURL: cfg.PublicBaseURL}) // the issuer is not contacted here
+		if err != nil {
 			return nil, st, err
 		}
 	}
 	if a.APITokens != "" || a.OAuthIssuer != "" {
 		var err error
-		if st.links, err = openLinkKeys(cfg, shared, log); err != nil {
+		lc := fleetkey.LinksConfig{Flag: []byte(a.DownloadSigningKey), Store: shared, DataDir: cfg.DataDir, TTL: cfg.DownloadTTL,
+			Margin: cfg.Signing.RefreshPeriod() + refreshTimeout(cfg), Timeout: cfg.StoreTimeout}
+		if st.links, err = fleetkey.OpenLinks(lc, log); err != nil {
 			return nil, st, err
 		}
 		o.Signer = st.links.Signer()
@@ -111,48 +113,19 @@ func accessOptions(cfg Config, shared blob.Store, log *slog.Logger) (*api.Access
 		if err != nil {
 			return nil, st, err
 		}
-		st.certs = c
+		st.Certs = c
 	}
 	return o, st, nil
 }
 
-// oauthOptions builds the OAuth resource server from the --oauth-* settings
-// (api.NewOAuthOptions). The issuer is not contacted here.
-func oauthOptions(cfg Config) (*api.OAuthOptions, error) {
-	a := cfg.Access
-	return api.NewOAuthOptions(api.OAuthSettings{Issuer: a.OAuthIssuer, Resource: a.OAuthResource,
-		IntrospectionURL: a.OAuthIntrospectionURL, ClientFile: a.OAuthClientFile,
-		DefaultScopes: a.OAuthDefaultScopes, PublicBaseURL: cfg.PublicBaseURL})
-}
-
-// listener is the listener Serve uses: m.ln, wrapped in TLS when configured.
-func (m *Main) listener() net.Listener {
-	if m.edge.certs == nil {
-		return m.ln
-	}
-	return tls.NewListener(m.ln, m.edge.certs.Config())
-}
-
-// Reload re-reads the tokens file and the TLS certificate (SIGHUP); an
-// invalid file or certificate leaves the current one in force.
-func (m *Main) Reload() {
-	if k := m.edge.tokens; k != nil {
-		k.ReloadLogged(m.Log, "SIGHUP")
-	}
-	if c := m.edge.certs; c != nil {
-		if err := c.Reload(); err != nil {
-			m.Log.Error("TLS certificate reload failed; keeping the current one", "err", err.Error())
-		} else {
-			m.Log.Info("TLS certificate reloaded", "cert", c.CertFile())
-		}
-	}
-}
+// Reload re-reads the tokens file and the TLS certificate (SIGHUP).
+func (m *Main) Reload() { m.edge.Reload(m.Log) }
 
 // watchEdge reloads on SIGHUP, the tokens file whenever it changes, and
 // with an S3 store the download link keys at every keyring refresh
 // (fleetkey.Links.RefreshLogged), until ctx ends.
 func (m *Main) watchEdge(ctx context.Context) {
-	if m.edge.tokens == nil && m.edge.certs == nil {
+	if m.edge.Tokens == nil && m.edge.Certs == nil {
 		return
 	}
 	hup := make(chan os.Signal, 1)
@@ -168,11 +141,11 @@ func (m *Main) watchEdge(ctx context.Context) {
 			}
 		}
 	}()
-	if k := m.edge.tokens; k != nil {
+	if k := m.edge.Tokens; k != nil {
 		go k.Watch(ctx, tokensWatchInterval, m.Log)
 	}
 	if l := m.edge.links; l != nil && l.Store() != nil {
-		go every(ctx, m.Config.Signing.refreshPeriod(), m.refreshLinkKeys)
+		go every(ctx, m.Config.Signing.RefreshPeriod(), m.refreshLinkKeys)
 	}
 }
 
@@ -242,17 +215,6 @@ func healthURL(cfg Config) string {
 		scheme = "https://"
 	}
 	return scheme + cfg.Addr + "/health"
-}
-
-// openLinkKeys is the link key of cfg (fleetkey.OpenLinks): with an S3
-// store shared, the fleet's key kept in it.
-func openLinkKeys(cfg Config, shared blob.Store, log *slog.Logger) (*fleetkey.Links, error) {
-	lc := fleetkey.LinksConfig{Flag: []byte(cfg.Access.DownloadSigningKey), DataDir: cfg.DataDir, TTL: cfg.DownloadTTL,
-		Margin: cfg.Signing.refreshPeriod() + refreshTimeout(cfg), Timeout: cfg.StoreTimeout}
-	if shared != nil && shared.Kind() == "s3" {
-		lc.Store = shared
-	}
-	return fleetkey.OpenLinks(lc, log)
 }
 
 // refreshTimeout bounds one refresh of the keys from the store.

@@ -111,16 +111,13 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 	if err != nil {
 		return nil, err
 	}
-	var toggler api.Toggler
-	if tg != nil {
-		toggler = tg
-	}
-	replica := api.ReplicaName()
+	var toggler api.Toggler // nil, not a nil *toggles.Store, without a store
 	var loaded func() bool
 	var togglesProblem func() string
 	if tg != nil {
-		loaded, togglesProblem = tg.Loaded, tg.Problem
+		toggler, loaded, togglesProblem = tg, tg.Loaded, tg.Problem
 	}
+	replica := api.ReplicaName()
 	srv := api.New(reg, api.Options{
 		Logger:       log,
 		MaxBodyBytes: cfg.MaxBodyBytes,
@@ -185,7 +182,7 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	if store != nil {
 		shared = store.Blob()
 	} else {
-		mon, err := openShared(cfg, log, true)
+		mon, err := storeConfig(cfg).OpenMonitored(log, true)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -242,13 +239,13 @@ func (m *Main) Run(ctx context.Context) error {
 	bctx, stopBackground := context.WithCancel(context.Background())
 	defer stopBackground()
 	background(bctx, m.Config, m.Log, m.Store, m.Toggles, m.Registry)
-	go every(bctx, m.Config.Signing.refreshPeriod(), m.refreshKeyring) // signing.go
+	go every(bctx, m.Config.Signing.RefreshPeriod(), m.refreshKeyring) // signing.go
 	if m.Cache != nil {
 		go m.Cache.KeepTrimmed(bctx, answerStoreTrim, m.Log)
 	}
 	m.watchEdge(bctx)
 	errc := make(chan error, 1)
-	go func() { errc <- m.server.Serve(m.listener()) }()
+	go func() { errc <- m.server.Serve(m.edge.Listener(m.ln)) }()
 	select {
 	case err := <-errc:
 		return err
@@ -315,25 +312,20 @@ func (m *Main) Close() error {
 	return nil
 }
 
-// openPlans builds the plan service of reg (openPlansOn, opening the shared
-// store itself when it needs it).
-func openPlans(cfg Config, reg *tools.Registry, log *slog.Logger) (*plans.Service, func() error, error) {
-	return openPlansOn(cfg, reg, log, nil)
-}
-
 // openPlansOn builds the plan service of reg, its plans in the data
 // directory and, when the shared store is not the data directory itself,
 // in that store (plandb.OpenStore). shared is the store to use, or nil to
-// open it. The returned close function releases the local database.
+// open it (precisiond mcp). The returned close function releases the local database.
 func openPlansOn(cfg Config, reg *tools.Registry, log *slog.Logger, shared blob.Store) (*plans.Service, func() error, error) {
+	sc := storeConfig(cfg)
 	store, closeStore, err := plandb.OpenStore(cfg.DataDir, cfg.PlanStoreBytes, func() (blob.Store, error) {
-		switch loc, ok, err := storeLocation(cfg); {
-		case err != nil || !ok || storeIsDataDir(cfg, loc):
+		switch loc, ok, err := sc.Location(); {
+		case err != nil || !ok || sc.IsDataDir(loc):
 			return nil, err // plans.db alone keeps them
 		case shared != nil:
 			return shared, nil
 		default:
-			return blob.Open(loc, storeOptions(cfg))
+			return blob.Open(loc, sc.Options())
 		}
 	})
 	if err != nil {
@@ -355,5 +347,5 @@ func mcpPlans(cfg Config, reg *tools.Registry, log *slog.Logger) (*plans.Service
 	if cfg.MCPSurface != api.SurfaceCompact {
 		return nil, func() error { return nil }, nil
 	}
-	return openPlans(cfg, reg, log)
+	return openPlansOn(cfg, reg, log, nil)
 }

@@ -64,13 +64,9 @@ func cmdCall(c *command, args []string, e *cli.Env) int {
 	if len(rest) == 2 {
 		argText = rest[1]
 	}
-	if argText == "-" {
-		b, err := io.ReadAll(io.LimitReader(e.Stdin, cfg.MaxBodyBytes+1))
-		if err != nil || int64(len(b)) > cfg.MaxBodyBytes {
-			fmt.Fprintf(e.Stderr, "precisiond call: cannot read the arguments from stdin, or they exceed --max-body-bytes (%d)\n", cfg.MaxBodyBytes)
-			return 2
-		}
-		argText = string(b)
+	if argText, ok = e.Text(argText, cfg.MaxBodyBytes); !ok {
+		fmt.Fprintf(e.Stderr, "precisiond call: cannot read the arguments from stdin, or they exceed --max-body-bytes (%d)\n", cfg.MaxBodyBytes)
+		return 2
 	}
 	reg, log, ok := callRegistry(*cfg, e)
 	if !ok {
@@ -205,7 +201,7 @@ verify against that key set too, and the OK line names the key that signed
 // from the envelope by this binary's tool. With --jwks (a key set file or
 // URL) the attestation must also verify, and the line says which key signed
 // (docs/attestation.md). A plan run answer ({"plan_id", "runs"}) is checked
-// by verifyPlanRun.
+// by plans.VerifyRun.
 func cmdVerify(c *command, args []string, e *cli.Env) int {
 	var catalogFile, url, jwksArg, issuer *string
 	_, _, code, ok := c.start(args, e, 0, func(fs *flag.FlagSet) {
@@ -256,18 +252,16 @@ func cmdVerify(c *command, args []string, e *cli.Env) int {
 		runSig = sig
 	}
 	if answer.IsPlanRun() {
-		return verifyPlanRun(answer.Doc, catalog, runSig, e.Stdout)
+		rc := plans.VerifyRun(answer.Doc, catalog, runSig)
+		fmt.Fprintln(e.Stdout, rc.Report())
+		return min(len(rc.Problems), 1)
 	}
 	rc, err := answercheck.VerifyAnswer(answer, catalog, own(io.Discard), sig)
 	if err != nil {
 		fmt.Fprintln(e.Stdout, "FAIL:", err)
 		return 1
 	}
-	checked := "no result text"
-	if rc.TextChecked {
-		checked = "result text re-rendered"
-	}
-	fmt.Fprintf(e.Stdout, "OK: %s contract_hash %s result_hash %s (%s)%s\n", rc.Tool, rc.ContractHash, rc.ResultHash, checked, rc.SignedBy)
+	fmt.Fprintln(e.Stdout, rc.Report())
 	return 0
 }
 
@@ -295,15 +289,8 @@ func cmdHealth(c *command, args []string, e *cli.Env) int {
 	if !ok {
 		return code
 	}
-	b, err := answercheck.Fetch(healthURL(*cfg), "", cfg.Access.TLSCert != "")
-	if err != nil {
+	if err := answercheck.Health(healthURL(*cfg), cfg.Access.TLSCert != ""); err != nil {
 		fmt.Fprintln(e.Stderr, "precisiond health:", err)
-		return 1
-	}
-	v, err := evidence.ParseJSON(b)
-	m, _ := v.(map[string]any)
-	if err != nil || m["status"] != "ok" {
-		fmt.Fprintln(e.Stderr, "precisiond health: unhealthy:", string(b))
 		return 1
 	}
 	fmt.Fprintln(e.Stdout, "ok")
@@ -441,26 +428,5 @@ func cmdSelfCheck(c *command, args []string, e *cli.Env) int {
 		return 1
 	}
 	fmt.Fprintf(e.Stdout, "OK: %d examples of %d tools\n", tools.CountExamples(list), len(list))
-	return 0
-}
-
-// verifyPlanRun prints what plans.VerifyRun found in a plan run answer:
-// one line per problem and a summary; exit 0 when everything checks, 1
-// otherwise. With sig (--jwks), every step's and every completed run's
-// attestation must verify too.
-func verifyPlanRun(doc map[string]any, catalog []any, sig plans.RunAttestations, stdout io.Writer) int {
-	rc := plans.VerifyRun(doc, catalog, sig)
-	for _, p := range rc.Problems {
-		fmt.Fprintln(stdout, "FAIL:", p)
-	}
-	if len(rc.Problems) > 0 {
-		return 1
-	}
-	proj := ""
-	if rc.Projections > 0 {
-		proj = fmt.Sprintf(", %d output projections re-evaluated", rc.Projections)
-	}
-	fmt.Fprintf(stdout, "OK: plan %s: %d runs (%d completed, %d failed), %d step envelopes and %d run hashes verified%s%s\n",
-		rc.PlanID, rc.Runs, rc.Completed, rc.Runs-rc.Completed, rc.Envelopes, rc.Completed, proj, rc.SignedBy)
 	return 0
 }

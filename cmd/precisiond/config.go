@@ -10,6 +10,7 @@ import (
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/cli"
+	"github.com/precisiond/precisiond/internal/fleetkey"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -51,8 +52,8 @@ type Config struct {
 	PlanMaxResponseBytes int64
 	PlanStoreBytes       int64
 
-	// Signed answers and the answer cache (signing.go).
-	Signing SigningConfig
+	// Signed answers and the answer cache (fleetkey.Settings; its flags in signing.go).
+	Signing fleetkey.Settings
 
 	// Fleet storage (fleet.go, docs/operations.md "Running a fleet").
 	Store         string        // --store: file:DIR or s3://BUCKET/PREFIX; "": file:<DataDir>
@@ -90,7 +91,7 @@ func DefaultConfig() Config {
 		PlanMaxResponseBytes: plans.DefaultMaxResponseBytes,
 		PlanStoreBytes:       plans.DefaultStoreBytes,
 
-		Signing:      defaultSigningConfig(),
+		Signing:      fleetkey.DefaultSettings(),
 		StoreTimeout: blob.DefaultOpTimeout,
 	}
 }
@@ -181,10 +182,17 @@ func (c Config) validate() error {
 	if _, err := parseLevel(c.LogLevel); err != nil {
 		return err
 	}
-	if err := c.Signing.validate(); err != nil {
+	if err := c.Signing.Validate(); err != nil {
 		return err
 	}
-	return c.validateFleet() // fleet.go
+	if err := storeConfig(c).Validate(); err != nil {
+		return err
+	}
+	if c.PublicBaseURL != "" {
+		_, err := api.PublicBase(c.PublicBaseURL)
+		return err
+	}
+	return nil
 }
 
 func parseLevel(s string) (slog.Level, error) {

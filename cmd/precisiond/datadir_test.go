@@ -31,9 +31,6 @@ func TestStateDir(t *testing.T) {
 		{map[string]string{}, "./data"},
 	} {
 		getenv := func(k string) string { return c.env[k] }
-		if got := stateDir(getenv); got != c.want {
-			t.Errorf("stateDir(%v) = %q, want %q", c.env, got, c.want)
-		}
 		for _, cmd := range []string{"mcp", "call", "tools"} {
 			if cfg, _, err := loadConfig(cmd, nil, getenv); err != nil || cfg.DataDir != c.want {
 				t.Errorf("%s with %v: data dir %q (%v), want %q", cmd, c.env, cfg.DataDir, err, c.want)

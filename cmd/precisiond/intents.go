@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/intent"
-	"github.com/precisiond/precisiond/tools"
 )
 
 var cmdIntentsSpec = &command{
@@ -61,29 +59,12 @@ func intentArgs(c *command, args []string, e *cli.Env) (*Config, string, int, bo
 	if len(rest) != 1 {
 		return nil, "", c.Fail(e, "want exactly one TEXT, got %d arguments", len(rest)), false
 	}
-	text := rest[0]
-	if text == "-" {
-		b, err := io.ReadAll(io.LimitReader(e.Stdin, intent.MaxTextBytes+1))
-		if err != nil || len(b) > intent.MaxTextBytes {
-			fmt.Fprintf(e.Stderr, "precisiond %s: cannot read TEXT from stdin, or it exceeds %d bytes\n", c.Name, intent.MaxTextBytes)
-			return nil, "", 2, false
-		}
-		text = string(b)
+	text, ok := e.Text(rest[0], intent.MaxTextBytes)
+	if !ok {
+		fmt.Fprintf(e.Stderr, "precisiond %s: cannot read TEXT from stdin, or it exceeds %d bytes\n", c.Name, intent.MaxTextBytes)
+		return nil, "", 2, false
 	}
 	return cfg, text, 0, true
-}
-
-// recognizeCLI recognizes text among the tools of a registry built from cfg.
-func recognizeCLI(reg *tools.Registry, text string, e *cli.Env, name string) (*intent.Result, bool) {
-	rules, err := api.IntentRules()
-	if err == nil {
-		var res *intent.Result
-		if res, err = api.RecognizeFor(rules, reg, text, nil); err == nil {
-			return res, true
-		}
-	}
-	fmt.Fprintf(e.Stderr, "precisiond %s: %v\n", name, err)
-	return nil, false
 }
 
 func cmdIntents(c *command, args []string, e *cli.Env) int {
@@ -96,8 +77,9 @@ func cmdIntents(c *command, args []string, e *cli.Env) int {
 		fmt.Fprintln(e.Stderr, "precisiond intents:", err)
 		return 1
 	}
-	res, ok := recognizeCLI(reg, text, e, "intents")
-	if !ok {
+	res, err := api.RecognizeFor(reg, text, nil)
+	if err != nil {
+		fmt.Fprintln(e.Stderr, "precisiond intents:", err)
 		return 1
 	}
 	printJSON(e.Stdout, res)
@@ -113,8 +95,9 @@ func cmdAnswer(c *command, args []string, e *cli.Env) int {
 	if !ok {
 		return 1
 	}
-	res, ok := recognizeCLI(reg, text, e, "answer")
-	if !ok {
+	res, err := api.RecognizeFor(reg, text, nil)
+	if err != nil {
+		fmt.Fprintln(e.Stderr, "precisiond answer:", err)
 		return 1
 	}
 	if !res.Covered {

@@ -1,14 +1,5 @@
 // Command precisiond serves exact answers with hashed evidence over REST, MCP and
-// the command line.
-//
-//	precisiond [serve] [flags]        run the HTTP service (default 127.0.0.1:8003)
-//	precisiond mcp [flags]            MCP over stdio (logs to stderr only)
-//	precisiond call TOOL [ARGS_JSON]  run one tool locally, print the response JSON
-//	precisiond tools [--json] [TOOL]  list the tools, or print one tool's contract
-//	precisiond verify                 recheck a response read on stdin
-//	precisiond health [--addr A]      probe a running server (container health checks)
-//	precisiond selfcheck              run every tool's examples
-//	precisiond version [--json]       print the version
+// the command line. Without a command it serves HTTP on 127.0.0.1:8003 (serve).
 //
 // 'precisiond --help' lists the commands, 'precisiond COMMAND --help' shows
 // one command's flags, arguments and examples (cmd/precisiond/usage.go).
@@ -23,7 +14,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/precisiond/precisiond/api"
@@ -136,8 +126,7 @@ func cmdVersion(c *command, args []string, e *cli.Env) int {
 	}); !ok {
 		return code
 	}
-	bi, _ := debug.ReadBuildInfo()
-	info := buildinfo.Of(version, bi)
+	info := buildinfo.Current(version)
 	if *asJSON {
 		b, _ := json.MarshalIndent(info, "", "  ")
 		fmt.Fprintln(e.Stdout, string(b))
@@ -152,7 +141,4 @@ var version = ""
 
 // versionString is the version every surface reports (/health, MCP
 // serverInfo, the build_info metric).
-func versionString() string {
-	bi, _ := debug.ReadBuildInfo()
-	return buildinfo.Of(version, bi).Version
-}
+func versionString() string { return buildinfo.Current(version).Version }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/fleetkey"
 )
@@ -38,7 +36,7 @@ func cmdRotateKey(c *command, args []string, e *cli.Env) int {
 	if !ok {
 		return code
 	}
-	store, err := keyringStore(*cfg)
+	store, err := fleetkey.KeyringStore(storeConfig(*cfg))
 	if err != nil {
 		fmt.Fprintf(e.Stderr, "precisiond rotate-key: %v\n", err)
 		return 1
@@ -55,20 +53,4 @@ func cmdRotateKey(c *command, args []string, e *cli.Env) int {
 	fmt.Fprintf(e.Stdout, "signing kid %s (was %s, published until %s)\n", ring.Current().KID, old.KID,
 		old.NotAfter.UTC().Format(time.RFC3339))
 	return 0
-}
-
-// keyringStore opens the store that holds the signing keyring of cfg, as
-// serve finds it: the bucket of an S3 store, else the data directory.
-func keyringStore(cfg Config) (blob.Store, error) {
-	loc, ok, err := storeLocation(cfg)
-	if err != nil {
-		return nil, err
-	}
-	if ok && loc.Kind == "s3" {
-		return blob.Open(loc, storeOptions(cfg))
-	}
-	if cfg.DataDir == "" {
-		return nil, errors.New("no keyring: give --data-dir or --store")
-	}
-	return blob.OpenDir(cfg.DataDir)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -15,72 +14,18 @@ import (
 	"github.com/precisiond/precisiond/tools"
 )
 
-// SigningConfig configures signed answers and the verified answer cache
-// (issue 21, docs/attestation.md).
-type SigningConfig struct {
-	// KeyFile is --signing-key: a PKCS#8 PEM Ed25519 private key. Empty: a key
-	// is generated on first start and kept in the store.
-	KeyFile string
-	// KeyRetention is how long a rotated-out key stays published.
-	KeyRetention time.Duration
-	// Issuer is the iss claim; empty: defaultIssuer.
-	Issuer string
-	// AnswerCacheBytes is --answer-cache; 0: no answer cache in memory.
-	AnswerCacheBytes int64
-	// AnswerCacheStoreBytes is --answer-cache-store: the bound of the answer
-	// cache's tier in the shared store; 0: none.
-	AnswerCacheStoreBytes int64
-	// KeyringRefresh is how often a running service re-reads the keyring
-	// (and, after starting while the shared store was down, tries the store
-	// again); 0: keyringRefresh. Not a flag: tests shorten it.
-	KeyringRefresh time.Duration
-}
-
-// refreshPeriod is the keyring refresh period of c.
-func (c SigningConfig) refreshPeriod() time.Duration {
-	if c.KeyringRefresh > 0 {
-		return c.KeyringRefresh
-	}
-	return keyringRefresh
-}
-
-// defaultIssuer is the iss of an answer when --issuer is not given (the
-// service has no public base URL setting).
-const defaultIssuer = "precisiond"
-
 // signatureMemo is how many recent attestations (about twice as many at
 // most, some 650 bytes each) a process keeps, so that a repeated answer is
 // not signed again (bench/RESULTS.md, section 5).
 const signatureMemo = 2048
 
-func defaultSigningConfig() SigningConfig {
-	return SigningConfig{KeyRetention: attest.DefaultRetention}
-}
-
 var signingFlags = []setting{
 	set("signing-key", "PRECISIOND_SIGNING_KEY", "FILE", "", "Ed25519 private key (PKCS#8 PEM) that signs every answer; empty: a key generated on first start and kept in the data directory", func(c *Config) any { return &c.Signing.KeyFile }),
 	set("key-retention", "PRECISIOND_KEY_RETENTION", "DURATION", "720h", "how long a rotated-out signing key stays published in /.well-known/jwks.json", func(c *Config) any { return &c.Signing.KeyRetention }),
-	set("issuer", "PRECISIOND_ISSUER", "ISS", defaultIssuer, "the iss claim of every attestation", func(c *Config) any { return &c.Signing.Issuer }),
+	set("issuer", "PRECISIOND_ISSUER", "ISS", fleetkey.DefaultIssuer, "the iss claim of every attestation", func(c *Config) any { return &c.Signing.Issuer }),
 	set("answer-cache", "PRECISIOND_ANSWER_CACHE", "BYTES", "0 (off)", "bytes of verified answers kept for the tools whose contract allows it", func(c *Config) any { return &c.Signing.AnswerCacheBytes }),
 	set("answer-cache-store", "PRECISIOND_ANSWER_CACHE_STORE", "BYTES", "0 (off)", "bytes of verified answers kept in the store (answers/), shared by every replica on it", func(c *Config) any { return &c.Signing.AnswerCacheStoreBytes }),
 }
-
-func (c SigningConfig) validate() error {
-	switch {
-	case c.KeyRetention < 0:
-		return errors.New("key-retention must not be negative")
-	case c.AnswerCacheBytes < 0:
-		return errors.New("answer-cache must not be negative")
-	case c.AnswerCacheStoreBytes < 0:
-		return errors.New("answer-cache-store must not be negative")
-	case len(c.Issuer) > attest.MaxIssuerBytes:
-		return fmt.Errorf("issuer has more than %d bytes", attest.MaxIssuerBytes)
-	}
-	return nil
-}
-
-// keyringRefresh is how often a running service re-reads the keyring.
-const keyringRefresh = 30 * time.Second
 
 // refreshKeyring is the background step of a running service: re-read the
 // keyring, log a change, keep the old one on an error.
@@ -94,13 +39,6 @@ func (m *Main) refreshKeyring() {
 // store tier to --answer-cache-store (answercache.Cache.KeepTrimmed).
 const answerStoreTrim = time.Minute
 
-func issuerOf(cfg Config) string {
-	if cfg.Signing.Issuer != "" {
-		return cfg.Signing.Issuer
-	}
-	return defaultIssuer
-}
-
 // attachSigning (persist: see fleetkey.OpenConfig) makes reg sign every answer, and
 // sign with the new key after a rotation, and with --answer-cache or
 // --answer-cache-store serve repeated answers of cacheable tools from the
@@ -111,8 +49,7 @@ func attachSigning(cfg Config, log *slog.Logger, reg *tools.Registry, metrics *a
 		return nil, nil, errors.New("--answer-cache-store needs a store (--data-dir or --store)")
 	}
 	sig, err := fleetkey.OpenSigning(fleetkey.OpenConfig{
-		SigningConfig: fleetkey.SigningConfig{KeyFile: cfg.Signing.KeyFile, Retention: cfg.Signing.KeyRetention, Issuer: issuerOf(cfg)},
-		DataDir:       cfg.DataDir, Persist: persist, Shared: shared}, log)
+		SigningConfig: cfg.Signing.Signing(), DataDir: cfg.DataDir, Persist: persist, Shared: shared}, log)
 	if err != nil {
 		return nil, nil, err
 	}

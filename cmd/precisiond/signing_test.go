@@ -206,7 +206,7 @@ func TestVerifyAttestation(t *testing.T) {
 
 func mustSignerFor(t *testing.T, k *attest.Key) *attest.Signer {
 	t.Helper()
-	s, err := attest.NewSigner(k, defaultIssuer)
+	s, err := attest.NewSigner(k, fleetkey.DefaultIssuer)
 	if err != nil {
 		t.Fatal(err)
 	}

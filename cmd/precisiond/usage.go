@@ -1,9 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"io"
-	"path/filepath"
 
 	"github.com/precisiond/precisiond/internal/cli"
 )
@@ -82,31 +82,18 @@ func flagDoc(cc *cli.Command, f *flag.Flag) (cli.FlagDoc, bool) {
 }
 
 // configFlagSet returns the command's configuration, starting from the
-// defaults (--data-dir from the per-user state directory for stateDir
-// commands) with the environment applied, and a flag set with the command's
-// settings bound to it. An environment error is returned with the set, so
-// that --help still works.
+// defaults (for the stateDir commands a client or a person starts, --data-dir
+// is the per-user state directory, else ./data) with the environment
+// applied, and a flag set with the command's settings bound to it. An
+// environment error is returned with the set, so that --help still works.
 func (c *command) configFlagSet(getenv func(string) string) (*Config, *flag.FlagSet, error) {
 	cfg := new(Config)
 	*cfg = DefaultConfig()
 	if c.stateDir {
-		cfg.DataDir = stateDir(getenv)
+		cfg.DataDir = cmp.Or(cli.StateDir(getenv, "precisiond"), cfg.DataDir)
 	}
 	fs, err := configFlags.FlagSet(&c.Command, "precisiond", cfg, getenv)
 	return cfg, fs, err
-}
-
-// stateDir is the per-user state directory of the commands a client or a
-// person starts (mcp, call, tools): $XDG_STATE_HOME/precisiond, else
-// $HOME/.local/state/precisiond, else ./data.
-func stateDir(getenv func(string) string) string {
-	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "precisiond")
-	}
-	if h := getenv("HOME"); h != "" {
-		return filepath.Join(h, ".local", "state", "precisiond")
-	}
-	return "./data"
 }
 
 // stateDirDefault is how usage texts name the state directory.

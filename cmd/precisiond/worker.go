@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/precisiond/precisiond/api"
@@ -49,16 +48,8 @@ func newWorkerPool(cfg Config, log *slog.Logger, store *filestore.Store) (*worke
 	if err != nil {
 		return nil, fmt.Errorf("process isolation: %w", err)
 	}
-	cmd := []string{exe, "worker",
-		"--data-dir", cfg.DataDir,
-		"--store", cfg.Store,
-		"--store-timeout", cfg.StoreTimeout.String(),
-		"--public-base-url", cfg.PublicBaseURL,
-		"--download-ttl", cfg.DownloadTTL.String(),
-		"--max-store-bytes", strconv.FormatInt(cfg.MaxStoreBytes, 10),
-		"--worker-memory", strconv.FormatInt(cfg.WorkerMemory, 10),
-		"--log-level", cfg.LogLevel,
-	}
+	// The worker takes the settings its command names, with this process's values.
+	cmd := append([]string{exe, "worker"}, configFlags.Args(&cmdWorkerSpec.Command, &cfg)...)
 	return worker.NewPool(worker.Config{
 		Command: cmd,
 		Size:    cfg.Workers,
@@ -112,21 +103,16 @@ func cmdWorker(c *command, args []string, e *cli.Env) int {
 	}
 	// The server's store, opened as the server opens it (AWS variables from
 	// the inherited environment), without its monitor: the server answers
-	// store_unavailable before it sends a call here.
-	var store *filestore.Store
-	if loc, ok, err := storeLocation(*cfg); err != nil {
+	// store_unavailable before it sends a call here. The server removes and
+	// counts orphans, and decides whether the directory exists yet.
+	b, err := storeConfig(*cfg).Open(blob.Options{SkipTempCleanup: true, CreateOnWrite: true})
+	if err != nil {
 		fmt.Fprintln(e.Stderr, "precisiond worker:", err)
 		return 1
-	} else if ok {
-		opts := storeOptions(*cfg)
-		opts.SkipTempCleanup = true // the server removes and counts orphans
-		opts.CreateOnWrite = true   // the server decides whether the directory exists yet
-		b, err := blob.Open(loc, opts)
-		if err != nil {
-			fmt.Fprintln(e.Stderr, "precisiond worker:", err)
-			return 1
-		}
-		store = filestore.New(b, filestore.Config{Prefix: filestore.Prefix, TTL: cfg.DownloadTTL, MaxBytes: cfg.MaxStoreBytes})
+	}
+	var store *filestore.Store
+	if b != nil {
+		store = filestore.New(b, downloadsConfig(*cfg))
 	}
 	deps := tools.Deps{Files: store, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL)}
 	if err := worker.Serve(e.Stdin, e.Stdout, tools.Builtin(deps), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {

@@ -73,6 +73,15 @@ type AnswerCheck struct {
 	SignedBy string
 }
 
+// Report is `precisiond verify`'s OK line of c.
+func (c AnswerCheck) Report() string {
+	checked := "no result text"
+	if c.TextChecked {
+		checked = "result text re-rendered"
+	}
+	return fmt.Sprintf("OK: %s contract_hash %s result_hash %s (%s)%s", c.Tool, c.ContractHash, c.ResultHash, checked, c.SignedBy)
+}
+
 // VerifyAnswer rechecks a saved answer offline: the contract_hash against
 // the catalogue entry of its tool, the result_hash, the facts against the
 // output schema (evidence.Verify), the legacy result text, which local (the
@@ -247,6 +256,20 @@ func Fetch(url, bearer string, skipVerify bool) ([]byte, error) {
 		return b, fmt.Errorf("%s answered %s", url, resp.Status)
 	}
 	return b, nil
+}
+
+// Health is `precisiond health`'s probe of a server's /health at url: nil
+// when it answers status ok. skipVerify: see Fetch.
+func Health(url string, skipVerify bool) error {
+	b, err := Fetch(url, "", skipVerify)
+	if err != nil {
+		return err
+	}
+	v, err := evidence.ParseJSON(b)
+	if m, _ := v.(map[string]any); err != nil || m["status"] != "ok" {
+		return fmt.Errorf("unhealthy: %s", b)
+	}
+	return nil
 }
 
 // LoadKeySet reads the key set that --jwks names: a file, or a URL; a URL

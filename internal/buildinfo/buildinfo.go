@@ -16,6 +16,12 @@ type Info struct {
 	VCSModified   *bool  `json:"vcs_modified,omitempty"`
 }
 
+// Current is Of the running binary's build information.
+func Current(set string) Info {
+	bi, _ := debug.ReadBuildInfo()
+	return Of(set, bi)
+}
+
 // Of reads the version from the build-time setting (set; empty: none) and
 // the build information (nil when the binary has none): the setting, else
 // the module version Go recorded, else "devel-" and 12 digits of the VCS

@@ -24,6 +24,16 @@ type Env struct {
 	Getenv         func(string) string
 }
 
+// Text is arg, or for "-" what e.Stdin holds, at most max bytes; ok is
+// false when stdin cannot be read or holds more.
+func (e *Env) Text(arg string, max int64) (text string, ok bool) {
+	if arg != "-" {
+		return arg, true
+	}
+	b, err := io.ReadAll(io.LimitReader(e.Stdin, max+1))
+	return string(b), err == nil && int64(len(b)) <= max
+}
+
 // Command is one subcommand: what its usage says and what it runs.
 type Command struct {
 	Name     string

@@ -102,3 +102,56 @@ func TestWrap(t *testing.T) {
 		t.Errorf("blank: %q", got)
 	}
 }
+
+// TestArgs: the flags Args writes give a command the values it was given,
+// in the order of its settings, and only the settings it takes.
+func TestArgs(t *testing.T) {
+	c := &Command{Name: "all", Settings: []string{"on", "n", "tools", "wait", "addr"}}
+	want := conf{Addr: "[::1]:9", Wait: 90 * time.Second, Tools: []string{"a", "b*"}, N: -7, On: true}
+	args := settings.Args(c, &want)
+	if strings.Join(args, " ") != "--on=true --n=-7 --tools=a,b* --wait=1m30s --addr=[::1]:9" {
+		t.Errorf("Args = %q", args)
+	}
+	var got conf
+	fs, err := settings.FlagSet(c, "prog", &got, func(string) string { return "" })
+	if err != nil || fs.Parse(args) != nil || strings.Join(got.Tools, ",") != "a,b*" || got.Addr != want.Addr || got.Wait != want.Wait || got.N != want.N || !got.On {
+		t.Errorf("parsed back: %+v (%v), want %+v", got, err, want)
+	}
+	if args := settings.Args(&Command{Name: "some", Settings: []string{"wait"}}, &conf{}); strings.Join(args, " ") != "--wait=0s" {
+		t.Errorf("one setting: %q", args)
+	}
+}
+
+// TestStateDir: an absolute XDG_STATE_HOME, else HOME's .local/state, else
+// none (the XDG Base Directory specification ignores a relative
+// XDG_STATE_HOME).
+func TestStateDir(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"XDG_STATE_HOME": "/x/state", "HOME": "/home/u"}, "/x/state/prog"},
+		{map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/home/u"}, "/home/u/.local/state/prog"},
+		{map[string]string{"HOME": "/home/u"}, "/home/u/.local/state/prog"},
+		{map[string]string{"XDG_STATE_HOME": "relative"}, ""},
+		{map[string]string{}, ""},
+	} {
+		if got := StateDir(func(k string) string { return c.env[k] }, "prog"); got != c.want {
+			t.Errorf("StateDir(%v) = %q, want %q", c.env, got, c.want)
+		}
+	}
+}
+
+// TestEnvText: an argument is itself; "-" is stdin, refused past max bytes.
+func TestEnvText(t *testing.T) {
+	e := &Env{Stdin: strings.NewReader("12345")}
+	if got, ok := e.Text("abc", 1); !ok || got != "abc" {
+		t.Errorf("argument: %q %v", got, ok)
+	}
+	if got, ok := e.Text("-", 5); !ok || got != "12345" {
+		t.Errorf("stdin at the limit: %q %v", got, ok)
+	}
+	if _, ok := (&Env{Stdin: strings.NewReader("123456")}).Text("-", 5); ok {
+		t.Error("stdin over the limit accepted")
+	}
+}

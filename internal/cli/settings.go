@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -62,6 +63,30 @@ func (s Settings[C]) FlagSet(c *Command, prog string, cfg *C, getenv func(string
 	return fs, err
 }
 
+// Args are the flags that give the settings c takes the values they have in
+// cfg, "--name=value" in the order of c.Settings (one argument each: a
+// bool's value stays with its flag). A command that starts
+// another (precisiond worker) passes its configuration on with them.
+func (s Settings[C]) Args(c *Command, cfg *C) []string {
+	fs := flag.NewFlagSet("", flag.ContinueOnError)
+	var args []string
+	for _, name := range c.Settings {
+		x, ok := s.Lookup(name)
+		if !ok {
+			panic("cli: command " + c.Name + " names an unknown setting " + name)
+		}
+		v := ""
+		if list, ok := x.Field(cfg).(*[]string); ok {
+			v = strings.Join(*list, ",")
+		} else {
+			bind(fs, x.Name, x.Help, x.Field(cfg))
+			v = fs.Lookup(x.Name).Value.String()
+		}
+		args = append(args, "--"+x.Name+"="+v)
+	}
+	return args
+}
+
 func bind(fs *flag.FlagSet, name, help string, field any) {
 	switch p := field.(type) {
 	case *string:
@@ -81,6 +106,20 @@ func bind(fs *flag.FlagSet, name, help string, field any) {
 	default:
 		panic(fmt.Sprintf("cli: setting %s has a field of type %T", name, field))
 	}
+}
+
+// StateDir is the per-user state directory of program:
+// $XDG_STATE_HOME/program (only an absolute XDG_STATE_HOME, as the XDG
+// Base Directory specification says), else $HOME/.local/state/program, else
+// "".
+func StateDir(getenv func(string) string, program string) string {
+	if x := getenv("XDG_STATE_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, program)
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "state", program)
+	}
+	return ""
 }
 
 // SplitList splits a comma-separated list, dropping blanks around items and

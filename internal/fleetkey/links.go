@@ -45,8 +45,8 @@ const MarkName = "download-fallback-until"
 type LinksConfig struct {
 	// Flag is --download-signing-key; empty: none.
 	Flag []byte
-	// Store is the shared store when it is S3 (the fleet's key lives in
-	// it), else nil.
+	// Store is the store the replicas share; nil: none. Only an S3 store
+	// holds the key (as OpenConfig.Shared the keyring).
 	Store blob.Store
 	// DataDir holds the data directory's key (access.KeyFileName) and the
 	// fallback Mark.
@@ -95,7 +95,7 @@ func OpenLinks(cfg LinksConfig, log *slog.Logger) (*Links, error) {
 	var cause error
 	switch {
 	case len(key) > 0:
-	case cfg.Store != nil:
+	case cfg.Store != nil && cfg.Store.Kind() == "s3":
 		ctx, cancel := context.WithTimeout(context.Background(), cfg.Timeout)
 		key, cause = access.LoadOrCreateKeyIn(ctx, cfg.Store, access.KeyObject)
 		cancel()

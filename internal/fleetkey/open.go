@@ -86,6 +86,23 @@ func OpenSigning(cfg OpenConfig, log *slog.Logger) (*Signing, error) {
 	return nil, err
 }
 
+// KeyringStore opens the store that holds the signing keyring as a serving
+// process finds it (OpenSigning): the bucket of an S3 store, else the data
+// directory (precisiond rotate-key).
+func KeyringStore(c blob.Config) (blob.Store, error) {
+	loc, ok, err := c.Location()
+	if err != nil {
+		return nil, err
+	}
+	if ok && loc.Kind == "s3" {
+		return blob.Open(loc, c.Options())
+	}
+	if c.DataDir == "" {
+		return nil, errors.New("no keyring: give --data-dir or --store")
+	}
+	return blob.OpenDir(c.DataDir)
+}
+
 // dataDirSigning is the signing state of the keyring in a directory store
 // over dir, which it keeps open until its Close.
 func dataDirSigning(ctx context.Context, dir string, sc SigningConfig) (*Signing, error) {
