@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -440,10 +441,17 @@ func rawMCP(t *testing.T, method, url string, hdr map[string]string, body []byte
 // it from tools/list and notifies connected sessions; enabling brings it back.
 func TestMCPToggle(t *testing.T) {
 	env := newMCPEnv(t, MCPOptions{}, Options{})
-	changed := map[string]chan struct{}{}
+	// Each notification is tagged with the phase the test was in when the
+	// client handled it (the client drops its cached tool list just before).
+	// The phase after enabling begins only once SetEnabled has returned, so a
+	// notification tagged with it emptied the cache after the change; one left
+	// over from disabling (they are coalesced and may arrive late) cannot be
+	// taken for it.
+	var phase atomic.Int32
+	changed := map[string]chan int32{}
 	sessions := map[string]*mcp.ClientSession{}
 	for _, kind := range []string{"sse", "memory"} {
-		ch := make(chan struct{}, 8)
+		ch := make(chan int32, 64)
 		changed[kind] = ch
 		sessions[kind] = env.connect(t, kind, &mcp.ClientOptions{
 			// Non-blocking: one toggle re-registers every tool and may send more
@@ -451,7 +459,7 @@ func TestMCPToggle(t *testing.T) {
 			// ClientSession.Close.
 			ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 				select {
-				case ch <- struct{}{}:
+				case ch <- phase.Load():
 				default:
 				}
 			},
@@ -482,12 +490,13 @@ func TestMCPToggle(t *testing.T) {
 		}
 	}
 	for kind, ch := range changed {
-		waitSignal(t, ch, kind+": notifications/tools/list_changed after disable")
+		waitPhase(t, ch, 0, kind+": notifications/tools/list_changed after disable")
 	}
 
 	env.reg.SetEnabled("gcd_lcm", true)
+	phase.Store(1)
 	for kind, ch := range changed {
-		waitSignal(t, ch, kind+": notifications/tools/list_changed after enable")
+		waitPhase(t, ch, 1, kind+": notifications/tools/list_changed after enable")
 	}
 	// Stateless /mcp sends no notifications: its client keeps the list it
 	// has for the list's ttlMs (TestMCPCacheHints); a new session lists anew.
@@ -500,6 +509,24 @@ func TestMCPToggle(t *testing.T) {
 		list, _ := listAllTools(t, cs)
 		if len(list) != len(env.reg.Names()) || list[0].Name != "gcd_lcm" {
 			t.Errorf("%s: after enabling, %d tools, first %s", kind, len(list), list[0].Name)
+		}
+	}
+}
+
+// waitPhase waits for a value of ch equal to want, skipping earlier phases;
+// the bound only keeps a broken build from hanging.
+func waitPhase(t *testing.T, ch chan int32, want int32, what string) {
+	t.Helper()
+	deadline := time.After(testhttp.Timeout)
+	for {
+		select {
+		case got := <-ch:
+			if got == want {
+				return
+			}
+		case <-deadline:
+			t.Errorf("no %s", what)
+			return
 		}
 	}
 }
