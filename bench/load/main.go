@@ -412,9 +412,10 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 	type variant struct{ name, auth string }
 	variants := []variant{{"precisiond", ""}}
 	if withTokens {
-		variants[0] = variant{"precisiond, static token", "Bearer " + loadToken}
+		variants[0].auth = "Bearer " + loadToken
 	}
 	if withOAuth {
+		variants[0].name = "precisiond, static token"
 		is, jwt, err := startIssuer()
 		if err != nil {
 			return fmt.Errorf("starting the JWT issuer: %w", err)
