@@ -59,7 +59,7 @@ func main() {
 	mixes := flag.String("mix", "gcd_lcm,structured_validate,prime_factorize,mcp", "comma-separated request mixes")
 	binary := flag.String("binary", "", "precisiond binary (default: go build ./cmd/precisiond)")
 	out := flag.String("out", "", "also append the results as Markdown to this file")
-	repeat := flag.Int("repeat", 3, "measure each mix this many times (server order alternating); medians are reported")
+	repeat := flag.Int("repeat", 3, "measure each mix this many times (server order rotating); medians are reported")
 	flag.StringVar(&compareInputs, "inputs", compareInputs, "the inputs the all_tools mix cycles through")
 	flag.BoolVar(&withTokens, "tokens", true, "run precisiond with --api-tokens and send every request a bearer token (as deployed); the bare server ignores it")
 	flag.BoolVar(&withOAuth, "oauth", false, "also run precisiond as an OAuth resource server of an in-process JWT issuer and measure each mix with a JWT access token too, interleaved with the static token (needs -tokens)")
