@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/base64"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,12 @@ import (
 // token (a client's UI fetches them like a favicon), and the server's icon
 // advertised in MCP serverInfo to clients of protocol 2025-11-25 or later
 // (the version that added icons), as a data: URI so that it needs no
-// public URL.
+// public URL. The full surface's tools name their group's icon by its
+// absolute URL under the public base URL (MCPOptions.PublicBaseURL), to the
+// same clients; without a public base URL they carry none (no host is
+// guessed). The compact surface's four tools belong to no group and carry
+// none: serverInfo's icon stands for them, and their tools/list stays within
+// 8 KiB whatever the base URL's length.
 
 //go:embed icons/*.svg
 var iconFS embed.FS
@@ -72,4 +78,52 @@ func iconsByVersion(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, err
 	}
+}
+
+// iconsFor reports whether a client of protocol version v is sent icons.
+func iconsFor(v string) bool { return v >= iconsSince }
+
+// defaultProtocol is the version of a Streamable HTTP request without an
+// Mcp-Protocol-Version header (the transport spec's assumption, and the
+// SDK's).
+const defaultProtocol = "2025-03-26"
+
+// sessionProtocol is the protocol version a session speaks, as the SDK
+// negotiated it: the client's version when the server supports it, else the
+// newest one before 2026-07-28 (the initialize answer's). For a stateless
+// request the SDK takes the client's version from its Mcp-Protocol-Version
+// header (defaultProtocol when absent) or, from 2026-07-28 on, its _meta.
+// "" when not known.
+func sessionProtocol(ss *mcp.ServerSession) string {
+	if ss == nil {
+		return ""
+	}
+	p := ss.InitializeParams()
+	if p == nil {
+		return ""
+	}
+	v := p.ProtocolVersion
+	supported := mcp.SupportedProtocolVersions() // newest first
+	if slices.Contains(supported, v) {
+		return v
+	}
+	for _, s := range supported {
+		if s < "2026-07-28" {
+			return s
+		}
+	}
+	return ""
+}
+
+// groupIcons is the icon of a catalogue group at its absolute URL under the
+// public base URL base; nil when base or group is empty or the group has no
+// icon.
+func groupIcons(base, group string) []mcp.Icon {
+	if base == "" || group == "" {
+		return nil
+	}
+	if _, err := iconFS.ReadFile("icons/" + group + ".svg"); err != nil {
+		return nil
+	}
+	return []mcp.Icon{{Source: base + iconsPath + group + ".svg", MIMEType: "image/svg+xml", Sizes: []string{"any"}}}
 }

@@ -38,6 +38,12 @@ type MCPOptions struct {
 	// file (--public-base-url), named in resource descriptions and the
 	// resource links of generate_file results; nil: /downloads/<name>.
 	DownloadURL func(name string) string
+	// PublicBaseURL is the absolute URL clients reach the service at
+	// (--public-base-url). With it, tools/list names each tool's group icon
+	// (<base>/icons/<group>.svg) to clients of protocol 2025-11-25 or later
+	// (the compact surface's tools have none: api/icons.go); empty (or
+	// invalid): no tool icons, as an icon needs an absolute URL.
+	PublicBaseURL string
 	// PageSize bounds tools/list and resources/list pages (default 100).
 	PageSize int
 	// Version is reported as serverInfo.version.
@@ -120,6 +126,9 @@ type mcpSurface struct {
 	server *mcp.Server
 	tools  []*mcp.Tool // catalogue order
 	index  map[string]int
+	// iconTools are tools with their group's icon, for clients of protocol
+	// iconsSince or later; nil without a public base URL.
+	iconTools []*mcp.Tool
 
 	downloads *mcp.ResourceTemplate
 
@@ -147,6 +156,19 @@ func (opts MCPOptions) withDefaults() MCPOptions {
 	return opts
 }
 
+// iconBase is the public base URL the tools' icons are named under, "" when
+// there is none or it is not valid (the configuration refused it already).
+func (opts MCPOptions) iconBase() string {
+	if opts.PublicBaseURL == "" {
+		return ""
+	}
+	b, err := PublicBase(opts.PublicBaseURL)
+	if err != nil {
+		return ""
+	}
+	return b
+}
+
 // newMCPSurface builds the one MCP server of a registry: every tool with its
 // contract's inputSchema, an outputSchema describing the evidence envelope, title
 // and annotations; calls run through Registry.Call. tools/list pages through the
@@ -171,6 +193,7 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 			Capabilities: &mcp.ServerCapabilities{},
 			SetCacheable: m.setCacheable,
 		})
+	base := opts.iconBase()
 	for _, name := range reg.Names() {
 		t, _, _ := reg.Lookup(name)
 		mt, err := mcpTool(t.Contract, reg)
@@ -179,6 +202,11 @@ func newMCPSurface(reg *tools.Registry, opts MCPOptions) *mcpSurface {
 		}
 		m.index[name] = len(m.tools)
 		m.tools = append(m.tools, mt)
+		if base != "" {
+			it := *mt
+			it.Icons = groupIcons(base, t.Contract.Group)
+			m.iconTools = append(m.iconTools, &it)
+		}
 		// Every tool stays registered with the SDK, enabled or not: a call to a
 		// disabled tool must answer tool_disabled (from Registry.Call, at the
 		// same instant as REST), not "unknown tool". tools/list filters.
@@ -234,7 +262,7 @@ func (m *mcpSurface) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch r := req.(type) {
 		case *mcp.ListToolsRequest:
 			if method == "tools/list" {
-				return m.listTools(ctx, r)
+				return m.listTools(ctx, r, sessionProtocol(r.Session))
 			}
 		case *mcp.ListResourcesRequest:
 			if method == "resources/list" {
@@ -279,8 +307,13 @@ func (m *mcpSurface) caller(ctx context.Context) *access.Token {
 }
 
 // listTools is a page of the enabled tools in catalogue order; a caller's
-// token sees those of the page in its scope.
-func (m *mcpSurface) listTools(ctx context.Context, req *mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
+// token sees those of the page in its scope. A client of protocol version
+// (as negotiated) iconsSince or later gets the tools' icons, when there are.
+func (m *mcpSurface) listTools(ctx context.Context, req *mcp.ListToolsRequest, version string) (*mcp.ListToolsResult, error) {
+	all := m.tools
+	if m.iconTools != nil && iconsFor(version) {
+		all = m.iconTools
+	}
 	start := 0
 	if req.Params != nil && req.Params.Cursor != "" {
 		after, err := parseCursor(req.Params.Cursor)
@@ -294,15 +327,15 @@ func (m *mcpSurface) listTools(ctx context.Context, req *mcp.ListToolsRequest) (
 		start = i + 1
 	}
 	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}}
-	for i := start; i < len(m.tools); i++ {
-		if !m.reg.Enabled(m.tools[i].Name) {
+	for i := start; i < len(all); i++ {
+		if !m.reg.Enabled(all[i].Name) {
 			continue
 		}
 		if len(res.Tools) == m.opts.PageSize {
 			res.NextCursor = pageCursor(res.Tools[len(res.Tools)-1].Name)
 			break
 		}
-		res.Tools = append(res.Tools, m.tools[i])
+		res.Tools = append(res.Tools, all[i])
 	}
 	if t := m.caller(ctx); t != nil {
 		res.Tools = slices.DeleteFunc(res.Tools, func(tool *mcp.Tool) bool { return !t.Allows(tool.Name) })

@@ -64,8 +64,10 @@ type mcpFast struct {
 	// call answers tools/call, the SDK's tool handler's function (unknown
 	// tools included: -32602).
 	call func(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error)
-	// list answers tools/list; nil sends tools/list to the SDK.
-	list func(ctx context.Context, cursor string) (*mcp.ListToolsResult, error)
+	// list answers tools/list for a client of protocol version (the
+	// request's Mcp-Protocol-Version, defaultProtocol when absent); nil sends
+	// tools/list to the SDK.
+	list func(ctx context.Context, cursor, version string) (*mcp.ListToolsResult, error)
 	off  bool
 	// inflight tracks the calls in progress for notifications/cancelled;
 	// nil: none.
@@ -86,8 +88,8 @@ func fastForSurface(sdk http.Handler, s *mcpSurface, maxBody int64) *mcpFast {
 		sdk:     sdk,
 		maxBody: maxBody,
 		call:    s.toolResult,
-		list: func(ctx context.Context, cursor string) (*mcp.ListToolsResult, error) {
-			return s.listTools(ctx, &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{Cursor: cursor}})
+		list: func(ctx context.Context, cursor, version string) (*mcp.ListToolsResult, error) {
+			return s.listTools(ctx, &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{Cursor: cursor}}, version)
 		},
 		off: os.Getenv("MCPGODEBUG") != "",
 	}
@@ -256,7 +258,11 @@ func (f *mcpFast) serve(w http.ResponseWriter, r *http.Request, body []byte) boo
 		if !ok {
 			return false
 		}
-		res, err := f.list(r.Context(), cursor)
+		version := r.Header.Get("Mcp-Protocol-Version")
+		if version == "" {
+			version = defaultProtocol
+		}
+		res, err := f.list(r.Context(), cursor, version)
 		writeRPC(w, msg.id, res, err)
 		return true
 	case "tools/call":

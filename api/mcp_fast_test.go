@@ -24,7 +24,7 @@ import (
 
 // fastPair is two real servers on loopback over one registry, file store and
 // plan service: fast with the MCP fast path (the default), sdk with every
-// request served by the go-sdk. With tokens, both run with the same API
+// request served by the go-sdk; both with a public base URL (tool icons). With tokens, both run with the same API
 // tokens and link signer, and auth is the Authorization header of a token
 // whose scope is gcd_*, hash_text and generate_file.
 type fastPair struct {
@@ -79,7 +79,7 @@ func newFastPair(t testing.TB, maxBody int64, tokens bool) *fastPair {
 			o = new(*ao) // each server its own edge (file owners)
 		}
 		srv := New(reg, Options{Plans: svc, Downloads: store, MaxBodyBytes: maxBody, Access: o,
-			MCP: &MCPOptions{Files: store, sdkOnly: sdkOnly}})
+			MCP: &MCPOptions{Files: store, PublicBaseURL: iconBase, sdkOnly: sdkOnly}})
 		ts := httptest.NewServer(srv)
 		t.Cleanup(ts.Close)
 		return srv, ts
@@ -257,6 +257,13 @@ func fastCases() []fastCase {
 		{name: "tools/list cursor", hdr: v, body: `{"jsonrpc":"2.0","id":45,"method":"tools/list","params":{"cursor":"` + pageCursor("gcd_lcm") + `"}}`, fast: true},
 		{name: "tools/list invalid cursor", hdr: v, body: `{"jsonrpc":"2.0","id":46,"method":"tools/list","params":{"cursor":"nope"}}`, fast: true},
 		{name: "tools/list stale cursor", hdr: v, body: `{"jsonrpc":"2.0","id":46,"method":"tools/list","params":{"cursor":"` + pageCursor("gone") + `"}}`, fast: true},
+		{name: "tools/list without a version", hdr: mcpHeaders(""), body: `{"jsonrpc":"2.0","id":43,"method":"tools/list"}`, fast: true},
+		{name: "tools/list at 2024-11-05", hdr: mcpHeaders("2024-11-05"), body: `{"jsonrpc":"2.0","id":43,"method":"tools/list"}`, fast: true},
+		{name: "tools/list at 2025-03-26", hdr: mcpHeaders("2025-03-26"), body: `{"jsonrpc":"2.0","id":43,"method":"tools/list"}`, fast: true},
+		{name: "tools/list at 2025-11-25", hdr: mcpHeaders("2025-11-25"), body: `{"jsonrpc":"2.0","id":43,"method":"tools/list"}`, fast: true},
+		{name: "tools/list at 2025-11-25, second page", hdr: mcpHeaders("2025-11-25"), body: `{"jsonrpc":"2.0","id":45,"method":"tools/list","params":{"cursor":"` + pageCursor("gcd_lcm") + `"}}`, fast: true},
+		{name: "tools/list at 2026-07-28", hdr: withHeader(withHeader(mcpHeaders("2026-07-28"), "Mcp-Method", "tools/list"), "Mcp-Name", ""),
+			body: `{"jsonrpc":"2.0","id":43,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}`, fast: false},
 		{name: "tools/list cursor null", hdr: v, body: `{"jsonrpc":"2.0","id":47,"method":"tools/list","params":{"cursor":null}}`, fast: false},
 		{name: "initialize", hdr: v, body: `{"jsonrpc":"2.0","id":48,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, fast: false},
 		{name: "resources/list", hdr: v, body: `{"jsonrpc":"2.0","id":49,"method":"resources/list"}`, fast: false},
@@ -275,6 +282,7 @@ func fastCases() []fastCase {
 		{name: "compact unknown tool", path: "/mcp/compact", hdr: v, body: call("66", "gcd_lcm", `{"a":4,"b":6}`), fast: true},
 		{name: "compact ping", path: "/mcp/compact", hdr: v, body: `{"jsonrpc":"2.0","id":67,"method":"ping"}`, fast: true},
 		{name: "compact tools/list", path: "/mcp/compact", hdr: v, body: `{"jsonrpc":"2.0","id":68,"method":"tools/list"}`, fast: false},
+		{name: "compact tools/list at 2025-11-25", path: "/mcp/compact", hdr: mcpHeaders("2025-11-25"), body: `{"jsonrpc":"2.0","id":68,"method":"tools/list"}`, fast: false},
 		{name: "compact initialize", path: "/mcp/compact", hdr: v, body: `{"jsonrpc":"2.0","id":69,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`, fast: false},
 	}
 	return cs
@@ -336,6 +344,15 @@ func testMCPFastPathDifferential(t *testing.T, tokens bool) {
 			if !bytes.Equal(batchSorted(got.body), batchSorted(want.body)) {
 				t.Errorf("body differs\nfast: %s\n sdk: %s", got.body, want.body)
 			}
+			// Tool icons: in a tools/list answer of the full surface exactly
+			// from 2025-11-25 on (the bodies are equal, so this holds for both).
+			if strings.Contains(c.body, `"tools/list"`) && got.status == 200 && !strings.Contains(c.name, "cursor") {
+				wantIcons := path == "/mcp" && c.hdr["Mcp-Protocol-Version"] >= "2025-11-25"
+				if has := bytes.Contains(got.body, []byte(`"icons":[{"src":"`+iconBase+`/icons/`)); has != wantIcons {
+					t.Errorf("tool icons in the answer: %v, want %v", has, wantIcons)
+				}
+				seen["icons"] = seen["icons"] || wantIcons
+			}
 			if c.fast && bytes.Contains(got.body, []byte(`"_meta":{"precisiond/attestation":"ey`)) {
 				signed++
 			}
@@ -358,6 +375,9 @@ func testMCPFastPathDifferential(t *testing.T, tokens bool) {
 	}
 	if signed == 0 {
 		t.Error("no fast-path answer carried an attestation in _meta")
+	}
+	if !seen["icons"] {
+		t.Error("no tools/list answer carried tool icons")
 	}
 	if tokens && (!seen["forbidden"] || !seen["signed link"] || !seen["scoped list"]) {
 		t.Errorf("with tokens the fast path answered: %v, want a forbidden call, a signed link and the scoped list", seen)

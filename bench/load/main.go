@@ -9,6 +9,12 @@
 //
 //	go run ./bench/load -concurrency 32 -duration 10s -mix gcd_lcm,structured_validate,prime_factorize,mcp
 //
+// With -oauth, precisiond also runs as an OAuth resource server of an
+// in-process JWT issuer (internal/oauthtest, on loopback), and each mix is
+// measured a third way, interleaved with the other two: with a JWT access
+// token as the bearer instead of the static token (issue 34: within 10 % of
+// the static token's throughput).
+//
 // Mixes: gcd_lcm, gcd_lcm_distinct (every answer new), structured_validate,
 // prime_factorize, mcp, and all_tools (the 30 calls of
 // bench/compare_inputs.json in turn; run from the repository root or give
@@ -41,6 +47,8 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/precisiond/precisiond/internal/oauthtest"
 )
 
 func main() {
@@ -51,13 +59,18 @@ func main() {
 	mixes := flag.String("mix", "gcd_lcm,structured_validate,prime_factorize,mcp", "comma-separated request mixes")
 	binary := flag.String("binary", "", "precisiond binary (default: go build ./cmd/precisiond)")
 	out := flag.String("out", "", "also append the results as Markdown to this file")
-	repeat := flag.Int("repeat", 3, "measure each mix this many times (server order alternating); medians are reported")
+	repeat := flag.Int("repeat", 3, "measure each mix this many times (server order rotating); medians are reported")
 	flag.StringVar(&compareInputs, "inputs", compareInputs, "the inputs the all_tools mix cycles through")
 	flag.BoolVar(&withTokens, "tokens", true, "run precisiond with --api-tokens and send every request a bearer token (as deployed); the bare server ignores it")
+	flag.BoolVar(&withOAuth, "oauth", false, "also run precisiond as an OAuth resource server of an in-process JWT issuer and measure each mix with a JWT access token too, interleaved with the static token (needs -tokens)")
 	flag.Parse()
 	if *bare != "" {
 		serveBare(*bare)
 		return
+	}
+	if withOAuth && !withTokens {
+		fmt.Fprintln(os.Stderr, "load: -oauth compares against the static token: it needs -tokens")
+		os.Exit(2)
 	}
 	if err := runAll(*concurrency, *duration, *warmup, strings.Split(*mixes, ","), *binary, *out, max(1, *repeat)); err != nil {
 		fmt.Fprintln(os.Stderr, "load:", err)
@@ -71,6 +84,30 @@ var withTokens bool
 
 // loadToken is the bearer token of the tokens file precisiond runs with.
 const loadToken = "load-harness-token-0123456789abcdef"
+
+// withOAuth adds the OAuth measurement (-oauth).
+var withOAuth bool
+
+// loadResource is precisiond's OAuth resource identifier under -oauth: the
+// audience of the JWT the load sends.
+const loadResource = "https://precisiond.load.test/mcp"
+
+// startIssuer starts the in-process JWT issuer and signs one access token
+// for loadResource with the scope of every tool, valid for a day: the
+// server verifies it once against the issuer's keys and then serves it from
+// its verification cache, as it would a client's token in use.
+func startIssuer() (*oauthtest.Issuer, string, error) {
+	is, err := oauthtest.StartIssuer()
+	if err != nil {
+		return nil, "", err
+	}
+	tok, err := is.SignJWT(is.Claims(loadResource, 24*time.Hour), map[string]any{"scope": "precisiond:tools", "client_id": "load"}, "")
+	if err != nil {
+		is.Close()
+		return nil, "", err
+	}
+	return is, tok, nil
+}
 
 // mix is one request shape: the same body goes to both servers (the bare one
 // ignores the tool and echoes a comparable answer).
@@ -241,7 +278,8 @@ func (r result) pct(p float64) time.Duration {
 // drive runs a closed loop: each client sends the next request when the previous
 // answer has arrived.
 // pid is the server's process, whose CPU time is read around the measured loop.
-func drive(base string, pid int, m mix, concurrency int, warmup, d time.Duration) result {
+// auth is the Authorization header every request carries ("" for none).
+func drive(base, auth string, pid int, m mix, concurrency int, warmup, d time.Duration) result {
 	tr := &http.Transport{MaxIdleConns: concurrency * 2, MaxIdleConnsPerHost: concurrency * 2, IdleConnTimeout: time.Minute}
 	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 	defer tr.CloseIdleConnections()
@@ -252,8 +290,8 @@ func drive(base string, pid int, m mix, concurrency int, warmup, d time.Duration
 		}
 		req, _ := http.NewRequest(http.MethodPost, base+m.path, bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
-		if withTokens {
-			req.Header.Set("Authorization", "Bearer "+loadToken)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
 		}
 		for k, v := range m.headers {
 			req.Header.Set(k, v)
@@ -369,6 +407,23 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 		}
 		pdArgs = append(pdArgs, "--api-tokens", file)
 	}
+	// The precisiond runs of each mix: the static token (or none), and with
+	// -oauth a JWT access token too.
+	type variant struct{ name, auth string }
+	variants := []variant{{"precisiond", ""}}
+	if withTokens {
+		variants[0].auth = "Bearer " + loadToken
+	}
+	if withOAuth {
+		variants[0].name = "precisiond, static token"
+		is, jwt, err := startIssuer()
+		if err != nil {
+			return fmt.Errorf("starting the JWT issuer: %w", err)
+		}
+		defer is.Close()
+		pdArgs = append(pdArgs, "--oauth-issuer", is.URL(), "--oauth-resource", loadResource)
+		variants = append(variants, variant{"precisiond, OAuth JWT", "Bearer " + jwt})
+	}
 	pd := exec.Command(binary, pdArgs...)
 	pd.Stderr = logFile
 	// Both servers bind a port of their own choosing and say which: the bare
@@ -404,11 +459,17 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 	host, _ := os.Hostname()
 	fmt.Fprintf(&report, "### Load run %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&report, "- machine: %s, %d CPUs (%s), %s/%s, %s, load average at start %s\n", host, runtime.NumCPU(), cpuModel(), runtime.GOOS, runtime.GOARCH, runtime.Version(), loadAvg())
-	fmt.Fprintf(&report, "- command: `go run ./bench/load -concurrency %d -duration %s -warmup %s -repeat %d -mix %s -tokens=%t`\n", concurrency, d, warmup, repeat, strings.Join(names, ","), withTokens)
-	fmt.Fprintf(&report, "- closed loop, %d clients, keep-alive; each mix measured %d× per server, server order alternating; figures are medians over the repeats\n\n", concurrency, repeat)
+	fmt.Fprintf(&report, "- command: `go run ./bench/load -concurrency %d -duration %s -warmup %s -repeat %d -mix %s -tokens=%t -oauth=%t`\n", concurrency, d, warmup, repeat, strings.Join(names, ","), withTokens, withOAuth)
+	fmt.Fprintf(&report, "- closed loop, %d clients, keep-alive; each mix measured %d× per server, server order rotating; figures are medians over the repeats\n", concurrency, repeat)
+	if withOAuth {
+		report.WriteString("- one precisiond process with both `--api-tokens` and `--oauth-issuer` (an in-process JWT issuer on loopback): the static-token and OAuth rows are the same server, measured in turn with the bare server\n")
+	}
+	report.WriteString("\n")
 	report.WriteString("| mix | server | req/s | p50 | p99 | p99.9 | errors | max RSS |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
 	var ratios strings.Builder
 	ratios.WriteString("\n| mix | req/s ratio (precisiond ÷ bare), median | per repeat | p99 ratio, median | per repeat |\n|---|---:|---|---:|---|\n")
+	var oauthCmp strings.Builder
+	oauthCmp.WriteString("\n| mix | req/s ratio (OAuth JWT ÷ static token), median | per repeat |\n|---|---:|---|\n")
 	var cpu strings.Builder
 	cpu.WriteString("\n| mix | precisiond CPU µs/request, median | per repeat | bare CPU µs/request | load generator CPU µs/request (precisiond / bare runs) |\n|---|---:|---|---:|---:|\n")
 	for _, name := range names {
@@ -416,35 +477,52 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 		if !ok {
 			return fmt.Errorf("unknown mix %q", name)
 		}
-		var ps, bs []result
-		var rpsRatios, p99Ratios []float64
+		ps := make([][]result, len(variants)) // per variant, per repeat
+		var bs []result
+		rpsRatios, p99Ratios := make([][]float64, len(variants)), make([][]float64, len(variants))
+		var oauthRatios []float64 // OAuth ÷ static req/s, per repeat
 		var rssMax int64
 		for i := 0; i < repeat; i++ {
-			var rp, rb result
-			measureP := func() {
-				stop := sampleRSS(pd.Process.Pid)
-				rp = drive("http://"+pAddr, pd.Process.Pid, m, concurrency, warmup, d)
-				rp.rssKiB = stop()
-				rssMax = max(rssMax, rp.rssKiB)
+			// Each repeat measures every precisiond variant and the bare
+			// server once, in an order rotated by one per repeat.
+			rp := make([]result, len(variants))
+			var rb result
+			runs := make([]func(), 0, len(variants)+1)
+			for v := range variants {
+				runs = append(runs, func() {
+					stop := sampleRSS(pd.Process.Pid)
+					rp[v] = drive("http://"+pAddr, variants[v].auth, pd.Process.Pid, m, concurrency, warmup, d)
+					rp[v].rssKiB = stop()
+					rssMax = max(rssMax, rp[v].rssKiB)
+				})
 			}
-			measureB := func() { rb = drive("http://"+bAddr, bare.Process.Pid, m, concurrency, warmup, d) }
-			if i%2 == 0 {
-				measureP()
-				measureB()
-			} else {
-				measureB()
-				measureP()
+			runs = append(runs, func() { rb = drive("http://"+bAddr, "", bare.Process.Pid, m, concurrency, warmup, d) })
+			for k := range runs {
+				runs[(i+k)%len(runs)]()
 			}
-			fmt.Fprintf(os.Stderr, "%s #%d: precisiond %.0f req/s (%d errors), bare %.0f req/s\n", m.name, i+1, rp.rps(), rp.errors, rb.rps())
-			ps, bs = append(ps, rp), append(bs, rb)
-			rpsRatios = append(rpsRatios, rp.rps()/rb.rps())
-			p99Ratios = append(p99Ratios, float64(rp.pct(0.99))/float64(rb.pct(0.99)))
+			line := fmt.Sprintf("%s #%d:", m.name, i+1)
+			for v := range variants {
+				line += fmt.Sprintf(" %s %.0f req/s (%d errors),", variants[v].name, rp[v].rps(), rp[v].errors)
+				ps[v] = append(ps[v], rp[v])
+				rpsRatios[v] = append(rpsRatios[v], rp[v].rps()/rb.rps())
+				p99Ratios[v] = append(p99Ratios[v], float64(rp[v].pct(0.99))/float64(rb.pct(0.99)))
+			}
+			fmt.Fprintf(os.Stderr, "%s bare %.0f req/s\n", line, rb.rps())
+			bs = append(bs, rb)
+			if withOAuth {
+				oauthRatios = append(oauthRatios, rp[1].rps()/rp[0].rps())
+			}
 		}
-		for _, x := range []struct {
+		type row struct {
 			who string
 			rs  []result
 			rss string
-		}{{"precisiond", ps, fmt.Sprintf("%.1f MiB", float64(rssMax)/1024)}, {"bare chi", bs, ""}} {
+		}
+		rows := make([]row, 0, len(variants)+1)
+		for v := range variants {
+			rows = append(rows, row{variants[v].name, ps[v], fmt.Sprintf("%.1f MiB", float64(rssMax)/1024)})
+		}
+		for _, x := range append(rows, row{"bare chi", bs, ""}) {
 			var errs int64
 			for _, r := range x.rs {
 				errs += r.errors
@@ -456,17 +534,29 @@ func runAll(concurrency int, d, warmup time.Duration, names []string, binary, ou
 				msf(median(x.rs, func(r result) float64 { return float64(r.pct(0.999)) })),
 				errs, x.rss)
 		}
-		fmt.Fprintf(&ratios, "| %s | %.2f | %s | %.2f | %s |\n", m.name, medianF(rpsRatios), joinF(rpsRatios), medianF(p99Ratios), joinF(p99Ratios))
-		pcpu := make([]float64, len(ps))
-		for i, r := range ps {
-			pcpu[i] = r.cpuPerRequest(r.serverCPU)
+		for v := range variants {
+			who := m.name
+			if len(variants) > 1 {
+				who += ", " + strings.TrimPrefix(variants[v].name, "precisiond, ")
+			}
+			fmt.Fprintf(&ratios, "| %s | %.2f | %s | %.2f | %s |\n", who, medianF(rpsRatios[v]), joinF(rpsRatios[v]), medianF(p99Ratios[v]), joinF(p99Ratios[v]))
+			pcpu := make([]float64, len(ps[v]))
+			for i, r := range ps[v] {
+				pcpu[i] = r.cpuPerRequest(r.serverCPU)
+			}
+			fmt.Fprintf(&cpu, "| %s | %.1f | %s | %.1f | %.1f / %.1f |\n", who, medianF(pcpu), joinF(pcpu),
+				median(bs, func(r result) float64 { return r.cpuPerRequest(r.serverCPU) }),
+				median(ps[v], func(r result) float64 { return r.cpuPerRequest(r.clientCPU) }),
+				median(bs, func(r result) float64 { return r.cpuPerRequest(r.clientCPU) }))
 		}
-		fmt.Fprintf(&cpu, "| %s | %.1f | %s | %.1f | %.1f / %.1f |\n", m.name, medianF(pcpu), joinF(pcpu),
-			median(bs, func(r result) float64 { return r.cpuPerRequest(r.serverCPU) }),
-			median(ps, func(r result) float64 { return r.cpuPerRequest(r.clientCPU) }),
-			median(bs, func(r result) float64 { return r.cpuPerRequest(r.clientCPU) }))
+		if withOAuth {
+			fmt.Fprintf(&oauthCmp, "| %s | %.2f | %s |\n", m.name, medianF(oauthRatios), joinF(oauthRatios))
+		}
 	}
 	report.WriteString(ratios.String())
+	if withOAuth {
+		report.WriteString(oauthCmp.String())
+	}
 	report.WriteString(cpu.String())
 	report.WriteString("\nCPU per request is the server process's user + system time (/proc/PID/stat) and this process's (the clients') during the measured loop, divided by the requests answered: it depends far less on what else runs on the machine than req/s does.\n")
 	fmt.Fprintf(&report, "\nerrors are summed over all repeats; max RSS is the largest VmRSS of precisiond sampled every 50 ms while it was loaded; peak resident memory over the whole life of the process (VmHWM): %s\n\n", peakRSS(pd.Process.Pid))

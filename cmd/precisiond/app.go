@@ -132,7 +132,7 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		JWKS:         sig.JWKS,
 		Access:       accessOpts,
 		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL),
-			MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
+			PublicBaseURL: cfg.PublicBaseURL, MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 		Store:   storeHealth,
 		Ready:   api.Readiness(cfg.StoreRequired, storeHealth, loaded),
 		Replica: replica,

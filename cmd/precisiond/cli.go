@@ -378,13 +378,15 @@ func serveMCPStdio(cfg Config, log *slog.Logger, e *cli.Env) (started bool, err 
 	background(ctx, cfg, log, store, tg, reg)
 	log.Info("serving MCP over stdio", "surface", cfg.MCPSurface, "tools", len(reg.Names()), "version", versionString(), "data_dir", cfg.DataDir)
 	return true, api.ServeMCPStdio(ctx, reg, api.MCPOptions{
-		Logger:       log,
-		Files:        store,
-		DownloadURL:  api.DownloadLinks(cfg.PublicBaseURL),
-		Version:      versionString(),
-		MaxBodyBytes: cfg.MaxBodyBytes,
-		Surface:      cfg.MCPSurface,
-		Plans:        planSvc,
+		Logger:      log,
+		Files:       store,
+		DownloadURL: api.DownloadLinks(cfg.PublicBaseURL),
+		// tool icons name the service at this URL, as download links do
+		PublicBaseURL: cfg.PublicBaseURL,
+		Version:       versionString(),
+		MaxBodyBytes:  cfg.MaxBodyBytes,
+		Surface:       cfg.MCPSurface,
+		Plans:         planSvc,
 	}, e.Stdin, e.Stdout)
 }
 

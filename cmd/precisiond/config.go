@@ -133,7 +133,7 @@ var configFlags = append(cli.Settings[Config]{
 	set("store", "PRECISIOND_STORE", "LOCATION", "", "where the state replicas share lives (downloads, toggles, plans): file:DIR or s3://BUCKET/PREFIX (AWS_* variables); empty: file:<data-dir>", func(c *Config) any { return &c.Store }),
 	set("store-timeout", "PRECISIOND_STORE_TIMEOUT", "DURATION", "5s", "how long one store operation waits for the store's answer before the store counts as unavailable", func(c *Config) any { return &c.StoreTimeout }),
 	set("store-required", "PRECISIOND_STORE_REQUIRED", "", "false", "readiness (/ready) fails while the store is down", func(c *Config) any { return &c.StoreRequired }),
-	set("public-base-url", "PRECISIOND_PUBLIC_BASE_URL", "URL", "", "absolute URL clients reach this service at (https://host/prefix): download links become absolute", func(c *Config) any { return &c.PublicBaseURL }),
+	set("public-base-url", "PRECISIOND_PUBLIC_BASE_URL", "URL", "", "absolute URL clients reach this service at (https://host/prefix): download links become absolute, and MCP tools name their icons under it", func(c *Config) any { return &c.PublicBaseURL }),
 }, slices.Concat(signingFlags, accessFlags)...) // signing.go, access.go
 
 // loadConfig builds the configuration of the command named cmd from the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os/exec"
+	"slices"
 	"testing"
 	"time"
 
@@ -111,4 +112,50 @@ func TestToggleReachesMCP(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	wait("stdio")
+}
+
+// TestToolIconsFromPublicBaseURL: --public-base-url reaches the MCP surface
+// of `serve` and of `precisiond mcp` (stdio): a client of protocol
+// 2025-11-25 sees gcd_lcm's group icon under that URL, one of 2025-06-18
+// sees none.
+func TestToolIconsFromPublicBaseURL(t *testing.T) {
+	const base = "https://precisiond.example.com/p"
+	dir := t.TempDir()
+	cfg := opsConfig(t, dir)
+	cfg.PublicBaseURL = base + "/"
+	srv, _ := runMain(t, cfg, io.Discard)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	bin := buildBinary(t)
+	for _, v := range []string{"2025-06-18", "2025-11-25"} {
+		for kind, tr := range map[string]mcp.Transport{
+			"streamable": &mcp.StreamableClientTransport{Endpoint: srv + "/mcp", MaxRetries: -1},
+			"stdio":      &mcp.CommandTransport{Command: exec.Command(bin, "mcp", "--data-dir", dir, "--public-base-url", base)},
+		} {
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "icons", Version: "1"}, nil).Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: v})
+			if err != nil {
+				t.Fatalf("%s: %v", kind, err)
+			}
+			var icons []mcp.Icon
+			for tool, err := range cs.Tools(ctx, nil) {
+				if err != nil {
+					t.Fatalf("%s: %v", kind, err)
+				}
+				if tool.Name == "gcd_lcm" {
+					icons = tool.Icons
+				}
+			}
+			cs.Close()
+			var got, want []string
+			for _, ic := range icons {
+				got = append(got, ic.Source)
+			}
+			if v >= "2025-11-25" {
+				want = []string{base + "/icons/numbers.svg"}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s at %s: gcd_lcm's icons %v, want %v", kind, v, got, want)
+			}
+		}
+	}
 }

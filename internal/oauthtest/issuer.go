@@ -41,8 +41,21 @@ const IntrospectSecret = "s3cret"
 // NewIssuer starts an Issuer with one key; it stops when the test ends.
 func NewIssuer(t testing.TB) *Issuer {
 	t.Helper()
+	is, err := StartIssuer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(is.Close)
+	return is
+}
+
+// StartIssuer starts an Issuer with one key on loopback outside a test (the load
+// harness, bench/load -oauth); Close stops it.
+func StartIssuer() (*Issuer, error) {
 	is := &Issuer{Introspect: func(string) map[string]any { return map[string]any{"active": false} }}
-	is.Rotate(t, false)
+	if err := is.rotate(false); err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /.well-known/openid-configuration", func(w http.ResponseWriter, _ *http.Request) {
 		_ = json.NewEncoder(w).Encode(map[string]any{"issuer": is.Srv.URL, "jwks_uri": is.Srv.URL + "/keys",
@@ -72,9 +85,11 @@ func NewIssuer(t testing.TB) *Issuer {
 		_ = json.NewEncoder(w).Encode(is.Introspect(r.PostFormValue("token")))
 	})
 	is.Srv = httptest.NewServer(mux)
-	t.Cleanup(is.Srv.Close)
-	return is
+	return is, nil
 }
+
+// Close stops the issuer's server.
+func (is *Issuer) Close() { is.Srv.Close() }
 
 // URL is the issuer identifier.
 func (is *Issuer) URL() string { return is.Srv.URL }
@@ -82,9 +97,15 @@ func (is *Issuer) URL() string { return is.Srv.URL }
 // Rotate adds a new signing key; drop removes the older ones from the set.
 func (is *Issuer) Rotate(t testing.TB, drop bool) {
 	t.Helper()
+	if err := is.rotate(drop); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (is *Issuer) rotate(drop bool) error {
 	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	is.mu.Lock()
 	defer is.mu.Unlock()
@@ -94,6 +115,7 @@ func (is *Issuer) Rotate(t testing.TB, drop bool) {
 		is.keys = nil
 	}
 	is.keys = append(is.keys, jk)
+	return nil
 }
 
 // Claims are valid claims for audience aud, expiring after d (negative:
@@ -107,6 +129,15 @@ func (is *Issuer) Claims(aud string, d time.Duration) jwt.Claims {
 // replaces its key id in the header.
 func (is *Issuer) Sign(t testing.TB, c jwt.Claims, extra map[string]any, kid string) string {
 	t.Helper()
+	raw, err := is.SignJWT(c, extra, kid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+// SignJWT is Sign outside a test.
+func (is *Issuer) SignJWT(c jwt.Claims, extra map[string]any, kid string) (string, error) {
 	is.mu.Lock()
 	k := is.keys[len(is.keys)-1]
 	is.mu.Unlock()
@@ -115,11 +146,7 @@ func (is *Issuer) Sign(t testing.TB, c jwt.Claims, extra map[string]any, kid str
 	}
 	s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.ES256, Key: k.Key}, (&jose.SignerOptions{}).WithType("at+jwt").WithHeader("kid", kid))
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	raw, err := jwt.Signed(s).Claims(c).Claims(extra).Serialize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
+	return jwt.Signed(s).Claims(c).Claims(extra).Serialize()
 }
