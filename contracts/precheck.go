@@ -266,9 +266,10 @@ func newBound(v any) (*bound, bool) {
 	return b, true
 }
 
-// number is a json.Number read once: an integer that fits an int64 written
-// plainly (no fraction, exponent or leading zero) as i, any other as an exact
-// rational, made only when needed.
+// number is a json.Number as the precheck reads it: an integer that fits an
+// int64 written plainly (no fraction, exponent or leading zero) as i; any
+// other only when a keyword needs its value, then exactly, as the library
+// does (big.Rat).
 type number struct {
 	text  string
 	i     int64
@@ -276,17 +277,13 @@ type number struct {
 	rat   *big.Rat
 }
 
-func readNumber(s string) (number, bool) {
-	n := number{text: s}
+func readNumber(s string) number {
 	if plainInt(s) {
 		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-			n.i, n.isI64 = i, true
-			return n, true
+			return number{text: s, i: i, isI64: true}
 		}
 	}
-	r, ok := new(big.Rat).SetString(s)
-	n.rat = r
-	return n, ok
+	return number{text: s}
 }
 
 // plainInt reports whether s is -?(0|[1-9][0-9]*) of at most 18 digits.
@@ -305,27 +302,59 @@ func plainInt(s string) bool {
 	return true
 }
 
-func (n *number) exact() *big.Rat {
+// exact is the number's value; false for a text that is no number.
+func (n *number) exact() (*big.Rat, bool) {
 	if n.rat == nil {
-		n.rat = new(big.Rat).SetInt64(n.i)
+		if n.isI64 {
+			n.rat = new(big.Rat).SetInt64(n.i)
+		} else if r, ok := new(big.Rat).SetString(n.text); ok {
+			n.rat = r
+		} else {
+			return nil, false
+		}
 	}
-	return n.rat
+	return n.rat, true
 }
 
-func (n *number) isInteger() bool { return n.isI64 || n.exact().IsInt() }
+// isInteger is the verdict of type integer on a number.
+func (n *number) isInteger() verdict {
+	if n.isI64 {
+		return valid
+	}
+	r, ok := n.exact()
+	if !ok {
+		return unknown
+	}
+	return holds(r.IsInt())
+}
 
-// cmp compares n with b (-1, 0, +1).
-func (n *number) cmp(b *bound) int {
+// within is the verdict of a bound: want holds the results of n's
+// comparison with b (-1, 0, +1) that satisfy it.
+func (n *number) within(b *bound, want ...int) verdict {
+	if b == nil {
+		return valid
+	}
+	var c int
 	if n.isI64 && b.isI64 {
 		switch {
 		case n.i < b.i:
-			return -1
+			c = -1
 		case n.i > b.i:
-			return 1
+			c = 1
 		}
-		return 0
+	} else {
+		r, ok := n.exact()
+		if !ok {
+			return unknown
+		}
+		c = r.Cmp(b.rat)
 	}
-	return n.exact().Cmp(b.rat)
+	for _, w := range want {
+		if c == w {
+			return valid
+		}
+	}
+	return invalid
 }
 
 // kindOf is the kind bit of a generic JSON value, 0 for a Go type a JSON
@@ -378,13 +407,15 @@ func (p *precheck) check(v any) verdict {
 	}
 	var num number
 	if k == kNumber {
-		var ok bool
-		if num, ok = readNumber(string(v.(json.Number))); !ok {
-			return unknown
-		}
+		num = readNumber(string(v.(json.Number)))
 	}
-	if p.types != 0 && p.types&k == 0 && (k != kNumber || p.types&kInteger == 0 || !num.isInteger()) {
-		return invalid
+	if p.types != 0 && p.types&k == 0 {
+		if k != kNumber || p.types&kInteger == 0 {
+			return invalid
+		}
+		if r := num.isInteger(); r != valid {
+			return r
+		}
 	}
 	res := valid
 	if p.hasConst {
@@ -438,8 +469,11 @@ func (p *precheck) checkString(s string) verdict {
 }
 
 func (p *precheck) checkNumber(n *number) verdict {
-	return holds((p.min == nil || n.cmp(p.min) >= 0) && (p.max == nil || n.cmp(p.max) <= 0) &&
-		(p.exMin == nil || n.cmp(p.exMin) > 0) && (p.exMax == nil || n.cmp(p.exMax) < 0))
+	res := n.within(p.min, 0, 1)
+	for _, r := range []verdict{n.within(p.max, -1, 0), n.within(p.exMin, 1), n.within(p.exMax, -1)} {
+		res = both(res, r)
+	}
+	return res
 }
 
 func (p *precheck) checkObject(obj map[string]any) verdict {
@@ -495,15 +529,12 @@ func uniqueScalars(arr []any) verdict {
 		switch x := e.(type) {
 		case string, bool, nil:
 		case json.Number:
-			n, ok := readNumber(string(x))
+			n := readNumber(string(x))
+			r, ok := n.exact()
 			if !ok {
 				return unknown
 			}
-			if n.isI64 {
-				key = numKey(strconv.FormatInt(n.i, 10))
-			} else {
-				key = numKey(n.rat.RatString())
-			}
+			key = numKey(r.RatString())
 		default:
 			return unknown
 		}
@@ -587,15 +618,16 @@ func equal(a, b any) verdict {
 	case string:
 		return holds(x == b.(string))
 	case json.Number:
-		na, ok1 := readNumber(string(x))
-		nb, ok2 := readNumber(string(b.(json.Number)))
-		if !ok1 || !ok2 {
-			return unknown
-		}
+		na, nb := readNumber(string(x)), readNumber(string(b.(json.Number)))
 		if na.isI64 && nb.isI64 {
 			return holds(na.i == nb.i)
 		}
-		return holds(na.exact().Cmp(nb.exact()) == 0)
+		ra, ok1 := na.exact()
+		rb, ok2 := nb.exact()
+		if !ok1 || !ok2 {
+			return unknown
+		}
+		return holds(ra.Cmp(rb) == 0)
 	case []any:
 		y := b.([]any)
 		if len(x) != len(y) {
