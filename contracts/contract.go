@@ -45,8 +45,12 @@ type Contract struct {
 	Examples            []Example      `json:"examples"`
 
 	input, output *jsonschema.Schema
-	inputValues   int64           // capacity(InputSchema)
-	windowed      map[string]bool // top-level properties whose arrays validate in windows
+	// inCheck and outCheck answer "valid" for the common instance before
+	// the library is asked (precheck.go); nil for a schema with a keyword
+	// they do not know.
+	inCheck, outCheck *precheck
+	inputValues       int64           // capacity(InputSchema)
+	windowed          map[string]bool // top-level properties whose arrays validate in windows
 }
 
 // Example is one documented call with its exact expected facts.
@@ -217,6 +221,7 @@ func Parse(data []byte) (*Contract, error) {
 	if c.output, err = compile(c.Tool+"/output", c.OutputSchema); err != nil {
 		return nil, fmt.Errorf("outputSchema: %w", err)
 	}
+	c.inCheck, c.outCheck = compilePrecheck(c.InputSchema), compilePrecheck(c.OutputSchema)
 	if len(c.Examples) < 2 {
 		return nil, fmt.Errorf("at least two examples are required, found %d", len(c.Examples))
 	}
@@ -354,10 +359,14 @@ func CopyJSON(v any, leaf func(any) any) any {
 // gets the schema's own details. Long arrays are first validated window by
 // window (validateInWindows), so that an error is never built for each
 // element of a long invalid array; their details then come from the first
-// failing window.
+// failing window. Arguments the contract's precheck finds valid need neither
+// (precheck.go).
 func (c *Contract) ValidateInput(args map[string]any) error {
 	if limit := add(c.inputValues, valueSlack); countValues(args, limit) > limit {
 		return tooManyValues(c.inputValues)
+	}
+	if c.inCheck != nil && c.inCheck.check(args) == valid {
+		return nil
 	}
 	if err := c.validateInWindows(args); err != nil {
 		return err
@@ -366,8 +375,12 @@ func (c *Contract) ValidateInput(args map[string]any) error {
 }
 
 // ValidateOutput checks facts against the outputSchema. It returns a
-// *ValidationError with the failures (at most MaxDetails), or nil.
+// *ValidationError with the failures (at most MaxDetails), or nil. Facts the
+// contract's precheck finds valid are answered at once (precheck.go).
 func (c *Contract) ValidateOutput(facts map[string]any) error {
+	if c.outCheck != nil && c.outCheck.check(facts) == valid {
+		return nil
+	}
 	return validate(c.output, c.OutputSchema, facts)
 }
 
