@@ -466,11 +466,12 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 		}
 		cp := &compiled{tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args}
 		if n := instsOf(full); n > maxInsts {
-			gsrc, err := expand(p.Regex, common.Macros, genericMaps(f.Maps), genericMaps(shared))
+			var g generics
+			gsrc, err := expand(p.Regex, common.Macros, g.genericMaps(f.Maps), g.genericMaps(shared))
 			if err != nil {
 				return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 			}
-			cp.pre = prefilter(n, flags+"^(?:"+pre+")(?:"+gsrc+")(?:"+post+")$")
+			cp.pre = prefilter(n, flags+"^(?:"+pre+")(?:"+gsrc+")(?:"+post+")$", &g)
 			cp.fast = fastGroups(cp, p.Regex, common.Macros, f.Maps, shared)
 		}
 		groups := re.SubexpNames()
