@@ -412,6 +412,24 @@ func (r *Rules) triggered(ws []string, allowed []bool) (domains []string, tools 
 // extract builds and validates the arguments of a candidate.
 func (r *Rules) extract(c candidate) (*Intent, string) {
 	t := r.byName[c.p.tool]
+	args, reason := r.arguments(t, c)
+	if args == nil {
+		return nil, reason
+	}
+	// The schema decides; argCheck only spares running the library on
+	// arguments it shows valid (argcheck.go).
+	if !t.check.valid(args) {
+		if err := t.contract.ValidateInput(args); err != nil {
+			return nil, ReasonInvalidValue
+		}
+	}
+	return &Intent{Tool: c.p.tool, Args: args, Lang: c.p.lang}, ""
+}
+
+// arguments converts the sub-matches of a candidate of tool t to its
+// arguments, not yet checked against the schema; nil and the reason when a
+// value cannot be read.
+func (r *Rules) arguments(t *toolSet, c candidate) (map[string]any, string) {
 	args := make(map[string]any, len(c.p.args))
 	for name, a := range c.p.args {
 		switch {
@@ -469,10 +487,7 @@ func (r *Rules) extract(c candidate) (*Intent, string) {
 		}
 		args[name] = v
 	}
-	if err := t.contract.ValidateInput(args); err != nil {
-		return nil, ReasonInvalidValue
-	}
-	return &Intent{Tool: c.p.tool, Args: args, Lang: c.p.lang}, ""
+	return args, ""
 }
 
 func reasonOf(err error) string {

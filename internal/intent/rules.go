@@ -185,6 +185,7 @@ type toolSet struct {
 	maps     map[string]map[string]string
 	examples Examples
 	contract *contracts.Contract
+	check    *argCheck // nil: the schema library alone checks arguments (argcheck.go)
 }
 
 // Rules is a loaded, compiled rule set. It is immutable and safe for
@@ -435,7 +436,8 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 	if err != nil {
 		return nil, err
 	}
-	t := &toolSet{name: f.Tool, domain: f.Domain, answers: f.Answers, maps: f.Maps, examples: f.Examples, contract: c}
+	t := &toolSet{name: f.Tool, domain: f.Domain, answers: f.Answers, maps: f.Maps, examples: f.Examples, contract: c,
+		check: compileArgCheck(c.InputSchema)}
 	if t.domain == "" {
 		t.domain = f.Tool
 	}
