@@ -262,14 +262,23 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	ws := words(norm)
 	domains, triggered := r.triggered(ws, allowed)
 	var cands []candidate
+	var normKey, segKey string // foldKey of norm and seg, made when first needed
 	for _, t := range triggered {
 		for _, p := range t.patterns {
 			if r.anyAllowed(p.unless, allowed) {
 				continue
 			}
-			text := norm
+			text, key := norm, &normKey
 			if p.raw {
-				text = seg
+				text, key = seg, &segKey
+			}
+			if len(p.lits) > 0 {
+				if *key == "" {
+					*key = foldKey(text)
+				}
+				if !mayMatch(p.lits, *key) {
+					continue // no match can lack the pattern's literals
+				}
 			}
 			if m := p.match(text); m != nil {
 				cands = append(cands, candidate{p: p, m: m, text: text})
@@ -469,7 +478,8 @@ func (r *Rules) arguments(t *toolSet, c candidate) (map[string]any, string) {
 			if m == nil {
 				m = r.maps[a.Map]
 			}
-			v, ok := m[strings.ToLower(collapse(text))]
+			var buf [64]byte
+			v, ok := m[string(lowerKey(buf[:0], text))]
 			if !ok {
 				return nil, ReasonInvalidValue
 			}
@@ -477,7 +487,8 @@ func (r *Rules) arguments(t *toolSet, c candidate) (map[string]any, string) {
 			continue
 		}
 		if a.Type == "zone" {
-			if z, ok := r.maps["zones"][strings.ToLower(collapse(text))]; ok {
+			var buf [64]byte
+			if z, ok := r.maps["zones"][string(lowerKey(buf[:0], text))]; ok {
 				text = z
 			}
 		}

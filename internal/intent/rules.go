@@ -132,6 +132,8 @@ type compiled struct {
 	unless []string
 	re     *regexp.Regexp
 	pre    *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
+	// lits: clauses of literal text every match contains (literals.go).
+	lits [][]string
 	// fast: the map groups whose lookup makes pre's match re's (prefilter.go,
 	// match); nil when pre's match must be confirmed by re.
 	fast     map[int]map[string]string
@@ -466,7 +468,8 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 		if err != nil {
 			return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 		}
-		cp := &compiled{tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args}
+		cp := &compiled{tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args,
+			lits: requiredLits(full)}
 		if n := instsOf(full); n > maxInsts {
 			var g generics
 			gsrc, err := expand(p.Regex, common.Macros, g.genericMaps(f.Maps), g.genericMaps(shared))
