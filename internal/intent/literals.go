@@ -239,7 +239,9 @@ func foldKey(s string) string {
 		}
 	}
 	if ascii {
-		return strings.ToUpper(s) // 'k' and 's' fold to 'K' and 'S' too
+		// mayMatch folds ASCII itself ('k' and 's' fold to 'K' and 'S'
+		// too): no copy.
+		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -249,12 +251,48 @@ func foldKey(s string) string {
 	return b.String()
 }
 
-// mayMatch reports whether the folded segment key meets every clause.
-func mayMatch(clauses [][]string, key string) bool {
+// mayMatch reports whether the segment whose foldKey is key meets every
+// clause; ascii says the key is the ASCII segment itself, not yet folded.
+func mayMatch(clauses [][]string, key string, ascii bool) bool {
 	for _, c := range clauses {
-		if !slices.ContainsFunc(c, func(lit string) bool { return strings.Contains(key, lit) }) {
+		found := false
+		for _, lit := range c {
+			if ascii && containsUpper(key, lit) || !ascii && strings.Contains(key, lit) {
+				found = true
+				break
+			}
+		}
+		if !found {
 			return false
 		}
 	}
 	return true
+}
+
+// containsUpper reports whether ASCII s, in upper case, contains lit.
+func containsUpper(s, lit string) bool {
+	if len(lit) == 0 {
+		return true
+	}
+	first := lit[0]
+	for i := 0; i+len(lit) <= len(s); i++ {
+		if upper(s[i]) != first {
+			continue
+		}
+		j := 1
+		for j < len(lit) && upper(s[i+j]) == lit[j] {
+			j++
+		}
+		if j == len(lit) {
+			return true
+		}
+	}
+	return false
+}
+
+func upper(c byte) byte {
+	if 'a' <= c && c <= 'z' {
+		return c - 'a' + 'A'
+	}
+	return c
 }

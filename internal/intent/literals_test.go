@@ -29,7 +29,11 @@ func TestRequiredLits(t *testing.T) {
 			for _, text := range texts {
 				c := collapse(text)
 				for _, s := range []string{text, c, strings.ToUpper(c), odd.Replace(c)} {
-					may := mayMatch(p.lits, foldKey(s))
+					key := foldKey(s)
+					may := mayMatch(p.lits, key, key == s)
+					if may != mayMatch(p.lits, foldKeyRunes(s), false) {
+						t.Errorf("%s %s on %q: the ASCII comparison differs from the folded one", ts.name, p.id, s)
+					}
 					if p.re.MatchString(s) {
 						matched++
 						if !may {
@@ -79,5 +83,14 @@ func fmtClauses(cs [][]string) string {
 		b.WriteString("]")
 	}
 	b.WriteString("]")
+	return b.String()
+}
+
+// foldKeyRunes is foldKey rune by rune, also for ASCII.
+func foldKeyRunes(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteRune(foldRune(r))
+	}
 	return b.String()
 }

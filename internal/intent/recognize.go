@@ -78,6 +78,9 @@ type marker struct{ n, line, text int }
 // ")" and a blank, in one pass over text.
 func markers(text string) []marker {
 	var out []marker
+	if strings.Count(text, "\n") > 0 {
+		out = make([]marker, 0, strings.Count(text, "\n")+1) // at most one a line
+	}
 	for line := 0; line < len(text); {
 		i := line
 		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
@@ -123,14 +126,16 @@ func segments(text string) (segs []segment, prefix, ok bool) {
 	if s, e := trimmed(text, 0, marks[0].line); s != e {
 		prefix = true
 	}
+	segs = make([]segment, 0, len(marks))
+	items := make([]int, len(marks)) // one allocation for the items' numbers
 	for i, m := range marks {
 		end := len(text)
 		if i+1 < len(marks) {
 			end = marks[i+1].line
 		}
 		s, e := trimmed(text, m.text, end)
-		item := i
-		segs = append(segs, segment{item: &item, start: s, end: e})
+		items[i] = i
+		segs = append(segs, segment{item: &items[i], start: s, end: e})
 	}
 	return segs, prefix, true
 }
@@ -174,8 +179,8 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 			allowed[i] = true
 		}
 	}
-	res := &Result{Intents: []Intent{}, Decline: []Decline{}, Version: r.version, Hash: r.hash}
 	segs, prefix, ok := segments(text)
+	res := &Result{Intents: make([]Intent, 0, len(segs)), Decline: []Decline{}, Version: r.version, Hash: r.hash}
 	if !ok {
 		res.Decline = append(res.Decline, Decline{Reason: ReasonNumbering})
 		return res, nil
@@ -216,16 +221,10 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 		} else {
 			in, d = r.analyse(st, allowed)
 			if seen != nil {
-				o := outcome{d: d}
-				if in != nil {
-					c := *in
-					o.in = &c // Item and Span of in are set below, not on the copy
-				}
-				if d != nil {
-					c := *d
-					o.d = &c
-				}
-				seen[st] = o
+				// A repeat copies these and sets its own Item and Span; the
+				// result holds copies of them too (append below), so
+				// nothing changes their arguments.
+				seen[st] = outcome{in: in, d: d}
 			}
 		}
 		if in == nil {
@@ -260,8 +259,11 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	// tool always contains one of them, and the word scan costs far less
 	// than running every pattern.
 	ws := words(norm)
-	domains, triggered := r.triggered(ws, allowed)
-	var cands []candidate
+	var domainBuf [4]string
+	var toolBuf [4]*toolSet
+	domains, triggered := r.triggered(ws, allowed, domainBuf[:0], toolBuf[:0])
+	var candBuf [2]candidate
+	cands := candBuf[:0]
 	var normKey, segKey string // foldKey of norm and seg, made when first needed
 	for _, t := range triggered {
 		for _, p := range t.patterns {
@@ -276,7 +278,7 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 				if *key == "" {
 					*key = foldKey(text)
 				}
-				if !mayMatch(p.lits, *key) {
+				if !mayMatch(p.lits, *key, *key == text) {
 					continue // no match can lack the pattern's literals
 				}
 			}
@@ -396,8 +398,8 @@ func (r *Rules) declineFor(s string, ws []string, tool string) string {
 }
 
 // triggered returns the domains whose trigger words occur in words ws, and their
-// tools in the order their triggers occur.
-func (r *Rules) triggered(ws []string, allowed []bool) (domains []string, tools []*toolSet) {
+// tools in the order their triggers occur, appended to domains and tools.
+func (r *Rules) triggered(ws []string, allowed []bool, domains []string, tools []*toolSet) ([]string, []*toolSet) {
 	for i, w := range ws {
 		for _, ti := range r.firstWord[w] {
 			t := r.tools[ti]
