@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -28,6 +29,7 @@ import (
 type argCheck struct {
 	types     []string // allowed JSON types; nil: any
 	props     map[string]*argCheck
+	propList  []namedCheck // props in name order
 	required  []string
 	closed    bool      // additionalProperties: false
 	extra     *argCheck // additionalProperties as a schema
@@ -48,6 +50,12 @@ type argCheck struct {
 	minItems  int
 	maxItems  int // -1: none
 	unchecked bool
+}
+
+// namedCheck is one property's check.
+type namedCheck struct {
+	name  string
+	check *argCheck
 }
 
 // annotations are keywords that assert nothing.
@@ -92,7 +100,9 @@ func compileArgCheck(schema any) *argCheck {
 				if c.props[name] = compileArgCheck(p); c.props[name] == nil {
 					return nil
 				}
+				c.propList = append(c.propList, namedCheck{name, c.props[name]})
 			}
+			slices.SortFunc(c.propList, func(a, b namedCheck) int { return strings.Compare(a.name, b.name) })
 		case "required":
 			list, ok := v.([]any)
 			if !ok {
@@ -213,18 +223,25 @@ func (c *argCheck) valid(v any) bool {
 				return false
 			}
 		}
-		for name, e := range x {
-			p, ok := c.props[name]
-			switch {
-			case ok:
-				if !p.valid(e) {
+		known := 0
+		for _, p := range c.propList {
+			if e, ok := x[p.name]; ok {
+				known++
+				if !p.check.valid(e) {
 					return false
 				}
-			case c.closed:
+			}
+		}
+		if known < len(x) {
+			// Names the schema does not declare.
+			if c.closed {
 				return false
-			case c.extra != nil:
-				if !c.extra.valid(e) {
-					return false
+			}
+			if c.extra != nil {
+				for name, e := range x {
+					if _, ok := c.props[name]; !ok && !c.extra.valid(e) {
+						return false
+					}
 				}
 			}
 		}

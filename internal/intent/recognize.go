@@ -259,9 +259,11 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	// tool always contains one of them, and the word scan costs far less
 	// than running every pattern.
 	ws := words(norm)
+	var hitBuf [8]wordHit
+	hits := r.wordHits(ws, hitBuf[:0])
 	var domainBuf [4]string
 	var toolBuf [4]*toolSet
-	domains, triggered := r.triggered(ws, allowed, domainBuf[:0], toolBuf[:0])
+	domains, triggered := r.triggered(ws, hits, allowed, domainBuf[:0], toolBuf[:0])
 	var candBuf [2]candidate
 	cands := candBuf[:0]
 	var normKey, segKey string // foldKey of norm and seg, made when first needed
@@ -291,14 +293,15 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	var intents []*Intent
 	var decline *Decline
 	for _, c := range cands {
-		ins, iws := norm, ws
+		ins, iws, ihits := norm, ws, hits
 		if len(c.p.payloads) > 0 {
 			ins = instruction(c)
 			iws = words(ins)
+			ihits = r.wordHits(iws, nil)
 		} else if c.p.raw {
 			ins = c.text
 		}
-		if reason := r.declineFor(ins, iws, c.p.tool); reason != "" {
+		if reason := r.declineFor(ins, iws, ihits, c.p.tool); reason != "" {
 			return nil, &Decline{Reason: reason, Tool: c.p.tool}
 		}
 		in, reason := r.extract(c)
@@ -325,14 +328,14 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	if len(tools) == 1 {
 		tool = tools[0].name
 	}
-	if reason := r.declineFor(norm, ws, tool); reason != "" {
+	if reason := r.declineFor(norm, ws, hits, tool); reason != "" {
 		return nil, &Decline{Reason: reason, Tool: tool}
 	}
 	if len(domains) > 1 {
 		return nil, &Decline{Reason: ReasonMultipleInProse}
 	}
 	for _, t := range tools {
-		if reason := r.declineFor(norm, ws, t.name); reason != "" {
+		if reason := r.declineFor(norm, ws, hits, t.name); reason != "" {
 			return nil, &Decline{Reason: reason, Tool: t.name}
 		}
 		if len(norm) > maxDeclineScan {
@@ -383,25 +386,77 @@ func instruction(c candidate) string {
 }
 
 // declineFor returns the reason of the first common decline rule that applies
-// to tool ("" for any tool) and matches s.
-func (r *Rules) declineFor(s string, ws []string, tool string) string {
+// to tool ("" for any tool) and matches s, whose words are ws with hits
+// (wordHits).
+func (r *Rules) declineFor(s string, ws []string, hits []wordHit, tool string) string {
 	for i := range r.declines {
 		d := &r.declines[i]
 		if len(d.tools) > 0 && !slices.Contains(d.tools, tool) {
 			continue
 		}
-		if d.matches(s, ws) {
+		var found bool
+		switch {
+		case d.re != nil:
+			found = d.re.MatchString(s)
+		case i < 64:
+			found = d.words.inHits(ws, hits, 1<<i)
+		default:
+			found = d.words.in(ws)
+		}
+		if found {
 			return d.reason
 		}
 	}
 	return ""
 }
 
-// triggered returns the domains whose trigger words occur in words ws, and their
-// tools in the order their triggers occur, appended to domains and tools.
-func (r *Rules) triggered(ws []string, allowed []bool, domains []string, tools []*toolSet) ([]string, []*toolSet) {
+// wordHit is a word of a segment (its index in the words) that starts a
+// trigger or a phrase of a common decline rule.
+type wordHit struct {
+	at   int
+	info *wordInfo
+}
+
+// wordInfo is what a word may start: triggers of tools (their indexes), and
+// phrases of the first 64 common decline rules (bit i: rule i).
+type wordInfo struct {
+	tools    []int
+	declines uint64
+}
+
+// wordHits appends to hits the words of ws that start a trigger or a
+// decline phrase: one map lookup a word, for both.
+func (r *Rules) wordHits(ws []string, hits []wordHit) []wordHit {
 	for i, w := range ws {
-		for _, ti := range r.firstWord[w] {
+		if info := r.wordIndex[w]; info != nil {
+			hits = append(hits, wordHit{at: i, info: info})
+		}
+	}
+	return hits
+}
+
+// inHits is in for the rule of bit, looking only at the words of hits.
+func (p phrases) inHits(ws []string, hits []wordHit, bit uint64) bool {
+	for _, h := range hits {
+		if h.info.declines&bit == 0 {
+			continue
+		}
+		for _, ph := range p[ws[h.at]] {
+			if len(ws)-h.at >= len(ph) && slices.Equal(ws[h.at:h.at+len(ph)], ph) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// triggered returns the domains whose trigger words occur in words ws (with
+// hits), and their tools in the order their triggers occur, appended to
+// domains and tools.
+func (r *Rules) triggered(ws []string, hits []wordHit, allowed []bool, domains []string, tools []*toolSet) ([]string, []*toolSet) {
+	for _, h := range hits {
+		i, w := h.at, ws[h.at]
+		for _, ti := range h.info.tools {
 			t := r.tools[ti]
 			if !allowed[ti] || slices.Contains(tools, t) {
 				continue
@@ -441,19 +496,20 @@ func (r *Rules) extract(c candidate) (*Intent, string) {
 // arguments, not yet checked against the schema; nil and the reason when a
 // value cannot be read.
 func (r *Rules) arguments(t *toolSet, c candidate) (map[string]any, string) {
-	args := make(map[string]any, len(c.p.args))
-	for name, a := range c.p.args {
+	args := make(map[string]any, len(c.p.argv))
+	for i := range c.p.argv {
+		spec := &c.p.argv[i]
+		name, a := spec.name, &spec.rule
 		switch {
 		case a.Const != nil:
-			args[name] = contracts.CopyJSON(c.p.consts[name], nil)
+			args[name] = contracts.CopyJSON(spec.constant, nil)
 			continue
 		case a.Lang:
 			args[name] = c.p.lang
 			continue
 		case len(a.Groups) > 0:
 			list := make([]any, len(a.Groups))
-			for i, gn := range a.Groups {
-				g := c.p.re.SubexpIndex(gn)
+			for i, g := range spec.groups {
 				if c.m[2*g] < 0 {
 					return nil, ReasonMissingArgument
 				}
@@ -466,7 +522,7 @@ func (r *Rules) arguments(t *toolSet, c candidate) (map[string]any, string) {
 			args[name] = list
 			continue
 		}
-		g := c.p.re.SubexpIndex(a.Group)
+		g := spec.group
 		s, e := c.m[2*g], c.m[2*g+1]
 		if s < 0 {
 			if a.Optional {

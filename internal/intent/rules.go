@@ -138,8 +138,17 @@ type compiled struct {
 	// match); nil when pre's match must be confirmed by re.
 	fast     map[int]map[string]string
 	args     map[string]argRule
-	payloads []int // sub-match indexes of payload groups (excluded from decline checks)
-	consts   map[string]any
+	argv     []argSpec // args in name order, ready to run
+	payloads []int     // sub-match indexes of payload groups (excluded from decline checks)
+}
+
+// argSpec is one argument of a pattern with its sub-match indexes.
+type argSpec struct {
+	name     string
+	rule     argRule
+	group    int   // sub-match index of rule.Group
+	groups   []int // of rule.Groups
+	constant any   // rule.Const, decoded
 }
 
 type compiledDecline struct {
@@ -199,8 +208,9 @@ type Rules struct {
 	byName   map[string]*toolSet
 	declines []compiledDecline
 	maps     map[string]map[string]string
-	// firstWord maps the first word of each trigger to the tools it may start.
-	firstWord map[string][]int
+	// wordIndex maps the first word of each trigger and of each phrase of
+	// a common decline rule to what it may start.
+	wordIndex map[string]*wordInfo
 }
 
 // Version is the rule set's declared version (_common.json "version").
@@ -273,9 +283,20 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 		return nil, fmt.Errorf("intent: %s: want format %d and a version", commonFile, fileFormat)
 	}
 	r := &Rules{version: common.Version, hash: hex.EncodeToString(sum.Sum(nil)), byName: map[string]*toolSet{},
-		maps: common.Maps, firstWord: map[string][]int{}}
+		maps: common.Maps, wordIndex: map[string]*wordInfo{}}
+	info := func(w string) *wordInfo {
+		if r.wordIndex[w] == nil {
+			r.wordIndex[w] = &wordInfo{}
+		}
+		return r.wordIndex[w]
+	}
 	if r.declines, err = compileDeclines(common.Declines, common.Macros, common.Maps); err != nil {
 		return nil, fmt.Errorf("intent: %s: %w", commonFile, err)
+	}
+	for i, d := range r.declines[:min(64, len(r.declines))] {
+		for w := range d.words {
+			info(w).declines |= 1 << i
+		}
 	}
 	for _, n := range files {
 		if n == commonFile {
@@ -289,7 +310,10 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 			return nil, fmt.Errorf("intent: %s declares tool %q", n, t.name)
 		}
 		for _, w := range t.triggers {
-			r.firstWord[w[0]] = append(r.firstWord[w[0]], len(r.tools))
+			wi := info(w[0])
+			if !slices.Contains(wi.tools, len(r.tools)) {
+				wi.tools = append(wi.tools, len(r.tools))
+			}
 		}
 		r.byName[t.name] = t
 		r.tools = append(r.tools, t)
@@ -487,20 +511,21 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 			if err := checkArg(a, groups, f.Maps, shared); err != nil {
 				return nil, fmt.Errorf("pattern %s: argument %s: %w", p.ID, name, err)
 			}
+			spec := argSpec{name: name, rule: a, group: re.SubexpIndex(a.Group)}
+			for _, g := range a.Groups {
+				spec.groups = append(spec.groups, re.SubexpIndex(g))
+			}
 			if a.Const != nil {
-				var v any
-				if err := strictJSON(a.Const, &v); err != nil {
+				if err := strictJSON(a.Const, &spec.constant); err != nil {
 					return nil, fmt.Errorf("pattern %s: argument %s: %w", p.ID, name, err)
 				}
-				if cp.consts == nil {
-					cp.consts = map[string]any{}
-				}
-				cp.consts[name] = v
 			}
+			cp.argv = append(cp.argv, spec)
 			if a.Type == "payload" {
 				cp.payloads = append(cp.payloads, re.SubexpIndex(a.Group))
 			}
 		}
+		slices.SortFunc(cp.argv, func(a, b argSpec) int { return strings.Compare(a.name, b.name) })
 		t.patterns = append(t.patterns, cp)
 	}
 	if t.declines, err = compileDeclines(f.Declines, common.Macros, f.Maps, shared); err != nil {
