@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"slices"
 	"strings"
@@ -228,36 +229,33 @@ func foldRune(r rune) rune {
 	return m
 }
 
-// foldKey is s with every rune replaced by foldRune: a text matches a
-// case-insensitive literal only if its foldKey contains the literal's.
-func foldKey(s string) string {
-	ascii := true
+// foldKey appends s with every rune replaced by foldRune to buf: a text
+// matches a case-insensitive literal only if its foldKey contains the
+// literal's.
+func foldKey(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf {
-			ascii = false
-			break
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			for _, r := range s[i:] {
+				buf = utf8.AppendRune(buf, foldRune(r))
+			}
+			return buf
 		}
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A' // 'k' and 's' fold to 'K' and 'S' too
+		}
+		buf = append(buf, c)
 	}
-	if ascii {
-		// mayMatch folds ASCII itself ('k' and 's' fold to 'K' and 'S'
-		// too): no copy.
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		b.WriteRune(foldRune(r))
-	}
-	return b.String()
+	return buf
 }
 
 // mayMatch reports whether the segment whose foldKey is key meets every
-// clause; ascii says the key is the ASCII segment itself, not yet folded.
-func mayMatch(clauses [][]string, key string, ascii bool) bool {
+// clause.
+func mayMatch(clauses [][][]byte, key []byte) bool {
 	for _, c := range clauses {
 		found := false
 		for _, lit := range c {
-			if ascii && containsUpper(key, lit) || !ascii && strings.Contains(key, lit) {
+			if bytes.Contains(key, lit) {
 				found = true
 				break
 			}
@@ -269,30 +267,13 @@ func mayMatch(clauses [][]string, key string, ascii bool) bool {
 	return true
 }
 
-// containsUpper reports whether ASCII s, in upper case, contains lit.
-func containsUpper(s, lit string) bool {
-	if len(lit) == 0 {
-		return true
-	}
-	first := lit[0]
-	for i := 0; i+len(lit) <= len(s); i++ {
-		if upper(s[i]) != first {
-			continue
-		}
-		j := 1
-		for j < len(lit) && upper(s[i+j]) == lit[j] {
-			j++
-		}
-		if j == len(lit) {
-			return true
+// asBytes is clauses with each string as bytes, for mayMatch.
+func asBytes(clauses [][]string) [][][]byte {
+	out := make([][][]byte, len(clauses))
+	for i, c := range clauses {
+		for _, s := range c {
+			out[i] = append(out[i], []byte(s))
 		}
 	}
-	return false
-}
-
-func upper(c byte) byte {
-	if 'a' <= c && c <= 'z' {
-		return c - 'a' + 'A'
-	}
-	return c
+	return out
 }

@@ -199,15 +199,38 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 		in *Intent
 		d  *Decline
 	}
+	// Up to maxScan items, an earlier equal item is found by comparing
+	// texts (lengths first), beyond by a map.
+	const maxScan = 64
 	var seen map[string]outcome
-	if len(segs) > 1 {
+	var outcomes []outcome
+	switch {
+	case len(segs) > maxScan:
 		seen = make(map[string]outcome, len(segs))
+	case len(segs) > 1:
+		outcomes = make([]outcome, 0, len(segs))
 	}
-	for _, sg := range segs {
+	earlier := func(k int, st string) (outcome, bool) {
+		if seen != nil {
+			o, ok := seen[st]
+			return o, ok
+		}
+		for j := range outcomes[:min(k, len(outcomes))] {
+			if sj := segs[j]; sj.end-sj.start == len(st) && text[sj.start:sj.end] == st {
+				return outcomes[j], true
+			}
+		}
+		return outcome{}, false
+	}
+	for k, sg := range segs {
 		st := text[sg.start:sg.end]
 		var in *Intent
 		var d *Decline
-		if o, ok := seen[st]; ok {
+		o, ok := earlier(k, st)
+		if outcomes != nil {
+			outcomes = append(outcomes, o) // a repeat's entry is never read
+		}
+		if ok {
 			// A repeated item: its own copy of the first one's outcome.
 			if o.in != nil {
 				c := *o.in
@@ -220,11 +243,14 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 			}
 		} else {
 			in, d = r.analyse(st, allowed)
-			if seen != nil {
-				// A repeat copies these and sets its own Item and Span; the
-				// result holds copies of them too (append below), so
-				// nothing changes their arguments.
+			// A repeat copies these and sets its own Item and Span; the
+			// result holds copies of them too (append below), so nothing
+			// changes their arguments.
+			switch {
+			case seen != nil:
 				seen[st] = outcome{in: in, d: d}
+			case outcomes != nil:
+				outcomes[k] = outcome{in: in, d: d}
 			}
 		}
 		if in == nil {
@@ -266,21 +292,33 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	domains, triggered := r.triggered(ws, hits, allowed, domainBuf[:0], toolBuf[:0])
 	var candBuf [2]candidate
 	cands := candBuf[:0]
-	var normKey, segKey string // foldKey of norm and seg, made when first needed
+	// The foldKeys of norm and seg, made when first needed.
+	var normBuf, segBuf [256]byte
+	var normKey, segKey []byte
 	for _, t := range triggered {
 		for _, p := range t.patterns {
 			if r.anyAllowed(p.unless, allowed) {
 				continue
 			}
-			text, key := norm, &normKey
+			text := norm
 			if p.raw {
-				text, key = seg, &segKey
+				text = seg
 			}
 			if len(p.lits) > 0 {
-				if *key == "" {
-					*key = foldKey(text)
+				var key []byte
+				switch {
+				case !p.raw:
+					if normKey == nil {
+						normKey = foldKey(normBuf[:0], norm)
+					}
+					key = normKey
+				default:
+					if segKey == nil {
+						segKey = foldKey(segBuf[:0], seg)
+					}
+					key = segKey
 				}
-				if !mayMatch(p.lits, *key, *key == text) {
+				if !mayMatch(p.lits, key) {
 					continue // no match can lack the pattern's literals
 				}
 			}

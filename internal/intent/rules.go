@@ -133,7 +133,7 @@ type compiled struct {
 	re     *regexp.Regexp
 	pre    *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
 	// lits: clauses of literal text every match contains (literals.go).
-	lits [][]string
+	lits [][][]byte
 	// fast: the map groups whose lookup makes pre's match re's (prefilter.go,
 	// match); nil when pre's match must be confirmed by re.
 	fast     map[int]map[string]string
@@ -493,7 +493,7 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 			return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 		}
 		cp := &compiled{tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args,
-			lits: requiredLits(full)}
+			lits: asBytes(requiredLits(full))}
 		if n := instsOf(full); n > maxInsts {
 			var g generics
 			gsrc, err := expand(p.Regex, common.Macros, g.genericMaps(f.Maps), g.genericMaps(shared))
