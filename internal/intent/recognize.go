@@ -297,7 +297,7 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	var normKey, segKey []byte
 	for _, t := range triggered {
 		for _, p := range t.patterns {
-			if r.anyAllowed(p.unless, allowed) {
+			if anyAllowed(p.unlessIdx, allowed) {
 				continue
 			}
 			text := norm
@@ -389,12 +389,11 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	return nil, &Decline{Reason: ReasonUnrecognized, Tool: tool}
 }
 
-func (r *Rules) anyAllowed(names []string, allowed []bool) bool {
-	for _, n := range names {
-		for i, t := range r.tools {
-			if t.name == n && allowed[i] {
-				return true
-			}
+// anyAllowed reports whether one of the tools (indexes) is allowed.
+func anyAllowed(tools []int, allowed []bool) bool {
+	for _, i := range tools {
+		if allowed[i] {
+			return true
 		}
 	}
 	return false

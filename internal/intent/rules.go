@@ -130,8 +130,10 @@ type compiled struct {
 	lang   string
 	raw    bool
 	unless []string
-	re     *regexp.Regexp
-	pre    *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
+	// unlessIdx: the tools of unless, as indexes of Rules.tools.
+	unlessIdx []int
+	re        *regexp.Regexp
+	pre       *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
 	// lits: clauses of literal text every match contains (literals.go).
 	lits [][][]byte
 	// fast: the map groups whose lookup makes pre's match re's (prefilter.go,
@@ -324,6 +326,7 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 				if r.byName[u] == nil {
 					return nil, fmt.Errorf("intent: %s.json: pattern %s: unless names %q, which has no intent file", t.name, p.id, u)
 				}
+				p.unlessIdx = append(p.unlessIdx, slices.Index(r.tools, r.byName[u]))
 			}
 		}
 	}

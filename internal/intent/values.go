@@ -31,7 +31,13 @@ func words(s string) []string {
 	s = strings.ToLower(s)
 	start := -1
 	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '°'
+		var word bool
+		if r < utf8.RuneSelf {
+			c := byte(r) // s is in lower case
+			word = 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		} else {
+			word = unicode.IsLetter(r) || unicode.IsDigit(r) || r == '°'
+		}
 		if word && start < 0 {
 			start = i
 		}
