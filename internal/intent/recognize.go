@@ -454,10 +454,16 @@ type wordHit struct {
 	info *wordInfo
 }
 
-// wordInfo is what a word may start: triggers of tools (their indexes), and
+// toolTriggers are the triggers of one tool (index) that start with a word.
+type toolTriggers struct {
+	tool     int
+	triggers [][]string
+}
+
+// wordInfo is what a word may start: triggers of tools, and
 // phrases of the first 64 common decline rules (bit i: rule i).
 type wordInfo struct {
-	tools    []int
+	tools    []toolTriggers
 	declines uint64
 }
 
@@ -492,14 +498,15 @@ func (p phrases) inHits(ws []string, hits []wordHit, bit uint64) bool {
 // domains and tools.
 func (r *Rules) triggered(ws []string, hits []wordHit, allowed []bool, domains []string, tools []*toolSet) ([]string, []*toolSet) {
 	for _, h := range hits {
-		i, w := h.at, ws[h.at]
-		for _, ti := range h.info.tools {
+		i := h.at
+		for _, tt := range h.info.tools {
+			ti := tt.tool
 			t := r.tools[ti]
 			if !allowed[ti] || slices.Contains(tools, t) {
 				continue
 			}
-			for _, tr := range t.triggers {
-				if tr[0] == w && len(ws)-i >= len(tr) && slices.Equal(ws[i:i+len(tr)], tr) {
+			for _, tr := range tt.triggers { // those of t that start with w
+				if len(ws)-i >= len(tr) && slices.Equal(ws[i:i+len(tr)], tr) {
 					tools = append(tools, t)
 					if !slices.Contains(domains, t.domain) {
 						domains = append(domains, t.domain)

@@ -313,9 +313,11 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 		}
 		for _, w := range t.triggers {
 			wi := info(w[0])
-			if !slices.Contains(wi.tools, len(r.tools)) {
-				wi.tools = append(wi.tools, len(r.tools))
+			if n := len(wi.tools); n == 0 || wi.tools[n-1].tool != len(r.tools) {
+				wi.tools = append(wi.tools, toolTriggers{tool: len(r.tools)})
 			}
+			last := &wi.tools[len(wi.tools)-1]
+			last.triggers = append(last.triggers, w)
 		}
 		r.byName[t.name] = t
 		r.tools = append(r.tools, t)

@@ -72,6 +72,10 @@ func isCollapsed(s string) bool {
 			if i == 0 || i == len(s)-1 || s[i+1] == ' ' {
 				return false
 			}
+		case r < utf8.RuneSelf:
+			if '\t' <= r && r <= '\r' {
+				return false
+			}
 		case unicode.IsSpace(r):
 			return false
 		}
