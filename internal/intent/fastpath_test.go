@@ -22,6 +22,14 @@ func refInteger(s string) (string, bool) {
 	return n.String(), true
 }
 
+// refDecimal is canonicalDecimal without its integer fast path.
+func refDecimal(s string) (string, error) {
+	if _, ok := shortInteger(s); ok {
+		s = " " + s // a blank, which the reading drops, skips the fast path
+	}
+	return canonicalDecimal(s)
+}
+
 func refDate(s string) (y, mo, d int, ok bool) {
 	if m := isoDate.FindStringSubmatch(s); m != nil {
 		return atoi(m[1]), atoi(m[2]), atoi(m[3]), true
@@ -43,6 +51,11 @@ func checkFastPaths(t *testing.T, s string) {
 		if want, wok := refInteger(s); !wok || got != want {
 			t.Errorf("shortInteger(%q) = %q, the reference gives %q, %v", s, got, want, wok)
 		}
+	}
+	got, err := canonicalDecimal(s)
+	want, werr := refDecimal(s)
+	if got != want || (err == nil) != (werr == nil) {
+		t.Errorf("canonicalDecimal(%q) = %q, %v; without the fast path %q, %v", s, got, err, want, werr)
 	}
 	y, mo, d, ok := splitDate(s)
 	ry, rmo, rd, rok := refDate(s)

@@ -521,7 +521,7 @@ func (r *Rules) triggered(ws []string, hits []wordHit, allowed []bool, domains [
 
 // extract builds and validates the arguments of a candidate.
 func (r *Rules) extract(c candidate) (*Intent, string) {
-	t := r.byName[c.p.tool]
+	t := c.p.set
 	args, reason := r.arguments(t, c)
 	if args == nil {
 		return nil, reason

@@ -125,6 +125,7 @@ var argTypes = []string{"integer", "number", "decimal", "date", "datetime", "ins
 
 // compiled is one pattern ready to run.
 type compiled struct {
+	set    *toolSet // the tool's rules
 	tool   string
 	id     string
 	lang   string
@@ -497,7 +498,7 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 		if err != nil {
 			return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 		}
-		cp := &compiled{tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args,
+		cp := &compiled{set: t, tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args,
 			lits: asBytes(requiredLits(full))}
 		if n := instsOf(full); n > maxInsts {
 			var g generics

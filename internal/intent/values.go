@@ -172,6 +172,12 @@ var decimalText = regexp.MustCompile(`^([+-]?)(\d+(?:[.,]\d+)*)$`)
 //
 // Thousands groups must have exactly three digits.
 func canonicalDecimal(s string) (string, error) {
+	if n, ok := shortInteger(s); ok {
+		if s[0] == '-' && n == "0" {
+			return "-0", nil // as written: the reading below keeps the sign
+		}
+		return n, nil
+	}
 	s = strings.ReplaceAll(s, " ", "")
 	m := decimalText.FindStringSubmatch(s)
 	if m == nil || len(s) > 200 {
