@@ -284,7 +284,8 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 	// Only the tools whose trigger words occur are tried: a phrasing of a
 	// tool always contains one of them, and the word scan costs far less
 	// than running every pattern.
-	ws := words(norm)
+	var wordBuf [24]string
+	ws := appendWords(wordBuf[:0], norm)
 	var hitBuf [8]wordHit
 	hits := r.wordHits(ws, hitBuf[:0])
 	var domainBuf [4]string

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -26,8 +27,13 @@ var (
 // words splits s into lower-case words: runs of letters, digits and the
 // degree sign (°C is one word), and each of the operator signs + * ^ = alone
 // (so that a trigger can be "+").
-func words(s string) []string {
-	out := make([]string, 0, len(s)/5+2) // about one word per five bytes: one allocation
+func words(s string) []string { return appendWords(nil, s) }
+
+// appendWords appends the words of s (as words splits them) to out.
+func appendWords(out []string, s string) []string {
+	if cap(out)-len(out) < len(s)/5+2 {
+		out = slices.Grow(out, len(s)/5+2) // about one word per five bytes: one allocation
+	}
 	s = strings.ToLower(s)
 	start := -1
 	for i, r := range s {
