@@ -196,7 +196,7 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 	// segment's text (and the allowlist), so each distinct text is analysed
 	// once per request.
 	type outcome struct {
-		in *Intent
+		in int // index of the intent in res.Intents, or -1
 		d  *Decline
 	}
 	// Up to maxScan items, an earlier equal item is found by comparing
@@ -224,7 +224,8 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 	}
 	for k, sg := range segs {
 		st := text[sg.start:sg.end]
-		var in *Intent
+		var in Intent
+		isIntent := false
 		var d *Decline
 		o, ok := earlier(k, st)
 		if outcomes != nil {
@@ -232,39 +233,41 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 		}
 		if ok {
 			// A repeated item: its own copy of the first one's outcome.
-			if o.in != nil {
-				c := *o.in
-				c.Args = contracts.CopyJSON(o.in.Args, nil).(map[string]any)
-				in = &c
+			if o.in >= 0 {
+				in, isIntent = res.Intents[o.in], true
+				in.Args = contracts.CopyJSON(in.Args, nil).(map[string]any)
 			}
 			if o.d != nil {
 				c := *o.d
 				d = &c
 			}
 		} else {
-			in, d = r.analyse(st, allowed)
-			// A repeat copies these and sets its own Item and Span; the
-			// result holds copies of them too (append below), so nothing
-			// changes their arguments.
+			in, isIntent, d = r.analyse(st, allowed)
+			// A repeat copies these and sets its own Item and Span.
+			o := outcome{in: -1, d: d}
+			if isIntent {
+				o.in = len(res.Intents)
+			}
 			switch {
 			case seen != nil:
-				seen[st] = outcome{in: in, d: d}
+				seen[st] = o
 			case outcomes != nil:
-				outcomes[k] = outcome{in: in, d: d}
+				outcomes[k] = o
 			}
 		}
-		if in == nil {
+		if !isIntent {
 			covered = false
 			if d != nil {
-				d.Item = sg.item
-				res.Decline = append(res.Decline, *d)
+				c := *d
+				c.Item = sg.item
+				res.Decline = append(res.Decline, c)
 			}
 			continue
 		}
 		in.Item = sg.item
 		start := count(sg.start)
 		in.Span = [2]int{start, count(sg.end)}
-		res.Intents = append(res.Intents, *in)
+		res.Intents = append(res.Intents, in)
 	}
 	res.Covered = covered
 	return res, nil
@@ -279,7 +282,7 @@ type candidate struct {
 
 // analyse recognises one segment: an intent, or a decline (nil when the
 // segment names no tool at all).
-func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
+func (r *Rules) analyse(seg string, allowed []bool) (Intent, bool, *Decline) {
 	norm := collapse(seg)
 	// Only the tools whose trigger words occur are tried: a phrasing of a
 	// tool always contains one of them, and the word scan costs far less
@@ -329,7 +332,8 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 			}
 		}
 	}
-	var intents []*Intent
+	var intent Intent // the first of intents
+	intents := 0
 	var decline *Decline
 	for _, c := range cands {
 		ins, iws, ihits := norm, ws, hits
@@ -341,41 +345,44 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 			ins = c.text
 		}
 		if reason := r.declineFor(ins, iws, ihits, c.p.tool); reason != "" {
-			return nil, &Decline{Reason: reason, Tool: c.p.tool}
+			return Intent{}, false, &Decline{Reason: reason, Tool: c.p.tool}
 		}
 		in, reason := r.extract(c)
-		if in == nil {
+		if reason != "" {
 			decline = &Decline{Reason: reason, Tool: c.p.tool}
 			continue
 		}
-		intents = append(intents, in)
+		if intents == 0 {
+			intent = in
+		}
+		intents++
 	}
 	switch {
-	case len(intents) == 1 && decline == nil:
-		return intents[0], nil
-	case len(intents) > 1:
-		return nil, &Decline{Reason: ReasonAmbiguous}
+	case intents == 1 && decline == nil:
+		return intent, true, nil
+	case intents > 1:
+		return Intent{}, false, &Decline{Reason: ReasonAmbiguous}
 	case decline != nil:
-		return nil, decline
+		return Intent{}, false, decline
 	}
 	// No phrasing matched: say why, if the segment is about a tool at all.
 	tools := triggered
 	if len(domains) == 0 {
-		return nil, nil
+		return Intent{}, false, nil
 	}
 	tool := ""
 	if len(tools) == 1 {
 		tool = tools[0].name
 	}
 	if reason := r.declineFor(norm, ws, hits, tool); reason != "" {
-		return nil, &Decline{Reason: reason, Tool: tool}
+		return Intent{}, false, &Decline{Reason: reason, Tool: tool}
 	}
 	if len(domains) > 1 {
-		return nil, &Decline{Reason: ReasonMultipleInProse}
+		return Intent{}, false, &Decline{Reason: ReasonMultipleInProse}
 	}
 	for _, t := range tools {
 		if reason := r.declineFor(norm, ws, hits, t.name); reason != "" {
-			return nil, &Decline{Reason: reason, Tool: t.name}
+			return Intent{}, false, &Decline{Reason: reason, Tool: t.name}
 		}
 		if len(norm) > maxDeclineScan {
 			continue
@@ -383,11 +390,11 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 		for i := range t.declines {
 			if t.declines[i].matches(norm, ws) {
 				d := t.declines[i]
-				return nil, &Decline{Reason: d.reason, Tool: t.name}
+				return Intent{}, false, &Decline{Reason: d.reason, Tool: t.name}
 			}
 		}
 	}
-	return nil, &Decline{Reason: ReasonUnrecognized, Tool: tool}
+	return Intent{}, false, &Decline{Reason: ReasonUnrecognized, Tool: tool}
 }
 
 // anyAllowed reports whether one of the tools (indexes) is allowed.
@@ -521,20 +528,21 @@ func (r *Rules) triggered(ws []string, hits []wordHit, allowed []bool, domains [
 }
 
 // extract builds and validates the arguments of a candidate.
-func (r *Rules) extract(c candidate) (*Intent, string) {
+// The reason is "" for an intent.
+func (r *Rules) extract(c candidate) (Intent, string) {
 	t := c.p.set
 	args, reason := r.arguments(t, c)
 	if args == nil {
-		return nil, reason
+		return Intent{}, reason
 	}
 	// The schema decides; argCheck only spares running the library on
 	// arguments it shows valid (argcheck.go).
 	if !t.check.valid(args) {
 		if err := t.contract.ValidateInput(args); err != nil {
-			return nil, ReasonInvalidValue
+			return Intent{}, ReasonInvalidValue
 		}
 	}
-	return &Intent{Tool: c.p.tool, Args: args, Lang: c.p.lang}, ""
+	return Intent{Tool: c.p.tool, Args: args, Lang: c.p.lang}, ""
 }
 
 // arguments converts the sub-matches of a candidate of tool t to its
