@@ -61,3 +61,22 @@ func TestRepeatedItems(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstUnreadableArgument: of two arguments that cannot be read, the
+// first in the text names the reason, on every call (the arguments were
+// once read in map order, so the reason varied between calls).
+func TestFirstUnreadableArgument(t *testing.T) {
+	r, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 50 {
+		res, err := r.Recognize("Convert 2,500 Km to mileſ.", nil) // 2,500 is ambiguous, "mileſ" no unit
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Decline) != 1 || res.Decline[0].Reason != ReasonAmbiguous {
+			t.Fatalf("declined %+v, want one ambiguous", res.Decline)
+		}
+	}
+}

@@ -145,6 +145,17 @@ type compiled struct {
 	payloads []int     // sub-match indexes of payload groups (excluded from decline checks)
 }
 
+// at is the first sub-match index of the argument, -1 without a group.
+func (a argSpec) at() int {
+	switch {
+	case a.rule.Group != "":
+		return a.group
+	case len(a.groups) > 0:
+		return slices.Min(a.groups)
+	}
+	return -1
+}
+
 // argSpec is one argument of a pattern with its sub-match indexes.
 type argSpec struct {
 	name     string
@@ -531,7 +542,15 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 				cp.payloads = append(cp.payloads, re.SubexpIndex(a.Group))
 			}
 		}
-		slices.SortFunc(cp.argv, func(a, b argSpec) int { return strings.Compare(a.name, b.name) })
+		// In the order the pattern reads them (arguments without a group
+		// first, by name), so that of two unreadable arguments the first
+		// in the text names the reason, on every call.
+		slices.SortFunc(cp.argv, func(a, b argSpec) int {
+			if a.at() != b.at() {
+				return a.at() - b.at()
+			}
+			return strings.Compare(a.name, b.name)
+		})
 		t.patterns = append(t.patterns, cp)
 	}
 	if t.declines, err = compileDeclines(f.Declines, common.Macros, f.Maps, shared); err != nil {
