@@ -44,10 +44,11 @@ import (
 // word characters separated by single blanks, n the most words of a key.
 // Word characters are all but the blank and the punctuation in
 // wordBreaks that no key contains, so that a slot stops before a trailing
-// "?" or "." as a key does. A word after the first must begin with the first
-// one or two letters of a later word of some key (for the units: "per",
-// "pro", "stunde", …), so that a slot does not swallow the words that
-// follow it in the pattern ("in m/s um" stops at "m/s"). Every key is such a
+// "?" or "." as a key does. A word after the first must begin with a
+// letter that begins a later word of some key (for the units c, f, h, k, m,
+// p, s: "per", "pro", "stunde", …), so that a slot does not swallow the
+// words that follow it in the pattern ("in m/s um" stops at "m/s", "to
+// miles" at "km"). Every key is such a
 // string, so the piece matches every key; and at a given start the piece
 // prefers the longer text, as the alternation of keys (longest first) does
 // (the first word is greedy, a later word needs the blank after the one
@@ -63,35 +64,31 @@ func genericWords(keys []string) string {
 	ex.WriteString("]")
 	word := ex.String()
 	n := 0
-	var starts []string
+	var starts []rune // first letters of later words
 	for _, k := range keys {
 		ws := strings.Split(k, " ")
 		n = max(n, len(ws))
 		for _, w := range ws[1:] {
-			r := []rune(strings.ToLower(w))
-			starts = append(starts, string(r[:min(2, len(r))]))
+			if r, _ := utf8.DecodeRuneInString(strings.ToLower(w)); !slices.Contains(starts, r) {
+				starts = append(starts, r)
+			}
 		}
 	}
 	if n <= 1 {
 		return word + "+"
 	}
-	// Drop a start that a shorter start begins: one text, one path.
-	slices.SortFunc(starts, func(a, b string) int {
-		if len(a) != len(b) {
-			return len(a) - len(b)
+	slices.Sort(starts)
+	var class strings.Builder
+	for _, r := range starts {
+		if strings.ContainsRune(`\]^-[`, r) {
+			class.WriteByte('\\')
 		}
-		return strings.Compare(a, b)
-	})
-	var kept []string
-	for _, st := range starts {
-		if !slices.ContainsFunc(kept, func(k string) bool { return strings.HasPrefix(st, k) }) {
-			kept = append(kept, st)
-		}
+		class.WriteRune(r)
 	}
-	for i, k := range kept {
-		kept[i] = regexp.QuoteMeta(k)
-	}
-	return word + "+(?: (?:" + strings.Join(kept, "|") + ")" + word + "*){0," + strconv.Itoa(n-1) + "}"
+	// A character class is one instruction: a 1 KiB text stays within
+	// the backtracker's reach (its visited set is 256 Kibit, so a program
+	// of more than 256 instructions runs on the NFA for 1 KiB).
+	return word + "+(?: [" + class.String() + "]" + word + "*){0," + strconv.Itoa(n-1) + "}"
 }
 
 // wordBreaks are the characters a generic piece does not take into a word
