@@ -64,6 +64,10 @@ func (e *UnknownToolError) Error() string {
 // a long text that merely names a tool cheap.
 const maxDeclineScan = 512
 
+// maxLitScan is the longest segment (bytes) whose patterns are first
+// checked for their literal clauses (literals.go).
+const maxLitScan = 256
+
 // segment is one part of the request: the whole prose, or one numbered item.
 type segment struct {
 	item       *int
@@ -297,7 +301,7 @@ func (r *Rules) analyse(seg string, allowed []bool) (Intent, bool, *Decline) {
 	var candBuf [2]candidate
 	cands := candBuf[:0]
 	// The foldKeys of norm and seg, made when first needed.
-	var normBuf, segBuf [256]byte
+	var normBuf, segBuf [maxLitScan]byte
 	var normKey, segKey []byte
 	for _, t := range triggered {
 		for _, p := range t.patterns {
@@ -308,7 +312,11 @@ func (r *Rules) analyse(seg string, allowed []bool) (Intent, bool, *Decline) {
 			if p.raw {
 				text = seg
 			}
-			if len(p.lits) > 0 {
+			// The clauses pay on a short segment (a list item), where
+			// finding a few literals costs less than a regex; on a long one
+			// each absent literal is a scan of the whole text, and most
+			// patterns tried there are cut short by their regex anyway.
+			if len(p.lits) > 0 && len(text) <= maxLitScan {
 				var key []byte
 				switch {
 				case !p.raw:
