@@ -27,7 +27,7 @@ import (
 // strings of a clause that is kept, maxClauses the clauses of a pattern.
 const (
 	maxExact   = 24
-	maxClause  = 12
+	maxClause  = 24
 	maxClauses = 3
 )
 
@@ -178,14 +178,25 @@ func (i litInfo) all() [][]string {
 	return i.clauses
 }
 
-// best is i's most selective useful condition, or nil.
+// best is i's most useful condition for a union with others, or nil: one
+// whose strings have at least three bytes, then the fewest strings, then
+// the longest shortest string.
 func (i litInfo) best() []string {
 	var out []string
+	better := func(c []string) bool {
+		if (shortest(c) >= 3) != (shortest(out) >= 3) {
+			return shortest(c) >= 3
+		}
+		if len(c) != len(out) {
+			return len(c) < len(out)
+		}
+		return shortest(c) > shortest(out)
+	}
 	for _, c := range i.all() {
 		if slices.Contains(c, "") || len(c) > maxClause {
 			continue
 		}
-		if out == nil || shortest(c) > shortest(out) {
+		if out == nil || better(c) {
 			out = c
 		}
 	}
