@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A pattern with large vocabulary alternations ({map:units}, the zone and
@@ -38,14 +40,60 @@ import (
 // folding could make key length and text length differ) the pattern runs.
 // TestPrefilterFast compares the two on every corpus text.
 
-// genericWords is the generic piece for a map whose longest key has n words:
-// one to n runs of non-blanks separated by single blanks.
-func genericWords(n int) string {
-	if n <= 1 {
-		return `[^ ]+`
+// genericWords is the generic piece for the keys of a map: one to n runs of
+// word characters separated by single blanks, n the most words of a key.
+// Word characters are all but the blank and the punctuation in
+// wordBreaks that no key contains, so that a slot stops before a trailing
+// "?" or "." as a key does. A word after the first must begin with a
+// letter that begins a later word of some key (for the units c, f, h, k, m,
+// p, s: "per", "pro", "stunde", …), so that a slot does not swallow the
+// words that follow it in the pattern ("in m/s um" stops at "m/s", "to
+// miles" at "km"). Every key is such a
+// string, so the piece matches every key; and at a given start the piece
+// prefers the longer text, as the alternation of keys (longest first) does
+// (the first word is greedy, a later word needs the blank after the one
+// before, and one text has one split into first word and later words).
+func genericWords(keys []string) string {
+	var ex strings.Builder
+	ex.WriteString("[^ ")
+	for _, c := range wordBreaks {
+		if !slices.ContainsFunc(keys, func(k string) bool { return strings.ContainsRune(k, c) }) {
+			ex.WriteString(regexp.QuoteMeta(string(c)))
+		}
 	}
-	return `[^ ]+(?: [^ ]+){0,` + strconv.Itoa(n-1) + `}`
+	ex.WriteString("]")
+	word := ex.String()
+	n := 0
+	var starts []rune // first letters of later words
+	for _, k := range keys {
+		ws := strings.Split(k, " ")
+		n = max(n, len(ws))
+		for _, w := range ws[1:] {
+			if r, _ := utf8.DecodeRuneInString(strings.ToLower(w)); !slices.Contains(starts, r) {
+				starts = append(starts, r)
+			}
+		}
+	}
+	if n <= 1 {
+		return word + "+"
+	}
+	slices.Sort(starts)
+	var class strings.Builder
+	for _, r := range starts {
+		if strings.ContainsRune(`\]^-[`, r) {
+			class.WriteByte('\\')
+		}
+		class.WriteRune(r)
+	}
+	// A character class is one instruction: a 1 KiB text stays within
+	// the backtracker's reach (its visited set is 256 Kibit, so a program
+	// of more than 256 instructions runs on the NFA for 1 KiB).
+	return word + "+(?: [" + class.String() + "]" + word + "*){0," + strconv.Itoa(n-1) + "}"
 }
+
+// wordBreaks are the characters a generic piece does not take into a word
+// unless a key of its map has them.
+const wordBreaks = `.,;:!?"()`
 
 // maxInsts is the program size up to which Go's regexp uses its backtracker
 // (regexp's maxBacktrackProg).
@@ -64,12 +112,16 @@ func isWordList(alts []string) bool {
 	return len(alts) > 0
 }
 
-// genericMaps returns maps whose keys are all plain word strings, each as a
-// map with the single key genericMarker(n), n the most words of a key;
-// expand writes that key for {map:name}, and prefilter replaces it by
-// genericWords(n) (expand quotes keys, so the generic piece is substituted
-// after expansion). Other maps are kept as they are.
-func genericMaps(maps map[string]map[string]string) map[string]map[string]string {
+// generics collects the generic pieces of one prefilter: genericMaps stands
+// a marker for each, which prefilter replaces.
+type generics struct{ pieces []string }
+
+// genericMaps returns maps whose keys are all plain word strings (at most 9
+// words), each as a map with the single key marker(i), piece i being
+// genericWords of its keys; expand writes that key for {map:name}, and
+// prefilter replaces it by the piece (expand quotes keys, so the generic
+// piece is substituted after expansion). Other maps are kept as they are.
+func (g *generics) genericMaps(maps map[string]map[string]string) map[string]map[string]string {
 	out := make(map[string]map[string]string, len(maps))
 	for k, m := range maps {
 		keys := make([]string, 0, len(m))
@@ -79,7 +131,9 @@ func genericMaps(maps map[string]map[string]string) map[string]map[string]string
 			n = max(n, len(strings.Split(key, " ")))
 		}
 		if isWordList(keys) && n <= 9 {
-			out[k] = map[string]string{genericMarker(n): ""}
+			slices.Sort(keys)
+			out[k] = map[string]string{genericMarker(len(g.pieces)): ""}
+			g.pieces = append(g.pieces, genericWords(keys))
 		} else {
 			out[k] = m
 		}
@@ -87,19 +141,20 @@ func genericMaps(maps map[string]map[string]string) map[string]map[string]string
 	return out
 }
 
-// genericMarker stands for genericWords(n) (1 ≤ n ≤ 9) in a generic map; it
-// survives regexp.QuoteMeta unchanged.
-func genericMarker(n int) string { return "GENERICWORDSMARKER" + strconv.Itoa(n) + "X" }
+// genericMarker stands for generic piece i in a generic map; it survives
+// regexp.QuoteMeta unchanged.
+func genericMarker(i int) string { return "GENERICWORDSMARKER" + strconv.Itoa(i) + "X" }
 
 // prefilter returns the prefilter regex for a pattern of insts instructions
-// whose generic expansion (flags, anchors and all) is src, or nil when the
-// pattern is small enough for the backtracker or src is no smaller.
-func prefilter(patternInsts int, src string) *regexp.Regexp {
+// whose generic expansion (flags, anchors and all) is src, with the markers
+// of g, or nil when the pattern is small enough for the backtracker or the
+// prefilter is no smaller.
+func prefilter(patternInsts int, src string, g *generics) *regexp.Regexp {
 	if patternInsts <= maxInsts {
 		return nil
 	}
-	for n := 1; n <= 9; n++ {
-		src = strings.ReplaceAll(src, genericMarker(n), genericWords(n))
+	for i, p := range g.pieces {
+		src = strings.ReplaceAll(src, genericMarker(i), p)
 	}
 	re, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
@@ -155,7 +210,7 @@ func (p *compiled) match(text string) []int {
 			continue
 		}
 		w := text[s:e]
-		if !isASCII(w) {
+		if !foldStable(w) {
 			return p.re.FindStringSubmatchIndex(text)
 		}
 		if _, ok := keys[strings.ToLower(w)]; !ok {
@@ -165,9 +220,28 @@ func (p *compiled) match(text string) []int {
 	return m
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
+// foldStable reports whether the case-insensitive alternation of the keys
+// ranks the keys that match a prefix of s as the generic piece ranks texts,
+// by length, and matches s itself against the key strings.ToLower(s). That
+// holds for ASCII (the keys have no "ſ" and are in lower case, so no key
+// rune folds to an ASCII one of another length) and for a rune r whose
+// lower-case form is one of its case variants and whose variants that can
+// stand in a lower-case key all have r's length in UTF-8 ("ü", "é", "ß";
+// not "ẞ", whose key rune "ß" is shorter).
+func foldStable(s string) bool {
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			continue
+		}
+		lower, n := unicode.ToLower(r), utf8.RuneLen(r)
+		ok := lower == r
+		for q := unicode.SimpleFold(r); q != r; q = unicode.SimpleFold(q) {
+			ok = ok || q == lower
+			if unicode.ToLower(q) == q && utf8.RuneLen(q) != n {
+				return false
+			}
+		}
+		if !ok {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package intent
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -94,23 +95,48 @@ func TestPrefilterSuperset(t *testing.T) {
 }
 
 // TestPrefilterMaps checks the rewrite itself: a map whose keys are all
-// plain words becomes the generic piece, any other map stays as it is.
+// plain words becomes the generic piece, any other map stays as it is; the
+// piece matches every key and stops before a word no later key word starts
+// with and before punctuation no key has.
 func TestPrefilterMaps(t *testing.T) {
-	got := genericMaps(map[string]map[string]string{
-		"plain": {"km/h": "km/h", "kilometer pro stunde": "km/h", "°c": "degC"},
+	var g generics
+	plain := map[string]string{"km/h": "km/h", "kilometer pro stunde": "km/h", "°c": "degC", "fuß": "ft"}
+	got := g.genericMaps(map[string]map[string]string{
+		"plain": plain,
 		"regex": {"a.b": "x", "c": "y"},
 		"blank": {" lead": "x", "z": "y"},
 	})
-	if _, ok := got["plain"][genericMarker(3)]; !ok || len(got["plain"]) != 1 {
-		t.Errorf("plain map: %v", got["plain"])
+	if _, ok := got["plain"][genericMarker(0)]; !ok || len(got["plain"]) != 1 || len(g.pieces) != 1 {
+		t.Fatalf("plain map: %v, pieces %q", got["plain"], g.pieces)
 	}
 	for _, name := range []string{"regex", "blank"} {
 		if len(got[name]) != 2 {
 			t.Errorf("%s map was rewritten: %v", name, got[name])
 		}
 	}
-	if p := prefilter(10, "^a$"); p != nil {
+	piece := regexp.MustCompile("(?i)^(?:" + g.pieces[0] + ")")
+	for k := range plain {
+		if m := piece.FindString(k + " um."); m != k {
+			t.Errorf("the piece %q takes %q of key %q", g.pieces[0], m, k)
+		}
+	}
+	if m := piece.FindString("m/s um."); m != "m/s" {
+		t.Errorf("the piece takes %q of \"m/s um.\"", m)
+	}
+	if p := prefilter(10, "^a$", &g); p != nil {
 		t.Errorf("a small pattern got a prefilter: %v", p)
+	}
+}
+
+// TestFoldStable checks the runes whose slot text the prefilter's match may
+// stand for: ASCII and those whose case variants of a lower-case key have
+// their length, not "ẞ" (a key's "ß" is shorter) or "ſ" (its key "s" is).
+func TestFoldStable(t *testing.T) {
+	for s, want := range map[string]bool{"km/h": true, "Fuß": true, "FUß": true, "°C": true, "m²": true,
+		"Zürich": true, "FUẞ": false, "ſ": false, "\u212a": false, "İ": false} {
+		if got := foldStable(s); got != want {
+			t.Errorf("foldStable(%q) = %v, want %v", s, got, want)
+		}
 	}
 }
 

@@ -64,6 +64,10 @@ func (e *UnknownToolError) Error() string {
 // a long text that merely names a tool cheap.
 const maxDeclineScan = 512
 
+// maxLitScan is the longest segment (bytes) whose patterns are first
+// checked for their literal clauses (literals.go).
+const maxLitScan = 256
+
 // segment is one part of the request: the whole prose, or one numbered item.
 type segment struct {
 	item       *int
@@ -78,6 +82,9 @@ type marker struct{ n, line, text int }
 // ")" and a blank, in one pass over text.
 func markers(text string) []marker {
 	var out []marker
+	if strings.Count(text, "\n") > 0 {
+		out = make([]marker, 0, strings.Count(text, "\n")+1) // at most one a line
+	}
 	for line := 0; line < len(text); {
 		i := line
 		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
@@ -123,14 +130,16 @@ func segments(text string) (segs []segment, prefix, ok bool) {
 	if s, e := trimmed(text, 0, marks[0].line); s != e {
 		prefix = true
 	}
+	segs = make([]segment, 0, len(marks))
+	items := make([]int, len(marks)) // one allocation for the items' numbers
 	for i, m := range marks {
 		end := len(text)
 		if i+1 < len(marks) {
 			end = marks[i+1].line
 		}
 		s, e := trimmed(text, m.text, end)
-		item := i
-		segs = append(segs, segment{item: &item, start: s, end: e})
+		items[i] = i
+		segs = append(segs, segment{item: &items[i], start: s, end: e})
 	}
 	return segs, prefix, true
 }
@@ -174,8 +183,8 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 			allowed[i] = true
 		}
 	}
-	res := &Result{Intents: []Intent{}, Decline: []Decline{}, Version: r.version, Hash: r.hash}
 	segs, prefix, ok := segments(text)
+	res := &Result{Intents: make([]Intent, 0, len(segs)), Decline: []Decline{}, Version: r.version, Hash: r.hash}
 	if !ok {
 		res.Decline = append(res.Decline, Decline{Reason: ReasonNumbering})
 		return res, nil
@@ -191,55 +200,78 @@ func (r *Rules) Recognize(text string, allow []string) (*Result, error) {
 	// segment's text (and the allowlist), so each distinct text is analysed
 	// once per request.
 	type outcome struct {
-		in *Intent
+		in int // index of the intent in res.Intents, or -1
 		d  *Decline
 	}
+	// Up to maxScan items, an earlier equal item is found by comparing
+	// texts (lengths first), beyond by a map.
+	const maxScan = 64
 	var seen map[string]outcome
-	if len(segs) > 1 {
+	var outcomes []outcome
+	switch {
+	case len(segs) > maxScan:
 		seen = make(map[string]outcome, len(segs))
+	case len(segs) > 1:
+		outcomes = make([]outcome, 0, len(segs))
 	}
-	for _, sg := range segs {
+	earlier := func(k int, st string) (outcome, bool) {
+		if seen != nil {
+			o, ok := seen[st]
+			return o, ok
+		}
+		for j := range outcomes[:min(k, len(outcomes))] {
+			if sj := segs[j]; sj.end-sj.start == len(st) && text[sj.start:sj.end] == st {
+				return outcomes[j], true
+			}
+		}
+		return outcome{}, false
+	}
+	for k, sg := range segs {
 		st := text[sg.start:sg.end]
-		var in *Intent
+		var in Intent
+		isIntent := false
 		var d *Decline
-		if o, ok := seen[st]; ok {
+		o, ok := earlier(k, st)
+		if outcomes != nil {
+			outcomes = append(outcomes, o) // a repeat's entry is never read
+		}
+		if ok {
 			// A repeated item: its own copy of the first one's outcome.
-			if o.in != nil {
-				c := *o.in
-				c.Args = contracts.CopyJSON(o.in.Args, nil).(map[string]any)
-				in = &c
+			if o.in >= 0 {
+				in, isIntent = res.Intents[o.in], true
+				in.Args = contracts.CopyJSON(in.Args, nil).(map[string]any)
 			}
 			if o.d != nil {
 				c := *o.d
 				d = &c
 			}
 		} else {
-			in, d = r.analyse(st, allowed)
-			if seen != nil {
-				o := outcome{d: d}
-				if in != nil {
-					c := *in
-					o.in = &c // Item and Span of in are set below, not on the copy
-				}
-				if d != nil {
-					c := *d
-					o.d = &c
-				}
+			in, isIntent, d = r.analyse(st, allowed)
+			// A repeat copies these and sets its own Item and Span.
+			o := outcome{in: -1, d: d}
+			if isIntent {
+				o.in = len(res.Intents)
+			}
+			switch {
+			case seen != nil:
 				seen[st] = o
+			case outcomes != nil:
+				outcomes[k] = o
 			}
 		}
-		if in == nil {
+		if !isIntent {
 			covered = false
 			if d != nil {
-				d.Item = sg.item
-				res.Decline = append(res.Decline, *d)
+				c := *d
+				c.Item = sg.item
+				res.Decline = append(res.Decline, c)
 			}
 			continue
 		}
 		in.Item = sg.item
 		start := count(sg.start)
 		in.Span = [2]int{start, count(sg.end)}
-		res.Intents = append(res.Intents, *in)
+		res.Intents = append(res.Intents, in)
 	}
 	res.Covered = covered
 	return res, nil
@@ -254,22 +286,53 @@ type candidate struct {
 
 // analyse recognises one segment: an intent, or a decline (nil when the
 // segment names no tool at all).
-func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
+func (r *Rules) analyse(seg string, allowed []bool) (Intent, bool, *Decline) {
 	norm := collapse(seg)
 	// Only the tools whose trigger words occur are tried: a phrasing of a
 	// tool always contains one of them, and the word scan costs far less
 	// than running every pattern.
-	ws := words(norm)
-	domains, triggered := r.triggered(ws, allowed)
-	var cands []candidate
+	var wordBuf [24]string
+	ws := appendWords(wordBuf[:0], norm)
+	var hitBuf [8]wordHit
+	hits := r.wordHits(ws, hitBuf[:0])
+	var domainBuf [4]string
+	var toolBuf [4]*toolSet
+	domains, triggered := r.triggered(ws, hits, allowed, domainBuf[:0], toolBuf[:0])
+	var candBuf [2]candidate
+	cands := candBuf[:0]
+	// The foldKeys of norm and seg, made when first needed.
+	var normBuf, segBuf [maxLitScan]byte
+	var normKey, segKey []byte
 	for _, t := range triggered {
 		for _, p := range t.patterns {
-			if r.anyAllowed(p.unless, allowed) {
+			if anyAllowed(p.unlessIdx, allowed) {
 				continue
 			}
 			text := norm
 			if p.raw {
 				text = seg
+			}
+			// The clauses pay on a short segment (a list item), where
+			// finding a few literals costs less than a regex; on a long one
+			// each absent literal is a scan of the whole text, and most
+			// patterns tried there are cut short by their regex anyway.
+			if len(p.lits) > 0 && len(text) <= maxLitScan {
+				var key []byte
+				switch {
+				case !p.raw:
+					if normKey == nil {
+						normKey = foldKey(normBuf[:0], norm)
+					}
+					key = normKey
+				default:
+					if segKey == nil {
+						segKey = foldKey(segBuf[:0], seg)
+					}
+					key = segKey
+				}
+				if !mayMatch(p.lits, key) {
+					continue // no match can lack the pattern's literals
+				}
 			}
 			if m := p.match(text); m != nil {
 				cands = append(cands, candidate{p: p, m: m, text: text})
@@ -277,52 +340,57 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 			}
 		}
 	}
-	var intents []*Intent
+	var intent Intent // the first of intents
+	intents := 0
 	var decline *Decline
 	for _, c := range cands {
-		ins, iws := norm, ws
+		ins, iws, ihits := norm, ws, hits
 		if len(c.p.payloads) > 0 {
 			ins = instruction(c)
 			iws = words(ins)
+			ihits = r.wordHits(iws, nil)
 		} else if c.p.raw {
 			ins = c.text
 		}
-		if reason := r.declineFor(ins, iws, c.p.tool); reason != "" {
-			return nil, &Decline{Reason: reason, Tool: c.p.tool}
+		if reason := r.declineFor(ins, iws, ihits, c.p.tool); reason != "" {
+			return Intent{}, false, &Decline{Reason: reason, Tool: c.p.tool}
 		}
 		in, reason := r.extract(c)
-		if in == nil {
+		if reason != "" {
 			decline = &Decline{Reason: reason, Tool: c.p.tool}
 			continue
 		}
-		intents = append(intents, in)
+		if intents == 0 {
+			intent = in
+		}
+		intents++
 	}
 	switch {
-	case len(intents) == 1 && decline == nil:
-		return intents[0], nil
-	case len(intents) > 1:
-		return nil, &Decline{Reason: ReasonAmbiguous}
+	case intents == 1 && decline == nil:
+		return intent, true, nil
+	case intents > 1:
+		return Intent{}, false, &Decline{Reason: ReasonAmbiguous}
 	case decline != nil:
-		return nil, decline
+		return Intent{}, false, decline
 	}
 	// No phrasing matched: say why, if the segment is about a tool at all.
 	tools := triggered
 	if len(domains) == 0 {
-		return nil, nil
+		return Intent{}, false, nil
 	}
 	tool := ""
 	if len(tools) == 1 {
 		tool = tools[0].name
 	}
-	if reason := r.declineFor(norm, ws, tool); reason != "" {
-		return nil, &Decline{Reason: reason, Tool: tool}
+	if reason := r.declineFor(norm, ws, hits, tool); reason != "" {
+		return Intent{}, false, &Decline{Reason: reason, Tool: tool}
 	}
 	if len(domains) > 1 {
-		return nil, &Decline{Reason: ReasonMultipleInProse}
+		return Intent{}, false, &Decline{Reason: ReasonMultipleInProse}
 	}
 	for _, t := range tools {
-		if reason := r.declineFor(norm, ws, t.name); reason != "" {
-			return nil, &Decline{Reason: reason, Tool: t.name}
+		if reason := r.declineFor(norm, ws, hits, t.name); reason != "" {
+			return Intent{}, false, &Decline{Reason: reason, Tool: t.name}
 		}
 		if len(norm) > maxDeclineScan {
 			continue
@@ -330,19 +398,18 @@ func (r *Rules) analyse(seg string, allowed []bool) (*Intent, *Decline) {
 		for i := range t.declines {
 			if t.declines[i].matches(norm, ws) {
 				d := t.declines[i]
-				return nil, &Decline{Reason: d.reason, Tool: t.name}
+				return Intent{}, false, &Decline{Reason: d.reason, Tool: t.name}
 			}
 		}
 	}
-	return nil, &Decline{Reason: ReasonUnrecognized, Tool: tool}
+	return Intent{}, false, &Decline{Reason: ReasonUnrecognized, Tool: tool}
 }
 
-func (r *Rules) anyAllowed(names []string, allowed []bool) bool {
-	for _, n := range names {
-		for i, t := range r.tools {
-			if t.name == n && allowed[i] {
-				return true
-			}
+// anyAllowed reports whether one of the tools (indexes) is allowed.
+func anyAllowed(tools []int, allowed []bool) bool {
+	for _, i := range tools {
+		if allowed[i] {
+			return true
 		}
 	}
 	return false
@@ -372,31 +439,90 @@ func instruction(c candidate) string {
 }
 
 // declineFor returns the reason of the first common decline rule that applies
-// to tool ("" for any tool) and matches s.
-func (r *Rules) declineFor(s string, ws []string, tool string) string {
+// to tool ("" for any tool) and matches s, whose words are ws with hits
+// (wordHits).
+func (r *Rules) declineFor(s string, ws []string, hits []wordHit, tool string) string {
 	for i := range r.declines {
 		d := &r.declines[i]
 		if len(d.tools) > 0 && !slices.Contains(d.tools, tool) {
 			continue
 		}
-		if d.matches(s, ws) {
+		var found bool
+		switch {
+		case d.re != nil:
+			found = d.re.MatchString(s)
+		case i < 64:
+			found = d.words.inHits(ws, hits, 1<<i)
+		default:
+			found = d.words.in(ws)
+		}
+		if found {
 			return d.reason
 		}
 	}
 	return ""
 }
 
-// triggered returns the domains whose trigger words occur in words ws, and their
-// tools in the order their triggers occur.
-func (r *Rules) triggered(ws []string, allowed []bool) (domains []string, tools []*toolSet) {
+// wordHit is a word of a segment (its index in the words) that starts a
+// trigger or a phrase of a common decline rule.
+type wordHit struct {
+	at   int
+	info *wordInfo
+}
+
+// toolTriggers are the triggers of one tool (index) that start with a word.
+type toolTriggers struct {
+	tool     int
+	triggers [][]string
+}
+
+// wordInfo is what a word may start: triggers of tools, and
+// phrases of the first 64 common decline rules (bit i: rule i).
+type wordInfo struct {
+	tools    []toolTriggers
+	declines uint64
+}
+
+// wordHits appends to hits the words of ws that start a trigger or a
+// decline phrase: one map lookup a word, for both.
+func (r *Rules) wordHits(ws []string, hits []wordHit) []wordHit {
 	for i, w := range ws {
-		for _, ti := range r.firstWord[w] {
+		if info := r.wordIndex[w]; info != nil {
+			hits = append(hits, wordHit{at: i, info: info})
+		}
+	}
+	return hits
+}
+
+// inHits is in for the rule of bit, looking only at the words of hits.
+func (p phrases) inHits(ws []string, hits []wordHit, bit uint64) bool {
+	for _, h := range hits {
+		if h.info.declines&bit == 0 {
+			continue
+		}
+		for _, ph := range p[ws[h.at]] {
+			if len(ws)-h.at >= len(ph) && slices.Equal(ws[h.at:h.at+len(ph)], ph) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// triggered returns the domains whose trigger words occur in words ws (with
+// hits), and their tools in the order their triggers occur, appended to
+// domains and tools.
+func (r *Rules) triggered(ws []string, hits []wordHit, allowed []bool, domains []string, tools []*toolSet) ([]string, []*toolSet) {
+	for _, h := range hits {
+		i := h.at
+		for _, tt := range h.info.tools {
+			ti := tt.tool
 			t := r.tools[ti]
 			if !allowed[ti] || slices.Contains(tools, t) {
 				continue
 			}
-			for _, tr := range t.triggers {
-				if tr[0] == w && len(ws)-i >= len(tr) && slices.Equal(ws[i:i+len(tr)], tr) {
+			for _, tr := range tt.triggers { // those of t that start with w
+				if len(ws)-i >= len(tr) && slices.Equal(ws[i:i+len(tr)], tr) {
 					tools = append(tools, t)
 					if !slices.Contains(domains, t.domain) {
 						domains = append(domains, t.domain)
@@ -410,21 +536,41 @@ func (r *Rules) triggered(ws []string, allowed []bool) (domains []string, tools 
 }
 
 // extract builds and validates the arguments of a candidate.
-func (r *Rules) extract(c candidate) (*Intent, string) {
-	t := r.byName[c.p.tool]
-	args := make(map[string]any, len(c.p.args))
-	for name, a := range c.p.args {
+// The reason is "" for an intent.
+func (r *Rules) extract(c candidate) (Intent, string) {
+	t := c.p.set
+	args, reason := r.arguments(t, c)
+	if args == nil {
+		return Intent{}, reason
+	}
+	// The schema decides; argCheck only spares running the library on
+	// arguments it shows valid (argcheck.go).
+	if !t.check.valid(args) {
+		if err := t.contract.ValidateInput(args); err != nil {
+			return Intent{}, ReasonInvalidValue
+		}
+	}
+	return Intent{Tool: c.p.tool, Args: args, Lang: c.p.lang}, ""
+}
+
+// arguments converts the sub-matches of a candidate of tool t to its
+// arguments, not yet checked against the schema; nil and the reason when a
+// value cannot be read.
+func (r *Rules) arguments(t *toolSet, c candidate) (map[string]any, string) {
+	args := make(map[string]any, len(c.p.argv))
+	for i := range c.p.argv {
+		spec := &c.p.argv[i]
+		name, a := spec.name, &spec.rule
 		switch {
 		case a.Const != nil:
-			args[name] = contracts.CopyJSON(c.p.consts[name], nil)
+			args[name] = contracts.CopyJSON(spec.constant, nil)
 			continue
 		case a.Lang:
 			args[name] = c.p.lang
 			continue
 		case len(a.Groups) > 0:
 			list := make([]any, len(a.Groups))
-			for i, gn := range a.Groups {
-				g := c.p.re.SubexpIndex(gn)
+			for i, g := range spec.groups {
 				if c.m[2*g] < 0 {
 					return nil, ReasonMissingArgument
 				}
@@ -437,7 +583,7 @@ func (r *Rules) extract(c candidate) (*Intent, string) {
 			args[name] = list
 			continue
 		}
-		g := c.p.re.SubexpIndex(a.Group)
+		g := spec.group
 		s, e := c.m[2*g], c.m[2*g+1]
 		if s < 0 {
 			if a.Optional {
@@ -451,7 +597,8 @@ func (r *Rules) extract(c candidate) (*Intent, string) {
 			if m == nil {
 				m = r.maps[a.Map]
 			}
-			v, ok := m[strings.ToLower(collapse(text))]
+			var buf [64]byte
+			v, ok := m[string(lowerKey(buf[:0], text))]
 			if !ok {
 				return nil, ReasonInvalidValue
 			}
@@ -459,7 +606,8 @@ func (r *Rules) extract(c candidate) (*Intent, string) {
 			continue
 		}
 		if a.Type == "zone" {
-			if z, ok := r.maps["zones"][strings.ToLower(collapse(text))]; ok {
+			var buf [64]byte
+			if z, ok := r.maps["zones"][string(lowerKey(buf[:0], text))]; ok {
 				text = z
 			}
 		}
@@ -469,10 +617,7 @@ func (r *Rules) extract(c candidate) (*Intent, string) {
 		}
 		args[name] = v
 	}
-	if err := t.contract.ValidateInput(args); err != nil {
-		return nil, ReasonInvalidValue
-	}
-	return &Intent{Tool: c.p.tool, Args: args, Lang: c.p.lang}, ""
+	return args, ""
 }
 
 func reasonOf(err error) string {

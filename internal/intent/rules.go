@@ -125,19 +125,44 @@ var argTypes = []string{"integer", "number", "decimal", "date", "datetime", "ins
 
 // compiled is one pattern ready to run.
 type compiled struct {
+	set    *toolSet // the tool's rules
 	tool   string
 	id     string
 	lang   string
 	raw    bool
 	unless []string
-	re     *regexp.Regexp
-	pre    *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
+	// unlessIdx: the tools of unless, as indexes of Rules.tools.
+	unlessIdx []int
+	re        *regexp.Regexp
+	pre       *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
+	// lits: clauses of literal text every match contains (literals.go).
+	lits [][][]byte
 	// fast: the map groups whose lookup makes pre's match re's (prefilter.go,
 	// match); nil when pre's match must be confirmed by re.
 	fast     map[int]map[string]string
 	args     map[string]argRule
-	payloads []int // sub-match indexes of payload groups (excluded from decline checks)
-	consts   map[string]any
+	argv     []argSpec // args in name order, ready to run
+	payloads []int     // sub-match indexes of payload groups (excluded from decline checks)
+}
+
+// at is the first sub-match index of the argument, -1 without a group.
+func (a argSpec) at() int {
+	switch {
+	case a.rule.Group != "":
+		return a.group
+	case len(a.groups) > 0:
+		return slices.Min(a.groups)
+	}
+	return -1
+}
+
+// argSpec is one argument of a pattern with its sub-match indexes.
+type argSpec struct {
+	name     string
+	rule     argRule
+	group    int   // sub-match index of rule.Group
+	groups   []int // of rule.Groups
+	constant any   // rule.Const, decoded
 }
 
 type compiledDecline struct {
@@ -185,6 +210,7 @@ type toolSet struct {
 	maps     map[string]map[string]string
 	examples Examples
 	contract *contracts.Contract
+	check    *argCheck // nil: the schema library alone checks arguments (argcheck.go)
 }
 
 // Rules is a loaded, compiled rule set. It is immutable and safe for
@@ -196,8 +222,9 @@ type Rules struct {
 	byName   map[string]*toolSet
 	declines []compiledDecline
 	maps     map[string]map[string]string
-	// firstWord maps the first word of each trigger to the tools it may start.
-	firstWord map[string][]int
+	// wordIndex maps the first word of each trigger and of each phrase of
+	// a common decline rule to what it may start.
+	wordIndex map[string]*wordInfo
 }
 
 // Version is the rule set's declared version (_common.json "version").
@@ -270,9 +297,20 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 		return nil, fmt.Errorf("intent: %s: want format %d and a version", commonFile, fileFormat)
 	}
 	r := &Rules{version: common.Version, hash: hex.EncodeToString(sum.Sum(nil)), byName: map[string]*toolSet{},
-		maps: common.Maps, firstWord: map[string][]int{}}
+		maps: common.Maps, wordIndex: map[string]*wordInfo{}}
+	info := func(w string) *wordInfo {
+		if r.wordIndex[w] == nil {
+			r.wordIndex[w] = &wordInfo{}
+		}
+		return r.wordIndex[w]
+	}
 	if r.declines, err = compileDeclines(common.Declines, common.Macros, common.Maps); err != nil {
 		return nil, fmt.Errorf("intent: %s: %w", commonFile, err)
+	}
+	for i, d := range r.declines[:min(64, len(r.declines))] {
+		for w := range d.words {
+			info(w).declines |= 1 << i
+		}
 	}
 	for _, n := range files {
 		if n == commonFile {
@@ -286,7 +324,12 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 			return nil, fmt.Errorf("intent: %s declares tool %q", n, t.name)
 		}
 		for _, w := range t.triggers {
-			r.firstWord[w[0]] = append(r.firstWord[w[0]], len(r.tools))
+			wi := info(w[0])
+			if n := len(wi.tools); n == 0 || wi.tools[n-1].tool != len(r.tools) {
+				wi.tools = append(wi.tools, toolTriggers{tool: len(r.tools)})
+			}
+			last := &wi.tools[len(wi.tools)-1]
+			last.triggers = append(last.triggers, w)
 		}
 		r.byName[t.name] = t
 		r.tools = append(r.tools, t)
@@ -297,6 +340,7 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 				if r.byName[u] == nil {
 					return nil, fmt.Errorf("intent: %s.json: pattern %s: unless names %q, which has no intent file", t.name, p.id, u)
 				}
+				p.unlessIdx = append(p.unlessIdx, slices.Index(r.tools, r.byName[u]))
 			}
 		}
 	}
@@ -435,7 +479,8 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 	if err != nil {
 		return nil, err
 	}
-	t := &toolSet{name: f.Tool, domain: f.Domain, answers: f.Answers, maps: f.Maps, examples: f.Examples, contract: c}
+	t := &toolSet{name: f.Tool, domain: f.Domain, answers: f.Answers, maps: f.Maps, examples: f.Examples, contract: c,
+		check: compileArgCheck(c.InputSchema)}
 	if t.domain == "" {
 		t.domain = f.Tool
 	}
@@ -464,13 +509,15 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 		if err != nil {
 			return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 		}
-		cp := &compiled{tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args}
+		cp := &compiled{set: t, tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args,
+			lits: asBytes(requiredLits(full))}
 		if n := instsOf(full); n > maxInsts {
-			gsrc, err := expand(p.Regex, common.Macros, genericMaps(f.Maps), genericMaps(shared))
+			var g generics
+			gsrc, err := expand(p.Regex, common.Macros, g.genericMaps(f.Maps), g.genericMaps(shared))
 			if err != nil {
 				return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 			}
-			cp.pre = prefilter(n, flags+"^(?:"+pre+")(?:"+gsrc+")(?:"+post+")$")
+			cp.pre = prefilter(n, flags+"^(?:"+pre+")(?:"+gsrc+")(?:"+post+")$", &g)
 			cp.fast = fastGroups(cp, p.Regex, common.Macros, f.Maps, shared)
 		}
 		groups := re.SubexpNames()
@@ -481,20 +528,29 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 			if err := checkArg(a, groups, f.Maps, shared); err != nil {
 				return nil, fmt.Errorf("pattern %s: argument %s: %w", p.ID, name, err)
 			}
+			spec := argSpec{name: name, rule: a, group: re.SubexpIndex(a.Group)}
+			for _, g := range a.Groups {
+				spec.groups = append(spec.groups, re.SubexpIndex(g))
+			}
 			if a.Const != nil {
-				var v any
-				if err := strictJSON(a.Const, &v); err != nil {
+				if err := strictJSON(a.Const, &spec.constant); err != nil {
 					return nil, fmt.Errorf("pattern %s: argument %s: %w", p.ID, name, err)
 				}
-				if cp.consts == nil {
-					cp.consts = map[string]any{}
-				}
-				cp.consts[name] = v
 			}
+			cp.argv = append(cp.argv, spec)
 			if a.Type == "payload" {
 				cp.payloads = append(cp.payloads, re.SubexpIndex(a.Group))
 			}
 		}
+		// In the order the pattern reads them (arguments without a group
+		// first, by name), so that of two unreadable arguments the first
+		// in the text names the reason, on every call.
+		slices.SortFunc(cp.argv, func(a, b argSpec) int {
+			if a.at() != b.at() {
+				return a.at() - b.at()
+			}
+			return strings.Compare(a.name, b.name)
+		})
 		t.patterns = append(t.patterns, cp)
 	}
 	if t.declines, err = compileDeclines(f.Declines, common.Macros, f.Maps, shared); err != nil {

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/precisiond/precisiond/internal/tzdb"
 )
@@ -25,12 +27,23 @@ var (
 // words splits s into lower-case words: runs of letters, digits and the
 // degree sign (°C is one word), and each of the operator signs + * ^ = alone
 // (so that a trigger can be "+").
-func words(s string) []string {
-	var out []string
+func words(s string) []string { return appendWords(nil, s) }
+
+// appendWords appends the words of s (as words splits them) to out.
+func appendWords(out []string, s string) []string {
+	if cap(out)-len(out) < len(s)/5+2 {
+		out = slices.Grow(out, len(s)/5+2) // about one word per five bytes: one allocation
+	}
 	s = strings.ToLower(s)
 	start := -1
 	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '°'
+		var word bool
+		if r < utf8.RuneSelf {
+			c := byte(r) // s is in lower case
+			word = 'a' <= c && c <= 'z' || '0' <= c && c <= '9'
+		} else {
+			word = unicode.IsLetter(r) || unicode.IsDigit(r) || r == '°'
+		}
 		if word && start < 0 {
 			start = i
 		}
@@ -49,13 +62,66 @@ func words(s string) []string {
 }
 
 // collapse trims s and replaces every run of white space by one space.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+func collapse(s string) string {
+	if isCollapsed(s) {
+		return s // most segments are: no copy
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// isCollapsed reports whether collapse(s) is s: no white space but single
+// blanks between other characters.
+func isCollapsed(s string) bool {
+	for i, r := range s {
+		switch {
+		case r == ' ':
+			if i == 0 || i == len(s)-1 || s[i+1] == ' ' {
+				return false
+			}
+		case r < utf8.RuneSelf:
+			if '\t' <= r && r <= '\r' {
+				return false
+			}
+		case unicode.IsSpace(r):
+			return false
+		}
+	}
+	return true
+}
+
+// lowerKey returns strings.ToLower(collapse(s)) for a map lookup, in buf
+// when s is ASCII (the caller converts it with string(), which a map lookup
+// does without copying).
+func lowerKey(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(buf[:0], strings.ToLower(collapse(s))...)
+		}
+	}
+	out := buf[:0]
+	for f := range strings.FieldsSeq(s) {
+		if len(out) > 0 {
+			out = append(out, ' ')
+		}
+		for i := 0; i < len(f); i++ {
+			c := f[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 var integerText = regexp.MustCompile(`^[+-]?\d+$`)
 
 // canonicalInteger returns the integer written (sign, digits) without leading
 // zeros or plus sign.
 func canonicalInteger(s string) (string, error) {
+	if n, ok := shortInteger(s); ok {
+		return n, nil
+	}
 	s = strings.ReplaceAll(s, " ", "")
 	if !integerText.MatchString(s) || len(s) > 400 {
 		return "", errInvalid
@@ -65,6 +131,35 @@ func canonicalInteger(s string) (string, error) {
 		return "", errInvalid
 	}
 	return n.String(), nil
+}
+
+// shortInteger is canonicalInteger for an optional sign and 1 to 18 digits,
+// without copying when there is nothing to drop; ok is false for anything
+// else.
+func shortInteger(s string) (string, bool) {
+	body := s
+	neg := false
+	if len(body) > 0 && (body[0] == '-' || body[0] == '+') {
+		neg, body = body[0] == '-', body[1:]
+	}
+	if len(body) == 0 || len(body) > 18 {
+		return "", false
+	}
+	for i := 0; i < len(body); i++ {
+		if body[i] < '0' || body[i] > '9' {
+			return "", false
+		}
+	}
+	for len(body) > 1 && body[0] == '0' {
+		body = body[1:]
+	}
+	switch {
+	case body == "0" || !neg:
+		return body, true
+	case len(s) == len(body)+1:
+		return s, true // "-N" as written
+	}
+	return "-" + body, true
 }
 
 var decimalText = regexp.MustCompile(`^([+-]?)(\d+(?:[.,]\d+)*)$`)
@@ -83,6 +178,12 @@ var decimalText = regexp.MustCompile(`^([+-]?)(\d+(?:[.,]\d+)*)$`)
 //
 // Thousands groups must have exactly three digits.
 func canonicalDecimal(s string) (string, error) {
+	if n, ok := shortInteger(s); ok {
+		if s[0] == '-' && n == "0" {
+			return "-0", nil // as written: the reading below keeps the sign
+		}
+		return n, nil
+	}
 	s = strings.ReplaceAll(s, " ", "")
 	m := decimalText.FindStringSubmatch(s)
 	if m == nil || len(s) > 200 {
@@ -192,7 +293,9 @@ var (
 // date that exists (years 0001-9999).
 func canonicalDate(s string) (string, error) {
 	var y, mo, d int
-	if m := isoDate.FindStringSubmatch(s); m != nil {
+	if yy, mm, dd, ok := splitDate(s); ok {
+		y, mo, d = yy, mm, dd
+	} else if m := isoDate.FindStringSubmatch(s); m != nil {
 		y, mo, d = atoi(m[1]), atoi(m[2]), atoi(m[3])
 	} else if m := germanDate.FindStringSubmatch(s); m != nil {
 		d, mo, y = atoi(m[1]), atoi(m[2]), atoi(m[3])
@@ -202,7 +305,59 @@ func canonicalDate(s string) (string, error) {
 	if y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) {
 		return "", errInvalid
 	}
-	return pad(y, 4) + "-" + pad(mo, 2) + "-" + pad(d, 2), nil
+	if len(s) == 10 && s[4] == '-' {
+		return s, nil // already YYYY-MM-DD
+	}
+	b := []byte("0000-00-00")
+	for i, v := range []int{y / 1000, y / 100 % 10, y / 10 % 10, y % 10, -1, mo / 10, mo % 10, -1, d / 10, d % 10} {
+		if v >= 0 {
+			b[i] = byte('0' + v)
+		}
+	}
+	return string(b), nil
+}
+
+// splitDate reads YYYY-M-D and D.M.YYYY (one or two digits for day and
+// month) as canonicalDate's regexes do, without them.
+func splitDate(s string) (y, mo, d int, ok bool) {
+	num := func(t string, min, max int) (int, bool) {
+		if len(t) < min || len(t) > max {
+			return 0, false
+		}
+		n := 0
+		for i := 0; i < len(t); i++ {
+			if t[i] < '0' || t[i] > '9' {
+				return 0, false
+			}
+			n = n*10 + int(t[i]-'0')
+		}
+		return n, true
+	}
+	sep, order := byte('-'), [3][2]int{{4, 4}, {1, 2}, {1, 2}}
+	if strings.IndexByte(s, '-') < 0 {
+		sep, order = '.', [3][2]int{{1, 2}, {1, 2}, {4, 4}}
+	}
+	var parts [3]int
+	rest := s
+	for i := range 3 {
+		part := rest
+		if i < 2 {
+			j := strings.IndexByte(rest, sep)
+			if j < 0 {
+				return 0, 0, 0, false
+			}
+			part, rest = rest[:j], rest[j+1:]
+		}
+		n, good := num(part, order[i][0], order[i][1])
+		if !good {
+			return 0, 0, 0, false
+		}
+		parts[i] = n
+	}
+	if sep == '-' {
+		return parts[0], parts[1], parts[2], true
+	}
+	return parts[2], parts[1], parts[0], true
 }
 
 // canonicalDateTime reads a date and a wall time (T, space, comma, "um" or
