@@ -2,8 +2,10 @@ package contracts
 
 import (
 	"encoding/json"
+	"maps"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -40,6 +42,7 @@ type precheck struct {
 	min, max, exMin, exMax *bound
 
 	props              map[string]*precheck
+	propList           []namedPrecheck // props in name order: walked instead of the instance
 	required           []string
 	additional         *precheck // nil: any other property allowed
 	minProps, maxProps int       // -1: none
@@ -51,6 +54,12 @@ type precheck struct {
 	allOf, anyOf, oneOf []*precheck
 	not                 *precheck
 	cond, then, els     *precheck // if, then, else
+}
+
+// namedPrecheck is one entry of properties.
+type namedPrecheck struct {
+	name  string
+	check *precheck
 }
 
 // verdict is a precheck's answer.
@@ -143,10 +152,11 @@ func (p *precheck) set(k string, v any) bool {
 			return false
 		}
 		p.props = make(map[string]*precheck, len(m))
-		for name, sub := range m {
-			if p.props[name] = compilePrecheck(sub); p.props[name] == nil {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			if p.props[name] = compilePrecheck(m[name]); p.props[name] == nil {
 				return false
 			}
+			p.propList = append(p.propList, namedPrecheck{name, p.props[name]})
 		}
 	case "required":
 		list, isList := v.([]any)
@@ -485,15 +495,30 @@ func (p *precheck) checkObject(obj map[string]any) verdict {
 			return invalid
 		}
 	}
+	// The declared properties are looked up rather than the instance's
+	// members ranged over (a map range costs more than a few look-ups for
+	// the small objects of tool calls); the instance is walked only when it
+	// has members beyond them and additionalProperties constrains those.
 	res := valid
-	for name, e := range obj {
-		sub, ok := p.props[name]
+	declared := 0
+	for _, np := range p.propList {
+		e, ok := obj[np.name]
 		if !ok {
-			if sub = p.additional; sub == nil {
-				continue
-			}
+			continue
 		}
-		if res = both(res, sub.check(e)); res == invalid {
+		declared++
+		if res = both(res, np.check.check(e)); res == invalid {
+			return invalid
+		}
+	}
+	if declared == len(obj) || p.additional == nil {
+		return res
+	}
+	for name, e := range obj {
+		if _, ok := p.props[name]; ok {
+			continue
+		}
+		if res = both(res, p.additional.check(e)); res == invalid {
 			return invalid
 		}
 	}

@@ -543,12 +543,10 @@ func (r *Rules) extract(c candidate) (Intent, string) {
 	if args == nil {
 		return Intent{}, reason
 	}
-	// The schema decides; argCheck only spares running the library on
-	// arguments it shows valid (argcheck.go).
-	if !t.check.valid(args) {
-		if err := t.contract.ValidateInput(args); err != nil {
-			return Intent{}, ReasonInvalidValue
-		}
+	// The schema decides (its precheck answers the common valid case without
+	// the schema library: contracts/precheck.go).
+	if err := t.contract.ValidateInput(args); err != nil {
+		return Intent{}, ReasonInvalidValue
 	}
 	return Intent{Tool: c.p.tool, Args: args, Lang: c.p.lang}, ""
 }

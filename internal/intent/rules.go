@@ -210,7 +210,6 @@ type toolSet struct {
 	maps     map[string]map[string]string
 	examples Examples
 	contract *contracts.Contract
-	check    *argCheck // nil: the schema library alone checks arguments (argcheck.go)
 }
 
 // Rules is a loaded, compiled rule set. It is immutable and safe for
@@ -479,8 +478,7 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 	if err != nil {
 		return nil, err
 	}
-	t := &toolSet{name: f.Tool, domain: f.Domain, answers: f.Answers, maps: f.Maps, examples: f.Examples, contract: c,
-		check: compileArgCheck(c.InputSchema)}
+	t := &toolSet{name: f.Tool, domain: f.Domain, answers: f.Answers, maps: f.Maps, examples: f.Examples, contract: c}
 	if t.domain == "" {
 		t.domain = f.Tool
 	}
