@@ -36,6 +36,12 @@ const (
 type litInfo struct {
 	exact   []string
 	clauses [][]string
+	// lone are clauses of one literal each (of a concatenation), used
+	// only where an alternation's clause would be lost without them: one
+	// string "R WOCHENTAG " where the product "R WOCHENTAG IST", "R
+	// WOCHENTAG WAR", … of its run is too large to join with the other
+	// branches.
+	lone [][]string
 }
 
 // requiredLits returns the clauses of the regex src (nil: none found or
@@ -124,6 +130,10 @@ func litsOf(re *syntax.Regexp) litInfo {
 		for _, s := range re.Sub {
 			next := litsOf(s)
 			acc.clauses = append(acc.clauses, next.clauses...)
+			acc.lone = append(acc.lone, next.lone...)
+			if s.Op == syntax.OpLiteral && len(next.exact[0]) >= 3 {
+				acc.lone = append(acc.lone, next.exact)
+			}
 			if acc.exact != nil && next.exact != nil && len(acc.exact)*len(next.exact) <= maxExact {
 				acc.exact = product(acc.exact, next.exact)
 				continue
@@ -144,14 +154,16 @@ func litsOf(re *syntax.Regexp) litInfo {
 		var exact []string
 		allExact := true
 		var clause []string
-		for _, s := range re.Sub {
+		subs := make([]litInfo, len(re.Sub))
+		for i, s := range re.Sub {
 			sub := litsOf(s)
+			subs[i] = sub
 			if sub.exact == nil {
 				allExact = false
 			} else {
 				exact = union(exact, sub.exact)
 			}
-			best := sub.best()
+			best := sub.best(false)
 			if best == nil {
 				clause = nil
 				allExact = false
@@ -161,6 +173,22 @@ func litsOf(re *syntax.Regexp) litInfo {
 		}
 		if allExact && len(exact) <= maxExact {
 			return litInfo{exact: exact}
+		}
+		if clause == nil || len(clause) > maxClause {
+			// Lost (a branch without a condition, or too many strings):
+			// the branches' lone literals may still make one.
+			clause = nil
+			for i, s := range re.Sub {
+				if subs[i].exact == nil && subs[i].clauses == nil && subs[i].lone == nil {
+					subs[i] = litsOf(s) // not reached by the loop above
+				}
+				best := subs[i].best(true)
+				if best == nil {
+					clause = nil
+					break
+				}
+				clause = union(clause, best)
+			}
 		}
 		if clause == nil {
 			return litInfo{}
@@ -180,8 +208,9 @@ func (i litInfo) all() [][]string {
 
 // best is i's most useful condition for a union with others, or nil: one
 // whose strings have at least three bytes, then the fewest strings, then
-// the longest shortest string.
-func (i litInfo) best() []string {
+// the longest shortest string. The lone literals are candidates too when
+// lone is set.
+func (i litInfo) best(lone bool) []string {
 	var out []string
 	better := func(c []string) bool {
 		if (shortest(c) >= 3) != (shortest(out) >= 3) {
@@ -192,7 +221,11 @@ func (i litInfo) best() []string {
 		}
 		return shortest(c) > shortest(out)
 	}
-	for _, c := range i.all() {
+	cands := i.all()
+	if lone {
+		cands = append(slices.Clone(cands), i.lone...)
+	}
+	for _, c := range cands {
 		if slices.Contains(c, "") || len(c) > maxClause {
 			continue
 		}
