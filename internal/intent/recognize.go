@@ -539,7 +539,7 @@ func (r *Rules) triggered(ws []string, hits []wordHit, allowed []bool, domains [
 // The reason is "" for an intent.
 func (r *Rules) extract(c candidate) (Intent, string) {
 	t := c.p.set
-	args, reason := r.arguments(t, c)
+	args, reason := r.arguments(c)
 	if args == nil {
 		return Intent{}, reason
 	}
@@ -551,10 +551,10 @@ func (r *Rules) extract(c candidate) (Intent, string) {
 	return Intent{Tool: c.p.tool, Args: args, Lang: c.p.lang}, ""
 }
 
-// arguments converts the sub-matches of a candidate of tool t to its
+// arguments converts the sub-matches of a candidate to its
 // arguments, not yet checked against the schema; nil and the reason when a
 // value cannot be read.
-func (r *Rules) arguments(t *toolSet, c candidate) (map[string]any, string) {
+func (r *Rules) arguments(c candidate) (map[string]any, string) {
 	args := make(map[string]any, len(c.p.argv))
 	for i := range c.p.argv {
 		spec := &c.p.argv[i]
@@ -564,7 +564,7 @@ func (r *Rules) arguments(t *toolSet, c candidate) (map[string]any, string) {
 			args[name] = contracts.CopyJSON(spec.constant, nil)
 			continue
 		case a.Lang:
-			args[name] = c.p.lang
+			args[name] = c.p.langValue
 			continue
 		case len(a.Groups) > 0:
 			list := make([]any, len(a.Groups))
@@ -591,12 +591,8 @@ func (r *Rules) arguments(t *toolSet, c candidate) (map[string]any, string) {
 		}
 		text := c.text[s:e]
 		if a.Map != "" {
-			m := t.maps[a.Map]
-			if m == nil {
-				m = r.maps[a.Map]
-			}
 			var buf [64]byte
-			v, ok := m[string(lowerKey(buf[:0], text))]
+			v, ok := spec.values[string(lowerKey(buf[:0], text))]
 			if !ok {
 				return nil, ReasonInvalidValue
 			}

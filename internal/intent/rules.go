@@ -125,12 +125,15 @@ var argTypes = []string{"integer", "number", "decimal", "date", "datetime", "ins
 
 // compiled is one pattern ready to run.
 type compiled struct {
-	set    *toolSet // the tool's rules
-	tool   string
-	id     string
-	lang   string
-	raw    bool
-	unless []string
+	set  *toolSet // the tool's rules
+	tool string
+	id   string
+	lang string
+	// langValue is lang as an argument value, boxed once (a "lang"
+	// argument costs no allocation).
+	langValue any
+	raw       bool
+	unless    []string
 	// unlessIdx: the tools of unless, as indexes of Rules.tools.
 	unlessIdx []int
 	re        *regexp.Regexp
@@ -163,6 +166,10 @@ type argSpec struct {
 	group    int   // sub-match index of rule.Group
 	groups   []int // of rule.Groups
 	constant any   // rule.Const, decoded
+	// values is rule.Map's map (the tool's own, else the shared one) with
+	// each value boxed once, so that reading a mapped argument allocates
+	// nothing.
+	values map[string]any
 }
 
 type compiledDecline struct {
@@ -303,6 +310,7 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 		}
 		return r.wordIndex[w]
 	}
+	sharedValues := map[string]map[string]any{} // boxed shared maps, made when first used
 	if r.declines, err = compileDeclines(common.Declines, common.Macros, common.Maps); err != nil {
 		return nil, fmt.Errorf("intent: %s: %w", commonFile, err)
 	}
@@ -315,7 +323,7 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 		if n == commonFile {
 			continue
 		}
-		t, err := compileTool(raw[n], common, r.maps)
+		t, err := compileTool(raw[n], common, r.maps, sharedValues)
 		if err != nil {
 			return nil, fmt.Errorf("intent: %s: %w", n, err)
 		}
@@ -466,7 +474,7 @@ func (d *compiledDecline) matches(s string, ws []string) bool {
 	return d.words.in(ws)
 }
 
-func compileTool(b []byte, common commonRules, shared map[string]map[string]string) (*toolSet, error) {
+func compileTool(b []byte, common commonRules, shared map[string]map[string]string, sharedValues map[string]map[string]any) (*toolSet, error) {
 	var f toolRules
 	if err := strictJSON(b, &f); err != nil {
 		return nil, err
@@ -490,6 +498,26 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 		t.triggers = append(t.triggers, w)
 	}
 	props, _ := c.InputSchema["properties"].(map[string]any)
+	localValues := map[string]map[string]any{}
+	// valuesOf is the map an argument's "map" names, its values boxed.
+	valuesOf := func(name string) map[string]any {
+		m, cache := f.Maps[name], localValues
+		if m == nil {
+			m, cache = shared[name], sharedValues
+		}
+		if m == nil {
+			return nil
+		}
+		if v, ok := cache[name]; ok {
+			return v
+		}
+		v := make(map[string]any, len(m))
+		for k, s := range m {
+			v[k] = s
+		}
+		cache[name] = v
+		return v
+	}
 	for i, p := range f.Patterns {
 		if p.Lang != "de" && p.Lang != "en" {
 			return nil, fmt.Errorf("pattern %d (%s): lang must be de or en", i, p.ID)
@@ -507,8 +535,8 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 		if err != nil {
 			return nil, fmt.Errorf("pattern %s: %w", p.ID, err)
 		}
-		cp := &compiled{set: t, tool: f.Tool, id: p.ID, lang: p.Lang, raw: p.Raw, unless: p.Unless, re: re, args: p.Args,
-			lits: asBytes(requiredLits(full))}
+		cp := &compiled{set: t, tool: f.Tool, id: p.ID, lang: p.Lang, langValue: p.Lang, raw: p.Raw, unless: p.Unless, re: re,
+			args: p.Args, lits: asBytes(requiredLits(full))}
 		if n := instsOf(full); n > maxInsts {
 			var g generics
 			gsrc, err := expand(p.Regex, common.Macros, g.genericMaps(f.Maps), g.genericMaps(shared))
@@ -527,6 +555,9 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 				return nil, fmt.Errorf("pattern %s: argument %s: %w", p.ID, name, err)
 			}
 			spec := argSpec{name: name, rule: a, group: re.SubexpIndex(a.Group)}
+			if a.Map != "" {
+				spec.values = valuesOf(a.Map)
+			}
 			for _, g := range a.Groups {
 				spec.groups = append(spec.groups, re.SubexpIndex(g))
 			}
