@@ -311,6 +311,57 @@ func mayMatch(clauses [][][]byte, key []byte) bool {
 	return true
 }
 
+// pairSet is a 256-bit set of the byte pairs of a text, each pair hashed
+// to one bit. Every pair of a substring is a pair of the text, so a literal
+// whose pairs are not all in a segment's set is not in the segment: most
+// absent literals are told apart by four AND-NOTs instead of a search.
+type pairSet [4]uint64
+
+// pairsOf is the pairSet of b.
+func pairsOf(b []byte) pairSet {
+	var m pairSet
+	for i := 0; i+1 < len(b); i++ {
+		h := (uint32(b[i])<<8 | uint32(b[i+1])) * 0x9e3779b1 >> 24
+		m[h>>6] |= 1 << (h & 63)
+	}
+	return m
+}
+
+// within reports whether every pair of m is in text's set.
+func (m *pairSet) within(text *pairSet) bool {
+	return m[0]&^text[0]|m[1]&^text[1]|m[2]&^text[2]|m[3]&^text[3] == 0
+}
+
+// litPairs is the pairSet of each literal of clauses.
+func litPairs(clauses [][][]byte) [][]pairSet {
+	out := make([][]pairSet, len(clauses))
+	for i, c := range clauses {
+		for _, lit := range c {
+			out[i] = append(out[i], pairsOf(lit))
+		}
+	}
+	return out
+}
+
+// mayMatchPairs is mayMatch(clauses, key), keyPairs the pairSet of key and
+// pairs litPairs(clauses): a literal is searched only when its pairs are in
+// the key.
+func mayMatchPairs(clauses [][][]byte, pairs [][]pairSet, key []byte, keyPairs *pairSet) bool {
+	for i, c := range clauses {
+		found := false
+		for j, lit := range c {
+			if pairs[i][j].within(keyPairs) && bytes.Contains(key, lit) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
 // asBytes is clauses with each string as bytes, for mayMatch.
 func asBytes(clauses [][]string) [][][]byte {
 	out := make([][][]byte, len(clauses))

@@ -300,9 +300,11 @@ func (r *Rules) analyse(seg string, allowed []bool) (Intent, bool, *Decline) {
 	domains, triggered := r.triggered(ws, hits, allowed, domainBuf[:0], toolBuf[:0])
 	var candBuf [2]candidate
 	cands := candBuf[:0]
-	// The foldKeys of norm and seg, made when first needed.
+	// The foldKeys of norm and seg and their pairSets, made when first
+	// needed.
 	var normBuf, segBuf [maxLitScan]byte
 	var normKey, segKey []byte
+	var normPairs, segPairs pairSet
 	for _, t := range triggered {
 		for _, p := range t.patterns {
 			if anyAllowed(p.unlessIdx, allowed) {
@@ -318,19 +320,22 @@ func (r *Rules) analyse(seg string, allowed []bool) (Intent, bool, *Decline) {
 			// patterns tried there are cut short by their regex anyway.
 			if len(p.lits) > 0 && len(text) <= maxLitScan {
 				var key []byte
+				var pairs *pairSet
 				switch {
 				case !p.raw:
 					if normKey == nil {
 						normKey = foldKey(normBuf[:0], norm)
+						normPairs = pairsOf(normKey)
 					}
-					key = normKey
+					key, pairs = normKey, &normPairs
 				default:
 					if segKey == nil {
 						segKey = foldKey(segBuf[:0], seg)
+						segPairs = pairsOf(segKey)
 					}
-					key = segKey
+					key, pairs = segKey, &segPairs
 				}
-				if !mayMatch(p.lits, key) {
+				if !mayMatchPairs(p.lits, p.litPairs, key, pairs) {
 					continue // no match can lack the pattern's literals
 				}
 			}

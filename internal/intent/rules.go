@@ -140,6 +140,8 @@ type compiled struct {
 	pre       *regexp.Regexp // nil, or a cheaper regex that matches whenever re does (prefilter.go)
 	// lits: clauses of literal text every match contains (literals.go).
 	lits [][][]byte
+	// litPairs: the pairSet of each literal of lits.
+	litPairs [][]pairSet
 	// fast: the map groups whose lookup makes pre's match re's (prefilter.go,
 	// match); nil when pre's match must be confirmed by re.
 	fast     map[int]map[string]string
@@ -537,6 +539,7 @@ func compileTool(b []byte, common commonRules, shared map[string]map[string]stri
 		}
 		cp := &compiled{set: t, tool: f.Tool, id: p.ID, lang: p.Lang, langValue: p.Lang, raw: p.Raw, unless: p.Unless, re: re,
 			args: p.Args, lits: asBytes(requiredLits(full))}
+		cp.litPairs = litPairs(cp.lits)
 		if n := instsOf(full); n > maxInsts {
 			var g generics
 			gsrc, err := expand(p.Regex, common.Macros, g.genericMaps(f.Maps), g.genericMaps(shared))
