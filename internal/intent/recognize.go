@@ -292,7 +292,7 @@ func (r *Rules) analyse(seg string, allowed []bool) (Intent, bool, *Decline) {
 	// tool always contains one of them, and the word scan costs far less
 	// than running every pattern.
 	var wordBuf [24]string
-	ws := appendWords(wordBuf[:0], norm)
+	ws := r.segmentWords(wordBuf[:0], norm)
 	var hitBuf [8]wordHit
 	hits := r.wordHits(ws, hitBuf[:0])
 	var domainBuf [4]string

@@ -233,6 +233,10 @@ type Rules struct {
 	// wordIndex maps the first word of each trigger and of each phrase of
 	// a common decline rule to what it may start.
 	wordIndex map[string]*wordInfo
+	// vocab is every word of a trigger or of a decline phrase (common or a
+	// tool's), each mapped to itself; maxVocab is the longest (bytes).
+	vocab    map[string]string
+	maxVocab int
 }
 
 // Version is the rule set's declared version (_common.json "version").
@@ -352,6 +356,29 @@ func LoadFS(fsys fs.FS, dir string) (*Rules, error) {
 				p.unlessIdx = append(p.unlessIdx, slices.Index(r.tools, r.byName[u]))
 			}
 		}
+	}
+	r.vocab = map[string]string{}
+	addWords := func(ws []string) {
+		for _, w := range ws {
+			r.vocab[w] = w
+			r.maxVocab = max(r.maxVocab, len(w))
+		}
+	}
+	addPhrases := func(ds []compiledDecline) {
+		for _, d := range ds {
+			for _, list := range d.words {
+				for _, ph := range list {
+					addWords(ph)
+				}
+			}
+		}
+	}
+	addPhrases(r.declines)
+	for _, t := range r.tools {
+		for _, tr := range t.triggers {
+			addWords(tr)
+		}
+		addPhrases(t.declines)
 	}
 	for _, d := range r.declines {
 		for _, u := range d.tools {

@@ -61,6 +61,85 @@ func appendWords(out []string, s string) []string {
 	return out
 }
 
+// maxWordBuf bounds the lower-case text of a word segmentWords looks up.
+const maxWordBuf = 64
+
+// segmentWords appends the words of s to out as appendWords splits them, but
+// without a lower-case copy of s: a word already in lower case is a part of
+// s, and one with an upper-case letter is the vocabulary's copy of its lower
+// case, or "" when no trigger or decline phrase has it. The words are only
+// ever compared with the words of triggers and decline phrases, which are
+// never "", so every comparison has appendWords' answer.
+func (r *Rules) segmentWords(out []string, s string) []string {
+	if cap(out)-len(out) < len(s)/5+2 {
+		out = slices.Grow(out, len(s)/5+2)
+	}
+	start, upper := -1, false
+	end := func(i int) {
+		if !upper {
+			out = append(out, s[start:i])
+			return
+		}
+		var buf [maxWordBuf]byte
+		b := buf[:0]
+		for _, r := range s[start:i] {
+			if len(b) > maxWordBuf-utf8.UTFMax {
+				b = nil
+				break
+			}
+			if r < utf8.RuneSelf {
+				if 'A' <= r && r <= 'Z' {
+					r += 'a' - 'A'
+				}
+				b = append(b, byte(r))
+			} else {
+				b = utf8.AppendRune(b, unicode.ToLower(r))
+			}
+		}
+		w := ""
+		if b != nil && len(b) <= r.maxVocab {
+			w = r.vocab[string(b)]
+		}
+		out = append(out, w)
+	}
+	for i, c := range s {
+		var word, changes bool
+		if c < utf8.RuneSelf {
+			b := byte(c)
+			changes = 'A' <= b && b <= 'Z'
+			word = changes || 'a' <= b && b <= 'z' || '0' <= b && b <= '9'
+		} else {
+			// As appendWords reads strings.ToLower(s): the class of the
+			// lower-case rune (an invalid byte reads as U+FFFD there).
+			l := unicode.ToLower(c)
+			changes = l != c || c == utf8.RuneError
+			if l < utf8.RuneSelf {
+				b := byte(l)
+				word = 'a' <= b && b <= 'z' || '0' <= b && b <= '9'
+			} else {
+				word = unicode.IsLetter(l) || unicode.IsDigit(l) || l == '°'
+			}
+		}
+		if word && start < 0 {
+			start, upper = i, false
+		}
+		if word {
+			upper = upper || changes
+		}
+		if !word && start >= 0 {
+			end(i)
+			start = -1
+		}
+		if c == '+' || c == '*' || c == '^' || c == '=' {
+			out = append(out, s[i:i+1])
+		}
+	}
+	if start >= 0 {
+		end(len(s))
+	}
+	return out
+}
+
 // collapse trims s and replaces every run of white space by one space.
 func collapse(s string) string {
 	if isCollapsed(s) {
