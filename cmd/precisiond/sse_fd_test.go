@@ -22,20 +22,7 @@ import (
 // reads EOF) instead of holding it for the idle timeout, so /health keeps
 // answering throughout (issue 34).
 func TestRefusedSSEStreamsUnderFDLimit(t *testing.T) {
-	bin := buildBinary(t)
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh to set the descriptor limit")
-	}
-	srv := exec.Command("sh", "-c", `ulimit -n 1024 && exec "$0" serve --addr 127.0.0.1:0 --max-sse-streams 10 --data-dir "$1"`, bin, t.TempDir())
-	stderr := &testhttp.SyncBuffer{}
-	srv.Stderr = stderr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
-	addr := testhttp.ListenAddr(t, stderr)
-	base := "http://" + addr
-	testhttp.WaitUp(t, base, stderr)
+	addr, base := serveUnderFDLimit(t, "--max-sse-streams", "10")
 
 	for range 10 { // the streams that fill the cap, held open
 		resp, err := http.Get(base + "/mcp/sse")
@@ -116,20 +103,7 @@ func refusedAndClosed(addr string) error {
 // /health on a new connection answers every 100 clients and at the end;
 // with the 120 s idle timeout alone, accept would run out of descriptors.
 func TestIdleKeepAliveUnderFDLimit(t *testing.T) {
-	bin := buildBinary(t)
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh to set the descriptor limit")
-	}
-	srv := exec.Command("sh", "-c", `ulimit -n 1024 && exec "$0" serve --addr 127.0.0.1:0 --data-dir "$1"`, bin, t.TempDir())
-	stderr := &testhttp.SyncBuffer{}
-	srv.Stderr = stderr
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
-	addr := testhttp.ListenAddr(t, stderr)
-	base := "http://" + addr
-	testhttp.WaitUp(t, base, stderr)
+	addr, base := serveUnderFDLimit(t)
 
 	for i := range 1100 {
 		c, err := net.Dial("tcp", addr)
@@ -152,4 +126,28 @@ func TestIdleKeepAliveUnderFDLimit(t *testing.T) {
 		}
 	}
 	testhttp.Get(t, base+"/health")
+}
+
+// serveUnderFDLimit starts the built binary's serve with a 1 024-descriptor
+// limit (ulimit -n in sh) and flags, on a loopback port it picks itself; it
+// returns the bound address and base URL once /health answers, and stops the
+// server when the test ends.
+func serveUnderFDLimit(t *testing.T, flags ...string) (addr, base string) {
+	t.Helper()
+	bin := buildBinary(t)
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to set the descriptor limit")
+	}
+	args := append([]string{"-c", `dir=$1; shift; ulimit -n 1024 && exec "$0" serve --addr 127.0.0.1:0 --data-dir "$dir" "$@"`, bin, t.TempDir()}, flags...)
+	srv := exec.Command("sh", args...)
+	stderr := &testhttp.SyncBuffer{}
+	srv.Stderr = stderr
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	addr = testhttp.ListenAddr(t, stderr)
+	base = "http://" + addr
+	testhttp.WaitUp(t, base, stderr)
+	return addr, base
 }
