@@ -16,6 +16,8 @@
 // (plans/testdata/cities.json).
 
 import fs from 'node:fs';
+
+import { rpcClient } from './rpc.mjs';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 
 const base = process.argv[2];
@@ -25,21 +27,13 @@ if (!base) {
 }
 const oracle = JSON.parse(fs.readFileSync(new URL('../../plans/testdata/cities.json', import.meta.url)));
 
-let id = 0;
-async function rpc(path, method, params) {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-  });
-  const msg = await res.json();
-  if (msg.error) throw new Error(`${method}: ${JSON.stringify(msg.error)}`);
-  return msg.result;
-}
+const rpc = rpcClient(base);
 
+// Special-token text (token_count's description names "<|endoftext|>") is
+// counted as the ordinary text it is in a tool listing.
 function measure(text) {
   const bytes = Buffer.byteLength(text, 'utf8');
-  return { bytes, approx: Math.round(bytes / 4), bpe: encode(text).length };
+  return { bytes, approx: Math.round(bytes / 4), bpe: encode(text, { disallowedSpecial: new Set() }).length };
 }
 const rows = [];
 function row(path, step, text) {

@@ -19,6 +19,8 @@
 
 import fs from 'node:fs';
 
+import { rpcClient } from './rpc.mjs';
+
 const base = process.argv[2];
 if (!base) {
   console.error('usage: node plans2.mjs BASE_URL');
@@ -26,17 +28,7 @@ if (!base) {
 }
 const oracle = JSON.parse(fs.readFileSync(new URL('../../plans/testdata/plans2.json', import.meta.url)));
 
-let id = 0;
-async function rpc(path, method, params) {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-  });
-  const msg = await res.json();
-  if (msg.error) throw new Error(`${method}: ${JSON.stringify(msg.error)}`);
-  return msg.result;
-}
+const rpc = rpcClient(base);
 
 async function tokens(text) {
   const res = await fetch(`${base}/v1/invoke`, {
