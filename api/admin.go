@@ -17,6 +17,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -76,7 +77,7 @@ func (s *Server) adminRoutes(r chi.Router) {
 			w.Header().Set("Cache-Control", "no-cache")
 			fileServer.ServeHTTP(w, r)
 		default:
-			writeError(w, newError(CodeNotFound, "no such route: "+r.URL.Path), false)
+			surface.WriteError(w, surface.NewError(surface.CodeNotFound, "no such route: "+r.URL.Path), false)
 		}
 	})
 }
@@ -98,13 +99,13 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		oauthOn := s.edge != nil && s.edge.opts.OAuth != nil
 		if s.opts.AdminToken == "" && !oauthOn {
-			s.refuseAdmin(w, r, newError(CodeForbidden, "administration is disabled: no admin token is configured (PRECISIOND_ADMIN_TOKEN)"))
+			s.refuseAdmin(w, r, surface.NewError(surface.CodeForbidden, "administration is disabled: no admin token is configured (PRECISIOND_ADMIN_TOKEN)"))
 			return
 		}
 		scheme, token, found := strings.Cut(r.Header.Get("Authorization"), " ")
 		if !found || !strings.EqualFold(scheme, "Bearer") || token == "" {
-			s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "missing bearer token")
-			s.refuseAdmin(w, r, newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <admin token>"))
+			s.log.Warn("admin auth failed", "request_id", surface.RequestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "missing bearer token")
+			s.refuseAdmin(w, r, surface.NewError(surface.CodeUnauthorized, "missing bearer token: send Authorization: Bearer <admin token>"))
 			return
 		}
 		if oauthOn && !s.adminTokenMatches(token) {
@@ -112,8 +113,8 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 			return
 		}
 		if !s.adminTokenMatches(token) {
-			s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "wrong token", "token_id", TokenID(token))
-			s.refuseAdmin(w, r, newError(CodeUnauthorized, "wrong admin token"))
+			s.log.Warn("admin auth failed", "request_id", surface.RequestID(r.Context()), "remote_addr", r.RemoteAddr, "why", "wrong token", "token_id", TokenID(token))
+			s.refuseAdmin(w, r, surface.NewError(surface.CodeUnauthorized, "wrong admin token"))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyAdminID, TokenID(token))))
@@ -126,7 +127,7 @@ func (s *Server) requireAdmin(next http.Handler) http.Handler {
 func (s *Server) adminByOAuth(next http.Handler, w http.ResponseWriter, r *http.Request, token string) {
 	oc, aerr := s.checkOAuth(w, r, token)
 	if aerr != nil {
-		s.log.Warn("admin auth failed", "request_id", requestID(r.Context()), "remote_addr", r.RemoteAddr, "why", aerr.Message)
+		s.log.Warn("admin auth failed", "request_id", surface.RequestID(r.Context()), "remote_addr", r.RemoteAddr, "why", aerr.Message)
 		s.refuse(w, r, aerr)
 		return
 	}
@@ -137,10 +138,10 @@ func (s *Server) adminByOAuth(next http.Handler, w http.ResponseWriter, r *http.
 	next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyAdminID, oc.token.Name)))
 }
 
-func (s *Server) refuseAdmin(w http.ResponseWriter, r *http.Request, e *apiError) {
-	if e.Code == CodeUnauthorized && s.edge != nil && s.edge.opts.OAuth != nil {
+func (s *Server) refuseAdmin(w http.ResponseWriter, r *http.Request, e *surface.Error) {
+	if e.Code == surface.CodeUnauthorized && s.edge != nil && s.edge.opts.OAuth != nil {
 		s.edge.unauthorized(w, r, "")
-	} else if e.Code == CodeUnauthorized {
+	} else if e.Code == surface.CodeUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="precisiond"`)
 	}
 	s.refuse(w, r, e)
@@ -153,7 +154,7 @@ func adminID(r *http.Request) string {
 }
 
 // toolParam returns the {name} of a route if the registry knows it.
-func (s *Server) toolParam(r *http.Request) (string, *apiError) {
+func (s *Server) toolParam(r *http.Request) (string, *surface.Error) {
 	name := chi.URLParam(r, "name")
 	if _, _, ok := s.reg.Lookup(name); !ok {
 		return "", s.unknownTool(name)
@@ -162,7 +163,7 @@ func (s *Server) toolParam(r *http.Request) (string, *apiError) {
 }
 
 // toggleTool is POST /tools/{name}/toggle: flip the state (wire-compatible).
-func (s *Server) toggleTool(r *http.Request) (any, *apiError) {
+func (s *Server) toggleTool(r *http.Request) (any, *surface.Error) {
 	name, aerr := s.toolParam(r)
 	if aerr != nil {
 		return nil, aerr
@@ -176,7 +177,7 @@ func (s *Server) toggleTool(r *http.Request) (any, *apiError) {
 }
 
 // putTool is PUT /admin/tools/{name} with {"enabled": bool}: set the state.
-func (s *Server) putTool(r *http.Request) (any, *apiError) {
+func (s *Server) putTool(r *http.Request) (any, *surface.Error) {
 	name, aerr := s.toolParam(r)
 	if aerr != nil {
 		return nil, aerr
@@ -191,7 +192,7 @@ func (s *Server) putTool(r *http.Request) (any, *apiError) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil || req.Enabled == nil || dec.More() {
-		return nil, &apiError{Code: CodeInvalidRequest, Message: `body must be {"enabled": true|false}`, Tool: name}
+		return nil, &surface.Error{Code: surface.CodeInvalidRequest, Message: `body must be {"enabled": true|false}`, Tool: name}
 	}
 	prev, _, err := s.toggler().Set(r.Context(), name, *req.Enabled)
 	if err != nil {
@@ -213,20 +214,20 @@ func (s *Server) toggler() Toggler {
 // toggleFailed answers a toggle that could not be saved: store_unavailable
 // (503) when the store holding the toggle state did not answer or refused,
 // internal_error otherwise; either way nothing changed.
-func (s *Server) toggleFailed(r *http.Request, name string, err error) *apiError {
-	s.log.Error("toggle not saved", "request_id", requestID(r.Context()), "replica", s.opts.Replica, "tool", name, "err", err.Error())
+func (s *Server) toggleFailed(r *http.Request, name string, err error) *surface.Error {
+	s.log.Error("toggle not saved", "request_id", surface.RequestID(r.Context()), "replica", s.opts.Replica, "tool", name, "err", err.Error())
 	var te *tools.Error
 	if errors.As(err, &te) && te.Code == tools.CodeStoreUnavailable {
-		return &apiError{Code: te.Code, Reason: te.Reason, Message: te.Message + "; nothing changed", Tool: name}
+		return &surface.Error{Code: te.Code, Reason: te.Reason, Message: te.Message + "; nothing changed", Tool: name}
 	}
-	return &apiError{Code: tools.CodeInternal, Message: "internal error: the new state could not be saved; nothing changed", Tool: name}
+	return &surface.Error{Code: tools.CodeInternal, Message: "internal error: the new state could not be saved; nothing changed", Tool: name}
 }
 
 // audit writes one line per state change: who (token id, remote address), what,
 // before and after.
 func (s *Server) audit(r *http.Request, action, tool string, before, after bool) {
 	s.log.Info("audit",
-		"request_id", requestID(r.Context()),
+		"request_id", surface.RequestID(r.Context()),
 		"replica", s.opts.Replica,
 		"token_id", adminID(r),
 		"remote_addr", r.RemoteAddr,
@@ -238,7 +239,7 @@ func (s *Server) audit(r *http.Request, action, tool string, before, after bool)
 }
 
 // adminSession lets the admin page check a token before using it.
-func (s *Server) adminSession(r *http.Request) (any, *apiError) {
+func (s *Server) adminSession(r *http.Request) (any, *surface.Error) {
 	return map[string]any{"ok": true, "token_id": adminID(r)}, nil
 }
 
@@ -247,7 +248,7 @@ func (s *Server) adminSession(r *http.Request) (any, *apiError) {
 // hashes recompute against this server's catalogue (evidence.Verify). It
 // changes nothing but costs as much as a call (parsing, schema compilation),
 // so it needs the admin token like the other admin routes.
-func (s *Server) adminVerify(r *http.Request) (any, *apiError) {
+func (s *Server) adminVerify(r *http.Request) (any, *surface.Error) {
 	body, aerr := readBody(r, s.opts.MaxBodyBytes)
 	if aerr != nil {
 		return nil, aerr
@@ -255,7 +256,7 @@ func (s *Server) adminVerify(r *http.Request) (any, *apiError) {
 	v, err := evidence.ParseJSON(body)
 	doc, ok := v.(map[string]any)
 	if err != nil || !ok {
-		return nil, newError(CodeInvalidRequest, "body must be an /invoke response (a JSON object)")
+		return nil, surface.NewError(surface.CodeInvalidRequest, "body must be an /invoke response (a JSON object)")
 	}
 	sr := doc
 	if inner, ok := doc["structured_result"].(map[string]any); ok {

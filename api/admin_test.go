@@ -14,6 +14,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -100,21 +101,21 @@ func TestAdminAuth(t *testing.T) {
 		status                         int
 		code                           string
 	}{
-		{"no token configured: toggle", "POST", "/tools/gcd_lcm/toggle", bearer, "", true, 403, CodeForbidden},
-		{"no token configured: put", "PUT", "/admin/tools/gcd_lcm", bearer, `{"enabled":false}`, true, 403, CodeForbidden},
-		{"no token configured: session", "GET", "/admin/session", "", "", true, 403, CodeForbidden},
-		{"missing header", "POST", "/tools/gcd_lcm/toggle", "", "", false, 401, CodeUnauthorized},
-		{"wrong scheme", "POST", "/tools/gcd_lcm/toggle", "Basic " + adminToken, "", false, 401, CodeUnauthorized},
-		{"empty bearer", "POST", "/tools/gcd_lcm/toggle", "Bearer ", "", false, 401, CodeUnauthorized},
-		{"wrong token", "POST", "/tools/gcd_lcm/toggle", "Bearer nope", "", false, 401, CodeUnauthorized},
-		{"token prefix", "POST", "/tools/gcd_lcm/toggle", bearer[:len(bearer)-1], "", false, 401, CodeUnauthorized},
-		{"token plus suffix", "PUT", "/admin/tools/gcd_lcm", bearer + "x", `{"enabled":false}`, false, 401, CodeUnauthorized},
+		{"no token configured: toggle", "POST", "/tools/gcd_lcm/toggle", bearer, "", true, 403, surface.CodeForbidden},
+		{"no token configured: put", "PUT", "/admin/tools/gcd_lcm", bearer, `{"enabled":false}`, true, 403, surface.CodeForbidden},
+		{"no token configured: session", "GET", "/admin/session", "", "", true, 403, surface.CodeForbidden},
+		{"missing header", "POST", "/tools/gcd_lcm/toggle", "", "", false, 401, surface.CodeUnauthorized},
+		{"wrong scheme", "POST", "/tools/gcd_lcm/toggle", "Basic " + adminToken, "", false, 401, surface.CodeUnauthorized},
+		{"empty bearer", "POST", "/tools/gcd_lcm/toggle", "Bearer ", "", false, 401, surface.CodeUnauthorized},
+		{"wrong token", "POST", "/tools/gcd_lcm/toggle", "Bearer nope", "", false, 401, surface.CodeUnauthorized},
+		{"token prefix", "POST", "/tools/gcd_lcm/toggle", bearer[:len(bearer)-1], "", false, 401, surface.CodeUnauthorized},
+		{"token plus suffix", "PUT", "/admin/tools/gcd_lcm", bearer + "x", `{"enabled":false}`, false, 401, surface.CodeUnauthorized},
 		{"unknown tool toggle", "POST", "/tools/no_such_tool/toggle", bearer, "", false, 404, tools.CodeUnknownTool},
 		{"unknown tool put", "PUT", "/admin/tools/no_such_tool", bearer, `{"enabled":true}`, false, 404, tools.CodeUnknownTool},
-		{"put without enabled", "PUT", "/admin/tools/gcd_lcm", bearer, `{}`, false, 400, CodeInvalidRequest},
-		{"put with extra field", "PUT", "/admin/tools/gcd_lcm", bearer, `{"enabled":true,"x":1}`, false, 400, CodeInvalidRequest},
-		{"put non-bool", "PUT", "/admin/tools/gcd_lcm", bearer, `{"enabled":"no"}`, false, 400, CodeInvalidRequest},
-		{"toggle via GET", "GET", "/tools/gcd_lcm/toggle", bearer, "", false, 405, CodeMethodNotAllow},
+		{"put without enabled", "PUT", "/admin/tools/gcd_lcm", bearer, `{}`, false, 400, surface.CodeInvalidRequest},
+		{"put with extra field", "PUT", "/admin/tools/gcd_lcm", bearer, `{"enabled":true,"x":1}`, false, 400, surface.CodeInvalidRequest},
+		{"put non-bool", "PUT", "/admin/tools/gcd_lcm", bearer, `{"enabled":"no"}`, false, 400, surface.CodeInvalidRequest},
+		{"toggle via GET", "GET", "/tools/gcd_lcm/toggle", bearer, "", false, 405, surface.CodeMethodNotAllow},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -384,7 +385,7 @@ func TestAdminPage(t *testing.T) {
 	for _, f := range []string{"admin.js", "admin.css"} {
 		testhttp.Get(t, ts.URL+"/admin/static/"+f)
 	}
-	if status, body, _ := doReq(t, "GET", ts.URL+"/admin/static/admin.html.tmpl", "", ""); status != 404 || body["error_code"] != CodeNotFound {
+	if status, body, _ := doReq(t, "GET", ts.URL+"/admin/static/admin.html.tmpl", "", ""); status != 404 || body["error_code"] != surface.CodeNotFound {
 		t.Fatalf("template served as static: %d", status)
 	}
 }
@@ -420,16 +421,16 @@ func TestAdminVerify(t *testing.T) {
 	if got := verify(`{"tool":"nope"}`); got["verified"] != false {
 		t.Fatalf("unknown tool verified: %v", got)
 	}
-	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, `[1]`); status != 400 || body["error_code"] != CodeInvalidRequest {
+	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, `[1]`); status != 400 || body["error_code"] != surface.CodeInvalidRequest {
 		t.Fatalf("non-object: %d %v", status, body)
 	}
 	// It costs as much as a call: the admin token is required, and the body
 	// obeys --max-body-bytes (1 MiB here) like every other route.
-	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "", good); status != 401 || body["error_code"] != CodeUnauthorized {
+	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "", good); status != 401 || body["error_code"] != surface.CodeUnauthorized {
 		t.Fatalf("without a token: %d %v", status, body)
 	}
 	big := `{"x":"` + strings.Repeat("a", 1<<20) + `"}`
-	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, big); status != 413 || body["error_code"] != CodePayloadTooLarge {
+	if status, body, _ := doReq(t, "POST", ts.URL+"/admin/verify", "Bearer "+adminToken, big); status != 413 || body["error_code"] != surface.CodePayloadTooLarge {
 		t.Fatalf("1 MiB + 8 bytes: %d %v", status, body)
 	}
 }
@@ -552,7 +553,7 @@ func TestDrainLetsInFlightCallsFinish(t *testing.T) {
 	}
 	srv.Drain()
 	status, body, _ := doReq(t, "POST", ts.URL+"/invoke", "", `{"tool":"sleeper","args":{}}`)
-	if status != 503 || body["error_code"] != CodeShuttingDown {
+	if status != 503 || body["error_code"] != surface.CodeShuttingDown {
 		t.Fatalf("new call during drain: %d %v", status, body)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

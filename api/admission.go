@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -104,7 +105,7 @@ func (s *Server) admitBody(next http.Handler) http.Handler {
 			return
 		}
 		if r.ContentLength > s.opts.MaxBodyBytes {
-			s.refuse(w, r, newError(CodePayloadTooLarge, fmt.Sprintf("request body of %d bytes exceeds %d bytes", r.ContentLength, s.opts.MaxBodyBytes)))
+			s.refuse(w, r, surface.NewError(surface.CodePayloadTooLarge, fmt.Sprintf("request body of %d bytes exceeds %d bytes", r.ContentLength, s.opts.MaxBodyBytes)))
 			return
 		}
 		n := s.opts.MaxBodyBytes
@@ -121,7 +122,7 @@ func (s *Server) admitBody(next http.Handler) http.Handler {
 			if s.opts.Metrics != nil {
 				s.opts.Metrics.OnReject()
 			}
-			s.refuse(w, r, &apiError{Code: tools.CodeOverloaded, Reason: "body_budget",
+			s.refuse(w, r, &surface.Error{Code: tools.CodeOverloaded, Reason: "body_budget",
 				Message: "too many request bytes in flight; retry shortly"})
 			return
 		}
@@ -131,9 +132,9 @@ func (s *Server) admitBody(next http.Handler) http.Handler {
 }
 
 // refuse answers a request that middleware turns away before any route.
-func (s *Server) refuse(w http.ResponseWriter, r *http.Request, e *apiError) {
-	setLogError(r.Context(), e.Code)
-	writeError(w, e, false)
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, e *surface.Error) {
+	surface.SetLogError(r.Context(), e.Code)
+	surface.WriteError(w, e, false)
 }
 
 // DefaultQueueWait is how long a request waits for admission when Options set

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -43,7 +44,7 @@ func TestBodyBudget(t *testing.T) {
 	req.ContentLength = 5000
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, req)
-	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), CodePayloadTooLarge) {
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), surface.CodePayloadTooLarge) {
 		t.Fatalf("declared 5000 bytes: %d %s", rec.Code, rec.Body)
 	}
 
@@ -100,7 +101,7 @@ func TestToolNameNeverLogged(t *testing.T) {
 	ts, _, logs := newTestServer(t, nil)
 	name := strings.Repeat("q", 10000)
 	status, body, _ := post(t, ts.URL+"/v1/invoke", "application/json", `{"tool":"`+name+`"}`)
-	if status != 400 || body["error_code"] != CodeInvalidRequest || body["tool"] != "" {
+	if status != 400 || body["error_code"] != surface.CodeInvalidRequest || body["tool"] != "" {
 		t.Fatalf("got %d %v", status, body)
 	}
 	if strings.Contains(logs.String(), strings.Repeat("q", 65)) || strings.Contains(fmt.Sprint(body), strings.Repeat("q", 65)) {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -351,7 +352,7 @@ func FuzzInvokeBody(f *testing.F) {
 		}
 		req, aerr := parseInvokeBody(data)
 		if aerr != nil {
-			if aerr.Code != CodeInvalidRequest {
+			if aerr.Code != surface.CodeInvalidRequest {
 				t.Fatalf("unexpected code %s", aerr.Code)
 			}
 			return

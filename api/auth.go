@@ -15,13 +15,10 @@ import (
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
-
-// CodeRateLimited is the error code of a request past its token's
-// rate_per_minute (HTTP 429 with Retry-After).
-const CodeRateLimited = "rate_limited"
 
 // AccessOptions configure access control at the edge (docs/operations.md,
 // "Access control"). A nil *AccessOptions leaves every route as it was.
@@ -82,27 +79,6 @@ func newEdge(o *AccessOptions, store *filestore.Store, log *slog.Logger) *edge {
 // OAuth or both.
 func (e *edge) authOn() bool { return e != nil && (e.opts.Tokens != nil || e.opts.OAuth != nil) }
 
-type principalKey struct{}
-
-// principal is the API token a request was admitted with, or nil (tokens off,
-// or a route that needs none).
-func principal(ctx context.Context) *access.Token {
-	t, _ := ctx.Value(principalKey{}).(*access.Token)
-	return t
-}
-
-func withPrincipal(ctx context.Context, t *access.Token) context.Context {
-	return context.WithValue(ctx, principalKey{}, t)
-}
-
-// tokenName is the name of the request's token, or "".
-func tokenName(ctx context.Context) string {
-	if t := principal(ctx); t != nil {
-		return t.Name
-	}
-	return ""
-}
-
 // openRoute reports whether a route is outside the API tokens: /health and
 // /ready (probes), the published signing keys (JWKSPath: anyone may verify), the admin routes (the admin token), /downloads (its own check)
 // and /metrics unless configured otherwise. It looks at the path the router
@@ -161,11 +137,11 @@ func (s *Server) accessControl(next http.Handler) http.Handler {
 		}
 		if e.opts.GuardHosts {
 			if !e.hosts.allowed(r.Host) {
-				s.refuseAccess(w, r, newError(CodeForbidden, "host "+quoteShort(r.Host)+" is not allowed (configure --allowed-hosts)"), "")
+				s.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "host "+quoteShort(r.Host)+" is not allowed (configure --allowed-hosts)"), "")
 				return
 			}
 			if origin != "" && !corsOK && !e.hosts.allowedOrigin(origin) {
-				s.refuseAccess(w, r, newError(CodeForbidden, "origin "+quoteShort(origin)+" is not allowed (configure --cors-origins or --allowed-hosts)"), "")
+				s.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "origin "+quoteShort(origin)+" is not allowed (configure --cors-origins or --allowed-hosts)"), "")
 				return
 			}
 		}
@@ -204,7 +180,7 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (_ *http.R
 		s.refuseAccess(w, r, aerr, tokenLabel(t))
 		return r, false
 	}
-	ctx := withPrincipal(r.Context(), t)
+	ctx := surface.WithPrincipal(r.Context(), t)
 	if oc != nil {
 		ctx = withOAuth(ctx, oc)
 	}
@@ -214,18 +190,18 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (_ *http.R
 // checkToken is authenticate's decision: the token is returned with a 429,
 // nil with a 401. An API token (or the admin token) is always tried first,
 // so a client that sends one is never sent into OAuth.
-func (s *Server) checkToken(w http.ResponseWriter, r *http.Request) (*access.Token, *oauthCaller, *apiError) {
+func (s *Server) checkToken(w http.ResponseWriter, r *http.Request) (*access.Token, *oauthCaller, *surface.Error) {
 	secret, ok := bearerToken(r)
 	if !ok {
 		s.edge.unauthorized(w, r, "")
-		return nil, nil, newError(CodeUnauthorized, "missing bearer token: send Authorization: Bearer <API token> (see `precisiond token new`)"+s.edge.oauthHint())
+		return nil, nil, surface.NewError(surface.CodeUnauthorized, "missing bearer token: send Authorization: Bearer <API token> (see `precisiond token new`)"+s.edge.oauthHint())
 	}
 	var t *access.Token
 	if s.edge.opts.Tokens != nil {
 		t = s.edge.opts.Tokens.Set().Authenticate(secret)
 	}
 	if t == nil && s.adminTokenMatches(secret) {
-		return adminPrincipal, nil, nil // the admin page's calls (no scope, no rate limit)
+		return surface.AdminPrincipal, nil, nil // the admin page's calls (no scope, no rate limit)
 	}
 	if t == nil && s.edge.opts.OAuth != nil {
 		oc, aerr := s.checkOAuth(w, r, secret)
@@ -236,11 +212,11 @@ func (s *Server) checkToken(w http.ResponseWriter, r *http.Request) (*access.Tok
 	}
 	if t == nil {
 		s.edge.unauthorized(w, r, "invalid_token")
-		return nil, nil, newError(CodeUnauthorized, "unknown API token")
+		return nil, nil, surface.NewError(surface.CodeUnauthorized, "unknown API token")
 	}
 	if ok, wait := s.edge.opts.Tokens.Limiter().Allow(t); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
-		return t, nil, newError(CodeRateLimited, "token "+t.Name+" is over its rate_per_minute; retry after the Retry-After seconds")
+		return t, nil, surface.NewError(surface.CodeRateLimited, "token "+t.Name+" is over its rate_per_minute; retry after the Retry-After seconds")
 	}
 	return t, nil, nil
 }
@@ -252,11 +228,6 @@ func (e *edge) oauthHint() string {
 	}
 	return ", or an OAuth access token from " + e.opts.OAuth.Issuer + " (see WWW-Authenticate resource_metadata)"
 }
-
-// adminPrincipal is the principal of a request that carries the admin token
-// on a tool surface. Its name cannot clash with a tokens-file entry (those
-// start with a letter or digit).
-var adminPrincipal = &access.Token{Name: "_admin"}
 
 // adminTokenMatches compares a bearer token with --admin-token in constant
 // time (over SHA-256, so that the length does not show either).
@@ -280,14 +251,14 @@ func bearerToken(r *http.Request) (string, bool) {
 
 // refuseAccess logs, counts and writes an access refusal; why is the token
 // name, or what was refused when no token is involved.
-func (s *Server) refuseAccess(w http.ResponseWriter, r *http.Request, e *apiError, token string) {
+func (s *Server) refuseAccess(w http.ResponseWriter, r *http.Request, e *surface.Error, token string) {
 	s.countRefusal(r.Context(), e.Code, token, r.URL.Path, e.Tool)
 	s.refuse(w, r, e)
 }
 
 // countRefusal logs and counts one refusal.
 func (s *Server) countRefusal(ctx context.Context, code, token, path, tool string) {
-	attrs := []any{"request_id", requestID(ctx), "error_code", code, "token", token, "path", path}
+	attrs := []any{"request_id", surface.RequestID(ctx), "error_code", code, "token", token, "path", path}
 	if tool != "" {
 		attrs = append(attrs, "tool", tool)
 	}
@@ -299,17 +270,17 @@ func (s *Server) countRefusal(ctx context.Context, code, token, path, tool strin
 
 // authorizeTool refuses a call to a tool outside the request's token scope
 // (error_code forbidden: 403 on /v1/invoke, the legacy 200 body on /invoke).
-func (s *Server) authorizeTool(ctx context.Context, tool string) *apiError {
-	t := principal(ctx)
+func (s *Server) authorizeTool(ctx context.Context, tool string) *surface.Error {
+	t := surface.Principal(ctx)
 	if t == nil || t.Allows(tool) {
 		return nil
 	}
-	s.countRefusal(ctx, CodeForbidden, t.Name, "", tool)
-	aerr := &apiError{Code: CodeForbidden, Message: "tool " + quoteShort(tool) + " is outside the scope of token " + t.Name, Tool: tool}
+	s.countRefusal(ctx, surface.CodeForbidden, t.Name, "", tool)
+	aerr := &surface.Error{Code: surface.CodeForbidden, Message: "tool " + quoteShort(tool) + " is outside the scope of token " + t.Name, Tool: tool}
 	if oauthOf(ctx) != nil {
 		aerr.Reason = "insufficient_scope"
-		aerr.scope = ScopeToolPrefix + tool
-		aerr.Challenge = challenge("error", "insufficient_scope", "scope", aerr.scope)
+		aerr.Scope = ScopeToolPrefix + tool
+		aerr.Challenge = challenge("error", "insufficient_scope", "scope", aerr.Scope)
 	}
 	return aerr
 }
@@ -317,12 +288,12 @@ func (s *Server) authorizeTool(ctx context.Context, tool string) *apiError {
 // authorizePlan refuses a plan with a step outside the token's scope; an
 // OAuth refusal names the scopes of every such step at once (MCP asks for
 // all the scopes of an operation in one challenge).
-func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *apiError {
-	var first *apiError
+func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *surface.Error {
+	var first *surface.Error
 	var scopes []string
 	for _, st := range p.Steps {
 		if first != nil {
-			if t := principal(ctx); t != nil && !t.Allows(st.Tool) && !slices.Contains(scopes, ScopeToolPrefix+st.Tool) {
+			if t := surface.Principal(ctx); t != nil && !t.Allows(st.Tool) && !slices.Contains(scopes, ScopeToolPrefix+st.Tool) {
 				scopes = append(scopes, ScopeToolPrefix+st.Tool)
 			}
 			continue
@@ -332,9 +303,9 @@ func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *apiError {
 			scopes = append(scopes, ScopeToolPrefix+st.Tool)
 		}
 	}
-	if first != nil && first.scope != "" && len(scopes) > 1 {
-		first.scope = joinScopes(scopes)
-		first.Challenge = challenge("error", "insufficient_scope", "scope", first.scope)
+	if first != nil && first.Scope != "" && len(scopes) > 1 {
+		first.Scope = joinScopes(scopes)
+		first.Challenge = challenge("error", "insufficient_scope", "scope", first.Scope)
 	}
 	return first
 }
@@ -370,7 +341,7 @@ func (e *edge) fileGenerated(ctx context.Context, facts map[string]any) string {
 	if !ok || !filestore.NamePattern.MatchString(name) {
 		return ""
 	}
-	e.noteOwner(name, tokenName(ctx))
+	e.noteOwner(name, surface.TokenName(ctx))
 	if e.opts.Signer == nil {
 		return ""
 	}
@@ -395,11 +366,11 @@ func (s *Server) downloadAccess(next http.Handler) http.Handler {
 		q := r.URL.Query()
 		if q.Has("exp") || q.Has("sig") {
 			if e.opts.Signer == nil {
-				s.refuseAccess(w, r, newError(CodeForbidden, "signed links are not configured"), "")
+				s.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "signed links are not configured"), "")
 				return
 			}
 			if err := e.opts.Signer.Check(name, q); err != nil {
-				s.refuseAccess(w, r, newError(CodeForbidden, "download link refused: "+err.Error()), "")
+				s.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "download link refused: "+err.Error()), "")
 				return
 			}
 			next.ServeHTTP(w, r)
@@ -409,9 +380,9 @@ func (s *Server) downloadAccess(next http.Handler) http.Handler {
 		if !ok {
 			return
 		}
-		t := principal(r.Context())
+		t := surface.Principal(r.Context())
 		if !e.owners.Owns(name, t.Name) {
-			s.refuseAccess(w, r, newError(CodeForbidden, "this file was not generated with token "+t.Name+"; use its signed link"), t.Name)
+			s.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "this file was not generated with token "+t.Name+"; use its signed link"), t.Name)
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/plans"
 )
@@ -71,7 +72,7 @@ func newAccessEnv(t *testing.T, mutate func(*AccessOptions)) *accessEnv {
 	// The plan service runs over a registry of its own (the tools without a
 	// file store): enough for the scope checks of plan runs.
 	planReg := builtinRegistry()
-	svc := plans.NewService(planReg, plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
+	svc := plans.NewService(planReg, plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
 	e.mcpEnv = newMCPEnv(t, MCPOptions{}, Options{Access: ao, Metrics: e.metrics, Plans: svc, AdminToken: adminTok,
 		JWKS: func() []byte { return []byte(`{"keys":[]}`) }})
 	return e
@@ -130,7 +131,7 @@ func TestAccessEverySurface(t *testing.T) {
 		for _, tok := range []string{"", "wrong-token"} {
 			r := e.do(t, s.method, s.path, tok, s.body)
 			if r.Status != http.StatusUnauthorized || !strings.HasPrefix(r.Header.Get("WWW-Authenticate"), "Bearer") ||
-				r.JSON(t)["error_code"] != CodeUnauthorized {
+				r.JSON(t)["error_code"] != surface.CodeUnauthorized {
 				t.Errorf("%s %s token %q: %d %v %s", s.method, s.path, tok, r.Status, r.Header, r.Body)
 			}
 		}
@@ -172,7 +173,7 @@ func TestAccessEverySurface(t *testing.T) {
 		t.Errorf("MCP with the admin token: %v", err)
 	}
 	// Refusals are counted, by code and token name, and per route.
-	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": CodeUnauthorized, "token": ""}); n < float64(3*len(surfaces)) {
+	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": surface.CodeUnauthorized, "token": ""}); n < float64(3*len(surfaces)) {
 		t.Errorf("unauthorized refusals counted: %v", n)
 	}
 	if n := metricValue(t, e.metrics, "precisiond_http_requests_total", map[string]string{"route": "/tools", "code": "401"}); n != 3 {
@@ -201,11 +202,11 @@ func TestAccessScope(t *testing.T) {
 	e := newAccessEnv(t, nil)
 	call := `{"tool":"base64_codec","args":{"text":"x"}}`
 	r := e.do(t, "POST", "/invoke", bobToken, call)
-	if b := r.JSON(t); r.Status != 200 || b["error_code"] != CodeForbidden || b["tool"] != "base64_codec" {
+	if b := r.JSON(t); r.Status != 200 || b["error_code"] != surface.CodeForbidden || b["tool"] != "base64_codec" {
 		t.Errorf("/invoke outside scope: %d %s", r.Status, r.Body)
 	}
 	r = e.do(t, "POST", "/v1/invoke", bobToken, call)
-	if r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != CodeForbidden {
+	if r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != surface.CodeForbidden {
 		t.Errorf("/v1/invoke outside scope: %d %s", r.Status, r.Body)
 	}
 	if r := e.do(t, "POST", "/v1/invoke", bobToken, `{"tool":"gcd_lcm","args":{"a":4,"b":6}}`); r.Status != 200 {
@@ -215,7 +216,7 @@ func TestAccessScope(t *testing.T) {
 		t.Errorf("alice (no scope): %d %s", r.Status, r.Body)
 	}
 	r = e.do(t, "POST", "/v1/plans/run", bobToken, `{"plan":`+citiesPlan+`,"params":{"city":"Asia/Tokyo"}}`)
-	if r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != CodeForbidden {
+	if r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != surface.CodeForbidden {
 		t.Errorf("plan outside scope: %d %s", r.Status, r.Body)
 	}
 	reg := e.do(t, "POST", "/v1/plans", aliceToken, `{"plan":`+citiesPlan+`}`)
@@ -224,13 +225,13 @@ func TestAccessScope(t *testing.T) {
 		t.Fatalf("register: %d %s", reg.Status, reg.Body)
 	}
 	r = e.do(t, "POST", "/v1/plans/"+id+"/run", bobToken, `{"params":{"city":"Asia/Tokyo"}}`)
-	if r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != CodeForbidden {
+	if r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != surface.CodeForbidden {
 		t.Errorf("stored plan outside scope: %d %s", r.Status, r.Body)
 	}
 	if r := e.do(t, "POST", "/v1/plans/"+id+"/run", aliceToken, `{"params":{"city":"Asia/Tokyo"}}`); r.Status != 200 {
 		t.Errorf("stored plan, alice: %d %s", r.Status, r.Body)
 	}
-	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": CodeForbidden, "token": "bob"}); n != 4 {
+	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": surface.CodeForbidden, "token": "bob"}); n != 4 {
 		t.Errorf("forbidden refusals of bob: %v, want 3", n)
 	}
 
@@ -277,7 +278,7 @@ func TestAccessRateLimit(t *testing.T) {
 		}
 	}
 	r := e.do(t, "POST", "/invoke", carolToken, `{"tool":"gcd_lcm","args":{"a":4,"b":6}}`)
-	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") != "30" || r.JSON(t)["error_code"] != CodeRateLimited {
+	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") != "30" || r.JSON(t)["error_code"] != surface.CodeRateLimited {
 		t.Fatalf("third request: %d Retry-After %q %s", r.Status, r.Header.Get("Retry-After"), r.Body)
 	}
 	hdr := bearer(carolToken)
@@ -297,7 +298,7 @@ func TestAccessRateLimit(t *testing.T) {
 	if r := e.do(t, "GET", "/tools", carolToken, ""); r.Status != http.StatusTooManyRequests {
 		t.Fatalf("the refilled request was spent: %d", r.Status)
 	}
-	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": CodeRateLimited, "token": "carol"}); n != 3 {
+	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": surface.CodeRateLimited, "token": "carol"}); n != 3 {
 		t.Errorf("rate_limited refusals of carol: %v, want 3", n)
 	}
 	if n := metricValue(t, e.metrics, "precisiond_http_requests_total", map[string]string{"route": "/invoke", "code": "429"}); n != 1 {
@@ -367,7 +368,7 @@ func TestAccessDownloads(t *testing.T) {
 		"extended expiry":    u.Path + "?exp=" + exp + "0&sig=" + q.Get("sig"),
 		"missing signature":  u.Path + "?exp=" + exp,
 	} {
-		if r := e.do(t, "GET", bad, "", ""); r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != CodeForbidden {
+		if r := e.do(t, "GET", bad, "", ""); r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != surface.CodeForbidden {
 			t.Errorf("%s: %d %s", what, r.Status, r.Body)
 		}
 	}

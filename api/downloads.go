@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -66,8 +67,8 @@ func downloadHandler(s *filestore.Store, log *slog.Logger) http.Handler {
 			writeDownloadError(w, http.StatusNotFound, notFoundBody)
 			return
 		case errors.As(err, &ue):
-			log.Warn("download store unavailable", "request_id", requestID(r.Context()), "file", name, "err", err.Error())
-			setLogError(r.Context(), tools.CodeStoreUnavailable)
+			log.Warn("download store unavailable", "request_id", surface.RequestID(r.Context()), "file", name, "err", err.Error())
+			surface.SetLogError(r.Context(), tools.CodeStoreUnavailable)
 			body := storeRefusedBody
 			if ue.NotAnswering() {
 				body = storeUnavailableBody
@@ -75,7 +76,7 @@ func downloadHandler(s *filestore.Store, log *slog.Logger) http.Handler {
 			writeDownloadError(w, http.StatusServiceUnavailable, body)
 			return
 		case err != nil:
-			log.Error("download", "request_id", requestID(r.Context()), "file", name, "err", err.Error())
+			log.Error("download", "request_id", surface.RequestID(r.Context()), "file", name, "err", err.Error())
 			writeDownloadError(w, http.StatusInternalServerError, internalErrorBody)
 			return
 		}

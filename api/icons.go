@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 // The icons of the server and of the catalogue groups (contracts/groups.json):
@@ -49,7 +50,7 @@ func iconHandler(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "name")
 	b, err := iconFS.ReadFile("icons/" + name)
 	if err != nil || !strings.HasSuffix(name, ".svg") || strings.Contains(name, "/") {
-		writeError(w, newError(CodeNotFound, "no icon "+quoteShort(name)), false)
+		surface.WriteError(w, surface.NewError(surface.CodeNotFound, "no icon "+quoteShort(name)), false)
 		return
 	}
 	h := w.Header()

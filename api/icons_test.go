@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
@@ -92,7 +93,7 @@ const iconBase = "https://precisiond.example.com/calc"
 func newIconServer(t *testing.T, base string) *httptest.Server {
 	t.Helper()
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
-	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
+	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
 	ts := httptest.NewServer(New(reg, Options{Plans: svc, MCP: &MCPOptions{PublicBaseURL: base}}))
 	t.Cleanup(ts.Close)
 	return ts

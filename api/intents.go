@@ -8,12 +8,9 @@ import (
 	"sync"
 
 	"github.com/precisiond/precisiond/internal/intent"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
-
-// CodeNotCovered is /v1/answer's refusal of a request that is not completely
-// a set of recognised intents (HTTP 422).
-const CodeNotCovered = "not_covered"
 
 // IntentRules is the embedded intent rule set, loaded once.
 var IntentRules = sync.OnceValues(intent.Load)
@@ -24,7 +21,7 @@ type intentRequest struct {
 	tools []string // nil: every tool of the registry with an intent contract
 }
 
-func (s *Server) decodeIntentRequest(r *http.Request) (intentRequest, *apiError) {
+func (s *Server) decodeIntentRequest(r *http.Request) (intentRequest, *surface.Error) {
 	var req intentRequest
 	body, aerr := s.readObject(r)
 	if aerr != nil {
@@ -32,27 +29,27 @@ func (s *Server) decodeIntentRequest(r *http.Request) (intentRequest, *apiError)
 	}
 	for k := range body {
 		if k != "text" && k != "tools" {
-			return req, newError(CodeInvalidRequest, "unknown field "+quoteShort(k)+" in request body (allowed: text, tools)")
+			return req, surface.NewError(surface.CodeInvalidRequest, "unknown field "+quoteShort(k)+" in request body (allowed: text, tools)")
 		}
 	}
 	text, ok := body["text"].(string)
 	if !ok {
-		return req, newError(CodeInvalidRequest, `"text" must be a string`)
+		return req, surface.NewError(surface.CodeInvalidRequest, `"text" must be a string`)
 	}
 	if len(text) > intent.MaxTextBytes {
-		return req, newError(CodePayloadTooLarge, `"text" exceeds 16384 bytes`)
+		return req, surface.NewError(surface.CodePayloadTooLarge, `"text" exceeds 16384 bytes`)
 	}
 	req.text = text
 	if v, present := body["tools"]; present && v != nil {
 		list, ok := v.([]any)
 		if !ok {
-			return req, newError(CodeInvalidRequest, `"tools" must be an array of tool names`)
+			return req, surface.NewError(surface.CodeInvalidRequest, `"tools" must be an array of tool names`)
 		}
 		req.tools = []string{}
 		for _, e := range list {
 			name, ok := e.(string)
 			if !ok {
-				return req, newError(CodeInvalidRequest, `"tools" must be an array of tool names`)
+				return req, surface.NewError(surface.CodeInvalidRequest, `"tools" must be an array of tool names`)
 			}
 			req.tools = append(req.tools, name)
 		}
@@ -62,10 +59,10 @@ func (s *Server) decodeIntentRequest(r *http.Request) (intentRequest, *apiError)
 
 // recognize runs the recognizer over the tools this registry serves (and the
 // allowlist, when given).
-func (s *Server) recognize(req intentRequest) (*intent.Result, *apiError) {
+func (s *Server) recognize(req intentRequest) (*intent.Result, *surface.Error) {
 	if _, err := IntentRules(); err != nil {
 		s.log.Error("intent rules", "err", err.Error())
-		return nil, newError(tools.CodeInternal, "internal error")
+		return nil, surface.NewError(tools.CodeInternal, "internal error")
 	}
 	res, err := RecognizeFor(s.reg, req.text, req.tools)
 	if err != nil {
@@ -73,7 +70,7 @@ func (s *Server) recognize(req intentRequest) (*intent.Result, *apiError) {
 		if errors.As(err, &ut) {
 			return nil, s.unknownTool(ut.Tool)
 		}
-		return nil, newError(CodeInvalidRequest, err.Error())
+		return nil, surface.NewError(surface.CodeInvalidRequest, err.Error())
 	}
 	return res, nil
 }
@@ -112,7 +109,7 @@ func RecognizeFor(reg *tools.Registry, text string, allow []string) (*intent.Res
 }
 
 // intents is POST /v1/intents.
-func (s *Server) intents(r *http.Request) (any, *apiError) {
+func (s *Server) intents(r *http.Request) (any, *surface.Error) {
 	res, aerr := s.recognizeRequest(r)
 	if aerr != nil {
 		return nil, aerr
@@ -122,7 +119,7 @@ func (s *Server) intents(r *http.Request) (any, *apiError) {
 
 // recognizeRequest decodes a /v1/intents or /v1/answer body and recognizes
 // its text.
-func (s *Server) recognizeRequest(r *http.Request) (*intent.Result, *apiError) {
+func (s *Server) recognizeRequest(r *http.Request) (*intent.Result, *surface.Error) {
 	req, aerr := s.decodeIntentRequest(r)
 	if aerr != nil {
 		return nil, aerr
@@ -132,9 +129,9 @@ func (s *Server) recognizeRequest(r *http.Request) (*intent.Result, *apiError) {
 
 // answer is POST /v1/answer: a covered request's intents through the
 // execution path of /v1/invoke, and the deterministic answer.
-func (s *Server) answer(r *http.Request) (any, *apiError) {
+func (s *Server) answer(r *http.Request) (any, *surface.Error) {
 	if s.draining.Load() {
-		return nil, newError(CodeShuttingDown, "the service is shutting down")
+		return nil, surface.NewError(surface.CodeShuttingDown, "the service is shutting down")
 	}
 	res, aerr := s.recognizeRequest(r)
 	if aerr != nil {
@@ -151,16 +148,16 @@ func (s *Server) answer(r *http.Request) (any, *apiError) {
 		return nil
 	})
 	if err != nil {
-		var ae *apiError
+		var ae *surface.Error
 		if errors.As(err, &ae) {
 			return nil, ae
 		}
 		var ce *intent.CallError
 		if errors.As(err, &ce) {
-			return nil, toAPIError(ctx, s.log, ce.Tool, ce.Err)
+			return nil, surface.FromError(ctx, s.log, ce.Tool, ce.Err)
 		}
-		s.log.Error("rendering an answer", "request_id", requestID(ctx), "err", err.Error())
-		return nil, newError(tools.CodeInternal, "internal error")
+		s.log.Error("rendering an answer", "request_id", surface.RequestID(ctx), "err", err.Error())
+		return nil, surface.NewError(tools.CodeInternal, "internal error")
 	}
 	return body, nil
 }
@@ -186,7 +183,7 @@ func AnswerCovered(ctx context.Context, reg *tools.Registry, res *intent.Result,
 	if err != nil {
 		var ce *intent.CallError
 		if errors.As(err, &ce) {
-			var ae *apiError
+			var ae *surface.Error
 			if errors.As(ce.Err, &ae) {
 				return nil, ae
 			}
@@ -216,7 +213,7 @@ func AnswerBody(res *intent.Result, out *intent.Answered) map[string]any {
 func NotCoveredBody(res *intent.Result) map[string]any {
 	return map[string]any{
 		"error":              "the request is not completely a set of recognised intents; plan it with a model (see intents and declined)",
-		"error_code":         CodeNotCovered,
+		"error_code":         surface.CodeNotCovered,
 		"tool":               "",
 		"covered":            false,
 		"intents":            res.Intents,

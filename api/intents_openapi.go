@@ -1,5 +1,7 @@
 package api
 
+import "github.com/precisiond/precisiond/internal/surface"
+
 // addIntentOpenAPI describes POST /v1/intents and POST /v1/answer
 // (docs/intents.md).
 func addIntentOpenAPI(schemas, paths map[string]any) {
@@ -31,7 +33,7 @@ func addIntentOpenAPI(schemas, paths map[string]any) {
 	for k, v := range version {
 		answer[k] = v
 	}
-	notCovered := props{"error": strSchema("message"), "error_code": map[string]any{"const": CodeNotCovered}, "tool": strSchema("empty")}
+	notCovered := props{"error": strSchema("message"), "error_code": map[string]any{"const": surface.CodeNotCovered}, "tool": strSchema("empty")}
 	for k, v := range result {
 		notCovered[k] = v
 	}

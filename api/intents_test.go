@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -40,16 +41,16 @@ func TestIntentsRoute(t *testing.T) {
 	}{
 		{"covered", "application/json", `{"text":"Berechne den GGT von 391 und 299."}`, 200, ""},
 		{"allowlist", "application/json", `{"text":"Berechne den GGT von 391 und 299.","tools":["calendar_facts"]}`, 200, ""},
-		{"not json", "application/json", `{"text":`, 400, CodeInvalidRequest},
-		{"not an object", "application/json", `[1]`, 400, CodeInvalidRequest},
-		{"unknown field", "application/json", `{"text":"x","mode":"fast"}`, 400, CodeInvalidRequest},
-		{"text missing", "application/json", `{}`, 400, CodeInvalidRequest},
-		{"text not a string", "application/json", `{"text":5}`, 400, CodeInvalidRequest},
-		{"tools not a list", "application/json", `{"text":"x","tools":"gcd_lcm"}`, 400, CodeInvalidRequest},
-		{"tools not names", "application/json", `{"text":"x","tools":[1]}`, 400, CodeInvalidRequest},
+		{"not json", "application/json", `{"text":`, 400, surface.CodeInvalidRequest},
+		{"not an object", "application/json", `[1]`, 400, surface.CodeInvalidRequest},
+		{"unknown field", "application/json", `{"text":"x","mode":"fast"}`, 400, surface.CodeInvalidRequest},
+		{"text missing", "application/json", `{}`, 400, surface.CodeInvalidRequest},
+		{"text not a string", "application/json", `{"text":5}`, 400, surface.CodeInvalidRequest},
+		{"tools not a list", "application/json", `{"text":"x","tools":"gcd_lcm"}`, 400, surface.CodeInvalidRequest},
+		{"tools not names", "application/json", `{"text":"x","tools":[1]}`, 400, surface.CodeInvalidRequest},
 		{"unknown tool", "application/json", `{"text":"x","tools":["gcd_lcn"]}`, 404, "unknown_tool"},
-		{"too long", "application/json", long, 413, CodePayloadTooLarge},
-		{"not JSON content", "text/plain", `{"text":"x"}`, 415, CodeUnsupportedType},
+		{"too long", "application/json", long, 413, surface.CodePayloadTooLarge},
+		{"not JSON content", "text/plain", `{"text":"x"}`, 415, surface.CodeUnsupportedType},
 	} {
 		status, body, _ := post(t, ts.URL+"/v1/intents", c.ct, c.body)
 		if status != c.status || (c.code != "" && body["error_code"] != c.code) {
@@ -71,7 +72,7 @@ func TestIntentsRoute(t *testing.T) {
 func TestAnswerRoute(t *testing.T) {
 	ts := newIntentServer(t)
 	status, body, _ := post(t, ts.URL+"/v1/answer", "application/json", `{"text":"1. Berechne den GGT von 391 und 299.\n2. Erkläre den euklidischen Algorithmus."}`)
-	if status != 422 || body["error_code"] != CodeNotCovered || len(body["intents"].([]any)) != 1 || body["covered"] != false {
+	if status != 422 || body["error_code"] != surface.CodeNotCovered || len(body["intents"].([]any)) != 1 || body["covered"] != false {
 		t.Errorf("mixed request: %d %v", status, body)
 	}
 	status, body, _ = post(t, ts.URL+"/v1/answer", "application/json", `{"text":"Berechne den GGT von 391 und 299."}`)
@@ -92,7 +93,7 @@ func TestAnswerScope(t *testing.T) {
 	if r := e.do(t, "POST", "/v1/answer", bobToken, gcd); r.Status != 200 {
 		t.Errorf("bob, gcd: %d %s", r.Status, r.Body)
 	}
-	if r := e.do(t, "POST", "/v1/answer", bobToken, weekday); r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != CodeForbidden {
+	if r := e.do(t, "POST", "/v1/answer", bobToken, weekday); r.Status != http.StatusForbidden || r.JSON(t)["error_code"] != surface.CodeForbidden {
 		t.Errorf("bob, calendar_facts: %d %s", r.Status, r.Body)
 	}
 	if r := e.do(t, "POST", "/v1/answer", aliceToken, weekday); r.Status != 200 {
@@ -130,7 +131,7 @@ func TestAnswerRoundTrip(t *testing.T) {
 			text := c["text"].(string)
 			req, _ := evidence.Canonical(map[string]any{"text": text})
 			r := testhttp.Do(t, "POST", ts.URL+"/v1/answer", map[string]string{"Content-Type": "application/json"}, req)
-			if r.Status == http.StatusUnprocessableEntity && r.JSON(t)["error_code"] == CodeNotCovered {
+			if r.Status == http.StatusUnprocessableEntity && r.JSON(t)["error_code"] == surface.CodeNotCovered {
 				continue // a phrasing the recogniser misses: recall, which TestCorpus measures
 			}
 			if r.Status != 200 {

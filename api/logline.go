@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 // NewLogger is the service's logger: slog's JSON handler over w at level
@@ -24,21 +26,18 @@ func logAccess(log *slog.Logger, ctx context.Context, req *request, method, path
 	}
 	attrs := make([]slog.Attr, 0, 8)
 	attrs = append(attrs,
-		slog.String("request_id", req.id),
+		slog.String("request_id", req.ID),
 		slog.String("method", method),
 		slog.String("path", path),
 		slog.Int("status", req.rec.status),
 		slog.Int("bytes", req.rec.bytes),
-		slog.Float64("duration_ms", durationMS(duration)),
+		slog.Float64("duration_ms", surface.DurationMS(duration)),
 	)
-	if req.tool != "" {
-		attrs = append(attrs, slog.String("tool", req.tool))
+	if req.Tool != "" {
+		attrs = append(attrs, slog.String("tool", req.Tool))
 	}
-	if req.errorCode != "" {
-		attrs = append(attrs, slog.String("error_code", req.errorCode))
+	if req.ErrorCode != "" {
+		attrs = append(attrs, slog.String("error_code", req.ErrorCode))
 	}
 	log.LogAttrs(ctx, slog.LevelInfo, "request", attrs...)
 }
-
-// durationMS is d in milliseconds, to the microsecond.
-func durationMS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
@@ -58,7 +59,7 @@ func TestAccessLogThroughServer(t *testing.T) {
 				t.Errorf("/invoke access line %q", line)
 			}
 		case "/no\"such\nroute\u2028\ufffd":
-			if !strings.Contains(line, `"path":"/no\"such\nroute\u2028\ufffd"`) || v["status"] != float64(404) || v["error_code"] != CodeNotFound {
+			if !strings.Contains(line, `"path":"/no\"such\nroute\u2028\ufffd"`) || v["status"] != float64(404) || v["error_code"] != surface.CodeNotFound {
 				t.Errorf("hostile path logged as %q", line)
 			}
 		default:

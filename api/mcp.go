@@ -22,6 +22,7 @@ import (
 	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -162,7 +163,7 @@ func (opts MCPOptions) iconBase() string {
 	if opts.PublicBaseURL == "" {
 		return ""
 	}
-	b, err := PublicBase(opts.PublicBaseURL)
+	b, err := surface.PublicBase(opts.PublicBaseURL)
 	if err != nil {
 		return ""
 	}
@@ -303,7 +304,7 @@ func (m *mcpSurface) caller(ctx context.Context) *access.Token {
 	if m.access == nil {
 		return nil
 	}
-	return principal(ctx)
+	return surface.Principal(ctx)
 }
 
 // listTools is a page of the enabled tools in catalogue order; a caller's
@@ -434,7 +435,7 @@ func (m *mcpSurface) storeError(ctx context.Context, what string, err error) err
 		reason = tools.ReasonStoreNotAnswering
 	}
 	te := tools.StoreUnavailable(reason, "the download store is unavailable (%s); try again shortly", ue.Cause())
-	_, body := ErrorResponse(ctx, m.log, "generate_file", te)
+	_, body := surface.ErrorResponse(ctx, m.log, "generate_file", te)
 	data, _ := evidence.Canonical(body)
 	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: te.Code + ": " + te.Message, Data: data}
 }
@@ -470,7 +471,7 @@ func (m *mcpSurface) readDownload(ctx context.Context, req *mcp.ReadResourceRequ
 	uri := req.Params.URI
 	name, ok := strings.CutPrefix(uri, DownloadURIPrefix)
 	if t := m.caller(ctx); t != nil && ok && !m.access.edge.owners.Owns(name, t.Name) {
-		m.access.countRefusal(ctx, CodeForbidden, t.Name, uri, "")
+		m.access.countRefusal(ctx, surface.CodeForbidden, t.Name, uri, "")
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	if !ok || m.opts.Files == nil || !filestore.NamePattern.MatchString(name) {
@@ -541,7 +542,7 @@ func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawM
 	if m.caller(ctx) != nil {
 		if aerr := m.access.authorizeTool(ctx, name); aerr != nil {
 			noteScopeDenial(ctx, aerr)
-			return errorResult(errorBody(aerr))
+			return errorResult(surface.ErrorBody(aerr))
 		}
 	}
 	if _, known := m.index[name]; !known {
@@ -561,7 +562,7 @@ func (m *mcpSurface) toolResult(ctx context.Context, name string, args json.RawM
 				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Message}
 			}
 		}
-		_, body := ErrorResponse(ctx, m.log, name, err)
+		_, body := surface.ErrorResponse(ctx, m.log, name, err)
 		m.logCall(ctx, name, body["error_code"], start)
 		return errorResult(body)
 	}
@@ -608,7 +609,7 @@ func attestationMeta(jws string) mcp.Meta {
 // error body) carry the nearest tool names.
 func (m *mcpSurface) unknownTool(ctx context.Context, name string) error {
 	te := m.reg.UnknownTool(name)
-	_, body := ErrorResponse(ctx, m.log, name, te)
+	_, body := surface.ErrorResponse(ctx, m.log, name, te)
 	data, _ := evidence.Canonical(body)
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: te.Message, Data: data}
 }
@@ -652,7 +653,7 @@ func (m *mcpSurface) fileLink(facts map[string]any) *mcp.ResourceLink {
 func withMCPRequestID(ctx context.Context, req *mcp.CallToolRequest) context.Context {
 	if req.Extra != nil && req.Extra.Header != nil {
 		if id := req.Extra.Header.Get(mcpRequestIDHeader); id != "" {
-			ctx = context.WithValue(ctx, keyRequest, id)
+			ctx = surface.WithRequestID(ctx, id)
 		}
 	}
 	return ctx
@@ -663,12 +664,12 @@ func (m *mcpSurface) logCall(ctx context.Context, tool string, code any, start t
 }
 
 // logMCPCall writes the one log line of an MCP tool call.
-func logMCPCall(log *slog.Logger, ctx context.Context, surface, tool string, code any, start time.Time) {
+func logMCPCall(log *slog.Logger, ctx context.Context, surf, tool string, code any, start time.Time) {
 	if !log.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	attrs := []slog.Attr{slog.String("request_id", requestID(ctx)), slog.String("surface", surface),
-		slog.String("tool", tool), slog.Float64("duration_ms", durationMS(time.Since(start)))}
+	attrs := []slog.Attr{slog.String("request_id", surface.RequestID(ctx)), slog.String("surface", surf),
+		slog.String("tool", tool), slog.Float64("duration_ms", surface.DurationMS(time.Since(start)))}
 	if code != nil {
 		attrs = append(attrs, slog.Any("error_code", code))
 	}
@@ -731,12 +732,12 @@ func toolAnnotations(c *contracts.Contract) *mcp.ToolAnnotations {
 // contract's contract_hash.
 func EnvelopeSchema(c *contracts.Contract, hash string) map[string]any {
 	const factsAt = "#/anyOf/0/properties/facts"
-	facts := rebaseRefs(c.OutputSchema, factsAt).(map[string]any)
+	facts := surface.RebaseRefs(c.OutputSchema, factsAt).(map[string]any)
 	delete(facts, "$schema")
 	return map[string]any{
 		"type":        "object",
 		"description": "structuredContent: the evidence envelope of a successful call, or the error body of an isError result.",
-		"anyOf":       []any{envelopeSchema(c, hash, facts, factsAt), errorSchema()},
+		"anyOf":       []any{surface.EnvelopeSchema(c, hash, facts, factsAt), surface.ErrorSchema()},
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/internal/access"
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 // mcpAccess is the SDK side of the API tokens (installed when tokens are
@@ -22,7 +23,7 @@ func (m *mcpMount) mcpAccess(next mcp.MethodHandler) mcp.MethodHandler {
 		if t == nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "unauthorized: the API token of this session is no longer valid"}
 		}
-		return next(withPrincipal(ctx, t), method, req)
+		return next(surface.WithPrincipal(ctx, t), method, req)
 	}
 }
 
@@ -38,12 +39,12 @@ func (m *mcpMount) caller(ctx context.Context) *access.Token {
 		}
 		return oc.token
 	}
-	name := tokenName(ctx)
+	name := surface.TokenName(ctx)
 	switch name {
 	case "":
 		return nil
-	case adminPrincipal.Name:
-		return adminPrincipal
+	case surface.AdminPrincipal.Name:
+		return surface.AdminPrincipal
 	}
 	if m.srv.edge.opts.Tokens == nil {
 		return nil

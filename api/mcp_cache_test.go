@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/plans"
 )
@@ -61,7 +62,7 @@ func mcpResult(t *testing.T, url string, hdr map[string]string, body string) map
 // its own view; and no result of initialize, the lists or a read carries an
 // empty string.
 func TestMCPCacheHints(t *testing.T) {
-	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
+	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
 	e := newMCPEnv(t, MCPOptions{}, Options{Plans: svc})
 	check := func(url string, hdr map[string]string, body string, ttl float64, scope string) {
 		t.Helper()
@@ -104,7 +105,7 @@ func TestMCPCacheHints(t *testing.T) {
 // receives it, states all four hints and has a title (the full surface's values
 // against the contracts are in TestMCPTransports).
 func TestMCPAnnotationsComplete(t *testing.T) {
-	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
+	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
 	e := newMCPEnv(t, MCPOptions{PageSize: 1000}, Options{Plans: svc})
 	for _, path := range []string{"/mcp", "/mcp/compact"} {
 		res := mcpResult(t, e.ts.URL+path, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -63,19 +64,19 @@ with "params_batch": [{"city": "Asia/Tokyo"}, {"city": "Europe/Paris"}, ...].`
 // JSON-RPC transport can call the same functions.
 type compactTool struct {
 	tool *mcp.Tool
-	call func(ctx context.Context, args map[string]any) ([]byte, *apiError)
+	call func(ctx context.Context, args map[string]any) ([]byte, *surface.Error)
 }
 
 // compactTools are the four tools over ops.
-func compactTools(ops planOps) []compactTool {
-	params, batch, include := planSchema("params"), planSchema("params_batch"), planSchema("include")
-	canonical := func(v any, aerr *apiError) ([]byte, *apiError) {
+func compactTools(ops surface.PlanOps) []compactTool {
+	params, batch, include := surface.PlanSchema("params"), surface.PlanSchema("params_batch"), surface.PlanSchema("include")
+	canonical := func(v any, aerr *surface.Error) ([]byte, *surface.Error) {
 		if aerr != nil {
 			return nil, aerr
 		}
 		b, err := evidence.Canonical(v)
 		if err != nil {
-			return nil, newError(tools.CodeInternal, "internal error")
+			return nil, surface.NewError(tools.CodeInternal, "internal error")
 		}
 		return b, nil
 	}
@@ -83,41 +84,41 @@ func compactTools(ops planOps) []compactTool {
 		{
 			tool: compactMCPTool("list_tools", "List tools (compact)",
 				"Step 1: the compact catalogue of precisiond's exact tools: every enabled tool in one line, grouped (numbers, time, units, data, text, files), with catalog_hash. Then describe_tools the ones you need.",
-				closedObject(map[string]any{}), planSchema("catalog")),
-			call: func(_ context.Context, args map[string]any) ([]byte, *apiError) {
-				if aerr := onlyKeys(args); aerr != nil {
+				closedObject(map[string]any{}), surface.PlanSchema("catalog")),
+			call: func(_ context.Context, args map[string]any) ([]byte, *surface.Error) {
+				if aerr := surface.OnlyKeys(args); aerr != nil {
 					return nil, aerr
 				}
-				return canonical(ops.catalog(), nil)
+				return canonical(ops.Catalog(), nil)
 			},
 		},
 		{
 			tool: compactMCPTool("describe_tools", "Describe tools",
 				"Step 2: what you need to call 1 to 5 tools right the first time: description, inputSchema, factsSchema (the facts a call returns; $ref pointers follow it), contract_hash and a worked example.",
-				planSchema("describe_request"), planSchema("describe_result")),
-			call: func(_ context.Context, args map[string]any) ([]byte, *apiError) {
-				return canonical(ops.describe(args))
+				surface.PlanSchema("describe_request"), surface.PlanSchema("describe_result")),
+			call: func(_ context.Context, args map[string]any) ([]byte, *surface.Error) {
+				return canonical(ops.Describe(args))
 			},
 		},
 		{
 			tool: compactMCPTool("run_plan", "Run a plan",
 				`Step 3: type-check, register and run a plan: steps [{id, tool, args}] in order (see the plan schema). Give params (one run) or params_batch (up to 1000 runs: one plan, many inputs). Returns plan_id and, per run, params, status, run_hash and the plan's output (or, without output, the step envelopes).`,
-				closedObject(map[string]any{"plan": planSchema("plan"), "params": params, "params_batch": batch, "include": include}, "plan"),
-				planSchema("run_result")),
-			call: func(ctx context.Context, args map[string]any) ([]byte, *apiError) {
-				b, aerr := ops.runNew(ctx, args)
+				closedObject(map[string]any{"plan": surface.PlanSchema("plan"), "params": params, "params_batch": batch, "include": include}, "plan"),
+				surface.PlanSchema("run_result")),
+			call: func(ctx context.Context, args map[string]any) ([]byte, *surface.Error) {
+				b, aerr := ops.RunNew(ctx, args)
 				return b, aerr
 			},
 		},
 		{
 			tool: compactMCPTool("rerun_plan", "Rerun a plan",
 				"Step 4: run a plan registered by run_plan again by its plan_id with new params or params_batch (up to 1000 runs). Unknown plan_id: error unknown_plan (send the plan with run_plan).",
-				closedObject(map[string]any{"plan_id": planSchema("plan_id"), "params": params, "params_batch": batch, "include": include}, "plan_id"),
-				planSchema("run_result")),
-			call: func(ctx context.Context, args map[string]any) ([]byte, *apiError) {
+				closedObject(map[string]any{"plan_id": surface.PlanSchema("plan_id"), "params": params, "params_batch": batch, "include": include}, "plan_id"),
+				surface.PlanSchema("run_result")),
+			call: func(ctx context.Context, args map[string]any) ([]byte, *surface.Error) {
 				id, _ := args["plan_id"].(string)
 				if id == "" {
-					return nil, newError(CodeInvalidRequest, `"plan_id" must be a plan_id string`)
+					return nil, surface.NewError(surface.CodeInvalidRequest, `"plan_id" must be a plan_id string`)
 				}
 				rest := make(map[string]any, len(args))
 				for k, v := range args {
@@ -125,7 +126,7 @@ func compactTools(ops planOps) []compactTool {
 						rest[k] = v
 					}
 				}
-				b, aerr := ops.rerun(ctx, id, rest)
+				b, aerr := ops.Rerun(ctx, id, rest)
 				return b, aerr
 			},
 		},
@@ -139,7 +140,7 @@ func compactMCPTool(name, title, description string, in, out map[string]any) *mc
 	if err != nil {
 		panic(err) // schemas from schema/plans.json: found by every test
 	}
-	outJSON, err := evidence.Canonical(map[string]any{"type": "object", "anyOf": []any{out, planSchema("error_brief")}})
+	outJSON, err := evidence.Canonical(map[string]any{"type": "object", "anyOf": []any{out, surface.PlanSchema("error_brief")}})
 	if err != nil {
 		panic(err)
 	}
@@ -165,7 +166,7 @@ func closedObject(props map[string]any, required ...string) map[string]any {
 
 // newCompactServer builds the compact MCP server over ops; its tools are
 // returned too, for the fast path (mcp_fast.go).
-func newCompactServer(ops planOps, opts MCPOptions) (*mcp.Server, []compactTool) {
+func newCompactServer(ops surface.PlanOps, opts MCPOptions) (*mcp.Server, []compactTool) {
 	opts = opts.withDefaults()
 	s := mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — compact surface (discover, describe, plan, replay)", Version: opts.Version, Icons: serverIcons},
 		&mcp.ServerOptions{
@@ -214,7 +215,7 @@ func compactResult(ctx context.Context, log *slog.Logger, t compactTool, args js
 	if aerr != nil {
 		logMCPCall(log, ctx, "mcp_compact", t.tool.Name, aerr.Code, start)
 		noteScopeDenial(ctx, aerr)
-		return errorResult(errorBody(aerr))
+		return errorResult(surface.ErrorBody(aerr))
 	}
 	logMCPCall(log, ctx, "mcp_compact", t.tool.Name, nil, start)
 	return &mcp.CallToolResult{
@@ -224,10 +225,10 @@ func compactResult(ctx context.Context, log *slog.Logger, t compactTool, args js
 }
 
 // compactCall decodes raw arguments (absent: {}) and calls the tool.
-func compactCall(ctx context.Context, t compactTool, raw json.RawMessage) ([]byte, *apiError) {
+func compactCall(ctx context.Context, t compactTool, raw json.RawMessage) ([]byte, *surface.Error) {
 	args := map[string]any{}
 	if s := strings.TrimSpace(string(raw)); s != "" && s != "null" {
-		obj, aerr := jsonObject(raw, "arguments")
+		obj, aerr := surface.JSONObject(raw, "arguments")
 		if aerr != nil {
 			return nil, aerr
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 // The fast path of stateless Streamable HTTP (/mcp, /mcp/compact).
@@ -273,7 +274,7 @@ func (f *mcpFast) serve(w http.ResponseWriter, r *http.Request, body []byte) boo
 		ctx := r.Context()
 		if f.inflight != nil {
 			var end func()
-			ctx, end = f.inflight.track(ctx, tokenName(ctx), msg.id)
+			ctx, end = f.inflight.track(ctx, surface.TokenName(ctx), msg.id)
 			defer end()
 		}
 		res, err := f.call(ctx, name, args)

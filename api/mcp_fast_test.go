@@ -18,6 +18,7 @@ import (
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -52,7 +53,7 @@ func newFastPair(t testing.TB, maxBody int64, tokens bool) *fastPair {
 		t.Fatal(err)
 	}
 	reg.SetAttester(signer.Memoized(64))
-	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
+	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
 	p := &fastPair{reg: reg}
 	var ao *AccessOptions
 	if tokens {

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/internal/defaults"
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 // mcpMount is the MCP surface on the HTTP router: /mcp (Streamable HTTP,
@@ -92,7 +93,7 @@ func (s *Server) mountMCP(r chi.Router) {
 	}
 	r.Handle("/mcp", m.guard(m.scopeStatus(full)))
 	r.Handle("/mcp/sse", m.guard(m.sseScopeGuard(idGuard(m.sseStreams(sse), o.MaxBodyBytes, http.StatusBadRequest))))
-	if s.ops.svc != nil {
+	if s.ops.Svc != nil {
 		// The compact surface (api/mcp_compact.go), stateless like /mcp.
 		compact, ts := newCompactServer(s.ops, o)
 		if tokens {
@@ -132,18 +133,18 @@ func (s *Server) closeMCP() {
 func (m *mcpMount) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !m.hosts.allowed(r.Host) {
-			writeError(w, newError(CodeForbidden, "host "+quoteShort(r.Host)+" is not allowed for MCP (configure --allowed-hosts)"), false)
+			surface.WriteError(w, surface.NewError(surface.CodeForbidden, "host "+quoteShort(r.Host)+" is not allowed for MCP (configure --allowed-hosts)"), false)
 			return
 		}
 		if origin := r.Header.Get("Origin"); origin != "" && !m.hosts.allowedOrigin(origin) {
-			writeError(w, newError(CodeForbidden, "origin "+quoteShort(origin)+" is not allowed for MCP (configure --allowed-hosts)"), false)
+			surface.WriteError(w, surface.NewError(surface.CodeForbidden, "origin "+quoteShort(origin)+" is not allowed for MCP (configure --allowed-hosts)"), false)
 			return
 		}
 		if m.srv.draining.Load() {
-			writeError(w, newError(CodeShuttingDown, "the service is shutting down"), false)
+			surface.WriteError(w, surface.NewError(surface.CodeShuttingDown, "the service is shutting down"), false)
 			return
 		}
-		r.Header.Set(mcpRequestIDHeader, requestID(r.Context()))
+		r.Header.Set(mcpRequestIDHeader, surface.RequestID(r.Context()))
 		r.Header.Del(callContextHeader) // set by statelessCalls only
 		next.ServeHTTP(w, r)
 	})

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/plans"
 )
@@ -54,7 +55,7 @@ func wantIDEcho(t *testing.T, where, id, answer string) {
 // /mcp/compact, the fast path and the SDK's), legacy SSE and stdio answer
 // an id exactly as sent, or refuse it with -32600 echoing it.
 func TestIDsRoundTripOnEveryTransport(t *testing.T) {
-	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
+	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
 	env := newMCPEnv(t, MCPOptions{}, Options{Plans: svc})
 	ids := append(append([]string{}, refusedIDs...), keptIDs...)
 	for _, path := range []string{"/mcp", "/mcp/compact"} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -219,7 +220,7 @@ func (f *inflight) statelessCalls(plain, stream http.Handler) http.Handler {
 			next = stream
 		}
 		if msg, ok := singleMessage(body); ok {
-			caller := tokenName(r.Context())
+			caller := surface.TokenName(r.Context())
 			switch {
 			case msg.Method == "notifications/cancelled" && msg.ID == nil:
 				f.cancel(caller, msg.Params.RequestID)

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 // Insufficient scope on MCP (issue 34; MCP authorization, "Scope Challenge
@@ -37,7 +39,7 @@ type scopeDenialKey struct{}
 
 // noteScopeDenial records the scope of an insufficient_scope refusal for
 // the HTTP answer of the request in ctx (if it has one).
-func noteScopeDenial(ctx context.Context, e *apiError) {
+func noteScopeDenial(ctx context.Context, e *surface.Error) {
 	if e == nil || e.Reason != "insufficient_scope" {
 		return
 	}
@@ -45,7 +47,7 @@ func noteScopeDenial(ctx context.Context, e *apiError) {
 	if d == nil {
 		return
 	}
-	for s := range strings.FieldsSeq(e.scope) {
+	for s := range strings.FieldsSeq(e.Scope) {
 		if !slices.Contains(d.scopes, s) {
 			d.scopes = append(d.scopes, s)
 		}
@@ -168,9 +170,9 @@ func (m *mcpMount) sseScopeGuard(next http.Handler) http.Handler {
 			return
 		}
 		if name, ok := toolsCallName(body); ok && !oc.token.Allows(name) {
-			if aerr := m.srv.authorizeTool(withPrincipal(r.Context(), oc.token), name); aerr != nil {
-				aerr.Challenge = o.scopeChallenge(r.URL.Path, []string{aerr.scope})
-				writeError(w, aerr, false)
+			if aerr := m.srv.authorizeTool(surface.WithPrincipal(r.Context(), oc.token), name); aerr != nil {
+				aerr.Challenge = o.scopeChallenge(r.URL.Path, []string{aerr.Scope})
+				surface.WriteError(w, aerr, false)
 				return
 			}
 		}

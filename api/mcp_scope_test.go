@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
@@ -58,7 +59,7 @@ func TestOAuthMCPInsufficientScope(t *testing.T) {
 			} `json:"result"`
 		}
 		if err := json.Unmarshal(r.Body, &msg); err != nil || msg.ID != 7 || !msg.Result.IsError ||
-			msg.Result.StructuredContent["error_code"] != CodeForbidden || msg.Result.StructuredContent["reason"] != "insufficient_scope" {
+			msg.Result.StructuredContent["error_code"] != surface.CodeForbidden || msg.Result.StructuredContent["reason"] != "insufficient_scope" {
 			t.Fatalf("/mcp %s: body %s (%v)", body, r.Body, err)
 		}
 		fast := e.srv.mcp.fast.served.Load() > before
@@ -142,7 +143,7 @@ func TestOAuthMCPInsufficientScope(t *testing.T) {
 	if res, err := sse.CallTool(ctxT(t), &mcp.CallToolParams{Name: "gcd_lcm", Arguments: map[string]any{"a": 4, "b": 6}}); err != nil || res.IsError {
 		t.Fatalf("SSE call inside the scope: %v %+v", err, res)
 	}
-	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": CodeForbidden, "token": "oauth:alice"}); n < 5 {
+	if n := metricValue(t, e.metrics, "precisiond_access_refusals_total", map[string]string{"code": surface.CodeForbidden, "token": "oauth:alice"}); n < 5 {
 		t.Errorf("refusals counted: %v, want ≥ 5", n)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/defaults"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -83,16 +84,16 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 					}()
 				}
 				m.mu.Unlock()
-				if st != nil && st.token == tokenName(r.Context()) {
+				if st != nil && st.token == surface.TokenName(r.Context()) {
 					// The answer comes later, on the stream: until it does
 					// the session is waiting, not idle.
 					if isRequest(r) {
 						st.pending.Add(1)
 					}
 				}
-				if st != nil && st.token != tokenName(r.Context()) {
+				if st != nil && st.token != surface.TokenName(r.Context()) {
 					// A session answers only the token that opened it.
-					m.srv.refuseAccess(w, r, newError(CodeForbidden, "this SSE session belongs to another API token"), tokenName(r.Context()))
+					m.srv.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "this SSE session belongs to another API token"), surface.TokenName(r.Context()))
 					return
 				}
 			}
@@ -101,7 +102,7 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 		}
 		ctx, cancel := context.WithCancel(r.Context())
 		defer cancel()
-		st := &sseStream{cancel: cancel, rc: http.NewResponseController(w), opened: time.Now(), token: tokenName(r.Context())}
+		st := &sseStream{cancel: cancel, rc: http.NewResponseController(w), opened: time.Now(), token: surface.TokenName(r.Context())}
 		st.lastActive.Store(st.opened.UnixNano())
 		r = r.WithContext(ctx)
 		m.mu.Lock()
@@ -112,7 +113,7 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 			// thousands of refused streams would hold as many descriptors
 			// and starve /health (issue 34).
 			w.Header().Set("Connection", "close")
-			writeError(w, newError(tools.CodeOverloaded, "too many open SSE streams; retry later or use /mcp (Streamable HTTP)"), false)
+			surface.WriteError(w, surface.NewError(tools.CodeOverloaded, "too many open SSE streams; retry later or use /mcp (Streamable HTTP)"), false)
 			return
 		}
 		m.streams[r] = st

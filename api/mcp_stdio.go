@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/internal/defaults"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -40,7 +41,7 @@ func ServeMCPStdio(ctx context.Context, reg *tools.Registry, opts MCPOptions, in
 		if opts.Plans == nil {
 			return errors.New("the compact MCP surface needs a plan service (MCPOptions.Plans)")
 		}
-		server, _ = newCompactServer(planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, opts)
+		server, _ = newCompactServer(surface.PlanOps{Reg: reg, Svc: opts.Plans, Log: opts.Logger}, opts)
 		drain = max(drain, opts.Plans.Options().Timeout)
 	default:
 		return fmt.Errorf("unknown MCP surface %q (full or compact)", opts.Surface)

@@ -23,6 +23,7 @@ import (
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -755,7 +756,7 @@ func TestRebaseRefs(t *testing.T) {
 	in := map[string]any{"$defs": map[string]any{"x": map[string]any{"type": "string"}},
 		"properties": map[string]any{"a": map[string]any{"$ref": "#/$defs/x"}, "b": map[string]any{"$ref": "#"},
 			"c": map[string]any{"$ref": "https://example.com/s"}, "d": map[string]any{"$id": "urn:x", "$ref": "#/y"}}}
-	got, _ := evidence.Canonical(rebaseRefs(in, "#/anyOf/0/properties/facts"))
+	got, _ := evidence.Canonical(surface.RebaseRefs(in, "#/anyOf/0/properties/facts"))
 	want := `{"$defs":{"x":{"type":"string"}},"properties":{"a":{"$ref":"#/anyOf/0/properties/facts/$defs/x"},"b":{"$ref":"#/anyOf/0/properties/facts"},"c":{"$ref":"https://example.com/s"},"d":{"$id":"urn:x","$ref":"#/y"}}}`
 	if string(got) != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -782,7 +783,7 @@ func TestSchemasNeverMutateContracts(t *testing.T) {
 	}
 	before, _ := evidence.Canonical(c.OutputSchema)
 	mcpSchema := EnvelopeSchema(c, strings.Repeat("a", 64))
-	env := envelopeSchema(c, strings.Repeat("a", 64), map[string]any{"$ref": "#/components/schemas/f"}, "#/components/schemas/f")
+	env := surface.EnvelopeSchema(c, strings.Repeat("a", 64), map[string]any{"$ref": "#/components/schemas/f"}, "#/components/schemas/f")
 	if after, _ := evidence.Canonical(c.OutputSchema); string(after) != string(before) {
 		t.Fatalf("building the schemas changed the contract:\n%s\n%s", before, after)
 	}

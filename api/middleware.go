@@ -1,29 +1,24 @@
 package api
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"net/http"
 	"time"
+
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 type ctxKey int
 
-const (
-	keyRequest ctxKey = iota // *request, or the id alone (a string) in MCP handlers (withMCPRequestID)
-	keyAdminID
-)
+const keyAdminID ctxKey = 0
 
-// request is what requestLog keeps about one request, in one allocation and
-// one context value: its id, what the handlers learn for the access line
-// (setLogTool, setLogError) and the writer that records the answer's status
-// and size.
+// request is what requestLog keeps about one request, in one allocation:
+// what the access line records (surface.Request, one context value) and the
+// writer that records the answer's status and size.
 type request struct {
-	id        string
-	tool      string
-	errorCode string
-	rec       statusRecorder
+	surface.Request
+	rec statusRecorder
 }
 
 // validRequestID accepts a caller's X-Request-Id only when it cannot inject
@@ -55,8 +50,8 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 		}
 		w.Header()["X-Request-Id"] = []string{id} // Set, without canonicalizing a canonical key
 		start := time.Now()
-		req := &request{id: id, rec: statusRecorder{ResponseWriter: w}}
-		next.ServeHTTP(&req.rec, r.WithContext(context.WithValue(r.Context(), keyRequest, req)))
+		req := &request{Request: surface.Request{ID: id}, rec: statusRecorder{ResponseWriter: w}}
+		next.ServeHTTP(&req.rec, r.WithContext(surface.WithRequest(r.Context(), &req.Request)))
 		logAccess(s.log, r.Context(), req, r.Method, r.URL.Path, time.Since(start))
 	})
 }
@@ -68,31 +63,6 @@ func newRequestID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// requestID returns the request id stored in ctx, or "".
-func requestID(ctx context.Context) string {
-	switch v := ctx.Value(keyRequest).(type) {
-	case *request:
-		return v.id
-	case string:
-		return v
-	}
-	return ""
-}
-
-// setLogTool and setLogError record, for the access line, the tool a request
-// called and the error code it was answered with.
-func setLogTool(ctx context.Context, tool string) {
-	if req, ok := ctx.Value(keyRequest).(*request); ok {
-		req.tool = tool
-	}
-}
-
-func setLogError(ctx context.Context, code string) {
-	if req, ok := ctx.Value(keyRequest).(*request); ok {
-		req.errorCode = code
-	}
 }
 
 type statusRecorder struct {

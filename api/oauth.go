@@ -15,6 +15,7 @@ import (
 
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/oauth"
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 // The scopes of OAuth access tokens (docs/oauth.md).
@@ -23,8 +24,7 @@ const (
 	ScopeToolPrefix = "precisiond:tool:" // + a tool name: that tool
 	ScopeAdmin      = "precisiond:admin" // the admin API
 	prmPath         = "/.well-known/oauth-protected-resource"
-	codeAuthDown    = "auth_unavailable" // the token cannot be verified now (503)
-	maxChallengeArg = 512                // bytes of one auth-param value in WWW-Authenticate
+	maxChallengeArg = 512 // bytes of one auth-param value in WWW-Authenticate
 )
 
 // OAuthOptions turn on the OAuth 2.1 resource server (--oauth-issuer):
@@ -213,35 +213,35 @@ func (e *edge) unauthorized(w http.ResponseWriter, r *http.Request, errCode stri
 
 // insufficientScope is the 403 of a valid token without the scope a route
 // needs (RFC 6750 §3.1), with the challenge naming it.
-func insufficientScope(scope, msg string) *apiError {
-	return &apiError{Code: CodeForbidden, Reason: "insufficient_scope", Message: msg,
-		Challenge: challenge("error", "insufficient_scope", "scope", scope), scope: scope}
+func insufficientScope(scope, msg string) *surface.Error {
+	return &surface.Error{Code: surface.CodeForbidden, Reason: "insufficient_scope", Message: msg,
+		Challenge: challenge("error", "insufficient_scope", "scope", scope), Scope: scope}
 }
 
 // checkOAuth verifies a bearer token that is no API token: 401 for an
 // invalid one, 503 auth_unavailable when the issuer cannot be reached (fail
 // closed).
-func (s *Server) checkOAuth(w http.ResponseWriter, r *http.Request, secret string) (*oauthCaller, *apiError) {
+func (s *Server) checkOAuth(w http.ResponseWriter, r *http.Request, secret string) (*oauthCaller, *surface.Error) {
 	o := s.edge.opts.OAuth
 	claims, err := o.Verifier.Verify(r.Context(), secret)
 	if err != nil {
 		var oe *oauth.Error
 		if errors.As(err, &oe) && oe.Kind == oauth.Unavailable {
-			s.log.Error("oauth verification unavailable", "request_id", requestID(r.Context()), "reason", oe.Reason, "err", oe.Msg)
-			return nil, &apiError{Code: codeAuthDown, Reason: oe.Reason, Message: "the access token cannot be verified now: the authorization server is unreachable; retry later"}
+			s.log.Error("oauth verification unavailable", "request_id", surface.RequestID(r.Context()), "reason", oe.Reason, "err", oe.Msg)
+			return nil, &surface.Error{Code: surface.CodeAuthDown, Reason: oe.Reason, Message: "the access token cannot be verified now: the authorization server is unreachable; retry later"}
 		}
 		reason, msg := "invalid_token", err.Error()
 		if oe != nil {
 			reason = oe.Reason
 		}
 		s.edge.unauthorized(w, r, "invalid_token")
-		return nil, &apiError{Code: CodeUnauthorized, Reason: reason, Message: "access token refused: " + msg}
+		return nil, &surface.Error{Code: surface.CodeUnauthorized, Reason: reason, Message: "access token refused: " + msg}
 	}
 	// Built once per verified token (the verifier's cache hands out the
 	// same claims), so a cached token costs no more than an API token.
 	oc := claims.Memo(func() any {
 		oc := newOAuthCaller(claims, o.DefaultScopes)
-		s.log.Debug("oauth token accepted", "request_id", requestID(r.Context()), "caller", oc.token.Name, "sub", claims.Subject, "client_id", claims.ClientID)
+		s.log.Debug("oauth token accepted", "request_id", surface.RequestID(r.Context()), "caller", oc.token.Name, "sub", claims.Subject, "client_id", claims.ClientID)
 		return oc
 	}).(*oauthCaller)
 	return oc, nil
@@ -264,7 +264,7 @@ type OAuthSettings struct {
 func NewOAuthOptions(s OAuthSettings) (*OAuthOptions, error) {
 	base := ""
 	if s.PublicBaseURL != "" {
-		b, err := PublicBase(s.PublicBaseURL)
+		b, err := surface.PublicBase(s.PublicBaseURL)
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/precisiond/precisiond/internal/oauth"
 	"github.com/precisiond/precisiond/internal/oauthtest"
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 const oauthBase = "https://precisiond.example"
@@ -159,7 +160,7 @@ func TestOAuthIssuerDown(t *testing.T) {
 	tok := jwtFor(t, is, "precisiond:tools")
 	is.Srv.Close()
 	r := e.do(t, "POST", "/v1/invoke", tok, gcdCall)
-	if body := r.JSON(t); r.Status != 503 || body["error_code"] != codeAuthDown {
+	if body := r.JSON(t); r.Status != 503 || body["error_code"] != surface.CodeAuthDown {
 		t.Fatalf("issuer down: %d %s", r.Status, r.Body)
 	}
 	if r := e.do(t, "POST", "/v1/invoke", aliceToken, gcdCall); r.Status != 200 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -15,7 +16,7 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 		version = "dev"
 	}
 	schemas := map[string]any{
-		"Error":            errorSchema(),
+		"Error":            surface.ErrorSchema(),
 		"Catalog":          catalogSchema(),
 		"CatalogEntry":     catalogEntrySchema(),
 		"Health":           healthSchema(),
@@ -33,9 +34,9 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 		name := e["name"].(string)
 		tool, hash, _ := reg.Lookup(name)
 		in, facts, env := "tool."+name+".input", "tool."+name+".facts", "tool."+name+".envelope"
-		schemas[in] = rebaseRefs(e["inputSchema"], componentPath(in))
-		schemas[facts] = rebaseRefs(e["outputSchema"], componentPath(facts))
-		schemas[env] = envelopeSchema(tool.Contract, hash, ref(facts), componentPath(facts))
+		schemas[in] = surface.RebaseRefs(e["inputSchema"], componentPath(in))
+		schemas[facts] = surface.RebaseRefs(e["outputSchema"], componentPath(facts))
+		schemas[env] = surface.EnvelopeSchema(tool.Contract, hash, ref(facts), componentPath(facts))
 		requests = append(requests, closed(obj(props{
 			"tool":          map[string]any{"const": name, "description": str(e["title"])},
 			"args":          ref(in),
@@ -114,7 +115,7 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 	return doc
 }
 
-func (s *Server) openapi(r *http.Request) (any, *apiError) {
+func (s *Server) openapi(r *http.Request) (any, *surface.Error) {
 	return OpenAPI(s.reg, s.opts.Version), nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -117,9 +118,9 @@ func origin(r *http.Request) string {
 func (s *Server) writePage(w http.ResponseWriter, r *http.Request, t *template.Template, csp, cache string, data any) {
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, data); err != nil {
-		s.log.Error("rendering a page", "request_id", requestID(r.Context()), "page", t.Name(), "err", err.Error())
-		setLogError(r.Context(), tools.CodeInternal)
-		writeError(w, &apiError{Code: tools.CodeInternal, Message: "internal error"}, false)
+		s.log.Error("rendering a page", "request_id", surface.RequestID(r.Context()), "page", t.Name(), "err", err.Error())
+		surface.SetLogError(r.Context(), tools.CodeInternal)
+		surface.WriteError(w, &surface.Error{Code: tools.CodeInternal, Message: "internal error"}, false)
 		return
 	}
 	h := w.Header()

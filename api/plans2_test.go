@@ -13,6 +13,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/plans"
 )
@@ -53,7 +54,7 @@ func TestGuideExamplesCheck(t *testing.T) {
 		if err != nil {
 			t.Errorf("example %d: %v", i+1, err)
 		}
-		if err := contracts.ValidateAgainst(planSchema("plan"), v.(map[string]any)); err != nil {
+		if err := contracts.ValidateAgainst(surface.PlanSchema("plan"), v.(map[string]any)); err != nil {
 			t.Errorf("example %d: the plan schema refuses it: %v", i+1, err)
 		}
 	}

@@ -1,15 +1,17 @@
 package api
 
+import "github.com/precisiond/precisiond/internal/surface"
+
 // addPlanOpenAPI adds compact discovery and plans (docs/plans.md) to the OpenAPI
 // document's component schemas and paths, from schema/plans.json.
 func addPlanOpenAPI(schemas, paths map[string]any) {
-	run := planSchema("run_result")
+	run := surface.PlanSchema("run_result")
 	step := run["properties"].(map[string]any)["runs"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)["steps"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)
 	step["structured_result"] = ref("StructuredResult")
 	step["error"] = ref("Error")
-	run["properties"].(map[string]any)["plan_id"] = planSchema("plan_id")
+	run["properties"].(map[string]any)["plan_id"] = surface.PlanSchema("plan_id")
 	sets := func(extra props, required ...string) map[string]any {
-		p := props{"params": planSchema("params"), "params_batch": planSchema("params_batch"), "include": planSchema("include")}
+		p := props{"params": surface.PlanSchema("params"), "params_batch": surface.PlanSchema("params_batch"), "include": surface.PlanSchema("include")}
 		for k, v := range extra {
 			p[k] = v
 		}
@@ -18,21 +20,21 @@ func addPlanOpenAPI(schemas, paths map[string]any) {
 		return m
 	}
 	for name, s := range map[string]any{
-		"CompactCatalog":       planSchema("catalog"),
-		"DescribeRequest":      planSchema("describe_request"),
-		"DescribeResponse":     planSchema("describe_result"),
-		"Plan":                 planSchema("plan"),
+		"CompactCatalog":       surface.PlanSchema("catalog"),
+		"DescribeRequest":      surface.PlanSchema("describe_request"),
+		"DescribeResponse":     surface.PlanSchema("describe_result"),
+		"Plan":                 surface.PlanSchema("plan"),
 		"PlanRegisterRequest":  closed(obj(props{"plan": ref("Plan")}, "plan")),
-		"PlanRegisterResponse": planSchema("register_result"),
+		"PlanRegisterResponse": surface.PlanSchema("register_result"),
 		"PlanRunRequest":       sets(nil),
 		"PlanNewRunRequest":    sets(props{"plan": ref("Plan")}, "plan"),
 		"PlanRunResponse":      run,
-		"StoredPlan":           planSchema("stored_plan"),
-		"RunRecord":            planSchema("run_record"),
+		"StoredPlan":           surface.PlanSchema("stored_plan"),
+		"RunRecord":            surface.PlanSchema("run_record"),
 	} {
 		schemas[name] = s
 	}
-	planID := map[string]any{"name": "plan_id", "in": "path", "required": true, "description": "the plan's id (POST /v1/plans)", "schema": planSchema("plan_id")}
+	planID := map[string]any{"name": "plan_id", "in": "path", "required": true, "description": "the plan's id (POST /v1/plans)", "schema": surface.PlanSchema("plan_id")}
 	paths["/v1/catalog"] = map[string]any{"get": op("catalog", "Compact catalogue: every enabled tool in one line (at most 100 characters), grouped.", nil,
 		map[string]any{"200": jsonResp("the compact catalogue", ref("CompactCatalog"))})}
 	paths["/v1/describe"] = map[string]any{"post": op("describe", "What a model needs to call 1 to 5 tools: description, inputSchema, factsSchema, contract_hash, example.",
@@ -47,7 +49,7 @@ func addPlanOpenAPI(schemas, paths map[string]any) {
 	paths["/v1/plans/{plan_id}/run"] = map[string]any{"parameters": []any{planID}, "post": op("runPlan", "Run a stored plan with params or params_batch.",
 		jsonBody(ref("PlanRunRequest")),
 		responsesOf(map[string]any{"200": jsonResp("the runs", ref("PlanRunResponse"))}, "400", "404", "413", "415", "422", "500", "503"))}
-	runHash := map[string]any{"name": "run_hash", "in": "path", "required": true, "description": "a completed run's run_hash", "schema": planSchema("plan_id")}
+	runHash := map[string]any{"name": "run_hash", "in": "path", "required": true, "description": "a completed run's run_hash", "schema": surface.PlanSchema("plan_id")}
 	paths["/v1/runs/{run_hash}"] = map[string]any{"parameters": []any{runHash}, "get": op("getRun", "The stored record of a run of a plan with an output projection: its plan, params, output and step envelopes (precisiond verify re-checks it).", nil,
 		responsesOf(map[string]any{"200": jsonResp("the run record", ref("RunRecord"))}, "404", "500"))}
 	paths["/v1/plans/{plan_id}"] = map[string]any{"parameters": []any{planID}, "get": op("getPlan", "A stored plan, normalized.", nil,

@@ -2,9 +2,7 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
@@ -35,7 +34,7 @@ type planEnv struct {
 func newPlanEnv(t *testing.T) *planEnv {
 	t.Helper()
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{Limiter: tools.NewLimiter(4, time.Second, nil)})
-	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: PlanErrorBody(nil)})
+	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
 	ts := httptest.NewServer(New(reg, Options{Plans: svc, MCP: &MCPOptions{}}))
 	t.Cleanup(ts.Close)
 	return &planEnv{ts: ts, reg: reg, svc: svc}
@@ -150,13 +149,13 @@ func TestDescribe(t *testing.T) {
 		status int
 		code   string
 	}{
-		`{"tools": []}`: {400, CodeInvalidRequest},
-		`{"tools": ["a", "b", "c", "d", "e", "f"]}`: {400, CodeInvalidRequest},
-		`{"tools": "gcd_lcm"}`:                      {400, CodeInvalidRequest},
-		`{"tools": ["gcd_lcm"], "more": 1}`:         {400, CodeInvalidRequest},
+		`{"tools": []}`: {400, surface.CodeInvalidRequest},
+		`{"tools": ["a", "b", "c", "d", "e", "f"]}`: {400, surface.CodeInvalidRequest},
+		`{"tools": "gcd_lcm"}`:                      {400, surface.CodeInvalidRequest},
+		`{"tools": ["gcd_lcm"], "more": 1}`:         {400, surface.CodeInvalidRequest},
 		`{"tools": ["no_such_tool"]}`:               {404, tools.CodeUnknownTool},
 		`{"tools": ["hash_text"]}`:                  {403, tools.CodeToolDisabled},
-		`[]`:                                        {400, CodeInvalidRequest},
+		`[]`:                                        {400, surface.CodeInvalidRequest},
 	} {
 		status, got := e.post(t, "/v1/describe", body)
 		if status != want.status || got["error_code"] != want.code {
@@ -216,17 +215,17 @@ func TestPlansOverREST(t *testing.T) {
 		{"/v1/plans/not-a-hash/run", `{}`, 404, plans.CodeUnknownPlan},
 		{"/v1/plans", `{"plan": {"steps": [{"id": "a", "tool": "day_of_week", "args": {"date_str": {"$ref": "zz/facts/date"}}}]}}`, 422, plans.CodeInvalidPlan},
 		{"/v1/plans", `{"plan": {"steps": []}}`, 422, plans.CodeInvalidPlan},
-		{"/v1/plans", `{}`, 400, CodeInvalidRequest},
-		{"/v1/plans", `{"plan": {}, "x": 1}`, 400, CodeInvalidRequest},
-		{"/v1/plans/" + id + "/run", `{"params": {}, "params_batch": []}`, 400, CodeInvalidRequest},
-		{"/v1/plans/" + id + "/run", `{"params_batch": {}}`, 400, CodeInvalidRequest},
-		{"/v1/plans/" + id + "/run", `{"params_batch": []}`, 400, CodeInvalidRequest},
+		{"/v1/plans", `{}`, 400, surface.CodeInvalidRequest},
+		{"/v1/plans", `{"plan": {}, "x": 1}`, 400, surface.CodeInvalidRequest},
+		{"/v1/plans/" + id + "/run", `{"params": {}, "params_batch": []}`, 400, surface.CodeInvalidRequest},
+		{"/v1/plans/" + id + "/run", `{"params_batch": {}}`, 400, surface.CodeInvalidRequest},
+		{"/v1/plans/" + id + "/run", `{"params_batch": []}`, 400, surface.CodeInvalidRequest},
 		{"/v1/plans/" + id + "/run", `{"params": {"city": 1}}`, 400, tools.CodeInputSchemaInvalid},
 		{"/v1/plans/" + id + "/run", `{"params": {}}`, 400, tools.CodeInputSchemaInvalid},
-		{"/v1/plans/" + id + "/run", `{"plan": {}}`, 400, CodeInvalidRequest},
-		{"/v1/plans/run", `{"params": {}}`, 400, CodeInvalidRequest},
+		{"/v1/plans/" + id + "/run", `{"plan": {}}`, 400, surface.CodeInvalidRequest},
+		{"/v1/plans/run", `{"params": {}}`, 400, surface.CodeInvalidRequest},
 		{"/v1/plans/run", `{"plan": {"steps": [{"id": "x", "tool": "nope"}]}}`, 422, plans.CodeInvalidPlan},
-		{"/v1/plans/run", `not json`, 400, CodeInvalidRequest},
+		{"/v1/plans/run", `not json`, 400, surface.CodeInvalidRequest},
 	} {
 		status, got := e.post(t, tc.path, tc.body)
 		if status != tc.status || got["error_code"] != tc.code {
@@ -258,7 +257,7 @@ func mustParse(t *testing.T, s string) any {
 // MCP and OpenAPI publish, and the schema refuses what the decoder refuses
 // by shape.
 func TestPlanSchemaAdmitsDecodedPlans(t *testing.T) {
-	schema := planSchema("plan")
+	schema := surface.PlanSchema("plan")
 	b, err := os.ReadFile("../plans/testdata/plan_ids.json")
 	if err != nil {
 		t.Fatal(err)
@@ -385,7 +384,7 @@ func TestCompactMCP(t *testing.T) {
 		t.Errorf("unknown plan: %v", gone)
 	}
 	many := call("describe_tools", map[string]any{"tools": []string{"a", "b", "c", "d", "e", "f"}})
-	if many["isError"] != true || many["error_code"] != CodeInvalidRequest {
+	if many["isError"] != true || many["error_code"] != surface.CodeInvalidRequest {
 		t.Errorf("6 tools: %v", many)
 	}
 	p, err := cs.GetPrompt(ctxT(t), &mcp.GetPromptParams{Name: "reusable_plan_guide", Arguments: map[string]string{"task": "20 cities"}})
@@ -445,42 +444,4 @@ func TestOpenAPIDescribesPlanRoutes(t *testing.T) {
 	check("PlanNewRunRequest", []byte(`{"plan":`+citiesPlan+`,"params":{"city":"UTC"}}`))
 	check("StoredPlan", testhttp.Get(t, e.ts.URL+"/v1/plans/"+id))
 	check("Error", testhttp.PostJSON(t, e.ts.URL+"/v1/plans", []byte(`{"plan":{"steps":[]}}`)).Body)
-}
-
-// FuzzPlanRequestBody: any JSON body of the plan routes gets a value or a
-// typed error of the plan error table, never a panic; what registers can be
-// read back under its id.
-func FuzzPlanRequestBody(f *testing.F) {
-	f.Add([]byte(`{"plan": ` + citiesPlan + `}`))
-	f.Add([]byte(`{"plan": {"steps": [{"id": "g", "tool": "gcd_lcm", "args": {"a": 1, "b": {"$param": "b"}}}], "params": {"b": {"type": "integer", "default": 2}}}, "params": {"b": 3}}`))
-	f.Add([]byte(`{"params_batch": [{}, {"x": 1}], "params": {}}`))
-	f.Add([]byte(`{"tools": ["gcd_lcm", 1]}`))
-	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{Limiter: tools.NewLimiter(2, time.Second, nil)})
-	ops := planOps{reg: reg, svc: plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{}), log: slog.New(slog.DiscardHandler)}
-	known := map[string]bool{CodeInvalidRequest: true, plans.CodeInvalidPlan: true, plans.CodeUnknownPlan: true,
-		tools.CodeUnknownTool: true, tools.CodeToolDisabled: true}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := evidence.ParseJSON(data)
-		body, ok := v.(map[string]any)
-		if err != nil || !ok {
-			return
-		}
-		if _, aerr := ops.describe(body); aerr != nil && !known[aerr.Code] {
-			t.Fatalf("describe: %v", aerr)
-		}
-		res, aerr := ops.register(context.Background(), body)
-		if aerr != nil {
-			if !known[aerr.Code] {
-				t.Fatalf("register: %v", aerr)
-			}
-			return
-		}
-		id := res.(map[string]any)["plan_id"].(string)
-		if _, aerr := ops.get(context.Background(), id); aerr != nil {
-			t.Fatalf("registered %s, then: %v", id, aerr)
-		}
-		if _, _, aerr := paramSets(body); aerr != nil && aerr.Code != CodeInvalidRequest {
-			t.Fatalf("paramSets: %v", aerr)
-		}
-	})
 }

@@ -5,16 +5,18 @@ import (
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 func TestDownloadLinks(t *testing.T) {
-	if link := DownloadLinks("https://h.example/p/")("0123456789ab_x.md"); link != "https://h.example/p/downloads/0123456789ab_x.md" {
+	if link := surface.DownloadLinks("https://h.example/p/")("0123456789ab_x.md"); link != "https://h.example/p/downloads/0123456789ab_x.md" {
 		t.Errorf("download link %q", link)
 	}
-	if DownloadLinks("") != nil {
+	if surface.DownloadLinks("") != nil {
 		t.Error("without a public base URL links must stay relative")
 	}
-	if DownloadLinks("ftp://h") != nil {
+	if surface.DownloadLinks("ftp://h") != nil {
 		t.Error("a refused base URL gave links")
 	}
 }
@@ -27,7 +29,7 @@ func FuzzPublicBase(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		base, err := PublicBase(v)
+		base, err := surface.PublicBase(v)
 		if err != nil {
 			return
 		}
@@ -35,7 +37,7 @@ func FuzzPublicBase(f *testing.F) {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(base, "/") {
 			t.Fatalf("accepted %q as %q (%v)", v, base, err)
 		}
-		link := DownloadLinks(v)("0123456789ab_x.md")
+		link := surface.DownloadLinks(v)("0123456789ab_x.md")
 		l, err := url.Parse(link)
 		if err != nil || l.Host != u.Host || path.Base(l.Path) != "0123456789ab_x.md" {
 			t.Fatalf("link %q from %q: %v", link, v, err)

@@ -22,6 +22,7 @@ import (
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -73,8 +74,8 @@ type Server struct {
 	router   chi.Router
 	mcp      *mcpMount // nil unless Options.MCP is set
 	bodies   *bodyBudget
-	ops      planOps // compact discovery and plans (api/plans.go)
-	edge     *edge   // access control (api/auth.go); nil: none
+	ops      surface.PlanOps // compact discovery and plans (api/plans.go)
+	edge     *edge           // access control (api/auth.go); nil: none
 }
 
 // New builds the HTTP surface.
@@ -91,8 +92,8 @@ func New(reg *tools.Registry, opts Options) *Server {
 	}
 	defaults.Positive(&opts.QueueWait, DefaultQueueWait)
 	s := &Server{reg: reg, opts: opts, log: opts.Logger, bodies: newBodyBudget(opts.BodyBudget),
-		ops: planOps{reg: reg, svc: opts.Plans, log: opts.Logger}, edge: newEdge(opts.Access, opts.Downloads, opts.Logger)}
-	s.ops.authorize = s.authorizePlan
+		ops: surface.PlanOps{Reg: reg, Svc: opts.Plans, Log: opts.Logger}, edge: newEdge(opts.Access, opts.Downloads, opts.Logger)}
+	s.ops.Authorize = s.authorizePlan
 	s.router = s.routes()
 	return s
 }
@@ -109,11 +110,11 @@ func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
 	r.Use(s.requestLog, s.recoverer, s.httpMetrics, s.accessControl, s.admitBody)
-	r.NotFound(s.wrap(func(r *http.Request) (any, *apiError) {
-		return nil, newError(CodeNotFound, "no such route: "+r.URL.Path)
+	r.NotFound(s.wrap(func(r *http.Request) (any, *surface.Error) {
+		return nil, surface.NewError(surface.CodeNotFound, "no such route: "+r.URL.Path)
 	}))
-	r.MethodNotAllowed(s.wrap(func(r *http.Request) (any, *apiError) {
-		return nil, newError(CodeMethodNotAllow, r.Method+" is not allowed on "+r.URL.Path)
+	r.MethodNotAllowed(s.wrap(func(r *http.Request) (any, *surface.Error) {
+		return nil, surface.NewError(surface.CodeMethodNotAllow, r.Method+" is not allowed on "+r.URL.Path)
 	}))
 	r.Post("/invoke", s.wrapLegacy(s.invoke))
 	r.Post("/v1/invoke", s.wrap(s.invoke))
@@ -152,7 +153,7 @@ func (s *Server) routes() chi.Router {
 
 // apiFunc is the logic of one JSON route: it returns the value to answer or the
 // error. It never writes the response itself; wrap does.
-type apiFunc func(r *http.Request) (any, *apiError)
+type apiFunc func(r *http.Request) (any, *surface.Error)
 
 // withStatus answers v with a status other than 200.
 type withStatus struct {
@@ -174,21 +175,21 @@ func (s *Server) wrapStatus(f apiFunc, legacy200 bool) http.HandlerFunc {
 		r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 		v, aerr := f(r)
 		if aerr != nil {
-			setLogError(r.Context(), aerr.Code)
-			writeError(w, aerr, legacy200)
+			surface.SetLogError(r.Context(), aerr.Code)
+			surface.WriteError(w, aerr, legacy200)
 			return
 		}
 		switch x := v.(type) {
 		case *tools.Response:
 			writeResponse(w, s.afterCall(w, r, x))
-		case rawJSON:
+		case surface.RawJSON:
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Content-Length", strconv.Itoa(len(x)))
 			_, _ = w.Write(x)
 		case withStatus:
-			writeJSON(w, x.status, x.v)
+			surface.WriteJSON(w, x.status, x.v)
 		default:
-			writeJSON(w, http.StatusOK, v)
+			surface.WriteJSON(w, http.StatusOK, v)
 		}
 	}
 }
@@ -202,26 +203,26 @@ type invokeRequest struct {
 }
 
 // invoke is POST /invoke and /v1/invoke: one call through Registry.Call.
-func (s *Server) invoke(r *http.Request) (any, *apiError) {
+func (s *Server) invoke(r *http.Request) (any, *surface.Error) {
 	if s.draining.Load() {
-		return nil, newError(CodeShuttingDown, "the service is shutting down")
+		return nil, surface.NewError(surface.CodeShuttingDown, "the service is shutting down")
 	}
 	req, aerr := s.decodeInvoke(r)
 	if aerr != nil {
 		return nil, aerr
 	}
-	setLogTool(r.Context(), req.Tool)
+	surface.SetLogTool(r.Context(), req.Tool)
 	if aerr := s.authorizeTool(r.Context(), req.Tool); aerr != nil {
 		return nil, aerr
 	}
 	resp, err := s.reg.Call(r.Context(), req.Tool, req.Args, req.ContractHash)
 	if err != nil {
-		return nil, toAPIError(r.Context(), s.log, req.Tool, err)
+		return nil, surface.FromError(r.Context(), s.log, req.Tool, err)
 	}
 	return resp, nil
 }
 
-func (s *Server) decodeInvoke(r *http.Request) (invokeRequest, *apiError) {
+func (s *Server) decodeInvoke(r *http.Request) (invokeRequest, *surface.Error) {
 	if aerr := jsonContentType(r); aerr != nil {
 		return invokeRequest{}, aerr
 	}
@@ -234,21 +235,21 @@ func (s *Server) decodeInvoke(r *http.Request) (invokeRequest, *apiError) {
 
 // readBody reads a request body of at most limit bytes (payload_too_large
 // beyond).
-func readBody(r *http.Request, limit int64) ([]byte, *apiError) {
+func readBody(r *http.Request, limit int64) ([]byte, *surface.Error) {
 	body, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, newError(CodePayloadTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit))
+			return nil, surface.NewError(surface.CodePayloadTooLarge, fmt.Sprintf("request body exceeds %d bytes", limit))
 		}
-		return nil, newError(CodeInvalidRequest, "reading the request body failed")
+		return nil, surface.NewError(surface.CodeInvalidRequest, "reading the request body failed")
 	}
 	return body, nil
 }
 
 // parseInvokeBody splits {"tool", "args", "contract_hash"} strictly without
 // decoding args, which Registry.Call parses once the call is admitted.
-func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
+func parseInvokeBody(body []byte) (invokeRequest, *surface.Error) {
 	var req invokeRequest
 	if err := evidence.CheckText(body); err != nil {
 		// Text without an exact Unicode value: refused here unless it is only
@@ -265,42 +266,42 @@ func parseInvokeBody(body []byte) (invokeRequest, *apiError) {
 
 // decodeInvokeBody is parseInvokeBody after the text check, by
 // encoding/json: every body, and the words of every error.
-func decodeInvokeBody(body []byte) (invokeRequest, *apiError) {
+func decodeInvokeBody(body []byte) (invokeRequest, *surface.Error) {
 	var req invokeRequest
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(body, &top); err != nil || top == nil {
 		// Describe the problem in the full parser's words.
 		if _, err := evidence.ParseJSON(body); err != nil {
-			return req, newError(CodeInvalidRequest, "request body is not valid JSON: "+err.Error())
+			return req, surface.NewError(surface.CodeInvalidRequest, "request body is not valid JSON: "+err.Error())
 		}
-		return req, newError(CodeInvalidRequest, "request body must be a JSON object")
+		return req, surface.NewError(surface.CodeInvalidRequest, "request body must be a JSON object")
 	}
 	for k := range top {
 		switch k {
 		case "tool", "args", "contract_hash":
 		default:
-			return req, newError(CodeInvalidRequest, fmt.Sprintf("unknown field %q in request body (allowed: tool, args, contract_hash)", k))
+			return req, surface.NewError(surface.CodeInvalidRequest, fmt.Sprintf("unknown field %q in request body (allowed: tool, args, contract_hash)", k))
 		}
 	}
 	if err := json.Unmarshal(top["tool"], &req.Tool); err != nil || req.Tool == "" {
-		return req, newError(CodeInvalidRequest, `"tool" must be a non-empty string`)
+		return req, surface.NewError(surface.CodeInvalidRequest, `"tool" must be a non-empty string`)
 	}
 	if len(req.Tool) > tools.MaxToolNameBytes {
 		// Refused before it is logged or echoed.
 		n := len(req.Tool)
 		req.Tool = ""
-		return req, newError(CodeInvalidRequest, fmt.Sprintf(`"tool" has %d bytes; tool names have at most %d`, n, tools.MaxToolNameBytes))
+		return req, surface.NewError(surface.CodeInvalidRequest, fmt.Sprintf(`"tool" has %d bytes; tool names have at most %d`, n, tools.MaxToolNameBytes))
 	}
 	switch a := top["args"]; {
 	case a == nil, string(a) == "null":
 	case a[0] == '{':
 		req.Args = a
 	default:
-		return req, &apiError{Code: CodeInvalidRequest, Message: `"args" must be a JSON object`, Tool: req.Tool}
+		return req, &surface.Error{Code: surface.CodeInvalidRequest, Message: `"args" must be a JSON object`, Tool: req.Tool}
 	}
 	if h := top["contract_hash"]; h != nil && string(h) != "null" {
 		if err := json.Unmarshal(h, &req.ContractHash); err != nil {
-			return req, &apiError{Code: CodeInvalidRequest, Message: `"contract_hash" must be a string`, Tool: req.Tool}
+			return req, &surface.Error{Code: surface.CodeInvalidRequest, Message: `"contract_hash" must be a string`, Tool: req.Tool}
 		}
 	}
 	return req, nil
@@ -341,7 +342,7 @@ func splitInvokeBody(body []byte) (invokeRequest, bool) {
 	return req, true
 }
 
-func (s *Server) listTools(r *http.Request) (any, *apiError) {
+func (s *Server) listTools(r *http.Request) (any, *surface.Error) {
 	cat := s.reg.Catalog()
 	list := make([]any, len(cat.Tools))
 	for i, t := range cat.Tools {
@@ -350,7 +351,7 @@ func (s *Server) listTools(r *http.Request) (any, *apiError) {
 	return map[string]any{"tools": list, "catalog_hash": cat.CatalogHash}, nil
 }
 
-func (s *Server) getTool(r *http.Request) (any, *apiError) {
+func (s *Server) getTool(r *http.Request) (any, *surface.Error) {
 	name := chi.URLParam(r, "name")
 	e, ok := s.reg.Entry(name)
 	if !ok {
@@ -359,7 +360,7 @@ func (s *Server) getTool(r *http.Request) (any, *apiError) {
 	return e, nil
 }
 
-func (s *Server) health(r *http.Request) (any, *apiError) {
+func (s *Server) health(r *http.Request) (any, *surface.Error) {
 	status, code := "ok", http.StatusOK
 	if s.draining.Load() {
 		status, code = "shutting_down", http.StatusServiceUnavailable
@@ -401,11 +402,11 @@ func (s *Server) addStore(body map[string]any) {
 // ready is GET /ready, the readiness probe: 200 {"status":"ready"} while this
 // process may take traffic; 503 {"status":"not_ready","reason":...} while it
 // drains (shutting_down) or Options.Ready names a reason.
-func (s *Server) ready(r *http.Request) (any, *apiError) {
+func (s *Server) ready(r *http.Request) (any, *surface.Error) {
 	reason := ""
 	switch {
 	case s.draining.Load():
-		reason = CodeShuttingDown
+		reason = surface.CodeShuttingDown
 	case s.opts.Ready != nil:
 		reason = s.opts.Ready()
 	}
@@ -426,27 +427,14 @@ func anyList(names []string) []any {
 	return list
 }
 
-// writeJSON writes v in canonical JSON (sorted keys, compact, Python float form),
-// so that equal responses are equal bytes.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := evidence.Canonical(v)
-	if err != nil {
-		status = http.StatusInternalServerError
-		b = []byte(`{"error":"internal error","error_code":"internal_error","tool":""}`)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(b)
-}
-
 // writeResponse writes the /invoke success body: byte for byte what
-// writeJSON(w, 200, ResponseBody(resp)) writes, but in one pass into a pooled
+// surface.WriteJSON(w, 200, ResponseBody(resp)) writes, but in one pass into a pooled
 // buffer around the canonical envelope the call path wrote once (keys
 // "attestation" < "result" < "structured_result" < "tool"; attestation only
 // when the answer is signed).
 func writeResponse(w http.ResponseWriter, resp *tools.Response) {
 	if resp.EnvelopeJSON == nil {
-		writeJSON(w, http.StatusOK, ResponseBody(resp))
+		surface.WriteJSON(w, http.StatusOK, ResponseBody(resp))
 		return
 	}
 	buf := evidence.GetBuffer()
@@ -476,8 +464,8 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				s.log.Error("panic", "request_id", requestID(r.Context()), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				writeError(w, &apiError{Code: tools.CodeInternal, Message: "internal error"}, false)
+				s.log.Error("panic", "request_id", surface.RequestID(r.Context()), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				surface.WriteError(w, &surface.Error{Code: tools.CodeInternal, Message: "internal error"}, false)
 			}
 		}()
 		next.ServeHTTP(w, r)

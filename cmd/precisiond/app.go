@@ -16,6 +16,7 @@ import (
 	"github.com/precisiond/precisiond/internal/fleetkey"
 	"github.com/precisiond/precisiond/internal/idleconns"
 	"github.com/precisiond/precisiond/internal/plandb"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/tick"
 	"github.com/precisiond/precisiond/internal/toggles"
 	"github.com/precisiond/precisiond/internal/worker"
@@ -131,7 +132,7 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		Plans:        planSvc,
 		JWKS:         sig.JWKS,
 		Access:       accessOpts,
-		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL),
+		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: surface.DownloadLinks(cfg.PublicBaseURL),
 			PublicBaseURL: cfg.PublicBaseURL, MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 		Store:   storeHealth,
 		Ready:   api.Readiness(cfg.StoreRequired, storeHealth, loaded),
@@ -172,7 +173,7 @@ func newRegistry(cfg Config, log *slog.Logger, store *filestore.Store, metrics *
 	opts.Limiter = tools.NewLimiter(cfg.MaxConcurrency, cfg.QueueWait, onReject)
 	// --tools keeps the allowed tools only: the others are not registered, so
 	// every surface treats them as unknown (docs/plans.md, Tool selection).
-	built := tools.Builtin(tools.Deps{Files: store, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL)})
+	built := tools.Builtin(tools.Deps{Files: store, DownloadURL: surface.DownloadLinks(cfg.PublicBaseURL)})
 	list, err := tools.Select(isolate(cfg, log, built, pool), cfg.Tools)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--tools: %w", err)
@@ -335,7 +336,7 @@ func openPlansOn(cfg Config, reg *tools.Registry, log *slog.Logger, shared blob.
 		MaxCalls:         cfg.PlanMaxCalls,
 		Timeout:          cfg.PlanTimeout,
 		MaxResponseBytes: cfg.PlanMaxResponseBytes,
-		ErrorBody:        api.PlanErrorBody(log),
+		ErrorBody:        surface.PlanErrorBody(log),
 		Logger:           log,
 	})
 	return svc, closeStore, nil

@@ -18,6 +18,7 @@ import (
 	"github.com/precisiond/precisiond/internal/attest"
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -77,7 +78,7 @@ func cmdCall(c *command, args []string, e *cli.Env) int {
 		return c.Fail(e, "ARGS_JSON must be a JSON object: %s", te.Message)
 	}
 	if err != nil {
-		_, body := api.ErrorResponse(context.Background(), log, tool, err)
+		_, body := surface.ErrorResponse(context.Background(), log, tool, err)
 		printJSON(e.Stdout, body)
 		return 1
 	}
@@ -380,7 +381,7 @@ func serveMCPStdio(cfg Config, log *slog.Logger, e *cli.Env) (started bool, err 
 	return true, api.ServeMCPStdio(ctx, reg, api.MCPOptions{
 		Logger:      log,
 		Files:       store,
-		DownloadURL: api.DownloadLinks(cfg.PublicBaseURL),
+		DownloadURL: surface.DownloadLinks(cfg.PublicBaseURL),
 		// tool icons name the service at this URL, as download links do
 		PublicBaseURL: cfg.PublicBaseURL,
 		Version:       versionString(),

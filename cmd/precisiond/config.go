@@ -11,6 +11,7 @@ import (
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/fleetkey"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -189,7 +190,7 @@ func (c Config) validate() error {
 		return err
 	}
 	if c.PublicBaseURL != "" {
-		_, err := api.PublicBase(c.PublicBaseURL)
+		_, err := surface.PublicBase(c.PublicBaseURL)
 		return err
 	}
 	return nil

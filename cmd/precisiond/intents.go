@@ -8,6 +8,7 @@ import (
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/intent"
+	"github.com/precisiond/precisiond/internal/surface"
 )
 
 var cmdIntentsSpec = &command{
@@ -107,7 +108,7 @@ func cmdAnswer(c *command, args []string, e *cli.Env) int {
 	body, err := api.AnswerCovered(context.Background(), reg, res, nil)
 	var ce *intent.CallError
 	if errors.As(err, &ce) {
-		_, body := api.ErrorResponse(context.Background(), log, ce.Tool, ce.Err)
+		_, body := surface.ErrorResponse(context.Background(), log, ce.Tool, ce.Err)
 		printJSON(e.Stdout, body)
 		return 1
 	}

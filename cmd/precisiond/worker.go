@@ -6,10 +6,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/filestore"
+	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/worker"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -114,7 +114,7 @@ func cmdWorker(c *command, args []string, e *cli.Env) int {
 	if b != nil {
 		store = filestore.New(b, downloadsConfig(*cfg))
 	}
-	deps := tools.Deps{Files: store, DownloadURL: api.DownloadLinks(cfg.PublicBaseURL)}
+	deps := tools.Deps{Files: store, DownloadURL: surface.DownloadLinks(cfg.PublicBaseURL)}
 	if err := worker.Serve(e.Stdin, e.Stdout, tools.Builtin(deps), worker.Limits{MemoryBytes: cfg.WorkerMemory}); err != nil {
 		fmt.Fprintln(e.Stderr, "precisiond worker:", err)
 		return 1

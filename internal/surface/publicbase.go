@@ -1,4 +1,4 @@
-package api
+package surface
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ func PublicBase(v string) (string, error) {
 }
 
 // DownloadLinks is the absolute link of a stored file under the public base
-// URL base (tools.Deps.DownloadURL, MCPOptions.DownloadURL), or nil without
+// URL base (tools.Deps.DownloadURL, mcpapi.Options.DownloadURL), or nil without
 // one (links stay /downloads/<name>). The facts never carry
 // it: download_path is hashed and must not depend on the host.
 func DownloadLinks(publicBaseURL string) func(name string) string {

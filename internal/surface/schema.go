@@ -1,8 +1,9 @@
-package api
+package surface
 
 import (
 	_ "embed"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 )
 
 // wireSchemas is the one description of the envelope and the error body, as
-// data; envelopeSchema and errorSchema fill it in for MCP (outputSchema) and
+// data; EnvelopeSchema and ErrorSchema fill it in for MCP (outputSchema) and
 // OpenAPI (components) alike.
 //
 //go:embed schema/envelope.json
@@ -23,33 +24,33 @@ var wireSchemas []byte
 //go:embed schema/plans.json
 var planSchemas []byte
 
-// wireSchema returns a fresh copy of one top-level entry of wireSchemas, so
+// WireSchema returns a fresh copy of one top-level entry of wireSchemas, so
 // that callers may fill it in.
-func wireSchema(key string) map[string]any { return schemaEntry(wireSchemas, "envelope.json", key) }
+func WireSchema(key string) map[string]any { return schemaEntry(wireSchemas, "envelope.json", key) }
 
-// planSchema returns a fresh copy of one top-level entry of planSchemas.
-func planSchema(key string) map[string]any { return schemaEntry(planSchemas, "plans.json", key) }
+// PlanSchema returns a fresh copy of one top-level entry of planSchemas.
+func PlanSchema(key string) map[string]any { return schemaEntry(planSchemas, "plans.json", key) }
 
 func schemaEntry(doc []byte, file, key string) map[string]any {
 	v, err := evidence.ParseJSON(doc)
 	if err != nil {
-		panic(fmt.Sprintf("api: schema/%s: %v", file, err)) // embedded: found by every test
+		panic(fmt.Sprintf("surface: schema/%s: %v", file, err)) // embedded: found by every test
 	}
 	m, ok := v.(map[string]any)[key].(map[string]any)
 	if !ok {
-		panic(fmt.Sprintf("api: schema/%s has no %q", file, key))
+		panic(fmt.Sprintf("surface: schema/%s has no %q", file, key))
 	}
 	return m
 }
 
-// envelopeSchema is the JSON Schema of the envelope of a successful call of the
+// EnvelopeSchema is the JSON Schema of the envelope of a successful call of the
 // tool with contract c and contract hash hash; facts is the schema of its
 // facts (the contract's outputSchema, inline or as a $ref), and factsAt the
 // place in the final document where the outputSchema itself is found (its
 // local references are rebased there). source.as_of is described from the
 // contract's own facts.as_of: equal to it, or null.
-func envelopeSchema(c *contracts.Contract, hash string, facts any, factsAt string) map[string]any {
-	env := wireSchema("envelope")
+func EnvelopeSchema(c *contracts.Contract, hash string, facts any, factsAt string) map[string]any {
+	env := WireSchema("envelope")
 	props := env["properties"].(map[string]any)
 	setConst := func(key string, v any) { props[key].(map[string]any)["const"] = v }
 	setConst("tool", c.Tool)
@@ -71,7 +72,7 @@ func asOfSchema(out map[string]any, factsAt string) map[string]any {
 	if !ok {
 		return map[string]any{"type": "null", "description": "null: these facts have no as_of"}
 	}
-	s = rebaseRefs(s, factsAt).(map[string]any) // a copy: never share the contract's maps
+	s = RebaseRefs(s, factsAt).(map[string]any) // a copy: never share the contract's maps
 	req, _ := out["required"].([]any)
 	if slices.Contains(req, any("as_of")) {
 		s["description"] = "equal to facts.as_of"
@@ -80,25 +81,24 @@ func asOfSchema(out map[string]any, factsAt string) map[string]any {
 	return map[string]any{"anyOf": []any{s, map[string]any{"type": "null"}}, "description": "facts.as_of, or null when the facts have none"}
 }
 
-// errorSchema is the JSON Schema of the error body, with every error code.
-func errorSchema() map[string]any {
-	e := wireSchema("error")
-	codes := make([]string, 0, len(statusOf))
-	for code := range statusOf {
+// ErrorSchema is the JSON Schema of the error body, with every error code.
+func ErrorSchema() map[string]any {
+	e := WireSchema("error")
+	codes := make([]any, 0, len(statusOf))
+	for _, code := range slices.Sorted(maps.Keys(statusOf)) {
 		codes = append(codes, code)
 	}
-	slices.Sort(codes)
 	props := e["properties"].(map[string]any)
-	props["error_code"].(map[string]any)["enum"] = anyList(codes)
+	props["error_code"].(map[string]any)["enum"] = codes
 	return e
 }
 
-// rebaseRefs returns a deep copy of a schema in which local references ("#",
+// RebaseRefs returns a deep copy of a schema in which local references ("#",
 // "#/...") are rewritten to keep pointing into it once it is embedded at base
 // in a larger document. A subschema with its own $id is a resource of its own:
 // it is copied unchanged. The input is never modified, and the copy shares
 // nothing with it.
-func rebaseRefs(v any, base string) any { return rebase(v, base, true) }
+func RebaseRefs(v any, base string) any { return rebase(v, base, true) }
 
 func rebase(v any, base string, rewrite bool) any {
 	switch x := v.(type) {
