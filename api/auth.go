@@ -16,6 +16,7 @@ import (
 	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/surface"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -53,7 +54,7 @@ type AccessOptions struct {
 // edge is the state behind AccessOptions.
 type edge struct {
 	opts   AccessOptions
-	hosts  hostPolicy
+	hosts  surface.HostPolicy
 	cors   map[string]bool
 	owners *access.Owners
 	store  *filestore.Store
@@ -65,7 +66,7 @@ func newEdge(o *AccessOptions, store *filestore.Store, log *slog.Logger) *edge {
 		return nil
 	}
 	defaults.Positive(&o.LinkTTL, time.Hour)
-	e := &edge{opts: *o, hosts: newHostPolicy(o.AllowedHosts), cors: map[string]bool{}, owners: o.Owners, store: store, log: log}
+	e := &edge{opts: *o, hosts: surface.NewHostPolicy(o.AllowedHosts), cors: map[string]bool{}, owners: o.Owners, store: store, log: log}
 	if e.owners == nil {
 		e.owners, _ = access.NewOwners("") // in memory: cannot fail
 	}
@@ -91,8 +92,8 @@ func (e *edge) openRoute(r *http.Request) bool {
 		return true
 	case p == "/", p == "/docs", strings.HasPrefix(p, "/static/"), strings.HasPrefix(p, "/docs/static/"):
 		return true // the start page and the API reference (api/pages.go): documentation
-	case strings.HasPrefix(p, iconsPath):
-		return true // the icons (api/icons.go): fetched by a client's UI without a token
+	case strings.HasPrefix(p, mcpserver.IconsPath):
+		return true // the icons (mcpserver/icons.go): fetched by a client's UI without a token
 	case e.opts.OAuth != nil && isMetadataPath(p):
 		return true // RFC 9728 metadata: read before a client has a token
 	case p == "/metrics":
@@ -136,12 +137,12 @@ func (s *Server) accessControl(next http.Handler) http.Handler {
 			}
 		}
 		if e.opts.GuardHosts {
-			if !e.hosts.allowed(r.Host) {
-				s.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "host "+quoteShort(r.Host)+" is not allowed (configure --allowed-hosts)"), "")
+			if !e.hosts.Allowed(r.Host) {
+				s.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "host "+surface.QuoteShort(r.Host)+" is not allowed (configure --allowed-hosts)"), "")
 				return
 			}
-			if origin != "" && !corsOK && !e.hosts.allowedOrigin(origin) {
-				s.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "origin "+quoteShort(origin)+" is not allowed (configure --cors-origins or --allowed-hosts)"), "")
+			if origin != "" && !corsOK && !e.hosts.AllowedOrigin(origin) {
+				s.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "origin "+surface.QuoteShort(origin)+" is not allowed (configure --cors-origins or --allowed-hosts)"), "")
 				return
 			}
 		}
@@ -276,7 +277,7 @@ func (s *Server) authorizeTool(ctx context.Context, tool string) *surface.Error 
 		return nil
 	}
 	s.countRefusal(ctx, surface.CodeForbidden, t.Name, "", tool)
-	aerr := &surface.Error{Code: surface.CodeForbidden, Message: "tool " + quoteShort(tool) + " is outside the scope of token " + t.Name, Tool: tool}
+	aerr := &surface.Error{Code: surface.CodeForbidden, Message: "tool " + surface.QuoteShort(tool) + " is outside the scope of token " + t.Name, Tool: tool}
 	if oauthOf(ctx) != nil {
 		aerr.Reason = "insufficient_scope"
 		aerr.Scope = ScopeToolPrefix + tool
@@ -316,7 +317,7 @@ func (s *Server) authorizePlan(ctx context.Context, p *plans.Plan) *surface.Erro
 // same signature, since a browser sends no token. It returns the response to
 // write (a copy when the text changed: resp may be shared).
 func (s *Server) afterCall(w http.ResponseWriter, r *http.Request, resp *tools.Response) *tools.Response {
-	if !s.edge.authOn() || !s.reg.DeclaresFact(resp.Tool, factDownloadPath) {
+	if !s.edge.authOn() || !s.reg.DeclaresFact(resp.Tool, surface.FactDownloadPath) {
 		return resp
 	}
 	link := s.edge.fileGenerated(r.Context(), resp.Envelope.Facts())
@@ -336,7 +337,7 @@ func (s *Server) afterCall(w http.ResponseWriter, r *http.Request, resp *tools.R
 // fileGenerated notes the owner of the file facts name (if any) and returns
 // its signed download path, or "".
 func (e *edge) fileGenerated(ctx context.Context, facts map[string]any) string {
-	dp, _ := facts[factDownloadPath].(string)
+	dp, _ := facts[surface.FactDownloadPath].(string)
 	name, ok := strings.CutPrefix(dp, "/downloads/")
 	if !ok || !filestore.NamePattern.MatchString(name) {
 		return ""

@@ -13,6 +13,7 @@ import (
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/oauth"
 	"github.com/precisiond/precisiond/internal/oauthtest"
+	"github.com/precisiond/precisiond/mcpserver"
 )
 
 // benchOAuth is the OAuth resource server over an in-test issuer, and a
@@ -99,7 +100,7 @@ func BenchmarkMCPAccess(b *testing.B) {
 		{"oauth-jwt", oa, jwt},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			srv := New(builtinRegistry(), Options{Access: c.access, MCP: &MCPOptions{}})
+			srv := New(builtinRegistry(), Options{Access: c.access, MCP: &mcpserver.Options{}})
 			body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":391,"b":299}}}`
 			b.ReportAllocs()
 			for b.Loop() {

@@ -21,6 +21,7 @@ import (
 	"github.com/precisiond/precisiond/internal/access"
 	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 )
 
@@ -73,7 +74,7 @@ func newAccessEnv(t *testing.T, mutate func(*AccessOptions)) *accessEnv {
 	// file store): enough for the scope checks of plan runs.
 	planReg := builtinRegistry()
 	svc := plans.NewService(planReg, plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
-	e.mcpEnv = newMCPEnv(t, MCPOptions{}, Options{Access: ao, Metrics: e.metrics, Plans: svc, AdminToken: adminTok,
+	e.mcpEnv = newMCPEnv(t, mcpserver.Options{}, Options{Access: ao, Metrics: e.metrics, Plans: svc, AdminToken: adminTok,
 		JWKS: func() []byte { return []byte(`{"keys":[]}`) }})
 	return e
 }

@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 )
 
 // TestCatalogueETagAndGzip: GET /tools and /openapi.json carry an ETag that
 // If-None-Match turns into 304, gzip when asked (the same body once
 // decompressed), and a new ETag once the catalogue changes.
 func TestCatalogueETagAndGzip(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{}, Options{})
 	for _, path := range []string{"/tools", "/openapi.json"} {
 		plain := testhttp.Do(t, "GET", env.ts.URL+path, map[string]string{"Accept-Encoding": "identity"}, nil)
 		etag := plain.Header.Get("ETag")
@@ -82,7 +83,7 @@ func TestAcceptsGzip(t *testing.T) {
 // with unknown paths under "other".
 func TestHTTPMetrics(t *testing.T) {
 	m := NewMetrics(MetricsOptions{})
-	env := newMCPEnv(t, MCPOptions{}, Options{Metrics: m, MaxBodyBytes: 2048})
+	env := newMCPEnv(t, mcpserver.Options{}, Options{Metrics: m, MaxBodyBytes: 2048})
 	testhttp.Do(t, "POST", env.ts.URL+"/invoke", map[string]string{"Content-Type": "text/plain"}, []byte(`{}`))
 	testhttp.PostJSON(t, env.ts.URL+"/v1/invoke", []byte(`{"tool":"gcd_lcm","args":{"a":"`+strings.Repeat("1", 4096)+`"}}`))
 	testhttp.Do(t, "POST", env.ts.URL+"/mcp", map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}, []byte(`{not json`))

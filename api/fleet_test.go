@@ -12,6 +12,7 @@ import (
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -46,7 +47,7 @@ func TestStoreUnavailableSurfaces(t *testing.T) {
 	files, mon := unreachableStore(t)
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: files}), tools.Options{})
 	required := false
-	srv := New(reg, Options{Downloads: files, Store: mon, Replica: "host-a/1234", MCP: &MCPOptions{Files: files},
+	srv := New(reg, Options{Downloads: files, Store: mon, Replica: "host-a/1234", MCP: &mcpserver.Options{Files: files},
 		Ready: func() string {
 			if required && !mon.Health().OK {
 				return "store_unavailable"
@@ -133,7 +134,7 @@ func TestMCPLinksWithPublicBaseURL(t *testing.T) {
 	}
 	link := func(name string) string { return "https://precisiond.example/p/downloads/" + name }
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{Files: files, DownloadURL: link}), tools.Options{})
-	ts := httptest.NewServer(New(reg, Options{Downloads: files, MCP: &MCPOptions{Files: files, DownloadURL: link}}))
+	ts := httptest.NewServer(New(reg, Options{Downloads: files, MCP: &mcpserver.Options{Files: files, DownloadURL: link}}))
 	t.Cleanup(ts.Close)
 	call := postMCP(t, ts.URL+"/mcp", nil, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"generate_file","arguments":{"content":"# x","filename":"x","format":"md"}}}`))
 	e, err := files.Put(context.Background(), "x", "md", []byte("# x"))

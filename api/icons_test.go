@@ -17,6 +17,7 @@ import (
 	"github.com/precisiond/precisiond/contracts"
 	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -94,7 +95,7 @@ func newIconServer(t *testing.T, base string) *httptest.Server {
 	t.Helper()
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{})
 	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
-	ts := httptest.NewServer(New(reg, Options{Plans: svc, MCP: &MCPOptions{PublicBaseURL: base}}))
+	ts := httptest.NewServer(New(reg, Options{Plans: svc, MCP: &mcpserver.Options{PublicBaseURL: base}}))
 	t.Cleanup(ts.Close)
 	return ts
 }
@@ -216,7 +217,7 @@ func TestToolIconsOverClients(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			_ = ServeMCPStdio(ctx, builtinRegistry(), MCPOptions{PublicBaseURL: iconBase}, inR, outW)
+			_ = mcpserver.ServeStdio(ctx, builtinRegistry(), mcpserver.Options{PublicBaseURL: iconBase}, inR, outW)
 			outW.Close()
 		}()
 		t.Cleanup(func() { stop(); inW.Close(); <-done })

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/precisiond/precisiond/mcpserver"
 )
 
 // TestInvalidTextRefused: invalid UTF-8 and lone surrogate escapes are refused,
@@ -53,7 +55,7 @@ func TestInvalidTextRefused(t *testing.T) {
 // TestMCPInvalidTextRefused: over MCP, arguments with a lone surrogate or
 // invalid UTF-8 give an isError result with input_schema_invalid.
 func TestMCPInvalidTextRefused(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{}, Options{})
 	for name, args := range map[string]string{
 		"lone surrogate": `{"text":"a\ud800b"}`,
 		"invalid UTF-8":  "{\"text\":\"a\xffb\"}",

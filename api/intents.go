@@ -29,7 +29,7 @@ func (s *Server) decodeIntentRequest(r *http.Request) (intentRequest, *surface.E
 	}
 	for k := range body {
 		if k != "text" && k != "tools" {
-			return req, surface.NewError(surface.CodeInvalidRequest, "unknown field "+quoteShort(k)+" in request body (allowed: text, tools)")
+			return req, surface.NewError(surface.CodeInvalidRequest, "unknown field "+surface.QuoteShort(k)+" in request body (allowed: text, tools)")
 		}
 	}
 	text, ok := body["text"].(string)

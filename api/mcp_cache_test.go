@@ -7,6 +7,7 @@ import (
 
 	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 )
 
@@ -63,7 +64,7 @@ func mcpResult(t *testing.T, url string, hdr map[string]string, body string) map
 // empty string.
 func TestMCPCacheHints(t *testing.T) {
 	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
-	e := newMCPEnv(t, MCPOptions{}, Options{Plans: svc})
+	e := newMCPEnv(t, mcpserver.Options{}, Options{Plans: svc})
 	check := func(url string, hdr map[string]string, body string, ttl float64, scope string) {
 		t.Helper()
 		res := mcpResult(t, url, hdr, body)
@@ -78,9 +79,9 @@ func TestMCPCacheHints(t *testing.T) {
 			t.Fatalf("initialize: %v", res)
 		}
 	}
-	before := e.srv.mcp.fast.served.Load()
+	before := e.srv.mcp.FastServed()
 	check(mcpURL, nil, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 60000, "public")
-	if e.srv.mcp.fast.served.Load() == before {
+	if e.srv.mcp.FastServed() == before {
 		t.Fatal("tools/list did not take the fast path")
 	}
 	// The SDK's path (params with _meta).
@@ -88,7 +89,7 @@ func TestMCPCacheHints(t *testing.T) {
 	check(mcpURL, nil, `{"jsonrpc":"2.0","id":4,"method":"resources/list"}`, 0, "public")
 	check(mcpURL, nil, `{"jsonrpc":"2.0","id":5,"method":"resources/templates/list"}`, 3600000, "public")
 	check(mcpURL, nil, `{"jsonrpc":"2.0","id":6,"method":"prompts/list"}`, 3600000, "public")
-	check(mcpURL, nil, `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"`+ContractURIPrefix+`gcd_lcm"}}`, 0, "public")
+	check(mcpURL, nil, `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"`+mcpserver.ContractURIPrefix+`gcd_lcm"}}`, 0, "public")
 	check(compactURL, nil, `{"jsonrpc":"2.0","id":8,"method":"tools/list"}`, 3600000, "public")
 	check(compactURL, nil, `{"jsonrpc":"2.0","id":9,"method":"prompts/list"}`, 3600000, "public")
 
@@ -98,7 +99,7 @@ func TestMCPCacheHints(t *testing.T) {
 	check(a.ts.URL+"/mcp", auth, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 60000, "private")
 	check(a.ts.URL+"/mcp", auth, `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"k":1}}}`, 60000, "private")
 	check(a.ts.URL+"/mcp", auth, `{"jsonrpc":"2.0","id":4,"method":"resources/list"}`, 0, "private")
-	check(a.ts.URL+"/mcp", auth, `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"`+ContractURIPrefix+`gcd_lcm"}}`, 0, "private")
+	check(a.ts.URL+"/mcp", auth, `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"`+mcpserver.ContractURIPrefix+`gcd_lcm"}}`, 0, "private")
 }
 
 // TestMCPAnnotationsComplete: every tool of both surfaces, as a client
@@ -106,7 +107,7 @@ func TestMCPCacheHints(t *testing.T) {
 // against the contracts are in TestMCPTransports).
 func TestMCPAnnotationsComplete(t *testing.T) {
 	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
-	e := newMCPEnv(t, MCPOptions{PageSize: 1000}, Options{Plans: svc})
+	e := newMCPEnv(t, mcpserver.Options{PageSize: 1000}, Options{Plans: svc})
 	for _, path := range []string{"/mcp", "/mcp/compact"} {
 		res := mcpResult(t, e.ts.URL+path, nil, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 		list, _ := res["tools"].([]any)

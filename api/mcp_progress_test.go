@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/contracts"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -60,7 +61,7 @@ func newProgressEnv(t *testing.T, sdkOnly bool) *progressEnv {
 	b, bt := newBlocker(t)
 	reg := tools.NewRegistry(append(tools.Builtin(tools.Deps{}), bt, newSleeper(t)),
 		tools.Options{Limiter: tools.NewLimiter(1, time.Minute, nil), DefaultTimeout: 2 * time.Minute})
-	srv := New(reg, Options{MCP: &MCPOptions{sdkOnly: sdkOnly}})
+	srv := New(reg, Options{MCP: &mcpserver.Options{SDKOnly: sdkOnly}})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	t.Cleanup(func() { close(b.release) })
@@ -297,7 +298,7 @@ func TestStdioProgressAndCancel(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	go func() {
-		ServeMCPStdio(ctx, reg, MCPOptions{}, inR, outW)
+		mcpserver.ServeStdio(ctx, reg, mcpserver.Options{}, inR, outW)
 		outW.Close()
 	}()
 	lines := make(chan map[string]any, 64)
@@ -356,67 +357,4 @@ func TestStdioProgressAndCancel(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":12,"method":"ping"}`)
 	next(func(m map[string]any) bool { return m["id"] == 12.0 }, "answer to ping")
 	inW.Close()
-}
-
-// FuzzStatelessCalls feeds any body through statelessCalls: it never panics,
-// passes every body on unchanged, cancels nothing it did not track, and
-// leaves no call or context behind.
-func FuzzStatelessCalls(f *testing.F) {
-	for _, s := range []string{
-		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","arguments":{}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a\u0041"}}`,
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1}}}`,
-		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, ``, `{`, `{"id":{"a":1},"method":"tools/call"}`,
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, body []byte) {
-		f := newInflight()
-		var got []byte
-		var sawStream bool
-		next := func(stream bool) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				got, _ = io.ReadAll(r.Body)
-				sawStream = stream
-				if r.Header.Get(callContextHeader) == "" {
-					t.Error("no call context key")
-				}
-			})
-		}
-		h := f.statelessCalls(next(false), next(true))
-		req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(string(body)))
-		h.ServeHTTP(httptest.NewRecorder(), req)
-		if string(got) != string(body) {
-			t.Fatalf("body changed: %q -> %q", body, got)
-		}
-		if want := strings.Contains(string(body), `"progressToken"`); sawStream != want {
-			t.Fatalf("stream %v, want %v", sawStream, want)
-		}
-		f.mu.Lock()
-		left := len(f.calls)
-		f.mu.Unlock()
-		callContexts.mu.Lock()
-		ctxs := len(callContexts.m)
-		callContexts.mu.Unlock()
-		if left != 0 || ctxs != 0 {
-			t.Fatalf("%d calls and %d contexts left behind", left, ctxs)
-		}
-	})
-}
-
-// TestIDKey: ids name calls by value: "a" and "\u0061" are one id, 1 and "1"
-// are two, and objects, arrays, null and booleans name none.
-func TestIDKey(t *testing.T) {
-	k1, _ := idKey([]byte(`"a"`))
-	k2, _ := idKey([]byte(`"\u0061"`))
-	n, _ := idKey([]byte(`1`))
-	s, _ := idKey([]byte(`"1"`))
-	if k1 != k2 || n == s {
-		t.Fatalf("%v %v %v %v", k1, k2, n, s)
-	}
-	for _, bad := range []string{`null`, `true`, `{}`, `[]`, ``, `"\x"`} {
-		if _, ok := idKey([]byte(bad)); ok {
-			t.Errorf("idKey(%s) named a call", bad)
-		}
-	}
 }

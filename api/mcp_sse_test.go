@@ -2,7 +2,6 @@ package api
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 )
 
 // openSSE opens a raw GET /mcp/sse and returns the response once the endpoint
@@ -44,7 +44,7 @@ func openSSE(t *testing.T, url string) *http.Response {
 // TestSSEStreamCap: beyond MaxSSEStreams a GET gets 503 overloaded with
 // Retry-After, /health keeps answering, and a closed stream frees its place.
 func TestSSEStreamCap(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{MaxSSEStreams: 3}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{MaxSSEStreams: 3}, Options{})
 	var open []*http.Response
 	for i := 0; i < 3; i++ {
 		open = append(open, openSSE(t, env.ts.URL))
@@ -79,7 +79,7 @@ func TestSSEStreamCap(t *testing.T) {
 // says Connection: close and the server closes the connection after it,
 // instead of keeping it alive for the idle timeout.
 func TestSSERefusedStreamClosesConnection(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{MaxSSEStreams: 1}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{MaxSSEStreams: 1}, Options{})
 	open := openSSE(t, env.ts.URL)
 	if open.StatusCode != http.StatusOK {
 		t.Fatalf("first stream: %d", open.StatusCode)
@@ -112,7 +112,7 @@ func TestSSERefusedStreamClosesConnection(t *testing.T) {
 // TestSSEIdleStreamClosed: a session whose client sends nothing is closed after
 // the idle timeout, while one that keeps calling stays open past it.
 func TestSSEIdleStreamClosed(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{SSEIdleTimeout: 3 * time.Second}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{SSEIdleTimeout: 3 * time.Second}, Options{})
 	idle := env.connect(t, "sse", nil)
 	busy := env.connect(t, "sse", nil)
 	idleDone := make(chan struct{})
@@ -146,7 +146,7 @@ func TestSSEWaitingSessionIsNotIdle(t *testing.T) {
 	const idle = 2 * time.Second
 	_, reg := newTestServerWith(t, nil, newBufLogger(&syncBuf{})) // its registry, with behave
 	store := newDownloadStore(t, "")
-	srv := New(reg, Options{MCP: &MCPOptions{Files: store, SSEIdleTimeout: idle}})
+	srv := New(reg, Options{MCP: &mcpserver.Options{Files: store, SSEIdleTimeout: idle}})
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	env := &mcpEnv{ts: ts, srv: srv, reg: reg, store: store}
@@ -173,38 +173,9 @@ func TestSSEWaitingSessionIsNotIdle(t *testing.T) {
 	waitSignal(t, done, "end of the idle SSE session after its answer")
 }
 
-func TestRPCKind(t *testing.T) {
-	long := strings.Repeat("x", 2*rpcPeekBytes)
-	for msg, want := range map[string]int{
-		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"gcd_lcm"}}`:     rpcRequest,
-		`{"jsonrpc":"2.0","method":"tools/call","id":"a","params":{"x":"` + long + `"}}`: rpcRequest,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`:                         rpcNotification,
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`:  rpcNotification,
-		`{"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"` + long + `"}]}}`:        rpcResponse,
-		`{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}`:                rpcResponse,
-		`{"jsonrpc":"2.0","params":{"x":"` + long + `"},"method":"m"}`:                   rpcUnknown,
-		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`:                                     rpcUnknown,
-		`{"jsonrpc":"2.0","id":`: rpcUnknown,
-		`not json`:               rpcUnknown,
-		``:                       rpcUnknown,
-	} {
-		r := httptest.NewRequest(http.MethodPost, "/mcp/sse?sessionid=x", strings.NewReader(msg))
-		if got := isRequest(r); got != (want == rpcRequest) {
-			t.Errorf("%.60s: isRequest %v, kind want %d", msg, got, want)
-		}
-		if got := rpcKind([]byte(msg)[:min(len(msg), rpcPeekBytes)]); got != want {
-			t.Errorf("%.60s: kind %d, want %d", msg, got, want)
-		}
-		// Nothing is consumed: the SDK reads the whole message after it.
-		if rest, _ := io.ReadAll(r.Body); string(rest) != msg {
-			t.Errorf("%.60s: %d bytes left to read, want %d", msg, len(rest), len(msg))
-		}
-	}
-}
-
 // TestSSEMaxLifetime: even an active session ends after the lifetime limit.
 func TestSSEMaxLifetime(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{SSEMaxLifetime: 500 * time.Millisecond}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{SSEMaxLifetime: 500 * time.Millisecond}, Options{})
 	cs := env.connect(t, "sse", nil)
 	done := make(chan struct{})
 	go func() { _ = cs.Wait(); close(done) }()
@@ -225,7 +196,7 @@ func TestSSEMaxLifetime(t *testing.T) {
 // send one resources/list_changed per interval to a connected session, not one
 // per call.
 func TestListChangedCoalesced(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{ListChangedInterval: time.Hour}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{ListChangedInterval: time.Hour}, Options{})
 	var notes atomic.Int32
 	first := make(chan struct{}, 1)
 	listener := env.connect(t, "sse", &mcp.ClientOptions{ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
@@ -252,76 +223,4 @@ func TestListChangedCoalesced(t *testing.T) {
 	if n := notes.Load(); n != 1 {
 		t.Errorf("%d notifications for 20 calls within one interval, want 1", n)
 	}
-}
-
-// TestCoalescer: the first change is reported at once; a burst of changes
-// within the interval is one run, scheduled for the interval's end. The
-// interval is an hour, so that how long the burst takes does not matter; the
-// scheduled run is then brought forward instead of waited for.
-func TestCoalescer(t *testing.T) {
-	runs := make(chan struct{}, 100)
-	c := newCoalescer(time.Hour, func() { runs <- struct{}{} })
-	c.trigger()
-	<-runs // the first change is reported at once
-	c.trigger()
-	c.mu.Lock()
-	scheduled := c.pending
-	c.mu.Unlock()
-	if scheduled == nil {
-		t.Fatal("a change within the interval scheduled no run")
-	}
-	for i := 0; i < 1000; i++ {
-		c.trigger()
-	}
-	c.mu.Lock()
-	same := c.pending == scheduled
-	c.mu.Unlock()
-	if !same {
-		t.Fatal("a burst of triggers scheduled more than one run")
-	}
-	select {
-	case <-runs:
-		t.Fatal("a change within the interval ran at once")
-	default:
-	}
-	scheduled.Reset(0)
-	<-runs // ...and the burst is reported once
-	c.trigger()
-	select {
-	case <-runs:
-		t.Fatal("a change right after a run ran at once")
-	default:
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.pending == nil {
-		t.Error("a change after the scheduled run was not scheduled in turn")
-	}
-}
-
-// FuzzRPCKind: any body is classified without a panic and without consuming
-// it, and a request is only what has both an id and a method.
-func FuzzRPCKind(f *testing.F) {
-	for _, s := range []string{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{}}`, `{"id":1,"result":{}}`,
-		`{"method":"m"}`, `[{"id":1}]`, `{"id":`, `{"a":{"id":1,"method":"m"}}`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r := httptest.NewRequest(http.MethodPost, "/mcp/sse?sessionid=x", bytes.NewReader(data))
-		request := isRequest(r)
-		kind := rpcKind(data[:min(len(data), rpcPeekBytes)])
-		if request != (kind == rpcRequest) {
-			t.Fatalf("isRequest %v, rpcKind %d", request, kind)
-		}
-		if rest, _ := io.ReadAll(r.Body); !bytes.Equal(rest, data) {
-			t.Fatalf("consumed: %d of %d bytes left", len(rest), len(data))
-		}
-		if kind == rpcRequest {
-			var m map[string]json.RawMessage
-			head := data[:min(len(data), rpcPeekBytes)]
-			if json.Unmarshal(data, &m) == nil && (m["id"] == nil || m["method"] == nil) && bytes.Equal(head, data) {
-				t.Fatalf("a request without an id and a method: %q", data)
-			}
-		}
-	})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -18,13 +19,13 @@ const stdioInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"prot
 	`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
 
 // runStdio serves input (then EOF) and returns every output line, decoded.
-func runStdio(t *testing.T, opts MCPOptions, input string) []map[string]any {
+func runStdio(t *testing.T, opts mcpserver.Options, input string) []map[string]any {
 	t.Helper()
 	reg := builtinRegistry()
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeMCPStdio(context.Background(), reg, opts, strings.NewReader(input), pw)
+		done <- mcpserver.ServeStdio(context.Background(), reg, opts, strings.NewReader(input), pw)
 		pw.Close()
 	}()
 	var out []map[string]any
@@ -37,8 +38,8 @@ func runStdio(t *testing.T, opts MCPOptions, input string) []map[string]any {
 		}
 		out = append(out, m)
 	}
-	if err := testhttp.Returned(t, done, "ServeMCPStdio (after EOF)"); err != nil {
-		t.Fatalf("ServeMCPStdio: %v", err)
+	if err := testhttp.Returned(t, done, "mcpserver.ServeStdio (after EOF)"); err != nil {
+		t.Fatalf("mcpserver.ServeStdio: %v", err)
 	}
 	return out
 }
@@ -61,7 +62,7 @@ func TestStdioAnswersEverythingReadBeforeEOF(t *testing.T) {
 	for i := 1; i <= 50; i++ {
 		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":%d,"b":6}}}`+"\n", i, 4*i)
 	}
-	replies := byID(runStdio(t, MCPOptions{}, in.String()))
+	replies := byID(runStdio(t, mcpserver.Options{}, in.String()))
 	for i := 1; i <= 50; i++ {
 		msg := replies[fmt.Sprint(i)]
 		res, _ := msg["result"].(map[string]any)
@@ -91,7 +92,7 @@ func TestStdioMalformedLines(t *testing.T) {
 		"\n   \n" +
 		"\xff\xfe\n" +
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":4,"b":6}}}` + "\n"
-	msgs := runStdio(t, MCPOptions{MaxBodyBytes: 4096}, input)
+	msgs := runStdio(t, mcpserver.Options{MaxBodyBytes: 4096}, input)
 	var codes []float64
 	nullIDs := 0
 	for _, m := range msgs {
@@ -137,8 +138,8 @@ func FuzzStdioFraming(f *testing.F) {
 		var out syncBuf
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		if err := ServeMCPStdio(ctx, reg, MCPOptions{MaxBodyBytes: 2048}, strings.NewReader(string(input)), &out); err != nil && ctx.Err() == nil {
-			t.Logf("ServeMCPStdio: %v", err)
+		if err := mcpserver.ServeStdio(ctx, reg, mcpserver.Options{MaxBodyBytes: 2048}, strings.NewReader(string(input)), &out); err != nil && ctx.Err() == nil {
+			t.Logf("mcpserver.ServeStdio: %v", err)
 		}
 		if ctx.Err() != nil {
 			t.Fatalf("session did not end after EOF for %q", input)

@@ -25,6 +25,7 @@ import (
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -37,7 +38,7 @@ type mcpEnv struct {
 	store *filestore.Store
 }
 
-func newMCPEnv(t *testing.T, mcpOpts MCPOptions, opts Options) *mcpEnv {
+func newMCPEnv(t *testing.T, mcpOpts mcpserver.Options, opts Options) *mcpEnv {
 	t.Helper()
 	store, reg := builtinOnStore(t)
 	mcpOpts.Files = store
@@ -60,7 +61,7 @@ func (e *mcpEnv) connect(t *testing.T, kind string, copts *mcp.ClientOptions) *m
 		tr = &mcp.SSEClientTransport{Endpoint: e.ts.URL + "/mcp/sse"}
 	case "memory":
 		ct, st := mcp.NewInMemoryTransports()
-		ss, err := e.srv.mcp.surface.server.Connect(context.Background(), st, nil)
+		ss, err := e.srv.mcp.Connect(context.Background(), st)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +136,7 @@ func listAllTools(t *testing.T, cs *mcp.ClientSession) (list []*mcp.Tool, pages 
 // against /invoke, a bad-argument call, an unknown tool, resources and the prompt.
 func TestMCPSurface(t *testing.T) {
 	const pageSize = 5
-	env := newMCPEnv(t, MCPOptions{PageSize: pageSize}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{PageSize: pageSize}, Options{})
 	names := env.reg.Names()
 	for _, kind := range []string{"streamable", "sse", "memory"} {
 		t.Run(kind, func(t *testing.T) {
@@ -143,7 +144,7 @@ func TestMCPSurface(t *testing.T) {
 			ctx := ctxT(t)
 
 			init := cs.InitializeResult()
-			if init.ServerInfo.Name != "precisiond" || init.Instructions != MCPInstructions {
+			if init.ServerInfo.Name != "precisiond" || init.Instructions != mcpserver.Instructions {
 				t.Errorf("initialize: server %+v, instructions %q", init.ServerInfo, init.Instructions)
 			}
 			if c := init.Capabilities; c.Tools == nil || !c.Tools.ListChanged || c.Resources == nil || c.Prompts == nil {
@@ -167,7 +168,7 @@ func TestMCPSurface(t *testing.T) {
 				if !reflect.DeepEqual(loose(t, tl.InputSchema), loose(t, c.InputSchema)) {
 					t.Errorf("%s: inputSchema differs from the contract", tl.Name)
 				}
-				if !reflect.DeepEqual(loose(t, tl.OutputSchema), loose(t, EnvelopeSchema(c, hash))) {
+				if !reflect.DeepEqual(loose(t, tl.OutputSchema), loose(t, mcpserver.EnvelopeSchema(c, hash))) {
 					t.Errorf("%s: outputSchema differs from EnvelopeSchema", tl.Name)
 				}
 				if tl.Title != c.Title || tl.Description != c.Description {
@@ -248,7 +249,7 @@ func TestMCPSurface(t *testing.T) {
 			}
 
 			// The contract of a tool, as a resource.
-			rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: ContractURIPrefix + "gcd_lcm"})
+			rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpserver.ContractURIPrefix + "gcd_lcm"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -257,7 +258,7 @@ func TestMCPSurface(t *testing.T) {
 			if len(rr.Contents) != 1 || rr.Contents[0].Text != string(wantEntry) || rr.Contents[0].MIMEType != "application/json" {
 				t.Errorf("contract resource %+v", rr.Contents)
 			}
-			if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: ContractURIPrefix + "nope"}); err == nil {
+			if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcpserver.ContractURIPrefix + "nope"}); err == nil {
 				t.Error("an unknown contract was read")
 			}
 			tpl, err := cs.ListResourceTemplates(ctx, nil)
@@ -273,7 +274,7 @@ func TestMCPSurface(t *testing.T) {
 // for text formats and as a base64 blob otherwise.
 func TestMCPGeneratedFiles(t *testing.T) {
 	// A short notification interval: each file waits for its list_changed.
-	env := newMCPEnv(t, MCPOptions{PageSize: 2, ListChangedInterval: 50 * time.Millisecond}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{PageSize: 2, ListChangedInterval: 50 * time.Millisecond}, Options{})
 	cs := env.connect(t, "streamable", nil)
 	resourcesChanged := make(chan struct{}, 16)
 	env.connect(t, "sse", &mcp.ClientOptions{
@@ -295,7 +296,7 @@ func TestMCPGeneratedFiles(t *testing.T) {
 				link = l
 			}
 		}
-		if link == nil || link.URI != DownloadURIPrefix+name || link.Size == nil || float64(*link.Size) != facts["bytes"] ||
+		if link == nil || link.URI != mcpserver.DownloadURIPrefix+name || link.Size == nil || float64(*link.Size) != facts["bytes"] ||
 			link.MIMEType != filestore.MediaType(format) {
 			t.Fatalf("%s: resource link %+v, facts %v", format, link, facts)
 		}
@@ -350,7 +351,7 @@ func TestMCPGeneratedFiles(t *testing.T) {
 	if !slices.Equal(listed, uris) {
 		t.Errorf("resources/list %v, want %v", listed, uris)
 	}
-	for _, bad := range []string{DownloadURIPrefix + "000000000000_missing.md", DownloadURIPrefix + "../../etc/passwd", "file:///etc/passwd"} {
+	for _, bad := range []string{mcpserver.DownloadURIPrefix + "000000000000_missing.md", mcpserver.DownloadURIPrefix + "../../etc/passwd", "file:///etc/passwd"} {
 		if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: bad}); err == nil {
 			t.Errorf("%s was read", bad)
 		}
@@ -361,7 +362,7 @@ func TestMCPGeneratedFiles(t *testing.T) {
 // structuredContent holds exactly /invoke's structured_result bytes for every
 // example of every tool (floats stay floats, big integers keep every digit).
 func TestMCPStructuredContentBytes(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{}, Options{})
 	type call struct {
 		tool string
 		args map[string]any
@@ -441,7 +442,7 @@ func rawMCP(t *testing.T, method, url string, hdr map[string]string, body []byte
 // TestMCPToggle: disabling a tool refuses it on MCP at once (tool_disabled), drops
 // it from tools/list and notifies connected sessions; enabling brings it back.
 func TestMCPToggle(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{}, Options{})
 	// Each notification is tagged with the phase the test was in when the
 	// client handled it (the client drops its cached tool list just before).
 	// The phase after enabling begins only once SetEnabled has returned, so a
@@ -545,7 +546,7 @@ func waitSignal(t *testing.T, ch chan struct{}, what string) {
 // TestMCPHostOrigin: the HTTP transports refuse a foreign Host or Origin with
 // 403 (DNS-rebinding protection) and accept loopback and configured names.
 func TestMCPHostOrigin(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{AllowedHosts: []string{"mcp.example.com", "svc.internal:8003"}}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{AllowedHosts: []string{"mcp.example.com", "svc.internal:8003"}}, Options{})
 	ping := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	cases := []struct {
 		name   string
@@ -583,32 +584,9 @@ func TestMCPHostOrigin(t *testing.T) {
 	}
 }
 
-func TestHostPolicy(t *testing.T) {
-	p := newHostPolicy([]string{"a.example", "b.example:443", " C.Example. "})
-	for host, want := range map[string]bool{
-		"localhost": true, "LOCALHOST:1": true, "127.0.0.1": true, "127.8.9.10:80": true, "[::1]": true, "[::1]:1": true,
-		"a.example": true, "a.example:8080": true, "b.example:443": true, "b.example": false, "b.example:80": false,
-		"c.example": true, "c.example.:1": true, "": false, "evil.example": false, "0.0.0.0": false, "localhost.evil": false,
-	} {
-		if got := p.allowed(host); got != want {
-			t.Errorf("allowed(%q) = %v, want %v", host, got, want)
-		}
-	}
-	for origin, want := range map[string]bool{
-		"http://localhost:3000": true, "https://a.example": true, "null": false, "file://": false, "http://evil.example": false,
-	} {
-		if got := p.allowedOrigin(origin); got != want {
-			t.Errorf("allowedOrigin(%q) = %v, want %v", origin, got, want)
-		}
-	}
-	if !newHostPolicy([]string{"*"}).allowed("anything.example") {
-		t.Error(`"*" does not allow every host`)
-	}
-}
-
 // TestMCPBodyLimit: an MCP request body over MaxBodyBytes is refused with 413.
 func TestMCPBodyLimit(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{}, Options{MaxBodyBytes: 4096})
+	env := newMCPEnv(t, mcpserver.Options{}, Options{MaxBodyBytes: 4096})
 	big := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hash_text","arguments":{"text":"` + strings.Repeat("x", 8192) + `"}}}`)
 	if status, body := rawMCP(t, "POST", env.ts.URL+"/mcp", nil, big); status != http.StatusRequestEntityTooLarge {
 		t.Errorf("status %d: %s", status, body)
@@ -623,7 +601,7 @@ func TestMCPBodyLimit(t *testing.T) {
 // http.Server's read and write timeouts have passed.
 func TestMCPSSEOutlivesServerTimeouts(t *testing.T) {
 	store, reg := builtinOnStore(t)
-	srv := New(reg, Options{MCP: &MCPOptions{Files: store}})
+	srv := New(reg, Options{MCP: &mcpserver.Options{Files: store}})
 	ts := httptest.NewUnstartedServer(srv)
 	// Short enough to wait out, long enough for every POST of the session
 	// (connect, call) to be answered within them on a loaded machine.
@@ -642,7 +620,7 @@ func TestMCPSSEOutlivesServerTimeouts(t *testing.T) {
 
 // TestMCPDrain: draining ends open SSE sessions and refuses new MCP requests.
 func TestMCPDrain(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{}, Options{})
 	cs := env.connect(t, "sse", nil)
 	env.srv.Drain()
 	done := make(chan struct{})
@@ -657,7 +635,7 @@ func TestMCPDrain(t *testing.T) {
 // error code, and never with its arguments.
 func TestMCPLogsCalls(t *testing.T) {
 	logs := &syncBuf{}
-	env := newMCPEnv(t, MCPOptions{}, Options{Logger: newBufLogger(logs)})
+	env := newMCPEnv(t, mcpserver.Options{}, Options{Logger: newBufLogger(logs)})
 	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gcd_lcm","arguments":{"a":"secret-value","b":1}}}`)
 	postMCP(t, env.ts.URL+"/mcp", map[string]string{"X-Request-Id": "mcp-req-1"}, req)
 	out := logs.String()
@@ -678,7 +656,7 @@ func TestEnvelopeSchema(t *testing.T) {
 	for _, name := range reg.Names() {
 		tool, hash, _ := reg.Lookup(name)
 		c := tool.Contract
-		schema := EnvelopeSchema(c, hash)
+		schema := mcpserver.EnvelopeSchema(c, hash)
 		if err := contracts.ValidateAgainst(schema, map[string]any{"error": "x", "error_code": "timeout", "tool": name}); err != nil {
 			t.Errorf("%s: error body rejected: %v", name, err)
 		}
@@ -782,7 +760,7 @@ func TestSchemasNeverMutateContracts(t *testing.T) {
 		},
 	}
 	before, _ := evidence.Canonical(c.OutputSchema)
-	mcpSchema := EnvelopeSchema(c, strings.Repeat("a", 64))
+	mcpSchema := mcpserver.EnvelopeSchema(c, strings.Repeat("a", 64))
 	env := surface.EnvelopeSchema(c, strings.Repeat("a", 64), map[string]any{"$ref": "#/components/schemas/f"}, "#/components/schemas/f")
 	if after, _ := evidence.Canonical(c.OutputSchema); string(after) != string(before) {
 		t.Fatalf("building the schemas changed the contract:\n%s\n%s", before, after)
@@ -812,7 +790,7 @@ func TestSchemasNeverMutateContracts(t *testing.T) {
 	}
 	// The facts keep their own $id resource unrebased; the copy of as_of in
 	// source points into the facts where they sit in each document.
-	fresh := EnvelopeSchema(c, strings.Repeat("a", 64))
+	fresh := mcpserver.EnvelopeSchema(c, strings.Repeat("a", 64))
 	facts := fresh["anyOf"].([]any)[0].(map[string]any)["properties"].(map[string]any)["facts"].(map[string]any)
 	if facts["$id"] != "urn:precisiond:t" || facts["$schema"] != nil {
 		t.Errorf("facts: %v", facts)
@@ -822,7 +800,7 @@ func TestSchemasNeverMutateContracts(t *testing.T) {
 // TestMCPConcurrentCalls: many simultaneous calls over one SSE session and the
 // stateless endpoint all get their own, correct answers.
 func TestMCPConcurrentCalls(t *testing.T) {
-	env := newMCPEnv(t, MCPOptions{}, Options{})
+	env := newMCPEnv(t, mcpserver.Options{}, Options{})
 	sse := env.connect(t, "sse", nil)
 	http := env.connect(t, "streamable", nil)
 	ctx := ctxT(t)
@@ -856,7 +834,7 @@ func TestMCPDrainLetsCallsFinish(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := tools.NewRegistry([]tools.Tool{behaveTool{c}.tool()}, tools.Options{})
-	srv := New(reg, Options{MCP: &MCPOptions{}})
+	srv := New(reg, Options{MCP: &mcpserver.Options{}})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	type reply struct {

@@ -309,3 +309,27 @@ func NewOAuthOptions(s OAuthSettings) (*OAuthOptions, error) {
 	}
 	return &OAuthOptions{Verifier: v, Issuer: s.Issuer, Resource: resource, MetadataBase: base, DefaultScopes: s.DefaultScopes}, nil
 }
+
+// scopeChallenge is the 403 challenge of an MCP endpoint: the scopes, the
+// endpoint's metadata URL (as on its 401) and a description.
+func (o *OAuthOptions) scopeChallenge(path string, scopes []string) string {
+	return challenge("error", "insufficient_scope", "scope", joinScopes(scopes),
+		"resource_metadata", o.metadataURL(path),
+		"error_description", "the access token lacks the scope of this call")
+}
+
+// joinScopes joins scopes with spaces, whole scopes only, within
+// maxChallengeArg bytes.
+func joinScopes(scopes []string) string {
+	var b strings.Builder
+	for _, s := range scopes {
+		if b.Len() > 0 && b.Len()+1+len(s) > maxChallengeArg {
+			break
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}

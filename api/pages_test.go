@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 )
 
 // TestLandingPage: GET / is HTML under a policy without any script, with the
@@ -24,7 +25,7 @@ func TestLandingPage(t *testing.T) {
 	for _, full := range []bool{true, false} {
 		opts := Options{Version: "v9.8.7"}
 		if full {
-			opts.MCP = &MCPOptions{}
+			opts.MCP = &mcpserver.Options{}
 			opts.Metrics = NewMetrics(MetricsOptions{Version: "v9.8.7"})
 		}
 		ts := httptest.NewServer(New(reg, opts))

@@ -15,6 +15,7 @@ import (
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 )
 
@@ -22,7 +23,7 @@ import (
 func guideExamples(t *testing.T) []any {
 	t.Helper()
 	var out []any
-	for _, part := range strings.Split(reusablePlanGuide, "\nExample ")[1:] {
+	for _, part := range strings.Split(mcpserver.ReusablePlanGuide, "\nExample ")[1:] {
 		i := strings.Index(part, "\n{")
 		if i < 0 {
 			t.Fatalf("example without a plan: %.40s", part)

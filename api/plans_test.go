@@ -19,6 +19,7 @@ import (
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/surface"
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -35,7 +36,7 @@ func newPlanEnv(t *testing.T) *planEnv {
 	t.Helper()
 	reg := tools.NewRegistry(tools.Builtin(tools.Deps{}), tools.Options{Limiter: tools.NewLimiter(4, time.Second, nil)})
 	svc := plans.NewService(reg, plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
-	ts := httptest.NewServer(New(reg, Options{Plans: svc, MCP: &MCPOptions{}}))
+	ts := httptest.NewServer(New(reg, Options{Plans: svc, MCP: &mcpserver.Options{}}))
 	t.Cleanup(ts.Close)
 	return &planEnv{ts: ts, reg: reg, svc: svc}
 }
@@ -304,7 +305,7 @@ func TestCompactMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	if ins := cs.InitializeResult().Instructions; ins != compactInstructions {
+	if ins := cs.InitializeResult().Instructions; ins != mcpserver.CompactInstructions {
 		t.Errorf("instructions %q", ins)
 	}
 	list, err := cs.ListTools(ctxT(t), nil)

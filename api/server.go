@@ -23,6 +23,7 @@ import (
 	"github.com/precisiond/precisiond/internal/defaults"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/surface"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -30,18 +31,18 @@ import (
 // Options configure the HTTP surface. Zero values mean the documented defaults.
 type Options struct {
 	Logger       *slog.Logger
-	MaxBodyBytes int64            // request body limit; default 1 MiB
-	BodyBudget   int64            // bytes of request bodies in flight at once; default 2 × MaxBodyBytes, at least MaxBodyBytes (api/admission.go)
-	QueueWait    time.Duration    // how long a request waits for its share of BodyBudget; default DefaultQueueWait
-	Version      string           // service version reported by /health
-	Downloads    *filestore.Store // served at GET/HEAD /downloads/{filename} (api/downloads.go); nil: not mounted
-	MCP          *MCPOptions      // mounts /mcp and /mcp/sse (api/mcp_http.go); nil: not mounted
-	AdminToken   string           // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
-	Toggles      Toggler          // persists toggles (internal/toggles); nil: registry state only
-	Metrics      *Metrics         // serves GET /metrics (api/metrics.go); nil: not mounted
-	Plans        *plans.Service   // serves /v1/plans… and /mcp/compact (api/plans.go); nil: not mounted
-	JWKS         func() []byte    // the published key set, served at GET /.well-known/jwks.json (api/jwks.go); nil: not mounted
-	Access       *AccessOptions   // API tokens, signed links, Host guard, CORS (api/auth.go); nil: none
+	MaxBodyBytes int64              // request body limit; default 1 MiB
+	BodyBudget   int64              // bytes of request bodies in flight at once; default 2 × MaxBodyBytes, at least MaxBodyBytes (api/admission.go)
+	QueueWait    time.Duration      // how long a request waits for its share of BodyBudget; default DefaultQueueWait
+	Version      string             // service version reported by /health
+	Downloads    *filestore.Store   // served at GET/HEAD /downloads/{filename} (api/downloads.go); nil: not mounted
+	MCP          *mcpserver.Options // mounts /mcp, /mcp/sse and /mcp/compact (package mcpserver); nil: not mounted
+	AdminToken   string             // bearer token for the admin routes; empty: they answer 403 (api/admin.go)
+	Toggles      Toggler            // persists toggles (internal/toggles); nil: registry state only
+	Metrics      *Metrics           // serves GET /metrics (api/metrics.go); nil: not mounted
+	Plans        *plans.Service     // serves /v1/plans… and /mcp/compact (api/plans.go); nil: not mounted
+	JWKS         func() []byte      // the published key set, served at GET /.well-known/jwks.json (api/jwks.go); nil: not mounted
+	Access       *AccessOptions     // API tokens, signed links, Host guard, CORS (api/auth.go); nil: none
 	// Store reports the state of the store the replicas share, as /health's
 	// "store": {"kind","ok"} (a *blob.Monitor); nil: no store, no such key.
 	Store StoreHealth
@@ -72,7 +73,7 @@ type Server struct {
 	log      *slog.Logger
 	draining atomic.Bool
 	router   chi.Router
-	mcp      *mcpMount // nil unless Options.MCP is set
+	mcp      *mcpserver.Endpoints // nil unless Options.MCP is set
 	bodies   *bodyBudget
 	ops      surface.PlanOps // compact discovery and plans (api/plans.go)
 	edge     *edge           // access control (api/auth.go); nil: none
@@ -105,7 +106,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.Se
 func (s *Server) Router() chi.Router { return s.router }
 
 // Drain makes new calls answer 503 shutting_down while in-flight calls finish.
-func (s *Server) Drain() { s.draining.Store(true); s.closeMCP() }
+func (s *Server) Drain() {
+	s.draining.Store(true)
+	if s.mcp != nil {
+		s.mcp.Close()
+	}
+}
 
 func (s *Server) routes() chi.Router {
 	r := chi.NewRouter()
@@ -124,8 +130,8 @@ func (s *Server) routes() chi.Router {
 	r.Get("/tools/{name}", s.wrap(s.getTool))
 	r.Get("/health", s.wrap(s.health))
 	r.Get("/ready", s.wrap(s.ready))
-	r.Get(iconsPath+"{name}", iconHandler)
-	r.Head(iconsPath+"{name}", iconHandler)
+	r.Get(mcpserver.IconsPath+"{name}", mcpserver.IconHandler)
+	r.Head(mcpserver.IconsPath+"{name}", mcpserver.IconHandler)
 	r.Method(http.MethodGet, "/openapi.json", cacheable(s.wrap(s.openapi)))
 	s.planRoutes(r)
 	s.adminRoutes(r)
@@ -319,12 +325,12 @@ func splitInvokeBody(body []byte) (invokeRequest, bool) {
 		return req, false
 	}
 	var v [3][]byte
-	ok := membersOf(body, v[:], "tool", "args", "contract_hash")
+	ok := surface.Members(body, v[:], "tool", "args", "contract_hash")
 	tool, args, hash := v[0], v[1], v[2]
 	if !ok || tool == nil {
 		return req, false
 	}
-	if req.Tool, ok = plainString(tool); !ok || req.Tool == "" || len(req.Tool) > tools.MaxToolNameBytes {
+	if req.Tool, ok = surface.PlainString(tool); !ok || req.Tool == "" || len(req.Tool) > tools.MaxToolNameBytes {
 		return invokeRequest{}, false
 	}
 	switch {
@@ -335,7 +341,7 @@ func splitInvokeBody(body []byte) (invokeRequest, bool) {
 		return invokeRequest{}, false
 	}
 	if hash != nil && string(hash) != "null" {
-		if req.ContractHash, ok = plainString(hash); !ok {
+		if req.ContractHash, ok = surface.PlainString(hash); !ok {
 			return invokeRequest{}, false
 		}
 	}

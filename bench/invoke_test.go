@@ -17,6 +17,7 @@ import (
 	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/attest"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/tools"
 )
 
@@ -42,7 +43,7 @@ func newHandlerSigned(a tools.Attester) http.Handler {
 	if a != nil {
 		reg.SetAttester(a)
 	}
-	return api.New(reg, api.Options{Logger: api.NewLogger(io.Discard, slog.LevelInfo), MCP: &api.MCPOptions{}})
+	return api.New(reg, api.Options{Logger: api.NewLogger(io.Discard, slog.LevelInfo), MCP: &mcpserver.Options{}})
 }
 
 // newServiceHandler is the handler as `precisiond serve` on loopback
@@ -54,7 +55,7 @@ func newServiceHandler(tb testing.TB) http.Handler {
 		Limiter: tools.NewLimiter(64, 0, metrics.OnReject), Observer: metrics.Observe})
 	metrics.Attach(reg)
 	reg.SetAttester(testSigner(tb).Memoized(2048))
-	return api.New(reg, api.Options{Logger: api.NewLogger(io.Discard, slog.LevelInfo), Metrics: metrics, MCP: &api.MCPOptions{},
+	return api.New(reg, api.Options{Logger: api.NewLogger(io.Discard, slog.LevelInfo), Metrics: metrics, MCP: &mcpserver.Options{},
 		Access: &api.AccessOptions{GuardHosts: true}})
 }
 

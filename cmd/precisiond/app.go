@@ -20,6 +20,7 @@ import (
 	"github.com/precisiond/precisiond/internal/tick"
 	"github.com/precisiond/precisiond/internal/toggles"
 	"github.com/precisiond/precisiond/internal/worker"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -132,7 +133,7 @@ func NewMain(cfg Config, log *slog.Logger) (_ *Main, err error) {
 		Plans:        planSvc,
 		JWKS:         sig.JWKS,
 		Access:       accessOpts,
-		MCP: &api.MCPOptions{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: surface.DownloadLinks(cfg.PublicBaseURL),
+		MCP: &mcpserver.Options{Files: store, AllowedHosts: cfg.AllowedHosts, DownloadURL: surface.DownloadLinks(cfg.PublicBaseURL),
 			PublicBaseURL: cfg.PublicBaseURL, MaxSSEStreams: cfg.MaxSSEStreams, SSEIdleTimeout: cfg.SSEIdleTimeout, SSEMaxLifetime: cfg.SSEMaxLifetime},
 		Store:   storeHealth,
 		Ready:   api.Readiness(cfg.StoreRequired, storeHealth, loaded),
@@ -345,7 +346,7 @@ func openPlansOn(cfg Config, reg *tools.Registry, log *slog.Logger, shared blob.
 // mcpPlans is the plan service of `precisiond mcp`: only the compact surface
 // has one.
 func mcpPlans(cfg Config, reg *tools.Registry, log *slog.Logger) (*plans.Service, func() error, error) {
-	if cfg.MCPSurface != api.SurfaceCompact {
+	if cfg.MCPSurface != mcpserver.SurfaceCompact {
 		return nil, func() error { return nil }, nil
 	}
 	return openPlansOn(cfg, reg, log, nil)

@@ -19,6 +19,7 @@ import (
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/filestore"
 	"github.com/precisiond/precisiond/internal/surface"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -378,7 +379,7 @@ func serveMCPStdio(cfg Config, log *slog.Logger, e *cli.Env) (started bool, err 
 	// session too: the MCP surface sends notifications/tools/list_changed.
 	background(ctx, cfg, log, store, tg, reg)
 	log.Info("serving MCP over stdio", "surface", cfg.MCPSurface, "tools", len(reg.Names()), "version", versionString(), "data_dir", cfg.DataDir)
-	return true, api.ServeMCPStdio(ctx, reg, api.MCPOptions{
+	return true, mcpserver.ServeStdio(ctx, reg, mcpserver.Options{
 		Logger:      log,
 		Files:       store,
 		DownloadURL: surface.DownloadLinks(cfg.PublicBaseURL),

@@ -7,11 +7,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/internal/blob"
 	"github.com/precisiond/precisiond/internal/cli"
 	"github.com/precisiond/precisiond/internal/fleetkey"
 	"github.com/precisiond/precisiond/internal/surface"
+	"github.com/precisiond/precisiond/mcpserver"
 	"github.com/precisiond/precisiond/plans"
 	"github.com/precisiond/precisiond/tools"
 )
@@ -32,7 +32,7 @@ type Config struct {
 	LogLevel       string
 	AllowedHosts   []string
 
-	// MCP HTTP+SSE stream limits (api.MCPOptions).
+	// MCP HTTP+SSE stream limits (mcpserver.Options).
 	MaxSSEStreams  int
 	SSEIdleTimeout time.Duration
 	SSEMaxLifetime time.Duration
@@ -79,13 +79,13 @@ func DefaultConfig() Config {
 		DownloadTTL:    24 * time.Hour,
 		MaxStoreBytes:  1 << 30,
 		LogLevel:       "info",
-		MaxSSEStreams:  api.DefaultMaxSSEStreams,
-		SSEIdleTimeout: api.DefaultSSEIdleTimeout,
-		SSEMaxLifetime: api.DefaultSSEMaxLifetime,
+		MaxSSEStreams:  mcpserver.DefaultMaxSSEStreams,
+		SSEIdleTimeout: mcpserver.DefaultSSEIdleTimeout,
+		SSEMaxLifetime: mcpserver.DefaultSSEMaxLifetime,
 		IsolateTools:   cli.SplitList(defaultIsolateTools),
 		Workers:        defaultWorkers,
 		WorkerMemory:   defaultWorkerMemory,
-		MCPSurface:     api.SurfaceFull,
+		MCPSurface:     mcpserver.SurfaceFull,
 
 		PlanTimeout:          plans.DefaultTimeout,
 		PlanMaxCalls:         plans.DefaultMaxCalls,
@@ -175,8 +175,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("workers must be at least 1")
 	case c.WorkerMemory < 0:
 		return fmt.Errorf("worker-memory must not be negative")
-	case c.MCPSurface != api.SurfaceFull && c.MCPSurface != api.SurfaceCompact:
-		return fmt.Errorf("surface must be %s or %s", api.SurfaceFull, api.SurfaceCompact)
+	case c.MCPSurface != mcpserver.SurfaceFull && c.MCPSurface != mcpserver.SurfaceCompact:
+		return fmt.Errorf("surface must be %s or %s", mcpserver.SurfaceFull, mcpserver.SurfaceCompact)
 	case c.PlanTimeout <= 0 || c.PlanMaxCalls < 1 || c.PlanMaxResponseBytes < 1024 || c.PlanStoreBytes < 1<<20:
 		return fmt.Errorf("plan-timeout and plan-max-calls must be positive, plan-max-response-bytes at least 1024, plan-store-bytes at least 1 MiB")
 	}

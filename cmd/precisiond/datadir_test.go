@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
+	"github.com/precisiond/precisiond/mcpserver"
 )
 
 // TestStateDir: the per-user state directory is $XDG_STATE_HOME/precisiond
@@ -248,7 +248,7 @@ func TestCallAndMCPWithoutAStateDirectory(t *testing.T) {
 		}
 		res, _ := answer["result"].(map[string]any)
 		meta, _ := res["_meta"].(map[string]any)
-		if res == nil || res["isError"] == true || meta[api.MetaAttestation] == nil {
+		if res == nil || res["isError"] == true || meta[mcpserver.MetaAttestation] == nil {
 			t.Errorf("%s: mcp answered %v", name, answer)
 		}
 		if !strings.Contains(mcpErr.String(), "attestations use an ephemeral key") {

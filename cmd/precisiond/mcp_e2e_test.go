@@ -18,9 +18,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/precisiond/precisiond/api"
 	"github.com/precisiond/precisiond/evidence"
 	"github.com/precisiond/precisiond/internal/testhttp"
+	"github.com/precisiond/precisiond/mcpserver"
 )
 
 // invokeEnvelope returns the canonical structured_result of an /invoke call.
@@ -107,7 +107,7 @@ func exerciseSession(t *testing.T, cs *mcp.ClientSession, base string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkAttestation(t, keys, map[string]any{"structured_result": sr, "attestation": res.Meta[api.MetaAttestation]})
+		checkAttestation(t, keys, map[string]any{"structured_result": sr, "attestation": res.Meta[mcpserver.MetaAttestation]})
 		facts, _ := evidence.Canonical(ex.facts)
 		if !bytes.Contains(want, append([]byte(`"facts":`), facts...)) {
 			t.Errorf("%s: facts differ from the documented example", ex.tool)

@@ -89,3 +89,7 @@ var AdminPrincipal = &access.Token{Name: "_admin"}
 // DurationMS is d in milliseconds, to the microsecond (the access lines'
 // duration_ms).
 func DurationMS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// FactDownloadPath is the fact that names a stored file (generate_file): the
+// surfaces record its owner and sign its link.
+const FactDownloadPath = "download_path"

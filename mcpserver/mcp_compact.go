@@ -1,4 +1,4 @@
-package api
+package mcpserver
 
 import (
 	"context"
@@ -19,14 +19,14 @@ import (
 // pays a few kilobytes of its model's context for tools/list instead of the
 // whole catalogue, and one plan with parameters replaces many calls.
 
-// compactInstructions are sent to clients of the compact surface in the
+// CompactInstructions are sent to clients of the compact surface in the
 // initialize result.
-const compactInstructions = `precisiond answers exact questions (arithmetic, equations, dates and time zones, money, probabilities, units, hashes, subnets, structured data) with deterministic code and hashed evidence.
+const CompactInstructions = `precisiond answers exact questions (arithmetic, equations, dates and time zones, money, probabilities, units, hashes, subnets, structured data) with deterministic code and hashed evidence.
 This is its compact surface: list_tools (a one-line catalogue), describe_tools (full contracts of up to 5 tools), run_plan (one declarative plan of tool calls with parameters, run for one or up to 1000 parameter sets) and rerun_plan (the same plan by plan_id with new parameters).
 Discover, describe, then write ONE plan with parameters and replay it for every input instead of calling tools one by one. Quote facts as returned and cite run_hash / result_hash. The prompt reusable_plan_guide has the details.`
 
-// reusablePlanGuide is the text of the reusable_plan_guide prompt.
-const reusablePlanGuide = `You have precisiond's compact surface: exact, deterministic tools behind four calls. Use it like this:
+// ReusablePlanGuide is the text of the reusable_plan_guide prompt.
+const ReusablePlanGuide = `You have precisiond's compact surface: exact, deterministic tools behind four calls. Use it like this:
 
 1. Discover: call list_tools. It returns every enabled tool in one line, grouped (numbers, time, units, data, text, files). Pick the tools your task needs; never compute in your head what a tool computes exactly.
 2. Describe: call describe_tools with those tools (1 to 5 names). Read each inputSchema (argument names, types, formats, defaults), factsSchema (what a call returns) and the worked example.
@@ -160,17 +160,27 @@ func compactMCPTool(name, title, description string, in, out map[string]any) *mc
 	}
 }
 
+// closedObject is the JSON Schema of an object with these properties and no
+// others.
 func closedObject(props map[string]any, required ...string) map[string]any {
-	return closed(obj(props, required...))
+	m := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		req := make([]any, len(required))
+		for i, r := range required {
+			req[i] = r
+		}
+		m["required"] = req
+	}
+	return m
 }
 
 // newCompactServer builds the compact MCP server over ops; its tools are
 // returned too, for the fast path (mcp_fast.go).
-func newCompactServer(ops surface.PlanOps, opts MCPOptions) (*mcp.Server, []compactTool) {
+func newCompactServer(ops surface.PlanOps, opts Options) (*mcp.Server, []compactTool) {
 	opts = opts.withDefaults()
 	s := mcp.NewServer(&mcp.Implementation{Name: "precisiond", Title: "precisiond — compact surface (discover, describe, plan, replay)", Version: opts.Version, Icons: serverIcons},
 		&mcp.ServerOptions{
-			Instructions: compactInstructions,
+			Instructions: CompactInstructions,
 			Logger:       slog.New(minLevel{opts.Logger.Handler(), slog.LevelWarn}),
 			PageSize:     opts.PageSize,
 			Capabilities: &mcp.ServerCapabilities{},
@@ -191,7 +201,7 @@ func newCompactServer(ops surface.PlanOps, opts MCPOptions) (*mcp.Server, []comp
 		Description: "Discover with list_tools, describe_tools, write one plan with parameters, run it for a batch with run_plan, replay it with rerun_plan.",
 		Arguments:   []*mcp.PromptArgument{{Name: "task", Description: "Optional: the task; appended to the guide."}},
 	}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		return guidePrompt(reusablePlanGuide, "How to answer many exact questions with one reusable plan", req), nil
+		return guidePrompt(ReusablePlanGuide, "How to answer many exact questions with one reusable plan", req), nil
 	})
 	s.AddReceivingMiddleware(bindCallContext, progressMiddleware)
 	return s, ts

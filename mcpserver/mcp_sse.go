@@ -1,4 +1,4 @@
-package api
+package mcpserver
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 	"github.com/precisiond/precisiond/tools"
 )
 
-// Defaults of the SSE stream limits (MCPOptions).
+// Defaults of the SSE stream limits (Options).
 const (
 	DefaultMaxSSEStreams  = 100
 	DefaultSSEIdleTimeout = 10 * time.Minute
@@ -31,7 +31,7 @@ type sseLimits struct {
 	lifetime time.Duration
 }
 
-func newSSELimits(o MCPOptions) sseLimits {
+func newSSELimits(o Options) sseLimits {
 	l := sseLimits{max: o.MaxSSEStreams, idle: o.SSEIdleTimeout, lifetime: o.SSEMaxLifetime}
 	defaults.Positive(&l.max, DefaultMaxSSEStreams)
 	defaults.Positive(&l.idle, DefaultSSEIdleTimeout)
@@ -69,7 +69,7 @@ func (st *sseStream) close() {
 // deadlines are lifted for it (a stream outlives the timeouts meant for one
 // request) and it is registered so that closeMCP can end it. A POST to a
 // stream's session counts as activity.
-func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
+func (m *Endpoints) sseStreams(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet {
 			if id := r.URL.Query().Get("sessionid"); id != "" {
@@ -93,7 +93,7 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 				}
 				if st != nil && st.token != surface.TokenName(r.Context()) {
 					// A session answers only the token that opened it.
-					m.srv.refuseAccess(w, r, surface.NewError(surface.CodeForbidden, "this SSE session belongs to another API token"), surface.TokenName(r.Context()))
+					m.access.Refuse(w, r, surface.NewError(surface.CodeForbidden, "this SSE session belongs to another API token"), surface.TokenName(r.Context()))
 					return
 				}
 			}
@@ -143,7 +143,7 @@ func (m *mcpMount) sseStreams(next http.Handler) http.Handler {
 }
 
 // watchStream closes st once it has been idle or open too long.
-func (m *mcpMount) watchStream(ctx context.Context, st *sseStream) {
+func (m *Endpoints) watchStream(ctx context.Context, st *sseStream) {
 	t := time.NewTimer(min(m.sse.idle, m.sse.lifetime))
 	defer t.Stop()
 	for {

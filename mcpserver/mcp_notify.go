@@ -1,4 +1,4 @@
-package api
+package mcpserver
 
 import (
 	"sync"
@@ -6,7 +6,7 @@ import (
 )
 
 // DefaultListChangedInterval is the least time between two list_changed
-// notifications of one kind (MCPOptions.ListChangedInterval).
+// notifications of one kind (Options.ListChangedInterval).
 const DefaultListChangedInterval = time.Second
 
 // coalescer runs fire at most once per interval however often trigger is

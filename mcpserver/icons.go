@@ -1,4 +1,4 @@
-package api
+package mcpserver
 
 import (
 	"context"
@@ -20,7 +20,7 @@ import (
 // advertised in MCP serverInfo to clients of protocol 2025-11-25 or later
 // (the version that added icons), as a data: URI so that it needs no
 // public URL. The full surface's tools name their group's icon by its
-// absolute URL under the public base URL (MCPOptions.PublicBaseURL), to the
+// absolute URL under the public base URL (Options.PublicBaseURL), to the
 // same clients; without a public base URL they carry none (no host is
 // guessed). The compact surface's four tools belong to no group and carry
 // none: serverInfo's icon stands for them, and their tools/list stays within
@@ -29,8 +29,8 @@ import (
 //go:embed icons/*.svg
 var iconFS embed.FS
 
-// iconsPath is the prefix of the icon route.
-const iconsPath = "/icons/"
+// IconsPath is the prefix of the icon route.
+const IconsPath = "/icons/"
 
 // iconsSince is the first MCP protocol version with icons.
 const iconsSince = "2025-11-25"
@@ -44,13 +44,13 @@ var serverIcons = func() []mcp.Icon {
 	return []mcp.Icon{{Source: "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(b), MIMEType: "image/svg+xml", Sizes: []string{"any"}}}
 }()
 
-// iconHandler serves GET /icons/{name}.svg. SVG can carry script: the
+// IconHandler serves GET /icons/{name}.svg. SVG can carry script: the
 // answer forbids running any (CSP) and sniffing it as something else.
-func iconHandler(w http.ResponseWriter, r *http.Request) {
+func IconHandler(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "name")
 	b, err := iconFS.ReadFile("icons/" + name)
 	if err != nil || !strings.HasSuffix(name, ".svg") || strings.Contains(name, "/") {
-		surface.WriteError(w, surface.NewError(surface.CodeNotFound, "no icon "+quoteShort(name)), false)
+		surface.WriteError(w, surface.NewError(surface.CodeNotFound, "no icon "+surface.QuoteShort(name)), false)
 		return
 	}
 	h := w.Header()
@@ -126,5 +126,5 @@ func groupIcons(base, group string) []mcp.Icon {
 	if _, err := iconFS.ReadFile("icons/" + group + ".svg"); err != nil {
 		return nil
 	}
-	return []mcp.Icon{{Source: base + iconsPath + group + ".svg", MIMEType: "image/svg+xml", Sizes: []string{"any"}}}
+	return []mcp.Icon{{Source: base + IconsPath + group + ".svg", MIMEType: "image/svg+xml", Sizes: []string{"any"}}}
 }

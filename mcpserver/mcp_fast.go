@@ -1,4 +1,4 @@
-package api
+package mcpserver
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net/http"
 	"os"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -36,7 +35,7 @@ import (
 // compactResult, listTools) and encoded the way the SDK encodes them, so the
 // bytes on the wire are the SDK's; TestMCPFastPathDifferential compares the
 // two paths request by request, with and without API tokens (the handlers
-// enforce the token in the request's context, put there by accessControl).
+// enforce the token in the request's context, put there by the server's access control, api.accessControl).
 //
 // A request takes the fast path only when all of these hold; anything else
 // goes to the SDK unchanged:
@@ -232,7 +231,7 @@ func (f *mcpFast) serve(w http.ResponseWriter, r *http.Request, body []byte) boo
 	if !ok {
 		return false
 	}
-	method, ok := plainString(msg.method)
+	method, ok := surface.PlainString(msg.method)
 	if !ok {
 		return false
 	}
@@ -292,7 +291,7 @@ func parseRPC(b []byte) (rpcMessage, bool) {
 		return m, false
 	}
 	var v [4][]byte
-	ok := membersOf(b, v[:], "jsonrpc", "id", "method", "params")
+	ok := surface.Members(b, v[:], "jsonrpc", "id", "method", "params")
 	version := v[0]
 	m.id, m.method, m.params = v[1], v[2], v[3]
 	if !ok || string(version) != `"2.0"` || m.method == nil || (m.id != nil && !plainID(m.id)) {
@@ -301,26 +300,12 @@ func parseRPC(b []byte) (rpcMessage, bool) {
 	return m, true
 }
 
-// membersOf reads the object b (valid JSON) whose keys are among keys, each
-// at most once and written without escapes: vals[i] is the raw value of
-// keys[i], nil when absent. It reports false for any other b.
-func membersOf(b []byte, vals [][]byte, keys ...string) bool {
-	return eachMember(b, func(key, val []byte) bool {
-		i := slices.Index(keys, string(key))
-		if i < 0 || vals[i] != nil {
-			return false // another key, or a key twice
-		}
-		vals[i] = val
-		return true
-	})
-}
-
 // plainID reports whether an id is echoed unchanged by the SDK: a plain
 // string, or an integer of at most 15 digits (exact in the float64 the SDK
 // decodes it to) other than -0.
 func plainID(id []byte) bool {
 	if id[0] == '"' {
-		_, ok := plainString(id)
+		_, ok := surface.PlainString(id)
 		return ok
 	}
 	digits := id
@@ -338,26 +323,12 @@ func plainID(id []byte) bool {
 	return true
 }
 
-// plainString decodes a JSON string of printable ASCII without escapes.
-func plainString(v []byte) (string, bool) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return "", false
-	}
-	s := v[1 : len(v)-1]
-	for _, c := range s {
-		if c < 0x20 || c > 0x7e || c == '\\' || c == '"' {
-			return "", false
-		}
-	}
-	return string(s), true
-}
-
 // emptyParams: params absent or {}.
 func emptyParams(p []byte) bool {
 	if p == nil {
 		return true
 	}
-	return eachMember(p, func(_, _ []byte) bool { return false })
+	return surface.EachMember(p, func(_, _ []byte) bool { return false })
 }
 
 // listParams reads tools/list params: absent, {} or {"cursor": plain string}.
@@ -366,13 +337,13 @@ func listParams(p []byte) (cursor string, ok bool) {
 		return "", true
 	}
 	seen := false
-	ok = eachMember(p, func(key, val []byte) bool {
+	ok = surface.EachMember(p, func(key, val []byte) bool {
 		if string(key) != "cursor" || seen {
 			return false
 		}
 		seen = true
 		var plain bool
-		cursor, plain = plainString(val)
+		cursor, plain = surface.PlainString(val)
 		return plain
 	})
 	return cursor, ok
@@ -385,7 +356,7 @@ func callParams(p []byte) (name string, args json.RawMessage, ok bool) {
 		return "", nil, false
 	}
 	var rawName []byte
-	ok = eachMember(p, func(key, val []byte) bool {
+	ok = surface.EachMember(p, func(key, val []byte) bool {
 		switch string(key) {
 		case "name":
 			if rawName != nil {
@@ -405,87 +376,8 @@ func callParams(p []byte) (name string, args json.RawMessage, ok bool) {
 	if !ok || rawName == nil {
 		return "", nil, false
 	}
-	name, ok = plainString(rawName)
+	name, ok = surface.PlainString(rawName)
 	return name, args, ok && name != ""
-}
-
-// eachMember calls fn for every member of the JSON object b (valid JSON,
-// leading and trailing whitespace allowed) with the key's raw text (between
-// the quotes) and the value's raw bytes. It reports false when b is not an
-// object, a key has an escape, or fn returns false.
-func eachMember(b []byte, fn func(key, val []byte) bool) bool {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = skipSpace(b, i+1)
-	if b[i] == '}' {
-		return true
-	}
-	for {
-		end := valueEnd(b, i) // the key
-		key := b[i+1 : end-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return false
-		}
-		i = skipSpace(b, skipSpace(b, end)+1) // past ':'
-		end = valueEnd(b, i)
-		if !fn(key, b[i:end]) {
-			return false
-		}
-		i = skipSpace(b, end)
-		if b[i] == '}' {
-			return true
-		}
-		i = skipSpace(b, i+1) // past ','
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// valueEnd returns the index just past the JSON value that starts at b[i]
-// (b is valid JSON).
-func valueEnd(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		for i++; ; i++ {
-			switch b[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1
-			}
-		}
-	case '{', '[':
-		depth := 0
-		for ; ; i++ {
-			switch b[i] {
-			case '"':
-				i = valueEnd(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-	default: // number, true, false, null
-		for i < len(b) {
-			switch b[i] {
-			case ',', '}', ']', ' ', '\t', '\r', '\n':
-				return i
-			}
-			i++
-		}
-		return i
-	}
 }
 
 // depthAtMost reports whether the nesting of objects and arrays in b (valid
@@ -495,7 +387,7 @@ func depthAtMost(b []byte, max int) bool {
 	for i := 0; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			i = valueEnd(b, i) - 1
+			i = surface.ValueEnd(b, i) - 1
 		case '{', '[':
 			if depth++; depth > max {
 				return false

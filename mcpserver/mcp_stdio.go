@@ -1,4 +1,4 @@
-package api
+package mcpserver
 
 import (
 	"bufio"
@@ -19,18 +19,18 @@ import (
 	"github.com/precisiond/precisiond/tools"
 )
 
-// ServeMCPStdio serves the registry over MCP on one stream pair (newline-
+// ServeStdio serves the registry over MCP on one stream pair (newline-
 // delimited JSON-RPC, `precisiond mcp`) until in ends or ctx is done: the
 // full surface, or the compact one when opts.Surface is SurfaceCompact.
 // Nothing but protocol messages is written to out; logs go to opts.Logger.
 //
 // The framing is this package's own rather than the SDK's stdio transport, for
 // two guarantees: every request read before in ends is answered before
-// ServeMCPStdio returns (the SDK cancels requests in flight at EOF), and a line
+// ServeStdio returns (the SDK cancels requests in flight at EOF), and a line
 // that is not a JSON-RPC message is answered with a JSON-RPC error (-32700 parse
 // error, or -32600 invalid request for valid JSON that is not a message, a batch
 // or a line longer than opts.MaxBodyBytes) while the session goes on.
-func ServeMCPStdio(ctx context.Context, reg *tools.Registry, opts MCPOptions, in io.Reader, out io.Writer) error {
+func ServeStdio(ctx context.Context, reg *tools.Registry, opts Options, in io.Reader, out io.Writer) error {
 	opts = opts.withDefaults()
 	var server *mcp.Server
 	drain := reg.Timeout()
@@ -39,7 +39,7 @@ func ServeMCPStdio(ctx context.Context, reg *tools.Registry, opts MCPOptions, in
 		server = newMCPSurface(reg, opts).server
 	case SurfaceCompact:
 		if opts.Plans == nil {
-			return errors.New("the compact MCP surface needs a plan service (MCPOptions.Plans)")
+			return errors.New("the compact MCP surface needs a plan service (Options.Plans)")
 		}
 		server, _ = newCompactServer(surface.PlanOps{Reg: reg, Svc: opts.Plans, Log: opts.Logger}, opts)
 		drain = max(drain, opts.Plans.Options().Timeout)
@@ -134,7 +134,7 @@ func (c *stdioConn) decode(line []byte) (jsonrpc.Message, bool) {
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err == nil {
 		if id := unexactID(line); id != nil {
-			_ = c.writeLine(idRefusal(id)) // api/mcp_ids.go
+			_ = c.writeLine(idRefusal(id)) // mcpserver/mcp_ids.go
 			return nil, false
 		}
 		return msg, true

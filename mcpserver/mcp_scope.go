@@ -1,4 +1,4 @@
-package api
+package mcpserver
 
 import (
 	"bufio"
@@ -54,53 +54,20 @@ func noteScopeDenial(ctx context.Context, e *surface.Error) {
 	}
 }
 
-// scopeChallenge is the 403 challenge of an MCP endpoint: the scopes, the
-// endpoint's metadata URL (as on its 401) and a description.
-func (o *OAuthOptions) scopeChallenge(path string, scopes []string) string {
-	return challenge("error", "insufficient_scope", "scope", joinScopes(scopes),
-		"resource_metadata", o.metadataURL(path),
-		"error_description", "the access token lacks the scope of this call")
-}
-
-// joinScopes joins scopes with spaces, whole scopes only, within
-// maxChallengeArg bytes.
-func joinScopes(scopes []string) string {
-	var b strings.Builder
-	for _, s := range scopes {
-		if b.Len() > 0 && b.Len()+1+len(s) > maxChallengeArg {
-			break
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
-}
-
-// oauth is the OAuth resource server's options, nil when it is off.
-func (m *mcpMount) oauth() *OAuthOptions {
-	if !m.srv.edge.authOn() {
-		return nil
-	}
-	return m.srv.edge.opts.OAuth
-}
-
 // scopeStatus answers with 403 and the scope challenge a stateless MCP POST
 // whose call was refused for its OAuth token's scope. Requests without an
 // OAuth token pass untouched.
-func (m *mcpMount) scopeStatus(next http.Handler) http.Handler {
-	o := m.oauth()
-	if o == nil {
+func (m *Endpoints) scopeStatus(next http.Handler) http.Handler {
+	if m.access == nil || !m.access.OAuthOn() {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || oauthOf(r.Context()) == nil {
+		if r.Method != http.MethodPost || m.access.OAuthCaller(r.Context()) == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
 		// One allocation for the writer and the scopes it collects.
-		sw := &scopeWriter{ResponseWriter: w, o: o, path: r.URL.Path}
+		sw := &scopeWriter{ResponseWriter: w, access: m.access, path: r.URL.Path}
 		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), scopeDenialKey{}, sw)))
 	})
 }
@@ -110,7 +77,7 @@ func (m *mcpMount) scopeStatus(next http.Handler) http.Handler {
 type scopeWriter struct {
 	http.ResponseWriter
 	scopes []string // the scopes the request lacked
-	o      *OAuthOptions
+	access Access
 	path   string
 	wrote  bool
 }
@@ -119,7 +86,7 @@ func (w *scopeWriter) WriteHeader(code int) {
 	if !w.wrote {
 		w.wrote = true
 		if code == http.StatusOK && len(w.scopes) > 0 {
-			w.Header().Set("WWW-Authenticate", w.o.scopeChallenge(w.path, w.scopes))
+			w.Header().Set("WWW-Authenticate", w.access.ScopeChallenge(w.path, w.scopes))
 			code = http.StatusForbidden
 		}
 	}
@@ -154,14 +121,13 @@ func (w *scopeWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // sseScopeGuard refuses, with 403 and the challenge, a POST to the legacy
 // SSE transport that calls a tool outside its OAuth token's scope (the
 // session would answer on the stream with a tool error, after a 202).
-func (m *mcpMount) sseScopeGuard(next http.Handler) http.Handler {
-	o := m.oauth()
-	if o == nil {
+func (m *Endpoints) sseScopeGuard(next http.Handler) http.Handler {
+	if m.access == nil || !m.access.OAuthOn() {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		oc := oauthOf(r.Context())
-		if r.Method != http.MethodPost || oc == nil || len(oc.token.Tools) == 0 {
+		oc := m.access.OAuthCaller(r.Context())
+		if r.Method != http.MethodPost || oc == nil || len(oc.Tools) == 0 {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -169,9 +135,9 @@ func (m *mcpMount) sseScopeGuard(next http.Handler) http.Handler {
 		if !ok {
 			return
 		}
-		if name, ok := toolsCallName(body); ok && !oc.token.Allows(name) {
-			if aerr := m.srv.authorizeTool(surface.WithPrincipal(r.Context(), oc.token), name); aerr != nil {
-				aerr.Challenge = o.scopeChallenge(r.URL.Path, []string{aerr.Scope})
+		if name, ok := toolsCallName(body); ok && !oc.Allows(name) {
+			if aerr := m.access.AuthorizeTool(surface.WithPrincipal(r.Context(), oc), name); aerr != nil {
+				aerr.Challenge = m.access.ScopeChallenge(r.URL.Path, []string{aerr.Scope})
 				surface.WriteError(w, aerr, false)
 				return
 			}
