@@ -6,14 +6,14 @@ import "github.com/precisiond/precisiond/internal/surface"
 // (docs/intents.md).
 func addIntentOpenAPI(schemas, paths map[string]any) {
 	item := map[string]any{"type": []any{"integer", "null"}, "minimum": 0, "description": "0-based item of a numbered list; null for prose"}
-	intent := closed(obj(props{
+	intent := surface.Closed(surface.Object(props{
 		"tool": strSchema("the tool to call"),
 		"args": map[string]any{"type": "object", "description": "the exact arguments the user wrote, canonical; they validate against the tool's input schema"},
 		"item": item,
 		"span": map[string]any{"type": "array", "items": map[string]any{"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2, "description": "[start, end) in code points of text"},
 		"lang": map[string]any{"type": "string", "enum": []any{"de", "en"}, "description": "language of the phrasing"},
 	}, "tool", "args", "item", "span", "lang"))
-	decline := closed(obj(props{
+	decline := surface.Closed(surface.Object(props{
 		"item":   item,
 		"reason": map[string]any{"type": "string", "description": "ambiguous, relative_date, invalid_value, code_request, mention_not_request, missing_argument, multiple_intents_in_prose, unrecognized, numbering_not_contiguous"},
 		"tool":   strSchema("the tool the candidate was for, when that is one tool"),
@@ -37,15 +37,15 @@ func addIntentOpenAPI(schemas, paths map[string]any) {
 	for k, v := range result {
 		notCovered[k] = v
 	}
-	schemas["IntentRequest"] = closed(obj(props{
+	schemas["IntentRequest"] = surface.Closed(surface.Object(props{
 		"text":  map[string]any{"type": "string", "maxLength": 16384, "description": "the user's request (at most 16384 UTF-8 bytes)"},
 		"tools": map[string]any{"type": []any{"array", "null"}, "items": strSchema("a tool name"), "description": "allowlist; absent or null: every tool served"},
 	}, "text"))
 	schemas["Intent"] = intent
 	schemas["Decline"] = decline
-	schemas["IntentResult"] = closed(obj(result, "intents", "covered", "declined", "recognizer_version", "recognizer_hash"))
-	schemas["AnswerResult"] = closed(obj(answer, "answer", "covered", "intents", "results", "recognizer_version", "recognizer_hash"))
-	schemas["NotCovered"] = closed(obj(notCovered, "error", "error_code", "covered", "intents", "declined", "recognizer_version", "recognizer_hash"))
+	schemas["IntentResult"] = surface.Closed(surface.Object(result, "intents", "covered", "declined", "recognizer_version", "recognizer_hash"))
+	schemas["AnswerResult"] = surface.Closed(surface.Object(answer, "answer", "covered", "intents", "results", "recognizer_version", "recognizer_hash"))
+	schemas["NotCovered"] = surface.Closed(surface.Object(notCovered, "error", "error_code", "covered", "intents", "declined", "recognizer_version", "recognizer_hash"))
 	example := map[string]any{"text": "Berechne den GGT von 391 und 299."}
 	body := jsonBody(ref("IntentRequest"))
 	body["content"].(map[string]any)["application/json"].(map[string]any)["example"] = example

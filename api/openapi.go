@@ -21,10 +21,10 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 		"CatalogEntry":     catalogEntrySchema(),
 		"Health":           healthSchema(),
 		"Ready":            readySchema(),
-		"ToggleResult":     obj(props{"ok": map[string]any{"const": true}, "name": strSchema("tool name"), "enabled": boolSchema("the new state")}, "ok", "name", "enabled"),
-		"SetEnabled":       closed(obj(props{"enabled": boolSchema("the wanted state")}, "enabled")),
+		"ToggleResult":     surface.Object(props{"ok": map[string]any{"const": true}, "name": strSchema("tool name"), "enabled": boolSchema("the new state")}, "ok", "name", "enabled"),
+		"SetEnabled":       surface.Closed(surface.Object(props{"enabled": boolSchema("the wanted state")}, "enabled")),
 		"VerifyResult":     verifyResultSchema(),
-		"AdminSession":     obj(props{"ok": map[string]any{"const": true}, "token_id": strSchema("first 8 hex digits of sha256(token)")}, "ok", "token_id"),
+		"AdminSession":     surface.Object(props{"ok": map[string]any{"const": true}, "token_id": strSchema("first 8 hex digits of sha256(token)")}, "ok", "token_id"),
 		"InvokeRequest":    nil, // filled below
 		"InvokeResponse":   nil,
 		"StructuredResult": nil,
@@ -37,12 +37,12 @@ func OpenAPI(reg *tools.Registry, version string) map[string]any {
 		schemas[in] = surface.RebaseRefs(e["inputSchema"], componentPath(in))
 		schemas[facts] = surface.RebaseRefs(e["outputSchema"], componentPath(facts))
 		schemas[env] = surface.EnvelopeSchema(tool.Contract, hash, ref(facts), componentPath(facts))
-		requests = append(requests, closed(obj(props{
+		requests = append(requests, surface.Closed(surface.Object(props{
 			"tool":          map[string]any{"const": name, "description": str(e["title"])},
 			"args":          ref(in),
 			"contract_hash": map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "optional pin: refused with contract_mismatch if it differs"},
 		}, "tool")))
-		responses = append(responses, closed(obj(props{
+		responses = append(responses, surface.Closed(surface.Object(props{
 			"result":            strSchema("legacy human-readable result"),
 			"tool":              map[string]any{"const": name},
 			"structured_result": ref(env),
@@ -121,23 +121,6 @@ func (s *Server) openapi(r *http.Request) (any, *surface.Error) {
 
 type props = map[string]any
 
-func obj(p props, required ...string) map[string]any {
-	m := map[string]any{"type": "object", "properties": map[string]any(p)}
-	if len(required) > 0 {
-		req := make([]any, len(required))
-		for i, r := range required {
-			req[i] = r
-		}
-		m["required"] = req
-	}
-	return m
-}
-
-func closed(m map[string]any) map[string]any {
-	m["additionalProperties"] = false
-	return m
-}
-
 func strSchema(desc string) map[string]any {
 	return map[string]any{"type": "string", "description": desc}
 }
@@ -206,7 +189,7 @@ func statusText(code string) string {
 }
 
 func catalogEntrySchema() map[string]any {
-	return obj(props{
+	return surface.Object(props{
 		"name":              strSchema("tool name"),
 		"title":             strSchema("title"),
 		"description":       strSchema("documentation for models and operators"),
@@ -228,14 +211,14 @@ func catalogEntrySchema() map[string]any {
 }
 
 func catalogSchema() map[string]any {
-	return obj(props{
+	return surface.Object(props{
 		"tools":        map[string]any{"type": "array", "items": ref("CatalogEntry")},
 		"catalog_hash": map[string]any{"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "H of [{name, contract_hash, enabled}] in order"},
 	}, "tools", "catalog_hash")
 }
 
 func healthSchema() map[string]any {
-	return obj(props{
+	return surface.Object(props{
 		"status":       map[string]any{"enum": []any{"ok", "shutting_down"}},
 		"tools":        map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 		"disabled":     map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
@@ -247,7 +230,7 @@ func healthSchema() map[string]any {
 }
 
 func storeStateSchema() map[string]any {
-	return obj(props{
+	return surface.Object(props{
 		"kind":   map[string]any{"enum": []any{"file", "s3"}},
 		"ok":     boolSchema("the store answered its last check"),
 		"reason": map[string]any{"enum": []any{"store_unavailable", "store_error"}, "description": "not answering in time, or answering with a refusal"},
@@ -255,7 +238,7 @@ func storeStateSchema() map[string]any {
 }
 
 func readySchema() map[string]any {
-	return obj(props{
+	return surface.Object(props{
 		"status":  map[string]any{"enum": []any{"ready", "not_ready"}},
 		"reason":  map[string]any{"enum": []any{"shutting_down", "store_unavailable", "toggles_unknown"}},
 		"replica": strSchema("this process"),
@@ -264,7 +247,7 @@ func readySchema() map[string]any {
 }
 
 func verifyResultSchema() map[string]any {
-	return obj(props{
+	return surface.Object(props{
 		"tool":        strSchema("the envelope's tool"),
 		"verified":    boolSchema("true when every hash recomputes"),
 		"result_hash": map[string]any{"description": "the envelope's result_hash as sent"},

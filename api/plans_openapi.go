@@ -15,7 +15,7 @@ func addPlanOpenAPI(schemas, paths map[string]any) {
 		for k, v := range extra {
 			p[k] = v
 		}
-		m := closed(obj(p, required...))
+		m := surface.Closed(surface.Object(p, required...))
 		m["description"] = `give "params" (one run; absent: {}) or "params_batch" (1 to 1000 runs), not both`
 		return m
 	}
@@ -24,7 +24,7 @@ func addPlanOpenAPI(schemas, paths map[string]any) {
 		"DescribeRequest":      surface.PlanSchema("describe_request"),
 		"DescribeResponse":     surface.PlanSchema("describe_result"),
 		"Plan":                 surface.PlanSchema("plan"),
-		"PlanRegisterRequest":  closed(obj(props{"plan": ref("Plan")}, "plan")),
+		"PlanRegisterRequest":  surface.Closed(surface.Object(props{"plan": ref("Plan")}, "plan")),
 		"PlanRegisterResponse": surface.PlanSchema("register_result"),
 		"PlanRunRequest":       sets(nil),
 		"PlanNewRunRequest":    sets(props{"plan": ref("Plan")}, "plan"),

@@ -163,15 +163,7 @@ func compactMCPTool(name, title, description string, in, out map[string]any) *mc
 // closedObject is the JSON Schema of an object with these properties and no
 // others.
 func closedObject(props map[string]any, required ...string) map[string]any {
-	m := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		req := make([]any, len(required))
-		for i, r := range required {
-			req[i] = r
-		}
-		m["required"] = req
-	}
-	return m
+	return surface.Closed(surface.Object(props, required...))
 }
 
 // newCompactServer builds the compact MCP server over ops; its tools are

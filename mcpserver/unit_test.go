@@ -1,5 +1,9 @@
 package mcpserver
 
+// The surface's parts alone: cursors, JSON-RPC ids and kinds, stateless call
+// tracking, the scope check's tool name and the list_changed coalescer. api's
+// tests drive the whole surface through the HTTP server.
+
 import (
 	"bytes"
 	"encoding/json"

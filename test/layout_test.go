@@ -12,14 +12,20 @@ import (
 
 // TestImportsPointInward holds the layout the README describes: the packages
 // below the surfaces (the tools, plans, contracts, evidence and everything in
-// internal/) never import the surfaces (api) or the command (cmd), so a tool
-// never knows how it is served. Test files count too: a test that needs a
-// surface belongs beside the surface.
+// internal/) never import the surfaces (api, mcpserver) or the command (cmd),
+// so a tool never knows how it is served; and the MCP surface never imports
+// api, which mounts it and lends it the access control (mcpserver.Access).
+// Test files count too: a test that needs a surface belongs beside the
+// surface.
 func TestImportsPointInward(t *testing.T) {
 	const module = "github.com/precisiond/precisiond/"
-	forbidden := []string{module + "api", module + "cmd"}
+	surfaces := []string{module + "api", module + "cmd", module + "mcpserver"}
 	files := 0
-	for _, dir := range []string{"internal", "tools", "plans", "contracts", "evidence"} {
+	for _, dir := range []string{"internal", "tools", "plans", "contracts", "evidence", "mcpserver"} {
+		forbidden := surfaces
+		if dir == "mcpserver" {
+			forbidden = surfaces[:2]
+		}
 		err := filepath.WalkDir(filepath.Join("..", dir), func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
 				return err

@@ -124,3 +124,23 @@ func rebase(v any, base string, rewrite bool) any {
 	}
 	return v
 }
+
+// Object is the JSON Schema of an object with these properties, the required
+// ones named.
+func Object(props map[string]any, required ...string) map[string]any {
+	m := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		req := make([]any, len(required))
+		for i, r := range required {
+			req[i] = r
+		}
+		m["required"] = req
+	}
+	return m
+}
+
+// Closed forbids properties other than the declared ones in an object schema.
+func Closed(m map[string]any) map[string]any {
+	m["additionalProperties"] = false
+	return m
+}
