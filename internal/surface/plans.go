@@ -94,11 +94,7 @@ func (o PlanOps) RunNew(ctx context.Context, body map[string]any) (RawJSON, *Err
 	if _, ok := body["plan"]; !ok {
 		return nil, NewError(CodeInvalidRequest, `the body must be {"plan": {...}, "params" | "params_batch": ...}`)
 	}
-	sets, batch, aerr := paramSets(body)
-	if aerr != nil {
-		return nil, aerr
-	}
-	ro, aerr := runOptions(body)
+	args, aerr := readRunArgs(body)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -106,7 +102,7 @@ func (o PlanOps) RunNew(ctx context.Context, body map[string]any) (RawJSON, *Err
 	if err != nil {
 		return nil, o.planError(ctx, err)
 	}
-	return o.run(ctx, p, sets, batch, ro)
+	return o.run(ctx, p, args)
 }
 
 // Rerun is POST /v1/plans/{plan_id}/run and MCP rerun_plan: {"params" |
@@ -116,11 +112,7 @@ func (o PlanOps) Rerun(ctx context.Context, id string, body map[string]any) (Raw
 	if aerr := OnlyKeys(body, "params", "params_batch", "include"); aerr != nil {
 		return nil, aerr
 	}
-	sets, batch, aerr := paramSets(body)
-	if aerr != nil {
-		return nil, aerr
-	}
-	ro, aerr := runOptions(body)
+	args, aerr := readRunArgs(body)
 	if aerr != nil {
 		return nil, aerr
 	}
@@ -128,7 +120,7 @@ func (o PlanOps) Rerun(ctx context.Context, id string, body map[string]any) (Raw
 	if err != nil {
 		return nil, o.planError(ctx, err)
 	}
-	return o.run(ctx, p, sets, batch, ro)
+	return o.run(ctx, p, args)
 }
 
 // Get is GET /v1/plans/{plan_id}: the stored plan in its normalized form.
@@ -168,26 +160,13 @@ func (o PlanOps) GetRun(ctx context.Context, runHash string) (RawJSON, *Error) {
 	return RawJSON(b), nil
 }
 
-// runOptions reads "include": absent, or "steps" to keep the step envelopes
-// in the answer of a plan with an output projection.
-func runOptions(body map[string]any) (plans.RunOptions, *Error) {
-	v, ok := body["include"]
-	if !ok {
-		return plans.RunOptions{}, nil
-	}
-	if v != "steps" {
-		return plans.RunOptions{}, NewError(CodeInvalidRequest, `"include" must be "steps" (the step envelopes beside a plan's output)`)
-	}
-	return plans.RunOptions{IncludeSteps: true}, nil
-}
-
-func (o PlanOps) run(ctx context.Context, p *plans.Plan, sets []any, batch bool, ro plans.RunOptions) (RawJSON, *Error) {
+func (o PlanOps) run(ctx context.Context, p *plans.Plan, args runArgs) (RawJSON, *Error) {
 	if o.Authorize != nil {
 		if aerr := o.Authorize(ctx, p); aerr != nil {
 			return nil, aerr
 		}
 	}
-	b, err := o.Svc.RunWith(ctx, p, sets, batch, ro)
+	b, err := o.Svc.RunWith(ctx, p, args.sets, args.batch, args.opts)
 	if err != nil {
 		return nil, o.planError(ctx, err)
 	}
@@ -205,22 +184,39 @@ func (o PlanOps) planError(ctx context.Context, err error) *Error {
 	return &Error{Code: tools.CodeInternal, Message: "internal error"}
 }
 
-// paramSets reads "params" (one set; absent: {}) or "params_batch" (a list),
-// never both.
-func paramSets(body map[string]any) ([]any, bool, *Error) {
+// runArgs are what a run request asks besides the plan.
+type runArgs struct {
+	sets  []any // parameter sets
+	batch bool  // sets came as params_batch
+	opts  plans.RunOptions
+}
+
+// readRunArgs reads "params" (one set; absent: {}) or "params_batch" (a
+// list), never both, and "include": absent, or "steps" to keep the step
+// envelopes in the answer of a plan with an output projection.
+func readRunArgs(body map[string]any) (runArgs, *Error) {
+	var a runArgs
 	params, hasOne := body["params"]
 	batch, hasBatch := body["params_batch"]
 	switch {
 	case hasOne && hasBatch:
-		return nil, false, NewError(CodeInvalidRequest, `give either "params" or "params_batch", not both`)
+		return a, NewError(CodeInvalidRequest, `give either "params" or "params_batch", not both`)
 	case hasBatch:
 		list, ok := batch.([]any)
 		if !ok {
-			return nil, false, NewError(CodeInvalidRequest, `"params_batch" must be a list of parameter objects`)
+			return a, NewError(CodeInvalidRequest, `"params_batch" must be a list of parameter objects`)
 		}
-		return list, true, nil
+		a.sets, a.batch = list, true
+	default:
+		a.sets = []any{params}
 	}
-	return []any{params}, false, nil
+	if v, ok := body["include"]; ok {
+		if v != "steps" {
+			return a, NewError(CodeInvalidRequest, `"include" must be "steps" (the step envelopes beside a plan's output)`)
+		}
+		a.opts.IncludeSteps = true
+	}
+	return a, nil
 }
 
 // OnlyKeys refuses a body with keys other than allowed.

@@ -43,8 +43,8 @@ func FuzzPlanRequestBody(f *testing.F) {
 		if _, aerr := ops.Get(context.Background(), id); aerr != nil {
 			t.Fatalf("registered %s, then: %v", id, aerr)
 		}
-		if _, _, aerr := paramSets(body); aerr != nil && aerr.Code != CodeInvalidRequest {
-			t.Fatalf("paramSets: %v", aerr)
+		if _, aerr := readRunArgs(body); aerr != nil && aerr.Code != CodeInvalidRequest {
+			t.Fatalf("readRunArgs: %v", aerr)
 		}
 	})
 }
