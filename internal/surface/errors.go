@@ -69,7 +69,8 @@ var transportCodes = map[string]bool{
 	CodeMethodNotAllow: true, CodeAuthDown: true,
 }
 
-// Error is what handlers return; the wrapper (wrap) turns it into a response.
+// Error is what the handlers of both surfaces return: REST writes it with
+// WriteError (api's route wrapper), MCP puts ErrorBody into a tool result.
 type Error struct {
 	Code    string
 	Reason  string

@@ -19,7 +19,8 @@ import (
 var wireSchemas []byte
 
 // planSchemas are the shapes of compact discovery and plans, as data
-// (api/plans_schema.go assembles them).
+// (OpenAPI in api/plans_openapi.go and the compact MCP tools in
+// mcpserver/mcp_compact.go assemble them).
 //
 //go:embed schema/plans.json
 var planSchemas []byte
