@@ -18,22 +18,15 @@ import (
 	"github.com/precisiond/precisiond/plans"
 )
 
-// refusedIDs cannot come back unchanged through the SDK's float64 ids;
-// keptIDs can, and do.
-var (
-	refusedIDs = []string{"1.5", "1e20", "9007199254740993", "-9007199254740993", "-0", "1.0", "2E3", "18446744073709551616"}
-	keptIDs    = []string{"7", "-7", "0", "9007199254740992", "-9007199254740992", `"abc"`}
-)
-
 // wantIDEcho checks that answer carries exactly the id text sent, and an
-// error when the id is one of refusedIDs.
+// error when the id is one of testhttp.RefusedIDs.
 func wantIDEcho(t *testing.T, where, id, answer string) {
 	t.Helper()
 	if !strings.Contains(answer, `"id":`+id+`,`) {
 		t.Errorf("%s: id %s: answer %s does not echo it", where, id, answer)
 	}
 	refused := strings.Contains(answer, `"error":{"code":-32600`)
-	if want := slices.Contains(refusedIDs, id); refused != want {
+	if want := slices.Contains(testhttp.RefusedIDs, id); refused != want {
 		t.Errorf("%s: id %s: refused = %v, want %v (%s)", where, id, refused, want, answer)
 	}
 }
@@ -44,7 +37,7 @@ func wantIDEcho(t *testing.T, where, id, answer string) {
 func TestIDsRoundTripOnEveryTransport(t *testing.T) {
 	svc := plans.NewService(builtinRegistry(), plans.NewMemoryStore(0), plans.Options{ErrorBody: surface.PlanErrorBody(nil)})
 	env := newMCPEnv(t, mcpserver.Options{}, Options{Plans: svc})
-	ids := append(append([]string{}, refusedIDs...), keptIDs...)
+	ids := append(append([]string{}, testhttp.RefusedIDs...), testhttp.KeptIDs...)
 	for _, path := range []string{"/mcp", "/mcp/compact"} {
 		for _, version := range []string{"", "1999-01-01"} { // the second is not the fast path's
 			for _, id := range ids {
@@ -53,7 +46,7 @@ func TestIDsRoundTripOnEveryTransport(t *testing.T) {
 					h["Mcp-Protocol-Version"] = version
 				}
 				r := testhttp.Do(t, "POST", env.ts.URL+path, h, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`))
-				if version != "" && r.Status == http.StatusBadRequest && !slices.Contains(refusedIDs, id) {
+				if version != "" && r.Status == http.StatusBadRequest && !slices.Contains(testhttp.RefusedIDs, id) {
 					continue // the SDK refuses the version itself
 				}
 				wantIDEcho(t, fmt.Sprintf("POST %s (version %q)", path, version), id, string(r.Body))
@@ -99,14 +92,14 @@ func TestIDsRoundTripOnEveryTransport(t *testing.T) {
 	}
 	nextData() // the initialize answer
 	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	for _, id := range refusedIDs {
+	for _, id := range testhttp.RefusedIDs {
 		r := post(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
 		if r.Status != http.StatusBadRequest {
 			t.Errorf("SSE POST with id %s: %d", id, r.Status)
 		}
 		wantIDEcho(t, "SSE POST", id, string(r.Body))
 	}
-	for _, id := range keptIDs {
+	for _, id := range testhttp.KeptIDs {
 		if r := post(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`); r.Status != http.StatusAccepted {
 			t.Fatalf("SSE POST with id %s: %d %s", id, r.Status, r.Body)
 		}

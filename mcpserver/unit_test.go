@@ -13,14 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// refusedIDs cannot come back unchanged through the SDK's float64 ids;
-// keptIDs can, and do (api's TestIDsRoundTripOnEveryTransport sends the same
-// ids over every transport).
-var (
-	refusedIDs = []string{"1.5", "1e20", "9007199254740993", "-9007199254740993", "-0", "1.0", "2E3", "18446744073709551616"}
-	keptIDs    = []string{"7", "-7", "0", "9007199254740992", "-9007199254740992", `"abc"`}
+	"github.com/precisiond/precisiond/internal/testhttp"
 )
 
 // FuzzAppendHTMLString: the fast path's string encoder writes what
@@ -54,12 +48,12 @@ func FuzzCursor(f *testing.F) {
 }
 
 func TestIDRoundTrips(t *testing.T) {
-	for _, id := range refusedIDs {
+	for _, id := range testhttp.RefusedIDs {
 		if idRoundTrips([]byte(id)) {
 			t.Errorf("idRoundTrips(%s) = true", id)
 		}
 	}
-	for _, id := range keptIDs {
+	for _, id := range testhttp.KeptIDs {
 		if !idRoundTrips([]byte(id)) {
 			t.Errorf("idRoundTrips(%s) = false", id)
 		}
@@ -69,7 +63,7 @@ func TestIDRoundTrips(t *testing.T) {
 // FuzzUnexactID: any body: no panic; a refused id is a number that does
 // not round-trip, and the refusal is valid JSON echoing its text.
 func FuzzUnexactID(f *testing.F) {
-	for _, id := range append(append([]string{}, refusedIDs...), keptIDs...) {
+	for _, id := range append(append([]string{}, testhttp.RefusedIDs...), testhttp.KeptIDs...) {
 		f.Add(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
 	}
 	f.Add(`[{"id":1},{"id":1.5}]`)

@@ -36,3 +36,12 @@ func MCPToolNames(t testing.TB, ctx context.Context, cs *mcp.ClientSession) []st
 	}
 	return names
 }
+
+// JSON-RPC ids, as request text, for the id round-trip tests (mcpserver's
+// unit test and api's test over every transport): RefusedIDs cannot come back
+// unchanged through the go-sdk's float64 ids and are refused with -32600;
+// KeptIDs can, and do.
+var (
+	RefusedIDs = []string{"1.5", "1e20", "9007199254740993", "-9007199254740993", "-0", "1.0", "2E3", "18446744073709551616"}
+	KeptIDs    = []string{"7", "-7", "0", "9007199254740992", "-9007199254740992", `"abc"`}
+)
